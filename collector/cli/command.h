@@ -1,0 +1,18 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ks::cli {
+
+// A subcommand gets its own arguments (after the subcommand name) and returns the exit code.
+using CommandFunction = int (*)(const std::vector<std::string>& args);
+
+struct Command {
+    const char* name;
+    const char* summary;
+    CommandFunction run;
+};
+
+int runInfo(const std::vector<std::string>& args);
+
+} // namespace ks::cli
