@@ -1,0 +1,324 @@
+// Writer round trips: every fixture loads, writes and loads back to the same model.
+#include "core/loader.h"
+#include "core/tracebuilder.h"
+#include "core/writer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <sys/resource.h>
+
+using namespace ks;
+
+namespace {
+
+std::string fixture(const char* name)
+{
+    return std::string(KS_TEST_DATA) + "/" + name + ".pt.trace.json.gz";
+}
+
+std::shared_ptr<const Trace> load(const std::string& path)
+{
+    auto result = loadTraceFile(path);
+    if (!result.ok())
+        qWarning("load %s failed: %s", path.c_str(), result.fatal ? result.fatal->message.c_str() : "?");
+    return result.trace;
+}
+
+nlohmann::json argsOf(const std::string& eventText)
+{
+    if (eventText.empty())
+        return {};
+    auto parsed = nlohmann::json::parse(eventText, nullptr, false);
+    return parsed.is_object() ? parsed.value("args", nlohmann::json()) : nlohmann::json();
+}
+
+std::string fileContents(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Field by field, so that a failure names what differs.
+void compareTraces(const Trace& a, const Trace& b)
+{
+    QCOMPARE(b.processes().size(), a.processes().size());
+    for (std::size_t i = 0; i < a.processes().size(); ++i) {
+        const auto& x = a.processes()[i];
+        const auto& y = b.processes()[i];
+        QVERIFY(x.pid == y.pid);
+        QCOMPARE(y.isDevice, x.isDevice);
+        QCOMPARE(y.name, x.name);
+        QCOMPARE(y.labels, x.labels);
+        QCOMPARE(y.hasSortIndex, x.hasSortIndex);
+        QCOMPARE(y.sortIndex, x.sortIndex);
+        QCOMPARE(y.tracks, x.tracks);
+    }
+    QCOMPARE(b.tracks().size(), a.tracks().size());
+    for (std::size_t i = 0; i < a.tracks().size(); ++i) {
+        const auto& x = a.tracks()[i];
+        const auto& y = b.tracks()[i];
+        QVERIFY(x.tid == y.tid);
+        QCOMPARE(y.process, x.process);
+        QCOMPARE(y.kind, x.kind);
+        QCOMPARE(y.name, x.name);
+        QCOMPARE(y.sortIndex, x.sortIndex);
+        QCOMPARE(y.lanes.size(), x.lanes.size());
+        QCOMPARE(y.sliceBegin, x.sliceBegin);
+        QCOMPARE(y.sliceEnd, x.sliceEnd);
+        QCOMPARE(y.instantCount(), x.instantCount());
+    }
+    QCOMPARE(b.rows().size(), a.rows().size());
+    const auto& s = a.slices();
+    const auto& t = b.slices();
+    QCOMPARE(t.size(), s.size());
+    QCOMPARE(t.start, s.start);
+    QCOMPARE(t.duration, s.duration);
+    QCOMPARE(t.row, s.row);
+    QCOMPARE(t.correlation, s.correlation);
+    QCOMPARE(t.externalId, s.externalId);
+    for (SliceId i = 0; i < s.size(); ++i) {
+        QCOMPARE(b.str(t.name[i]), a.str(s.name[i]));
+        QCOMPARE(b.str(t.category[i]), a.str(s.category[i]));
+        const GpuOpInfo* g = a.gpuOpInfo(i);
+        const GpuOpInfo* h = b.gpuOpInfo(i);
+        QCOMPARE(h != nullptr, g != nullptr);
+        if (g) {
+            QCOMPARE(h->stream, g->stream);
+            QCOMPARE(h->grid[0], g->grid[0]);
+            QCOMPARE(h->registersPerThread, g->registersPerThread);
+            QCOMPARE(h->bytes, g->bytes);
+            QCOMPARE(h->estAchievedOccupancyPct, g->estAchievedOccupancyPct);
+        }
+        if (argsOf(b.eventText(i)) != argsOf(a.eventText(i)))
+            QFAIL(qPrintable(QStringLiteral("args differ for slice %1 (%2)").arg(i).arg(QString::fromStdString(std::string(a.str(s.name[i]))))));
+    }
+    QCOMPARE(b.flows().size(), a.flows().size());
+    for (std::size_t i = 0; i < a.flows().size(); ++i) {
+        QCOMPARE(b.flows()[i].from, a.flows()[i].from);
+        QCOMPARE(b.flows()[i].to, a.flows()[i].to);
+        QCOMPARE(b.str(b.flows()[i].category), a.str(a.flows()[i].category));
+    }
+    QCOMPARE(b.instants().size(), a.instants().size());
+    QCOMPARE(b.instants().time, a.instants().time);
+    QCOMPARE(b.instants().track, a.instants().track);
+    for (std::uint32_t i = 0; i < a.instants().size(); ++i) {
+        QCOMPARE(b.str(b.instants().name[i]), a.str(a.instants().name[i]));
+        QCOMPARE(argsOf(b.instantText(i)), argsOf(a.instantText(i)));
+    }
+    QCOMPARE(b.counters().size(), a.counters().size());
+    for (std::size_t i = 0; i < a.counters().size(); ++i) {
+        QCOMPARE(b.counters()[i].name, a.counters()[i].name);
+        QCOMPARE(b.counters()[i].time, a.counters()[i].time);
+        QCOMPARE(b.counters()[i].value, a.counters()[i].value);
+    }
+    QCOMPARE(b.metadata().size(), a.metadata().size());
+    for (std::size_t i = 0; i < a.metadata().size(); ++i) {
+        QCOMPARE(b.metadata()[i].first, a.metadata()[i].first);
+        QCOMPARE(nlohmann::json::parse(b.metadata()[i].second), nlohmann::json::parse(a.metadata()[i].second));
+    }
+    QCOMPARE(b.baseTimeNs(), a.baseTimeNs());
+    QCOMPARE(b.deviceProperties().size(), a.deviceProperties().size());
+    QCOMPARE(b.startTime(), a.startTime());
+    QCOMPARE(b.endTime(), a.endTime());
+}
+
+} // namespace
+
+class TestWriter : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void formatsMicroseconds_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("zero") << qint64(0) << "0.000";
+        QTest::newRow("one ns") << qint64(1) << "0.001";
+        QTest::newRow("kineto ts") << qint64(4441327422403600) << "4441327422403.600";
+        QTest::newRow("negative") << qint64(-1500) << "-1.500";
+        QTest::newRow("min") << std::numeric_limits<qint64>::min() << "-9223372036854775.808";
+    }
+    void formatsMicroseconds()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(formatMicroseconds(ns)), text);
+    }
+
+    void roundTrip_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("extension");
+        for (const char* name : {"square", "multistream", "transformer", "mlp_ops", "big"}) {
+            QTest::newRow((std::string(name) + " json").c_str()) << name << ".pt.trace.json";
+            QTest::newRow((std::string(name) + " gz").c_str()) << name << ".pt.trace.json.gz";
+        }
+    }
+    void roundTrip()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, extension);
+        auto original = load(fixture(name.toUtf8().constData()));
+        QVERIFY(original);
+        QTemporaryDir dir;
+        const std::string out = dir.filePath(name + extension).toStdString();
+        const auto written = writeTraceFile(*original, out);
+        QVERIFY2(written.ok, written.error.c_str());
+        QCOMPARE(written.unreadableArgs, 0u);
+        const std::string bytes = fileContents(out);
+        QCOMPARE(bytes.size() > 2 && std::uint8_t(bytes[0]) == 0x1f && std::uint8_t(bytes[1]) == 0x8b,
+                 extension.endsWith(QLatin1String(".gz")));
+        auto reloaded = load(out);
+        QVERIFY(reloaded);
+        compareTraces(*original, *reloaded);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary left behind
+    }
+
+    void flowsKeepCorrelationIds()
+    {
+        auto original = load(fixture("square"));
+        QVERIFY(original);
+        std::ostringstream out;
+        QVERIFY(writeTraceJson(*original, out).ok);
+        const auto doc = nlohmann::json::parse(out.str());
+        int starts = 0, ends = 0;
+        for (const auto& e : doc["traceEvents"]) {
+            if (e.value("cat", "") != "ac2g")
+                continue;
+            // Every ac2g half carries the correlation id of its slice, as kineto writes it.
+            (e["ph"] == "s" ? starts : ends)++;
+            QVERIFY(e["id"].get<int>() == 8 || e["id"].get<int>() == 19 || e["id"].get<int>() == 30);
+        }
+        QCOMPARE(starts, 3);
+        QCOMPARE(ends, 3);
+        QCOMPARE(doc["schemaVersion"].get<int>(), 1);
+        QVERIFY(doc.contains("deviceProperties"));
+        QCOMPARE(doc.items().begin().key(), std::string("schemaVersion"));
+        QCOMPARE((--doc.end()).key(), std::string("traceName"));
+    }
+
+    // Slices built without JSON text (the collector's path) get their args from the model.
+    void synthesizesArgsForBuiltTraces()
+    {
+        TraceBuilder builder;
+        GpuOpInfo info;
+        info.device = 0;
+        info.stream = 7;
+        info.grid[0] = 264;
+        info.grid[1] = info.grid[2] = 1;
+        info.block[0] = 256;
+        info.block[1] = info.block[2] = 1;
+        info.registersPerThread = 32;
+        info.sharedMemory = 4096;
+        SliceEvent launch;
+        launch.pid = launch.tid = JsonId::fromNumber(100);
+        launch.start = 1000;
+        launch.duration = 500;
+        launch.name = builder.strings().intern("cudaLaunchKernel");
+        launch.category = builder.strings().intern("cuda_runtime");
+        launch.correlation = 42;
+        launch.externalId = 9;
+        const auto launchIndex = builder.addSlice(launch);
+        SliceEvent kernel;
+        kernel.pid = JsonId::fromNumber(0);
+        kernel.tid = JsonId::fromNumber(7);
+        kernel.device = true;
+        kernel.start = 3001;
+        kernel.duration = 12345;
+        kernel.name = builder.strings().intern("my_kernel");
+        kernel.category = builder.strings().intern("kernel");
+        kernel.correlation = 42;
+        kernel.externalId = 9;
+        kernel.gpuOp = &info;
+        const auto kernelIndex = builder.addSlice(kernel);
+        FlowEvent s;
+        s.category = s.name = builder.strings().intern("ac2g");
+        s.id = 42;
+        s.pid = s.tid = launch.pid;
+        s.time = launch.start;
+        s.pendingSlice = launchIndex;
+        builder.addFlowEvent(s);
+        FlowEvent f = s;
+        f.phase = FlowPhase::End;
+        f.pid = kernel.pid;
+        f.tid = kernel.tid;
+        f.device = true;
+        f.time = kernel.start;
+        f.bindEnclosing = true;
+        f.pendingSlice = kernelIndex;
+        builder.addFlowEvent(f);
+        builder.setBaseTimeNs(1790857026000000000);
+        const Trace built = builder.finish();
+
+        std::ostringstream out;
+        QVERIFY(writeTraceJson(built, out).ok);
+        auto reloaded = loadTraceFromMemory(out.str(), "built");
+        QVERIFY(reloaded.ok());
+        const Trace& t = *reloaded.trace;
+        QCOMPARE(t.baseTimeNs(), std::int64_t(1790857026000000000));
+        QCOMPARE(t.slices().size(), std::size_t(2));
+        QCOMPARE(t.flows().size(), std::size_t(1));
+        for (SliceId i = 0; i < 2; ++i) {
+            QCOMPARE(t.slices().correlation[i], std::int64_t(42));
+            QCOMPARE(t.slices().externalId[i], std::int64_t(9));
+        }
+        const SliceId k = t.str(t.slices().name[0]) == "my_kernel" ? 0 : 1;
+        QCOMPARE(t.slices().start[k], TimeNs(3001));
+        QCOMPARE(t.slices().duration[k], TimeNs(12345));
+        const GpuOpInfo* g = t.gpuOpInfo(k);
+        QVERIFY(g);
+        QCOMPARE(g->stream, std::int64_t(7));
+        QCOMPARE(g->grid[0], 264);
+        QCOMPARE(g->block[0], 256);
+        QCOMPARE(g->registersPerThread, 32);
+        QCOMPARE(g->sharedMemory, std::int64_t(4096));
+        QCOMPARE(t.flows()[0].to, k);
+    }
+
+    // The file-size limit makes the write fail half way (EFBIG), like a full disk would.
+    void failedWriteKeepsOldFile()
+    {
+        auto trace = load(fixture("transformer"));
+        QVERIFY(trace);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("keep.pt.trace.json")).toStdString();
+        const std::string good = "{\"traceEvents\": []}\n";
+        std::ofstream(path) << good;
+
+        rlimit old{};
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit small = old;
+        small.rlim_cur = 64 * 1024;
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        const auto result = writeTraceFile(*trace, path);
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, oldHandler);
+
+        QVERIFY(!result.ok);
+        QVERIFY(!result.error.empty());
+        QCOMPARE(fileContents(path), good);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("keep.pt.trace.json")});
+    }
+
+    void unwritableDirectoryIsAnError()
+    {
+        auto trace = load(fixture("square"));
+        QVERIFY(trace);
+        const auto result = writeTraceFile(*trace, "/nonexistent-dir/x.pt.trace.json");
+        QVERIFY(!result.ok);
+        QVERIFY(result.error.find("/nonexistent-dir/x.pt.trace.json") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWriter)
+#include "tst_writer.moc"
