@@ -1,0 +1,192 @@
+#include "core/gpu/gpumetrics.h"
+
+#include "core/gpu/occupancy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace ks::gpu {
+
+namespace {
+
+// Weights are integers so the running sums return exactly to zero between kernels.
+constexpr double kBlocksPerSmScale = 1e6; // kineto prints blocks per SM with 6 decimals
+constexpr double kOccupancyScale = 1e3;
+
+} // namespace
+
+GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>& kinds, int device)
+    : m_device(device)
+{
+    const auto& slices = trace.slices();
+    const DeviceProperties* props = trace.deviceFor(device);
+    std::vector<WeightedInterval> busy, sm, occCount, occSum;
+    for (SliceId s = 0; s < slices.size(); ++s) {
+        if (kinds[s] != PluginKind::Kernel)
+            continue;
+        const GpuOpInfo* op = trace.gpuOpInfo(s);
+        if (!op || op->device != device)
+            continue;
+        const TimeNs start = slices.start[s], end = slices.end(s);
+        ++m_counts.kernels;
+        busy.push_back({start, end, 1});
+        if (op->blocksPerSm > 0.0f) {
+            ++m_counts.withBlocksPerSm;
+            // "inf" (unknown SM count) saturates the SM at once.
+            const double bps = std::isfinite(op->blocksPerSm) ? double(op->blocksPerSm) : 1.0;
+            sm.push_back({start, end, std::llround(bps * kBlocksPerSmScale)});
+        }
+        double occupancy = op->estAchievedOccupancyPct;
+        if (occupancy < 0.0 && props) {
+            if (const auto launch = kernelLaunchOf(*op, props)) {
+                if (const auto pct = estAchievedOccupancyPct(*props, *launch)) {
+                    occupancy = *pct;
+                    ++m_counts.occupancyComputed;
+                }
+            }
+        }
+        if (occupancy >= 0.0) {
+            ++m_counts.withOccupancy;
+            occCount.push_back({start, end, 1});
+            occSum.push_back({start, end, std::llround(occupancy * kOccupancyScale)});
+        }
+    }
+    m_busy = StepFunction::fromIntervals(std::move(busy), [](std::int64_t) { return 1.0; });
+    m_sm = StepFunction::fromIntervals(std::move(sm), [](std::int64_t sum) {
+        return std::min(1.0, double(sum) / kBlocksPerSmScale);
+    });
+    m_occCount = StepFunction::fromIntervals(std::move(occCount), [](std::int64_t n) { return double(n); });
+    m_occSum = StepFunction::fromIntervals(std::move(occSum), [](std::int64_t sum) {
+        return double(sum) / kOccupancyScale;
+    });
+}
+
+RangeMetrics GpuMetricIndex::metrics(TimeNs start, TimeNs end) const
+{
+    RangeMetrics m;
+    if (end <= start)
+        return m;
+    const double width = double(end - start);
+    m.utilization = m_busy.integral(start, end) / width;
+    const double sm = m_sm.integral(start, end);
+    if (sm > 0.0)
+        m.smEfficiency = sm / width;
+    const double weight = m_occCount.integral(start, end);
+    if (weight > 0.0)
+        m.achievedOccupancy = m_occSum.integral(start, end) / weight;
+    return m;
+}
+
+MetricSeries GpuMetricIndex::series(TimeNs start, TimeNs end, std::size_t count) const
+{
+    count = std::max<std::size_t>(count, 1);
+    end = std::max(end, start + TimeNs(count));
+    const TimeNs width = (end - start) / TimeNs(count);
+    std::vector<TimeNs> boundaries(count + 1);
+    for (std::size_t i = 0; i < count; ++i)
+        boundaries[i] = start + TimeNs(i) * width;
+    boundaries[count] = end;
+    MetricSeries out = seriesAt(std::move(boundaries));
+    out.bucketWidth = width;
+    return out;
+}
+
+MetricSeries GpuMetricIndex::seriesAt(std::vector<TimeNs> boundaries) const
+{
+    MetricSeries out;
+    if (boundaries.size() < 2)
+        return out;
+    const std::size_t n = boundaries.size() - 1;
+    out.start = boundaries.front();
+    out.bucketWidth = boundaries[1] - boundaries[0];
+    out.utilization.resize(n);
+    out.smEfficiency.resize(n);
+    out.achievedOccupancy.resize(n);
+    // One primitive per boundary and function: consecutive buckets share their edges.
+    double busyPrev = m_busy.primitive(boundaries[0]);
+    double smPrev = m_sm.primitive(boundaries[0]);
+    double countPrev = m_occCount.primitive(boundaries[0]);
+    double sumPrev = m_occSum.primitive(boundaries[0]);
+    constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t i = 0; i < n; ++i) {
+        const TimeNs b = boundaries[i + 1];
+        const double width = double(b - boundaries[i]);
+        const double busy = m_busy.primitive(b), sm = m_sm.primitive(b);
+        const double count = m_occCount.primitive(b), sum = m_occSum.primitive(b);
+        out.utilization[i] = width > 0 ? (busy - busyPrev) / width : 0.0;
+        out.smEfficiency[i] = width > 0 && sm > smPrev ? (sm - smPrev) / width : kNone;
+        out.achievedOccupancy[i] = count > countPrev ? (sum - sumPrev) / (count - countPrev) : kNone;
+        busyPrev = busy;
+        smPrev = sm;
+        countPrev = count;
+        sumPrev = sum;
+    }
+    out.bucketStart = std::move(boundaries);
+    return out;
+}
+
+std::vector<int> kernelDevices(const Trace& trace, const std::vector<PluginKind>& kinds)
+{
+    std::set<int> devices;
+    for (SliceId s = 0; s < trace.slices().size(); ++s) {
+        if (kinds[s] != PluginKind::Kernel)
+            continue;
+        if (const GpuOpInfo* op = trace.gpuOpInfo(s); op && op->device >= 0)
+            devices.insert(op->device);
+    }
+    return {devices.begin(), devices.end()};
+}
+
+PluginCounterBuckets pluginCounterBuckets(TimeNs globalStart, TimeNs globalEnd)
+{
+    PluginCounterBuckets b;
+    const TimeNs span = globalEnd - globalStart;
+    b.width = 1000; // 1 µs
+    while (span > 100 * b.width)
+        b.width *= 10;
+    b.count = std::size_t(std::max<TimeNs>(span, 0) / b.width);
+    if (b.count == 0)
+        return b;
+    b.boundaries.resize(b.count + 1);
+    for (std::size_t i = 0; i < b.count; ++i)
+        b.boundaries[i] = globalStart + TimeNs(i) * b.width;
+    b.boundaries[b.count] = globalEnd; // the last bucket runs to G1
+    return b;
+}
+
+const GpuMetricIndex* GpuAnalysis::gpu(int device) const
+{
+    for (const auto& g : gpus) {
+        if (g.device() == device)
+            return &g;
+    }
+    return nullptr;
+}
+
+GpuAnalysis analyzeGpus(const Trace& trace, GpuStepAnnotations gpuSteps)
+{
+    GpuAnalysis a;
+    const std::vector<PluginKind> kinds = classifySlices(trace);
+    a.windows = computePluginWindows(trace, kinds, gpuSteps);
+    const PluginCounterBuckets buckets = pluginCounterBuckets(a.windows.globalStart, a.windows.globalEnd);
+    for (int device : kernelDevices(trace, kinds)) {
+        a.gpus.emplace_back(trace, kinds, device);
+        const GpuMetricIndex& index = a.gpus.back();
+        GpuSummaryMetrics s;
+        s.device = device;
+        s.steps = index.metrics(a.windows.stepsStart, a.windows.stepsEnd);
+        if (buckets.count > 0) {
+            s.counters = index.seriesAt(buckets.boundaries);
+            s.counters.bucketWidth = buckets.width;
+        }
+        const StepFunction& sm = index.smEfficiencyFunction();
+        for (std::size_t i = 0; i < sm.pieceCount(); ++i)
+            s.smSegments += sm.pieceValue(i) > 0.0 ? 1 : 0;
+        a.summaries.push_back(std::move(s));
+    }
+    return a;
+}
+
+} // namespace ks::gpu

@@ -1,0 +1,217 @@
+#include "core/gpu/stepwindows.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+namespace ks::gpu {
+
+namespace {
+
+constexpr TimeNs kMaxTime = std::numeric_limits<TimeNs>::max();
+constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min();
+
+struct DeviceSpan {
+    TimeNs minStart = kMaxTime;
+    TimeNs maxEnd = kMinTime;
+    std::uint64_t count = 0;
+    void add(TimeNs start, TimeNs end, std::uint64_t n = 1)
+    {
+        minStart = std::min(minStart, start);
+        maxEnd = std::max(maxEnd, end);
+        count += n;
+    }
+};
+
+bool isStepSlice(const Trace& trace, SliceId s, PluginKind kind, GpuStepAnnotations gpuSteps)
+{
+    const bool candidate = kind == PluginKind::Operator || kind == PluginKind::Annotation
+        || (kind == PluginKind::GpuAnnotation && gpuSteps == GpuStepAnnotations::AsSteps);
+    return candidate && profilerStepNumber(trace.str(trace.slices().name[s])) >= 0;
+}
+
+void setGlobalWindow(const Trace& trace, const std::vector<PluginKind>& kinds, PluginWindows& w)
+{
+    const auto& slices = trace.slices();
+    TimeNs lo = kMaxTime, hi = kMinTime;
+    for (SliceId s = 0; s < slices.size(); ++s) {
+        if (kinds[s] == PluginKind::TraceSpan && trace.str(slices.name[s]) == "PyTorch Profiler (0)") {
+            w.globalStart = slices.start[s];
+            w.globalEnd = slices.end(s);
+            return;
+        }
+        if (kinds[s] != PluginKind::None) {
+            lo = std::min(lo, slices.start[s]);
+            hi = std::max(hi, slices.end(s));
+        }
+    }
+    if (lo <= hi) {
+        w.globalStart = lo;
+        w.globalEnd = hi;
+    }
+}
+
+// Steps 1-5 of §2: extend each step to the device work its runtime calls launched.
+void adjustToDevice(const Trace& trace, const std::vector<PluginKind>& kinds, std::vector<StepWindow>& steps)
+{
+    const auto& slices = trace.slices();
+    const std::vector<SliceId> runtimes = slicesInFileOrder(trace, kinds, [](PluginKind k) { return k == PluginKind::Runtime; });
+    std::unordered_map<std::int64_t, std::uint32_t> runtimeByCorrelation;
+    runtimeByCorrelation.reserve(runtimes.size());
+    for (std::uint32_t i = 0; i < runtimes.size(); ++i) {
+        const std::int64_t c = slices.correlation[runtimes[i]];
+        if (c != kNoId)
+            runtimeByCorrelation.emplace(c, i);
+    }
+    // Device work per runtime call, and which runtime each device event belongs to.
+    std::vector<DeviceSpan> launched(runtimes.size());
+    std::vector<std::pair<SliceId, std::uint32_t>> deviceEvents; // (slice, runtime or kNoIndex)
+    for (SliceId s = 0; s < slices.size(); ++s) {
+        if (!isDeviceKind(kinds[s]))
+            continue;
+        std::uint32_t r = kNoIndex;
+        const auto it = runtimeByCorrelation.find(slices.correlation[s]);
+        if (slices.correlation[s] != kNoId && it != runtimeByCorrelation.end()) {
+            r = it->second;
+            launched[r].add(slices.start[s], slices.end(s));
+        }
+        deviceEvents.emplace_back(s, r);
+    }
+
+    // Forward-only walk of the runtime calls against the steps.
+    std::vector<DeviceSpan> stepDevice(steps.size());
+    std::vector<bool> runtimeInStep(runtimes.size(), false);
+    bool anyMatched = false;
+    std::size_t i = 0;
+    for (std::uint32_t r = 0; r < runtimes.size() && i < steps.size(); ++r) {
+        const TimeNs rs = slices.start[runtimes[r]], re = slices.end(runtimes[r]);
+        while (i < steps.size()) {
+            if (rs < steps[i].hostStart)
+                break;
+            if (re <= steps[i].hostEnd) {
+                if (launched[r].count > 0) {
+                    stepDevice[i].add(launched[r].minStart, launched[r].maxEnd, launched[r].count);
+                    runtimeInStep[r] = true;
+                    anyMatched = true;
+                }
+                break;
+            }
+            if (rs < steps[i].hostEnd)
+                break;
+            ++i;
+        }
+    }
+    if (!anyMatched)
+        return;
+
+    TimeNs prev = steps[0].hostStart;
+    if (stepDevice[0].count > 0) {
+        for (const auto& [s, r] : deviceEvents) {
+            const bool matched = r != kNoIndex && runtimeInStep[r];
+            if (!matched && slices.end(s) < stepDevice[0].minStart)
+                prev = std::max(prev, slices.end(s));
+        }
+    }
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+        StepWindow& step = steps[k];
+        step.deviceEventCount = stepDevice[k].count;
+        step.start = std::max(prev, step.hostStart);
+        step.end = stepDevice[k].count > 0 ? std::max(step.hostEnd, stepDevice[k].maxEnd)
+                                           : std::max(step.hostEnd, step.start);
+        step.end = std::max(step.end, step.start);
+        prev = step.end;
+    }
+
+    // Tail trim: drop steps after the last one with device work, and that one too if it is
+    // clearly incomplete (fewer than 80 % of the previous step's device events).
+    if (steps.size() > 1) {
+        std::size_t last = steps.size();
+        while (last > 0 && steps[last - 1].deviceEventCount == 0)
+            --last;
+        if (last > 0) {
+            std::size_t keep = last;
+            const std::size_t L = last - 1;
+            if (L > 0 && double(steps[L - 1].deviceEventCount) * 0.8 > double(steps[L].deviceEventCount))
+                keep = L;
+            steps.resize(keep);
+        }
+    }
+}
+
+} // namespace
+
+std::vector<SliceId> slicesInFileOrder(const Trace& trace, const std::vector<PluginKind>& kinds,
+                                       bool (*accept)(PluginKind))
+{
+    const auto& slices = trace.slices();
+    std::vector<SliceId> out;
+    for (SliceId s = 0; s < slices.size(); ++s) {
+        if (accept(kinds[s]))
+            out.push_back(s);
+    }
+    std::sort(out.begin(), out.end(), [&](SliceId a, SliceId b) {
+        if (slices.start[a] != slices.start[b])
+            return slices.start[a] < slices.start[b];
+        return slices.rawOffset[a] < slices.rawOffset[b];
+    });
+    return out;
+}
+
+PluginWindows computePluginWindows(const Trace& trace, const std::vector<PluginKind>& kinds,
+                                   GpuStepAnnotations gpuSteps)
+{
+    const auto& slices = trace.slices();
+    PluginWindows w;
+    setGlobalWindow(trace, kinds, w);
+
+    std::vector<SliceId> stepSlices;
+    TimeNs hostLo = kMaxTime, hostHi = kMinTime;
+    for (SliceId s = 0; s < slices.size(); ++s) {
+        const bool step = isStepSlice(trace, s, kinds[s], gpuSteps);
+        if (step)
+            stepSlices.push_back(s);
+        if (step || kinds[s] == PluginKind::Operator || kinds[s] == PluginKind::Python) {
+            hostLo = std::min(hostLo, slices.start[s]);
+            hostHi = std::max(hostHi, slices.end(s));
+        }
+    }
+    std::sort(stepSlices.begin(), stepSlices.end(), [&](SliceId a, SliceId b) {
+        if (slices.start[a] != slices.start[b])
+            return slices.start[a] < slices.start[b];
+        return slices.rawOffset[a] < slices.rawOffset[b];
+    });
+    w.hasHostEvents = hostLo <= hostHi;
+    w.hasProfilerSteps = !stepSlices.empty();
+    if (!w.hasHostEvents) {
+        w.stepsStart = w.globalStart;
+        w.stepsEnd = w.globalEnd;
+        return w;
+    }
+
+    if (stepSlices.empty()) {
+        StepWindow step;
+        step.name = "0";
+        step.hostStart = hostLo;
+        step.hostEnd = hostHi;
+        w.steps.push_back(step);
+    }
+    for (SliceId s : stepSlices) {
+        StepWindow step;
+        step.name = std::to_string(profilerStepNumber(trace.str(slices.name[s])));
+        step.hostStart = slices.start[s];
+        step.hostEnd = slices.end(s);
+        step.slice = s;
+        step.gpuSideCopy = kinds[s] == PluginKind::GpuAnnotation;
+        w.steps.push_back(step);
+    }
+    for (auto& step : w.steps) {
+        step.start = step.hostStart;
+        step.end = step.hostEnd;
+    }
+    adjustToDevice(trace, kinds, w.steps);
+    w.stepsStart = w.steps.front().start;
+    w.stepsEnd = w.steps.back().end;
+    return w;
+}
+
+} // namespace ks::gpu

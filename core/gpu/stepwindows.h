@@ -1,0 +1,46 @@
+#pragma once
+// The TensorBoard plugin's time windows (docs/gpu-metrics.md §2): ProfilerStep steps with
+// its device adjustment and tail trim, the steps window [S, E] and the global window.
+#include "core/gpu/pluginkind.h"
+#include "core/trace.h"
+
+#include <string>
+#include <vector>
+
+namespace ks::gpu {
+
+enum class GpuStepAnnotations : std::uint8_t {
+    Ignore, // Kinetoscope's default: a GPU-side ProfilerStep copy is not a step of its own
+    AsSteps, // the plugin's quirk: each copy becomes an extra zero-length step
+};
+
+struct StepWindow {
+    std::string name;       // the number after '#' ("0" when the trace has no steps)
+    TimeNs start = 0;       // adjusted
+    TimeNs end = 0;
+    TimeNs hostStart = 0;   // the ProfilerStep event itself
+    TimeNs hostEnd = 0;
+    SliceId slice = kNoSlice;
+    bool gpuSideCopy = false; // a gpu_user_annotation ProfilerStep (AsSteps only)
+    std::uint64_t deviceEventCount = 0;
+};
+
+struct PluginWindows {
+    std::vector<StepWindow> steps; // kept steps, in order
+    TimeNs stepsStart = 0, stepsEnd = 0;   // [S, E]
+    TimeNs globalStart = 0, globalEnd = 0; // [G0, G1]
+    bool hasHostEvents = false; // without them [S, E] is meaningless (§7)
+    bool hasProfilerSteps = false;
+    TimeNs stepsSpan() const { return stepsEnd - stepsStart; }
+    TimeNs globalSpan() const { return globalEnd - globalStart; }
+};
+
+// `kinds` is classifySlices(trace).
+PluginWindows computePluginWindows(const Trace& trace, const std::vector<PluginKind>& kinds,
+                                   GpuStepAnnotations gpuSteps = GpuStepAnnotations::Ignore);
+
+// Slice ids of one kind sorted by (start, file order): the plugin's stable sort by ts.
+std::vector<SliceId> slicesInFileOrder(const Trace& trace, const std::vector<PluginKind>& kinds,
+                                       bool (*accept)(PluginKind));
+
+} // namespace ks::gpu
