@@ -14,5 +14,6 @@ struct Command {
 };
 
 int runInfo(const std::vector<std::string>& args);
+int runGpu(const std::vector<std::string>& args);
 
 } // namespace ks::cli

@@ -8,6 +8,7 @@ namespace {
 
 const ks::cli::Command kCommands[] = {
     {"info", "devices, processes, tracks, event counts and warnings of a trace", ks::cli::runInfo},
+    {"gpu", "GPU utilization, SM efficiency, occupancy, step breakdown, nvprof summary", ks::cli::runGpu},
 };
 
 void printUsage(std::FILE* out)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 
@@ -187,6 +188,24 @@ GpuAnalysis analyzeGpus(const Trace& trace, GpuStepAnnotations gpuSteps)
         a.summaries.push_back(std::move(s));
     }
     return a;
+}
+
+std::string formatPluginPercent(double percent)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.2f", percent);
+    std::string s(text);
+    // Python prints the shortest float: drop trailing zeros but keep one decimal.
+    while (s.size() > 2 && s.back() == '0' && s[s.size() - 2] != '.')
+        s.pop_back();
+    return s + " %";
+}
+
+std::string formatDeviceMemory(std::int64_t bytes)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f GB", double(bytes) / (1024.0 * 1024.0 * 1024.0));
+    return text;
 }
 
 } // namespace ks::gpu

@@ -7,6 +7,7 @@
 #include "core/gpu/stepwindows.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ks::gpu {
@@ -90,5 +91,10 @@ struct GpuAnalysis {
     const GpuMetricIndex* gpu(int device) const;
 };
 GpuAnalysis analyzeGpus(const Trace& trace, GpuStepAnnotations gpuSteps = GpuStepAnnotations::Ignore);
+
+// The GPU summary's display: Python's round(x, 2) printed as a float, "4.9 %", "100.0 %".
+std::string formatPluginPercent(double percent);
+// "139.8 GB" (GiB, one decimal, as the plugin prints totalGlobalMem).
+std::string formatDeviceMemory(std::int64_t bytes);
 
 } // namespace ks::gpu
