@@ -1,0 +1,125 @@
+// kineto's est. achieved occupancy recomputed from each kernel's launch parameters
+// (collector-notes.md §7), against the value kineto wrote for every kernel of the fixtures.
+#include "core/gpu/occupancy.h"
+#include "core/gpu/pluginkind.h"
+#include "fixtureloader.h"
+
+#include <QTest>
+
+using namespace ks;
+using namespace ks::gpu;
+using ks::testing::fixtureTrace;
+
+namespace {
+
+// What kineto wrote for the fixtures' H200.
+DeviceProperties h200()
+{
+    DeviceProperties d;
+    d.name = "NVIDIA H200";
+    d.computeMajor = 9;
+    d.numSms = 132;
+    d.maxThreadsPerBlock = 1024;
+    d.maxThreadsPerMultiprocessor = 2048;
+    d.regsPerBlock = 65536;
+    d.regsPerMultiprocessor = 65536;
+    d.warpSize = 32;
+    d.sharedMemPerBlock = 49152;
+    d.sharedMemPerMultiprocessor = 233472;
+    d.sharedMemPerBlockOptin = 232448;
+    return d;
+}
+
+} // namespace
+
+class TestOccupancy : public QObject {
+    Q_OBJECT
+private slots:
+    void goldenValues_data();
+    void goldenValues();
+    void everyFixtureKernel_data();
+    void everyFixtureKernel();
+    void blocksPerSmFromGrid();
+};
+
+void TestOccupancy::goldenValues_data()
+{
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<int>("registers");
+    QTest::addColumn<qint64>("sharedMemory");
+    QTest::addColumn<double>("blocksPerSm");
+    QTest::addColumn<int>("activeBlocks");
+    QTest::addColumn<int>("occupancy");
+    // collector-notes.md §7: GEMM grid 32×24, 128 threads, 218 regs: register-limited.
+    QTest::newRow("gemm 32x24") << 128 << 218 << qint64(19200) << 768.0 / 132 << 2 << 13;
+    // Elementwise grid 2048, 128 threads, 32 regs.
+    QTest::newRow("elementwise 2048") << 128 << 32 << qint64(0) << 2048.0 / 132 << 16 << 97;
+    // Over 48 KB of shared memory without the opt-in: nothing fits (the multistream artefact).
+    QTest::newRow("smem > 48 KB") << 128 << 168 << qint64(49153) << 4.0 << 0 << 0;
+}
+
+void TestOccupancy::goldenValues()
+{
+    QFETCH(int, threads);
+    QFETCH(int, registers);
+    QFETCH(qint64, sharedMemory);
+    QFETCH(double, blocksPerSm);
+    QFETCH(int, activeBlocks);
+    QFETCH(int, occupancy);
+    const KernelLaunch k{threads, registers, sharedMemory, blocksPerSm};
+    QCOMPARE(maxActiveBlocksPerSm(h200(), k), std::optional<int>(activeBlocks));
+    QCOMPARE(maxActiveBlocksPerSmSm90Model(h200(), k), std::optional<int>(activeBlocks));
+    QCOMPARE(estAchievedOccupancyPct(h200(), k), std::optional<int>(occupancy));
+}
+
+void TestOccupancy::everyFixtureKernel_data()
+{
+    QTest::addColumn<QString>("fixture");
+    for (const char* name : {"square", "multistream", "transformer", "big", "mlp_ops"})
+        QTest::newRow(name) << QString::fromLatin1(name);
+}
+
+void TestOccupancy::everyFixtureKernel()
+{
+    QFETCH(QString, fixture);
+    const auto trace = fixtureTrace(fixture.toStdString());
+    QVERIFY(trace);
+    const auto kinds = classifySlices(*trace);
+    const DeviceProperties* device = trace->deviceFor(0);
+    QVERIFY(device);
+    int checked = 0;
+    for (SliceId s = 0; s < trace->slices().size(); ++s) {
+        if (kinds[s] != PluginKind::Kernel)
+            continue;
+        const GpuOpInfo* op = trace->gpuOpInfo(s);
+        QVERIFY(op && op->estAchievedOccupancyPct >= 0);
+        const auto launch = kernelLaunchOf(*op, device);
+        QVERIFY(launch);
+        const auto pct = estAchievedOccupancyPct(*device, *launch);
+        QVERIFY(pct);
+        QCOMPARE(double(*pct), double(op->estAchievedOccupancyPct));
+        QCOMPARE(maxActiveBlocksPerSmSm90Model(*device, *launch), maxActiveBlocksPerSm(*device, *launch));
+        ++checked;
+    }
+    QVERIFY(checked > 0);
+}
+
+void TestOccupancy::blocksPerSmFromGrid()
+{
+    GpuOpInfo op;
+    op.grid[0] = 2048;
+    op.grid[1] = op.grid[2] = 1;
+    op.block[0] = 128;
+    op.block[1] = op.block[2] = 1;
+    op.registersPerThread = 32;
+    op.sharedMemory = 0;
+    const DeviceProperties d = h200();
+    const auto launch = kernelLaunchOf(op, &d);
+    QVERIFY(launch);
+    QCOMPARE(launch->blocksPerSm, 2048.0 / 132);
+    QCOMPARE(estAchievedOccupancyPct(d, *launch), std::optional<int>(97));
+    QVERIFY(!kernelLaunchOf(op, nullptr)); // no SM count, no blocks per SM
+}
+
+QTEST_GUILESS_MAIN(TestOccupancy)
+#include "tst_occupancy.moc"

@@ -1,0 +1,129 @@
+// The Overview's step-time breakdown against the plugin's numbers (docs/gpu-metrics.md §9,
+// "Average Step Time and parts"): with GPU-side ProfilerStep copies counted as steps, as
+// the plugin did, and without them (our default, the plugin's "1×" rows).
+#include "core/gpu/stepbreakdown.h"
+#include "fixtureloader.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace ks;
+using namespace ks::gpu;
+using ks::testing::fixtureTrace;
+
+Q_DECLARE_METATYPE(std::vector<double>)
+
+class TestStepBreakdown : public QObject {
+    Q_OBJECT
+private slots:
+    void average_data();
+    void average();
+    void perStepPartsAddUp();
+    void claimsInPriorityOrder();
+};
+
+void TestStepBreakdown::average_data()
+{
+    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<bool>("pluginSteps");
+    QTest::addColumn<int>("steps");
+    QTest::addColumn<double>("avgStepUs");
+    // Kernel, Memcpy, Memset, Communication, Runtime, DataLoader, CPU Exec, Other: µs as
+    // the plugin displays them (rounded), then percentages.
+    QTest::addColumn<std::vector<double>>("partsUs");
+    QTest::addColumn<std::vector<double>>("partsPct");
+    QTest::newRow("square") << "square" << true << 1 << 3798.0
+                            << std::vector<double>{568, 0, 0, 0, 84, 0, 3146, 0}
+                            << std::vector<double>{14.94, 0, 0, 0, 2.22, 0, 82.83, 0};
+    QTest::newRow("multistream") << "multistream" << true << 1 << 58974.0
+                                 << std::vector<double>{21698, 34271, 0, 0, 1409, 0, 1545, 51}
+                                 << std::vector<double>{36.79, 58.11, 0, 0, 2.39, 0, 2.62, 0.09};
+    QTest::newRow("transformer plugin") << "transformer" << true << 5 << 3434.0
+                                        << std::vector<double>{777, 211, 2, 0, 315, 0, 1562, 566}
+                                        << std::vector<double>{22.63, 6.15, 0.07, 0, 9.18, 0, 45.48, 16.48};
+    QTest::newRow("transformer 1x") << "transformer" << false << 3 << 5723.0
+                                    << std::vector<double>{1295, 352, 4, 0, 526, 0, 2603, 943}
+                                    << std::vector<double>{22.63, 6.15, 0.07, 0, 9.18, 0, 45.48, 16.48};
+    QTest::newRow("big plugin") << "big" << true << 23 << 12157.0
+                                << std::vector<double>{7525, 35, 12, 0, 505, 0, 3454, 628}
+                                << std::vector<double>{61.9, 0.29, 0.1, 0, 4.15, 0, 28.41, 5.16};
+    QTest::newRow("big 1x") << "big" << false << 12 << 23301.0
+                            << std::vector<double>{14422, 67, 22, 0, 967, 0, 6619, 1203}
+                            << std::vector<double>{61.9, 0.29, 0.1, 0, 4.15, 0, 28.41, 5.16};
+}
+
+void TestStepBreakdown::average()
+{
+    QFETCH(QString, fixture);
+    QFETCH(bool, pluginSteps);
+    QFETCH(int, steps);
+    QFETCH(double, avgStepUs);
+    QFETCH(std::vector<double>, partsUs);
+    QFETCH(std::vector<double>, partsPct);
+    const auto trace = fixtureTrace(fixture.toStdString());
+    QVERIFY(trace);
+    const auto kinds = classifySlices(*trace);
+    const PluginWindows windows = computePluginWindows(
+        *trace, kinds, pluginSteps ? GpuStepAnnotations::AsSteps : GpuStepAnnotations::Ignore);
+    BreakdownOptions options;
+    options.pluginFreeTimeReset = pluginSteps;
+    const StepBreakdown b = computeStepBreakdown(*trace, kinds, windows, options);
+    QCOMPARE(int(b.steps.size()), steps);
+    QVERIFY(b.hasGpuColumns);
+    QVERIFY(!b.hasCommunication);
+    // Displayed values are rounded to whole µs: allow that rounding, plus float µs vs ns.
+    QVERIFY2(std::abs(b.average.total / 1000.0 - avgStepUs) <= 1.0, qPrintable(QString::number(b.average.total)));
+    for (std::size_t r = 0; r < kStepRoleCount; ++r) {
+        const QString role = QString::fromLatin1(stepRoleName(StepRole(r)).data());
+        QVERIFY2(std::abs(b.average.parts[r] / 1000.0 - partsUs[r]) <= 1.0,
+                 qPrintable(role + QStringLiteral(": %1 µs").arg(b.average.parts[r] / 1000.0)));
+        QVERIFY2(std::abs(b.average.percent(StepRole(r)) - partsPct[r]) < 0.1,
+                 qPrintable(role + QStringLiteral(": %1 %").arg(b.average.percent(StepRole(r)))));
+    }
+}
+
+// Every step's roles and Other partition the step exactly (no double counting).
+void TestStepBreakdown::perStepPartsAddUp()
+{
+    const auto trace = fixtureTrace("big");
+    const auto kinds = classifySlices(*trace);
+    const PluginWindows windows = computePluginWindows(*trace, kinds);
+    const StepBreakdown b = computeStepBreakdown(*trace, kinds, windows);
+    QCOMPARE(b.steps.size(), std::size_t(12));
+    for (const auto& row : b.steps) {
+        double sum = 0;
+        for (double p : row.parts)
+            sum += p;
+        QCOMPARE(sum, row.total);
+        QVERIFY(row.total > 0);
+    }
+    QCOMPARE(b.steps.front().name, std::string("1"));
+}
+
+// A tiny inline trace: a kernel under an op, a runtime call, and a gap.
+void TestStepBreakdown::claimsInPriorityOrder()
+{
+    const std::string json = R"({"traceEvents":[
+      {"ph":"X","cat":"user_annotation","name":"ProfilerStep#7","pid":1,"tid":1,"ts":0,"dur":100},
+      {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":50},
+      {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":20,"dur":10,"args":{"correlation":5}},
+      {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":40,"dur":30,"args":{"correlation":5,"device":0}}
+    ]})";
+    const LoadResult loaded = loadTraceFromMemory(json, "inline");
+    QVERIFY(loaded.ok());
+    const auto kinds = classifySlices(*loaded.trace);
+    const PluginWindows windows = computePluginWindows(*loaded.trace, kinds);
+    QCOMPARE(windows.steps.size(), std::size_t(1));
+    QCOMPARE(windows.steps[0].deviceEventCount, std::uint64_t(1));
+    const StepBreakdown b = computeStepBreakdown(*loaded.trace, kinds, windows);
+    const auto& parts = b.steps.at(0).parts;
+    QCOMPARE(b.steps[0].name, std::string("7"));
+    QCOMPARE(parts[std::size_t(StepRole::Kernel)], 30000.0);  // 40..70
+    QCOMPARE(parts[std::size_t(StepRole::Runtime)], 10000.0); // 20..30
+    QCOMPARE(parts[std::size_t(StepRole::CpuExec)], 20000.0); // 10..20, 30..40
+    QCOMPARE(parts[std::size_t(StepRole::Other)], 40000.0);   // 0..10, 70..100
+}
+
+QTEST_GUILESS_MAIN(TestStepBreakdown)
+#include "tst_stepbreakdown.moc"
