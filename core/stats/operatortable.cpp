@@ -1,0 +1,495 @@
+#include "core/stats/operatortable.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+namespace ks {
+
+namespace {
+
+// torch's _filter_name: utility ops that key_averages() never lists.
+bool isFilteredName(std::string_view name)
+{
+    static constexpr std::string_view kFiltered[] = {
+        "[memory]", "[OutOfMemory]", "profiler::_record_function_enter",
+        "profiler::_record_function_enter_new", "profiler::_record_function_exit",
+        "aten::is_leaf", "aten::output_nr", "aten::_version",
+    };
+    return std::find(std::begin(kFiltered), std::end(kFiltered), name) != std::end(kFiltered);
+}
+
+// torch's _rewrite_name(with_wildcard=True).
+std::string torchKey(std::string_view name)
+{
+    constexpr std::string_view kStep = "ProfilerStep#";
+    return name.substr(0, kStep.size()) == kStep ? std::string("ProfilerStep*") : std::string(name);
+}
+
+// str() of the Python list torch keeps for input shapes: "[[8, 16], [], [1]]".
+void appendPythonRepr(const nlohmann::json& value, std::string& out)
+{
+    if (value.is_array()) {
+        out += '[';
+        bool first = true;
+        for (const auto& item : value) {
+            if (!first)
+                out += ", ";
+            first = false;
+            appendPythonRepr(item, out);
+        }
+        out += ']';
+    } else if (value.is_number_integer()) {
+        out += std::to_string(value.get<std::int64_t>());
+    } else {
+        out += value.dump();
+    }
+}
+
+bool isCpuClass(SliceClass c)
+{
+    switch (c) {
+    case SliceClass::CpuOp:
+    case SliceClass::UserAnnotation:
+    case SliceClass::CudaRuntime:
+    case SliceClass::CudaDriver:
+    case SliceClass::Overhead:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isDeviceActivity(SliceClass c)
+{
+    return c == SliceClass::Kernel || c == SliceClass::Memcpy || c == SliceClass::Memset;
+}
+
+class OperatorTableBuilder {
+public:
+    OperatorTableBuilder(const Trace& trace, const OperatorTableOptions& options)
+        : m_trace(trace), m_options(options) {}
+    OperatorTable build();
+
+private:
+    struct Node {
+        SliceId slice = kNoSlice;
+        std::uint32_t track = 0; // the thread torch nests it on
+        TimeNs start = 0, end = 0;
+        std::int64_t id = kNoId; // External id (torch's correlation id of the op)
+        std::uint32_t parent = kNoIndex;
+        std::vector<std::uint32_t> children;
+        bool alive = true;
+        TimeNs kernels = 0;      // GPU time launched directly by this op
+        TimeNs deviceTotal = 0;
+        std::int64_t cpuMemory = 0, deviceMemory = 0;
+    };
+
+    void collectEvents();
+    void linkOverheads();
+    void attributeDeviceTime();
+    void buildTrees();
+    void foldSameNameChildren();
+    void computeDeviceTotals();
+    void computeMemory();
+    void aggregate();
+    bool inRange(TimeNs start) const { return start >= m_options.rangeStart && start < m_options.rangeEnd; }
+    OperatorRow& rowFor(std::string name, bool device, bool annotation, std::string shapes);
+    std::string inputShapesOf(SliceId s) const;
+
+    const Trace& m_trace;
+    const OperatorTableOptions& m_options;
+    std::vector<Node> m_nodes;          // CPU-side events
+    std::vector<std::uint32_t> m_order; // m_nodes by (track, start, -end)
+    std::vector<SliceId> m_deviceEvents;
+    std::vector<std::uint32_t> m_overheads;
+    std::vector<std::pair<TimeNs, std::pair<std::int64_t, std::int64_t>>> m_memory; // time, cpu/device bytes
+    std::vector<std::uint8_t> m_memoryMatched;
+    OperatorTable m_table;
+    std::unordered_map<std::string, std::size_t> m_rowIndex;
+};
+
+OperatorTable OperatorTableBuilder::build()
+{
+    collectEvents();
+    linkOverheads();
+    attributeDeviceTime();
+    buildTrees();
+    computeMemory(); // before folding: torch attributes memory to every event it parsed
+    foldSameNameChildren();
+    computeDeviceTotals();
+    aggregate();
+    return std::move(m_table);
+}
+
+void OperatorTableBuilder::collectEvents()
+{
+    const auto& slices = m_trace.slices();
+    for (SliceId s = 0; s < slices.size(); ++s) {
+        const SliceClass c = m_trace.classOf(s);
+        if (isFilteredName(m_trace.str(slices.name[s])))
+            continue;
+        if (isDeviceActivity(c) || c == SliceClass::GpuUserAnnotation) {
+            m_deviceEvents.push_back(s);
+            m_table.hasDeviceTime = true;
+        } else if (isCpuClass(c)) {
+            Node n;
+            n.slice = s;
+            n.track = m_trace.trackOf(s);
+            n.start = slices.start[s];
+            n.end = slices.end(s);
+            if (c == SliceClass::CpuOp || c == SliceClass::UserAnnotation)
+                n.id = slices.externalId[s];
+            else if (c == SliceClass::Overhead)
+                m_overheads.push_back(static_cast<std::uint32_t>(m_nodes.size()));
+            m_nodes.push_back(std::move(n));
+        }
+    }
+}
+
+// CUPTI overhead records (e.g. "Activity Buffer Request") carry no ids in the JSON, but torch
+// links each to the op that was running when CUPTI asked for the buffer: the overhead is
+// nested under that op on its thread and is credited with that op's GPU time as well.
+void OperatorTableBuilder::linkOverheads()
+{
+    for (const auto o : m_overheads) {
+        Node& overhead = m_nodes[o];
+        const Node* best = nullptr;
+        for (const auto& n : m_nodes) {
+            if (n.id == kNoId || n.start > overhead.start || n.end <= overhead.start)
+                continue;
+            if (!best || n.start > best->start || (n.start == best->start && n.end < best->end))
+                best = &n;
+        }
+        if (best) {
+            overhead.id = best->id;
+            overhead.track = best->track;
+        }
+    }
+}
+
+// A GPU activity counts for the op whose External id its launching runtime or driver call
+// carries (joined through the CUPTI correlation id); the activity's own External id is the
+// fallback. GPU-side annotations are not credited to their CPU range.
+void OperatorTableBuilder::attributeDeviceTime()
+{
+    const auto& slices = m_trace.slices();
+    std::unordered_map<std::int64_t, std::int64_t> externalOfCorrelation;
+    for (const auto& n : m_nodes) {
+        const SliceClass c = m_trace.classOf(n.slice);
+        if ((c == SliceClass::CudaRuntime || c == SliceClass::CudaDriver) && slices.correlation[n.slice] != kNoId)
+            externalOfCorrelation[slices.correlation[n.slice]] = slices.externalId[n.slice];
+    }
+    std::unordered_map<std::int64_t, TimeNs> deviceTimeOfExternal;
+    for (const SliceId s : m_deviceEvents) {
+        if (!isDeviceActivity(m_trace.classOf(s)))
+            continue;
+        std::int64_t external = slices.externalId[s];
+        if (auto it = externalOfCorrelation.find(slices.correlation[s]); it != externalOfCorrelation.end() && it->second != kNoId)
+            external = it->second;
+        if (external != kNoId)
+            deviceTimeOfExternal[external] += slices.duration[s];
+    }
+    for (auto& n : m_nodes) {
+        if (n.id == kNoId)
+            continue;
+        if (auto it = deviceTimeOfExternal.find(n.id); it != deviceTimeOfExternal.end())
+            n.kernels = it->second;
+    }
+}
+
+// torch's _populate_cpu_children: per thread, by (start, -end), an event is the child of
+// the innermost open event that contains it; partial overlaps get no parent.
+void OperatorTableBuilder::buildTrees()
+{
+    m_order.resize(m_nodes.size());
+    std::iota(m_order.begin(), m_order.end(), 0u);
+    std::sort(m_order.begin(), m_order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const Node& x = m_nodes[a];
+        const Node& y = m_nodes[b];
+        return std::tuple(x.track, x.start, -x.end, a) < std::tuple(y.track, y.start, -y.end, b);
+    });
+    std::vector<std::uint32_t> stack;
+    std::uint32_t track = kNoIndex;
+    for (const auto i : m_order) {
+        Node& n = m_nodes[i];
+        if (n.track != track) {
+            stack.clear();
+            track = n.track;
+        }
+        while (!stack.empty()) {
+            Node& parent = m_nodes[stack.back()];
+            if (n.start >= parent.end || n.end > parent.end) {
+                stack.pop_back();
+            } else {
+                parent.children.push_back(i);
+                n.parent = stack.back();
+                break;
+            }
+        }
+        stack.push_back(i);
+    }
+}
+
+// torch's _remove_dup_nodes: an op whose only child has its own name (aten::pow calling
+// aten::pow) is listed once; the parent takes over the child's children and GPU time.
+void OperatorTableBuilder::foldSameNameChildren()
+{
+    const auto& names = m_trace.slices().name;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const auto i : m_order) {
+            Node& n = m_nodes[i];
+            if (!n.alive || n.parent == kNoIndex)
+                continue;
+            Node& parent = m_nodes[n.parent];
+            if (names[parent.slice] != names[n.slice] || parent.children.size() != 1)
+                continue;
+            parent.children = n.children;
+            parent.kernels = n.kernels;
+            for (const auto c : n.children)
+                m_nodes[c].parent = n.parent;
+            n.alive = false;
+            changed = true;
+        }
+    }
+}
+
+void OperatorTableBuilder::computeDeviceTotals()
+{
+    // Children sort after their parents, so one reverse pass sees every child first.
+    for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) {
+        Node& n = m_nodes[*it];
+        n.deviceTotal = n.kernels;
+        for (const auto c : n.children)
+            n.deviceTotal += m_nodes[c].deviceTotal;
+    }
+}
+
+// torch gives each CPU event the bytes of every [memory] event (any thread) inside
+// [start, end]; the [memory] events that fall in no event become rows of their own.
+void OperatorTableBuilder::computeMemory()
+{
+    const StringId memoryName = m_trace.strings().find("[memory]");
+    const auto& instants = m_trace.instants();
+    for (std::uint32_t i = 0; i < instants.size(); ++i) {
+        if (instants.name[i] != memoryName)
+            continue;
+        const auto event = nlohmann::json::parse(m_trace.instantText(i), nullptr, false);
+        const auto args = event.is_object() ? event.value("args", nlohmann::json::object()) : nlohmann::json::object();
+        const std::int64_t bytes = args.value("Bytes", std::int64_t(0));
+        const int deviceType = args.value("Device Type", 0);
+        // c10::DeviceType: CPU 0, MKLDNN 2, IDEEP 5 count as CPU; CUDA 1, HIP 6, PrivateUse1 20 as device.
+        const bool cpu = deviceType == 0 || deviceType == 2 || deviceType == 5;
+        const bool device = deviceType == 1 || deviceType == 6 || deviceType == 20;
+        m_memory.push_back({instants.time[i], {cpu ? bytes : 0, device ? bytes : 0}});
+    }
+    if (m_memory.empty())
+        return;
+    m_table.hasMemory = true;
+    std::stable_sort(m_memory.begin(), m_memory.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::int64_t> cpuPrefix(m_memory.size() + 1, 0), devicePrefix(m_memory.size() + 1, 0);
+    for (std::size_t i = 0; i < m_memory.size(); ++i) {
+        cpuPrefix[i + 1] = cpuPrefix[i] + m_memory[i].second.first;
+        devicePrefix[i + 1] = devicePrefix[i] + m_memory[i].second.second;
+    }
+    std::vector<int> coverage(m_memory.size() + 1, 0);
+    const auto byTime = [](const auto& record, TimeNs t) { return record.first < t; };
+    const auto timeBefore = [](TimeNs t, const auto& record) { return t < record.first; };
+    for (auto& n : m_nodes) {
+        const auto lo = std::lower_bound(m_memory.begin(), m_memory.end(), n.start, byTime) - m_memory.begin();
+        const auto hi = std::upper_bound(m_memory.begin(), m_memory.end(), n.end, timeBefore) - m_memory.begin();
+        if (lo >= hi)
+            continue;
+        n.cpuMemory = cpuPrefix[hi] - cpuPrefix[lo];
+        n.deviceMemory = devicePrefix[hi] - devicePrefix[lo];
+        ++coverage[lo];
+        --coverage[hi];
+    }
+    m_memoryMatched.resize(m_memory.size());
+    int open = 0;
+    for (std::size_t i = 0; i < m_memory.size(); ++i) {
+        open += coverage[i];
+        m_memoryMatched[i] = open > 0;
+    }
+}
+
+std::string OperatorTableBuilder::inputShapesOf(SliceId s) const
+{
+    const auto event = nlohmann::json::parse(m_trace.eventText(s), nullptr, false);
+    if (!event.is_object() || !event.contains("args"))
+        return "[]";
+    const auto& args = event["args"];
+    for (const char* key : {"Input Dims", "Input dims"}) {
+        if (args.contains(key)) {
+            std::string out;
+            appendPythonRepr(args[key], out);
+            return out;
+        }
+    }
+    return "[]";
+}
+
+OperatorRow& OperatorTableBuilder::rowFor(std::string name, bool device, bool annotation, std::string shapes)
+{
+    std::string key = name;
+    key += '\0';
+    key += device ? 'd' : 'c';
+    key += annotation ? 'a' : 'o';
+    key += shapes;
+    auto [it, inserted] = m_rowIndex.try_emplace(std::move(key), m_table.rows.size());
+    if (inserted) {
+        OperatorRow row;
+        row.name = std::move(name);
+        row.inputShapes = std::move(shapes);
+        row.isDevice = device;
+        row.isUserAnnotation = annotation;
+        m_table.rows.push_back(std::move(row));
+    }
+    return m_table.rows[it->second];
+}
+
+void OperatorTableBuilder::aggregate()
+{
+    const auto& slices = m_trace.slices();
+    const std::string noShapes = m_options.groupByInputShapes ? "[]" : "";
+    // Rows appear in time order of their first occurrence.
+    std::vector<std::uint32_t> byStart;
+    for (std::uint32_t i = 0; i < m_nodes.size(); ++i) {
+        if (m_nodes[i].alive && inRange(m_nodes[i].start))
+            byStart.push_back(i);
+    }
+    std::stable_sort(byStart.begin(), byStart.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return m_nodes[a].start < m_nodes[b].start; });
+    for (const auto i : byStart) {
+        const Node& n = m_nodes[i];
+        const SliceClass c = m_trace.classOf(n.slice);
+        std::string shapes = m_options.groupByInputShapes && c == SliceClass::CpuOp ? inputShapesOf(n.slice) : noShapes;
+        OperatorRow& row = rowFor(torchKey(m_trace.str(slices.name[n.slice])), false,
+                                  c == SliceClass::UserAnnotation, std::move(shapes));
+        TimeNs childCpu = 0, childDevice = 0;
+        std::int64_t childCpuMemory = 0, childDeviceMemory = 0;
+        for (const auto ch : n.children) {
+            const Node& child = m_nodes[ch];
+            childCpu += child.end - child.start;
+            childDevice += child.deviceTotal;
+            childCpuMemory += child.cpuMemory;
+            childDeviceMemory += child.deviceMemory;
+        }
+        const TimeNs selfCpu = (n.end - n.start) - childCpu;
+        ++row.calls;
+        row.cpuTotal += n.end - n.start;
+        row.selfCpu += selfCpu;
+        row.deviceTotal += n.deviceTotal;
+        row.selfDevice += n.deviceTotal - childDevice;
+        row.cpuMemory += n.cpuMemory;
+        row.selfCpuMemory += n.cpuMemory - childCpuMemory;
+        row.deviceMemory += n.deviceMemory;
+        row.selfDeviceMemory += n.deviceMemory - childDeviceMemory;
+        row.slices.push_back(n.slice);
+        m_table.selfCpuTotal += selfCpu;
+    }
+    for (std::size_t i = 0; i < m_memory.size(); ++i) {
+        if (m_memoryMatched[i] || !inRange(m_memory[i].first))
+            continue;
+        OperatorRow& row = rowFor("[memory]", false, false, noShapes);
+        ++row.calls;
+        row.cpuMemory += m_memory[i].second.first;
+        row.selfCpuMemory += m_memory[i].second.first;
+        row.deviceMemory += m_memory[i].second.second;
+        row.selfDeviceMemory += m_memory[i].second.second;
+    }
+    std::vector<SliceId> devices;
+    for (const SliceId s : m_deviceEvents) {
+        if (inRange(slices.start[s]))
+            devices.push_back(s);
+    }
+    std::stable_sort(devices.begin(), devices.end(),
+                     [&](SliceId a, SliceId b) { return slices.start[a] < slices.start[b]; });
+    for (const SliceId s : devices) {
+        const bool annotation = m_trace.classOf(s) == SliceClass::GpuUserAnnotation;
+        OperatorRow& row = rowFor(torchKey(m_trace.str(slices.name[s])), true, annotation, noShapes);
+        ++row.calls;
+        row.selfDevice += slices.duration[s];
+        row.deviceTotal += slices.duration[s];
+        row.slices.push_back(s);
+        if (!annotation)
+            m_table.selfDeviceTotal += slices.duration[s];
+    }
+}
+
+} // namespace
+
+OperatorTable computeOperatorTable(const Trace& trace, const OperatorTableOptions& options)
+{
+    return OperatorTableBuilder(trace, options).build();
+}
+
+std::optional<OperatorSortKey> operatorSortKeyFromName(std::string_view name)
+{
+    static const std::pair<std::string_view, OperatorSortKey> kNames[] = {
+        {"name", OperatorSortKey::Name},
+        {"calls", OperatorSortKey::Calls},
+        {"count", OperatorSortKey::Calls},
+        {"self_cpu", OperatorSortKey::SelfCpu},
+        {"self_cpu_time_total", OperatorSortKey::SelfCpu},
+        {"cpu_total", OperatorSortKey::CpuTotal},
+        {"cpu_time_total", OperatorSortKey::CpuTotal},
+        {"cpu_avg", OperatorSortKey::CpuAverage},
+        {"cpu_time", OperatorSortKey::CpuAverage},
+        {"self_cuda", OperatorSortKey::SelfDevice},
+        {"self_device", OperatorSortKey::SelfDevice},
+        {"self_cuda_time_total", OperatorSortKey::SelfDevice},
+        {"self_device_time_total", OperatorSortKey::SelfDevice},
+        {"cuda_total", OperatorSortKey::DeviceTotal},
+        {"device_total", OperatorSortKey::DeviceTotal},
+        {"cuda_time_total", OperatorSortKey::DeviceTotal},
+        {"device_time_total", OperatorSortKey::DeviceTotal},
+        {"cuda_avg", OperatorSortKey::DeviceAverage},
+        {"device_avg", OperatorSortKey::DeviceAverage},
+        {"cuda_time", OperatorSortKey::DeviceAverage},
+        {"device_time", OperatorSortKey::DeviceAverage},
+        {"cpu_memory_usage", OperatorSortKey::CpuMemory},
+        {"self_cpu_memory_usage", OperatorSortKey::SelfCpuMemory},
+        {"cuda_memory_usage", OperatorSortKey::DeviceMemory},
+        {"device_memory_usage", OperatorSortKey::DeviceMemory},
+        {"self_cuda_memory_usage", OperatorSortKey::SelfDeviceMemory},
+        {"self_device_memory_usage", OperatorSortKey::SelfDeviceMemory},
+    };
+    for (const auto& [text, key] : kNames) {
+        if (text == name)
+            return key;
+    }
+    return std::nullopt;
+}
+
+void sortOperatorRows(std::vector<OperatorRow>& rows, OperatorSortKey key)
+{
+    if (key == OperatorSortKey::Name) {
+        std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+        return;
+    }
+    const auto value = [key](const OperatorRow& r) -> std::int64_t {
+        switch (key) {
+        case OperatorSortKey::Calls: return static_cast<std::int64_t>(r.calls);
+        case OperatorSortKey::SelfCpu: return r.selfCpu;
+        case OperatorSortKey::CpuTotal: return r.cpuTotal;
+        case OperatorSortKey::CpuAverage: return r.cpuAverage();
+        case OperatorSortKey::SelfDevice: return r.selfDevice;
+        case OperatorSortKey::DeviceTotal: return r.deviceTotal;
+        case OperatorSortKey::DeviceAverage: return r.deviceAverage();
+        case OperatorSortKey::CpuMemory: return r.cpuMemory;
+        case OperatorSortKey::SelfCpuMemory: return r.selfCpuMemory;
+        case OperatorSortKey::DeviceMemory: return r.deviceMemory;
+        case OperatorSortKey::SelfDeviceMemory: return r.selfDeviceMemory;
+        case OperatorSortKey::Name: break;
+        }
+        return 0;
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) { return value(a) > value(b); });
+}
+
+} // namespace ks
