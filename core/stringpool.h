@@ -34,8 +34,8 @@ private:
     };
     // Text lives in fixed-size blocks so views never move.
     std::vector<std::unique_ptr<char[]>> m_blocks;
+    char* m_current = nullptr; // block that short strings are appended to
     std::size_t m_blockUsed = 0;
-    std::size_t m_blockSize = 0;
     std::size_t m_textBytes = 0;
     std::vector<std::string_view> m_views;
     std::unordered_map<std::string_view, StringId, Hash, std::equal_to<>> m_index;

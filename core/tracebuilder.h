@@ -5,6 +5,7 @@
 // Used by the JSON loader and by the collector's host side.
 #include "core/trace.h"
 
+#include <map>
 #include <string_view>
 #include <unordered_map>
 
@@ -80,34 +81,61 @@ public:
     void countEntry(char phase, StringId category);
     void countEntry(std::string_view key);
 
-    std::size_t sliceCount() const { return m_slices.size(); }
+    std::size_t sliceCount() const { return m_trace.m_slices.size(); }
 
     // Builds the trace; the builder is left empty.
     Trace finish();
 
 private:
-    struct PendingSlice;
-    struct TrackKey;
-    struct TrackKeyHash;
+    struct TrackKey {
+        JsonId pid, tid;
+        bool device = false;
+        bool operator==(const TrackKey&) const = default;
+    };
+    struct TrackKeyHash {
+        std::size_t operator()(const TrackKey& k) const noexcept;
+    };
+    struct ProcessMeta {
+        std::string name, labels;
+        std::int64_t sortIndex = 0;
+        bool hasSortIndex = false;
+    };
+    struct ThreadMeta {
+        std::string name;
+        std::int64_t sortIndex = 0;
+        bool hasSortIndex = false;
+    };
+
     std::uint32_t trackFor(JsonId pid, JsonId tid, bool device);
+    void buildProcessesAndTracks();
+    std::vector<std::uint32_t> sortByTrackAndStart() const;
+    void assignLanesAndRows(const std::vector<std::uint32_t>& byStart);
+    void bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending);
+    SliceId bindFlowEvent(const FlowEvent& e, const std::vector<SliceId>& finalIdOfPending) const;
+    void finishInstants();
+    void finishCounters();
+    void finishPhaseCounts();
+    void computeExtent();
 
     Trace m_trace;
-    std::vector<PendingSlice> m_slices;
+    // Slices are appended straight into m_trace.m_slices (columns); these columns only
+    // live until finish(): the track of each slice and its GPU-op record (or kNoIndex).
+    std::vector<std::uint32_t> m_sliceTrack;
+    std::vector<std::uint32_t> m_sliceGpuOp;
+    std::vector<std::uint8_t> m_sliceIsPython;
     std::vector<GpuOpInfo> m_gpuOps;
+    std::vector<std::uint32_t> m_laneOfPending;  // filled by assignLanesAndRows
+    std::vector<std::uint16_t> m_depthOfPending;
     std::vector<InstantEvent> m_instantEvents;
     std::vector<FlowEvent> m_flowEvents;
-    struct TrackEntry { JsonId pid, tid; bool device; };
-    std::vector<TrackEntry> m_trackEntries;
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_trackIndex; // hash -> candidates
-    struct ProcessMeta { std::string name, labels; std::int64_t sortIndex = 0; bool hasSort = false; };
-    struct ThreadMeta { std::string name; std::int64_t sortIndex = 0; bool hasSort = false; };
-    std::vector<std::pair<JsonId, ProcessMeta>> m_processMeta;
-    std::vector<std::pair<std::pair<JsonId, JsonId>, ThreadMeta>> m_threadMeta;
-    struct CounterKey;
-    std::vector<CounterSeries> m_counterSeries;
-    std::unordered_map<std::string, std::uint32_t> m_counterIndex;
-    std::vector<std::uint64_t> m_phaseCounts; // indexed by ph byte * categories
-    std::unordered_map<std::string, std::uint64_t> m_otherPhaseCounts;
+    std::vector<TrackKey> m_trackKeys;
+    std::unordered_map<TrackKey, std::uint32_t, TrackKeyHash> m_trackIndex;
+    std::uint32_t m_lastTrack = kNoIndex;
+    std::map<JsonId, ProcessMeta> m_processMeta;
+    std::map<std::pair<JsonId, JsonId>, ThreadMeta> m_threadMeta;
+    std::map<std::pair<JsonId, std::string>, std::uint32_t> m_counterIndex;
+    std::unordered_map<std::uint64_t, std::uint64_t> m_phaseCounts; // (ph << 32 | cat) -> n
+    std::map<std::string, std::uint64_t> m_otherPhaseCounts;
 };
 
 } // namespace ks
