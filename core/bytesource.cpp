@@ -370,6 +370,8 @@ public:
                 m_changed.wait(lock, [this] { return !m_ready.empty() || m_done; });
                 if (m_ready.empty())
                     break;
+                if (m_current.capacity())
+                    m_spare.push_back(std::move(m_current));
                 m_current = std::move(m_ready.front());
                 m_ready.pop_front();
                 m_currentPos = 0;
@@ -405,7 +407,15 @@ private:
     void produce()
     {
         while (true) {
-            std::vector<char> block(m_chunk);
+            std::vector<char> block;
+            {
+                std::lock_guard lock(m_mutex);
+                if (!m_spare.empty()) { // reuse a consumed block: no page faults, no zeroing
+                    block = std::move(m_spare.back());
+                    m_spare.pop_back();
+                }
+            }
+            block.resize(m_chunk);
             const std::size_t n = m_inner->read(block.data(), block.size());
             block.resize(n);
             std::unique_lock lock(m_mutex);
@@ -433,6 +443,7 @@ private:
     std::condition_variable m_changed;
     std::deque<std::vector<char>> m_ready;
     std::deque<std::uint64_t> m_readyConsumed;
+    std::vector<std::vector<char>> m_spare;
     bool m_done = false;
     bool m_stop = false;
     std::string m_error;

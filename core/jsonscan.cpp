@@ -56,10 +56,16 @@ long readHex4(const char* p, const char* end)
     return v;
 }
 
-bool isDelimiter(char ch)
-{
-    return ch == ',' || ch == '}' || ch == ']' || ch == ':' || isSpace(ch);
-}
+// Bytes that end a scalar token: delimiters, whitespace, and the start of another value.
+struct ScalarEndTable {
+    bool ends[256] = {};
+    constexpr ScalarEndTable()
+    {
+        for (unsigned char ch : {',', '}', ']', ':', ' ', '\n', '\r', '\t', '"', '{', '['})
+            ends[ch] = true;
+    }
+};
+constexpr ScalarEndTable kScalarEnd;
 
 } // namespace
 
@@ -193,7 +199,7 @@ Status scanScalar(Cursor& c, std::string_view& token)
 {
     const char* start = c.p;
     const char* p = start;
-    while (p < c.end && !isDelimiter(*p) && *p != '"' && *p != '{' && *p != '[')
+    while (p < c.end && !kScalarEnd.ends[static_cast<unsigned char>(*p)])
         ++p;
     if (p >= c.end)
         return Status::Incomplete;

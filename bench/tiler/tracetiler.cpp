@@ -1,0 +1,140 @@
+#include "bench/tiler/tracetiler.h"
+
+#include <nlohmann/json.hpp>
+#include <zlib.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace ks::bench {
+
+namespace {
+
+std::string readGzip(const std::string& path)
+{
+    std::string out;
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (!f)
+        return out;
+    char buf[1 << 16];
+    int n;
+    while ((n = gzread(f, buf, sizeof buf)) > 0)
+        out.append(buf, static_cast<std::size_t>(n));
+    gzclose(f);
+    return out;
+}
+
+// µs with three decimals from integer ns, as kineto writes them.
+std::string microseconds(std::int64_t ns)
+{
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%" PRId64 ".%03d", ns / 1000, static_cast<int>(ns % 1000));
+    return buf;
+}
+
+std::int64_t toNs(const nlohmann::json& v)
+{
+    // The source's ts are µs with three decimals; round through text to stay exact.
+    const std::string s = v.dump();
+    const auto dot = s.find('.');
+    if (dot == std::string::npos)
+        return std::stoll(s) * 1000;
+    std::string frac = s.substr(dot + 1, 3);
+    frac.resize(3, '0');
+    return std::stoll(s.substr(0, dot)) * 1000 + std::stoll(frac);
+}
+
+void shiftId(nlohmann::json& obj, const char* key, std::int64_t offset)
+{
+    auto it = obj.find(key);
+    if (it != obj.end() && it->is_number_integer())
+        *it = it->get<std::int64_t>() + offset;
+}
+
+} // namespace
+
+TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, std::uint64_t targetEvents)
+{
+    TileResult result;
+    const auto doc = nlohmann::json::parse(readGzip(sourcePath), nullptr, false);
+    if (!doc.is_object() || !doc.contains("traceEvents")) {
+        result.error = "cannot read " + sourcePath;
+        return result;
+    }
+    const auto& events = doc["traceEvents"];
+    std::int64_t lo = INT64_MAX, hi = INT64_MIN;
+    std::uint64_t perTile = 0;
+    for (const auto& e : events) {
+        if (e.value("ph", "") == "M" || !e.contains("ts"))
+            continue;
+        ++perTile;
+        const auto ts = toNs(e["ts"]);
+        lo = std::min(lo, ts);
+        hi = std::max(hi, ts + (e.contains("dur") ? toNs(e["dur"]) : 0));
+    }
+    const std::int64_t period = (hi - lo) + 1'000'000; // 1 ms gap between copies
+
+    std::ofstream out(outPath, std::ios::binary);
+    out << "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": " << doc.value("deviceProperties", nlohmann::json::array()).dump()
+        << ",\n  \"baseTimeNanoseconds\": " << doc.value("baseTimeNanoseconds", std::int64_t(0))
+        << ",\n  \"traceEvents\": [\n";
+    bool first = true;
+    auto emit = [&](nlohmann::json e, std::int64_t copy) {
+        const std::int64_t idShift = copy * 100'000'000;
+        std::string times;
+        if (e.contains("ts")) {
+            times = "\"ts\": " + microseconds(toNs(e["ts"]) + copy * period);
+            if (e.contains("dur"))
+                times += ", \"dur\": " + microseconds(toNs(e["dur"]));
+            times += ",\n    ";
+            e.erase("ts");
+            e.erase("dur");
+        }
+        shiftId(e, "id", idShift);
+        if (auto a = e.find("args"); a != e.end() && a->is_object()) {
+            shiftId(*a, "correlation", idShift);
+            shiftId(*a, "External id", idShift);
+            shiftId(*a, "Python id", idShift);
+            shiftId(*a, "Python parent id", idShift);
+        }
+        std::string body = e.dump();
+        out << (first ? "  " : ",\n  ") << "{\n    " << times << body.substr(1);
+        first = false;
+        ++result.events;
+    };
+    for (std::int64_t copy = 0; result.events < targetEvents; ++copy) {
+        for (const auto& e : events) {
+            if (result.events >= targetEvents)
+                break;
+            if (e.value("ph", "") != "M" && e.contains("ts"))
+                emit(e, copy);
+        }
+        if (perTile == 0)
+            break;
+    }
+    for (const auto& e : events) {
+        if (e.value("ph", "") == "M")
+            emit(e, 0);
+    }
+    out << "\n  ],\n  \"traceName\": \"tiled\"\n}\n";
+    out.close();
+    result.bytes = std::filesystem::file_size(outPath);
+    return result;
+}
+
+std::string largeTracePath(const std::string& testDataDir)
+{
+    const auto path = (std::filesystem::temp_directory_path() / "kinetoscope-large-745k.pt.trace.json").string();
+    if (!std::filesystem::exists(path)) {
+        const auto tmp = path + ".tmp";
+        const auto r = tileTrace(testDataDir + "/big.pt.trace.json.gz", tmp, 745'038);
+        if (!r.error.empty())
+            return {};
+        std::filesystem::rename(tmp, path);
+    }
+    return path;
+}
+
+} // namespace ks::bench

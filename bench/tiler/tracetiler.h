@@ -1,0 +1,23 @@
+#pragma once
+// Makes large realistic traces for benchmarks: copies of a real kineto trace laid end to
+// end in time, with flow, correlation and External ids shifted so every copy stays
+// self-consistent (its own launches, kernels and arrows).
+#include <cstdint>
+#include <string>
+
+namespace ks::bench {
+
+struct TileResult {
+    std::uint64_t events = 0;
+    std::uint64_t bytes = 0;
+    std::string error;
+};
+
+// Writes uncompressed JSON at `outPath` holding about `targetEvents` traceEvents.
+TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, std::uint64_t targetEvents);
+
+// The path of a tiled copy of tests/data/big.pt.trace.json.gz with ~745k events (the
+// size of the "huge" kineto trace), made on first use under the system temp directory.
+std::string largeTracePath(const std::string& testDataDir);
+
+} // namespace ks::bench
