@@ -1,0 +1,32 @@
+#include "app/mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Kinetoscope"));
+    QApplication::setApplicationName(QStringLiteral("kinetoscope"));
+    QApplication::setApplicationVersion(QStringLiteral(KS_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate("main", "Viewer for PyTorch profiler traces"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption demo(QStringLiteral("demo"),
+                                  QApplication::translate("main", "Open the bundled demo trace."));
+    parser.addOption(demo);
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QApplication::translate("main", "Trace to open (*.pt.trace.json[.gz])."),
+                                 QStringLiteral("[file]"));
+    parser.process(app);
+
+    ks::MainWindow window;
+    window.show();
+    if (!parser.positionalArguments().isEmpty())
+        window.openFile(parser.positionalArguments().constFirst());
+    else if (parser.isSet(demo))
+        window.openDemo();
+    return app.exec();
+}

@@ -1,0 +1,97 @@
+#pragma once
+// The main window: file handling (Open, Open Recent, Close, drag and drop), background
+// loading with progress and Cancel, the timeline with its search bar, and docks.
+//
+// Other panels hook in through:
+//   - addPanel(dock, area): docks it, lists it in the View menu and restores its state;
+//   - traceChanged(trace): emitted after a trace is shown (null when closed);
+//   - timeline(): the TimelineWidget, whose revealSlice(SliceId) selects and shows a
+//     slice and whose selectionChanged / visibleRangeChanged signals report the user's
+//     navigation (see widgets/timelinewidget.h); revealSlice() here forwards to it.
+#include "core/trace.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QToolButton;
+
+namespace ks {
+
+class DetailsPanel;
+class DiagnosticsPanel;
+class SearchBar;
+class TimelineWidget;
+class TraceLoadJob;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    TimelineWidget* timeline() const { return m_timeline; }
+    DetailsPanel* detailsPanel() const { return m_details; }
+    SearchBar* searchBar() const { return m_search; }
+    DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
+    std::shared_ptr<const Trace> trace() const { return m_trace; }
+    QString currentFile() const { return m_file; }
+    bool isLoading() const;
+
+    void addPanel(QDockWidget* dock, Qt::DockWidgetArea area);
+    // Installed copy first, then the source tree's resources/.
+    static QString demoTracePath();
+
+public Q_SLOTS:
+    void openFile(const QString& path);
+    void openDemo();
+    void closeTrace();
+    void cancelLoading();
+    void revealSlice(ks::SliceId slice);
+
+Q_SIGNALS:
+    void traceChanged(std::shared_ptr<const ks::Trace> trace);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void onLoaded(const QString& path, std::shared_ptr<const Trace> trace);
+    void onFailed(const QString& path, const QString& message);
+    void onProgress(quint64 bytesDone, quint64 bytesTotal, quint64 events);
+    void setLoadingUi(bool loading);
+    void setTrace(std::shared_ptr<const Trace> trace, const QString& path);
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void rebuildFlowMenu();
+    void updateHistoryActions();
+
+    std::shared_ptr<const Trace> m_trace;
+    QString m_file;
+    TimelineWidget* m_timeline = nullptr;
+    SearchBar* m_search = nullptr;
+    DetailsPanel* m_details = nullptr;
+    DiagnosticsPanel* m_diagnostics = nullptr;
+    QDockWidget* m_diagnosticsDock = nullptr;
+    TraceLoadJob* m_loader = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QMenu* m_flowMenu = nullptr;
+    QAction* m_backAction = nullptr;
+    QAction* m_forwardAction = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QToolButton* m_warningsButton = nullptr;
+    QLabel* m_statusLabel = nullptr;
+};
+
+} // namespace ks

@@ -1,0 +1,53 @@
+#pragma once
+// Details of the selected slice: name, category, track, times, self time, depth, the
+// event's args (decoded from its raw JSON only when shown) and its flows as clickable
+// links. Every value can be selected and copied (Ctrl+C or the context menu).
+#include "core/flowlinks.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace ks {
+
+class DetailsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DetailsPanel(QWidget* parent = nullptr);
+    void setTrace(std::shared_ptr<const Trace> trace);
+    QTreeWidget* tree() const { return m_tree; }
+    SliceId slice() const { return m_slice; }
+    // The flow links listed for the current slice, in display order.
+    const std::vector<FlowLink>& flowLinks() const { return m_links; }
+    // The value shown for a top-level field ("Name", "Duration", ...), empty if absent.
+    QString fieldValue(const QString& field) const;
+
+public Q_SLOTS:
+    void showSlice(ks::SliceId slice);
+    void activateFlowLink(int index);
+    void copySelection() const;
+
+Q_SIGNALS:
+    // The user clicked an incoming/outgoing flow entry: the slice at its other end.
+    void flowTargetActivated(ks::SliceId target);
+
+private:
+    void onItemClicked(QTreeWidgetItem* item);
+    QTreeWidgetItem* addField(const QString& field, const QString& value);
+    void addArgs(SliceId slice);
+    void addFlows();
+
+    std::shared_ptr<const Trace> m_trace;
+    SliceId m_slice = kNoSlice;
+    std::vector<FlowLink> m_links;
+    QTreeWidget* m_tree = nullptr;
+};
+
+// "2026-11-21 12:34:56.123456789 UTC" for Unix-epoch nanoseconds.
+QString formatEpochNs(std::int64_t epochNs);
+
+} // namespace ks

@@ -1,0 +1,444 @@
+#include "widgets/timelinerenderer.h"
+
+#include "core/flowlinks.h"
+
+#include <QFontMetrics>
+#include <QObject>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPolygon>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ks {
+
+namespace {
+
+const QColor kBackground(250, 250, 250);
+const QColor kTrackShade(240, 241, 244);
+const QColor kHeaderBackground(222, 226, 233);
+const QColor kLabelBackground(235, 237, 241);
+const QColor kGridLine(0, 0, 0, 22);
+const QColor kSelection(10, 10, 10);
+const QColor kFlowColor(200, 40, 40);
+const QColor kHighlight(255, 170, 0);
+constexpr int kMinLabelWidthPx = 28;
+
+QString qstr(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+// Washes a colour out towards white: slices that do not match the search recede.
+QColor washedOut(const QColor& c)
+{
+    return QColor((c.red() + 3 * 245) / 4, (c.green() + 3 * 245) / 4, (c.blue() + 3 * 245) / 4);
+}
+
+} // namespace
+
+struct TimelineRenderer::Viewport {
+    QSize size;
+    const TrackLayout& layout;
+    const TimelineViewState& state;
+    int timeWidth = 0;
+    int tracksHeight = 0;
+
+    int timeLeft() const { return kLabelWidth; }
+    // Content y (layout coordinates) to viewport y.
+    int toViewY(int contentY) const { return contentY - state.scrollY + kRulerHeight; }
+};
+
+TimelineRenderer::TimelineRenderer()
+{
+    m_font.setPixelSize(11);
+    m_boldFont = m_font;
+    m_boldFont.setBold(true);
+}
+
+void TimelineRenderer::setTrace(std::shared_ptr<const Trace> trace)
+{
+    m_trace = std::move(trace);
+    m_colors.setTrace(m_trace.get());
+    m_counterMax.clear();
+    if (!m_trace)
+        return;
+    for (const CounterSeries& series : m_trace->counters()) {
+        double maxAbs = 0;
+        for (double v : series.value)
+            maxAbs = std::max(maxAbs, std::abs(v));
+        m_counterMax.push_back(maxAbs);
+    }
+}
+
+void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& layout,
+                             const TimelineViewState& state)
+{
+    m_stats = {};
+    const Viewport v{size, layout, state, timeAreaWidth(size), tracksAreaHeight(size)};
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setFont(m_font);
+    p.fillRect(QRect(QPoint(0, 0), size), kBackground);
+    if (!m_trace) {
+        paintRuler(p, v);
+        return;
+    }
+
+    p.save();
+    p.setClipRect(QRect(v.timeLeft(), kRulerHeight, v.timeWidth, v.tracksHeight));
+    const auto [first, last] = layout.itemsIn(state.scrollY, state.scrollY + v.tracksHeight);
+    for (std::size_t i = first; i < last; ++i) {
+        const LayoutItem& item = layout.items()[i];
+        const int y = v.toViewY(item.y);
+        switch (item.kind) {
+        case LayoutItem::Kind::Process:
+            p.fillRect(QRect(v.timeLeft(), y, v.timeWidth, item.height), kHeaderBackground);
+            break;
+        case LayoutItem::Kind::Track: {
+            if (i % 2 == 0)
+                p.fillRect(QRect(v.timeLeft(), y, v.timeWidth, item.height), kTrackShade);
+            const Track& track = m_trace->tracks()[item.index];
+            const int stripTop = layout.instantStripTop(item.index);
+            if (stripTop >= 0)
+                paintInstants(p, v, item.index, v.toViewY(stripTop));
+            for (std::uint32_t r = track.rowBegin; r < track.rowEnd; ++r) {
+                const int rowY = v.toViewY(layout.rowTop(r));
+                if (rowY + layout.metrics().rowHeight >= kRulerHeight && rowY < size.height())
+                    paintRow(p, v, r, rowY);
+            }
+            break;
+        }
+        case LayoutItem::Kind::Counter:
+            paintCounter(p, v, item.index, y);
+            break;
+        }
+    }
+    paintSelection(p, v);
+    paintFlows(p, v);
+    p.restore();
+
+    paintLabels(p, v);
+    paintRuler(p, v);
+}
+
+void TimelineRenderer::paintRuler(QPainter& p, const Viewport& v) const
+{
+    const QRect ruler(0, 0, v.size.width(), kRulerHeight);
+    p.fillRect(ruler, kLabelBackground);
+    p.setPen(QColor(150, 150, 150));
+    p.drawLine(0, kRulerHeight - 1, v.size.width(), kRulerHeight - 1);
+    if (!m_trace)
+        return;
+    const TimeScale& scale = v.state.scale;
+    const TimeNs origin = m_trace->startTime();
+    const TimeNs step = rulerTickStep(scale.nsPerPixel(), 90);
+    const TimeNs viewStart = scale.viewStart();
+    // First tick at or after the view start, on a multiple of `step` from the origin.
+    const TimeNs rel = viewStart - origin;
+    TimeNs tick = origin + (rel >= 0 ? (rel + step - 1) / step : rel / step) * step;
+    const TimeNs viewEnd = scale.viewEnd(v.timeWidth);
+    p.setFont(m_font);
+    for (; tick <= viewEnd; tick += step) {
+        const int x = v.timeLeft() + static_cast<int>(std::floor(scale.timeToX(tick)));
+        p.setPen(QColor(110, 110, 110));
+        p.drawLine(x, kRulerHeight - 8, x, kRulerHeight - 1);
+        p.setPen(kGridLine);
+        p.drawLine(x, kRulerHeight, x, v.size.height());
+        p.setPen(QColor(40, 40, 40));
+        p.drawText(x + 3, kRulerHeight - 10, qstr(formatTimeInUnitOf(tick - origin, step)));
+    }
+    if (v.state.cursorX >= 0 && v.state.cursorX < v.timeWidth) {
+        const int x = v.timeLeft() + static_cast<int>(v.state.cursorX);
+        p.setPen(QColor(30, 90, 200));
+        p.drawLine(x, 0, x, v.size.height());
+        const QString label = qstr(formatTimeInUnitOf(scale.xToTime(v.state.cursorX) - origin,
+                                                      std::max<TimeNs>(step / 100, 1)));
+        const QRect box = QFontMetrics(m_font).boundingRect(label).adjusted(-3, -1, 3, 1);
+        const QRect placed(x + 2, 1, box.width(), box.height());
+        p.fillRect(placed, QColor(30, 90, 200));
+        p.setPen(Qt::white);
+        p.drawText(placed, Qt::AlignCenter, label);
+    }
+    p.fillRect(QRect(0, 0, kLabelWidth, kRulerHeight), kLabelBackground);
+    p.setPen(QColor(60, 60, 60));
+    p.drawText(QRect(6, 0, kLabelWidth - 6, kRulerHeight), Qt::AlignVCenter,
+               QObject::tr("Δ from trace start"));
+}
+
+void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t row, int y)
+{
+    const int height = v.layout.metrics().rowHeight - 1;
+    m_items.clear();
+    appendRowDrawList(*m_trace, row, v.state.scale, v.timeWidth, m_items);
+    const SliceTable& slices = m_trace->slices();
+    const std::vector<bool>* highlight = v.state.highlightedNames;
+    const QFontMetrics metrics(m_font);
+    for (const DrawItem& item : m_items) {
+        ++m_stats.items;
+        m_stats.events += item.count;
+        const double left = std::max(item.x0, 0.0);
+        const double right = std::min(std::max(item.x1, item.x0 + 1.0), double(v.timeWidth));
+        const int x = v.timeLeft() + static_cast<int>(std::floor(left));
+        const int w = std::max(1, static_cast<int>(std::floor(right)) - static_cast<int>(std::floor(left)));
+        QColor color = m_colors.colorOf(item.first);
+        if (item.folded()) {
+            ++m_stats.foldedItems;
+            // A run of events too small to tell apart: drawn as one darker block.
+            color = color.darker(125);
+            if (highlight)
+                color = washedOut(color);
+            p.fillRect(QRect(x, y + 2, w, height - 4), color);
+            continue;
+        }
+        const bool matched = highlight && (*highlight)[slices.name[item.first]];
+        if (highlight && !matched)
+            color = washedOut(color);
+        p.fillRect(QRect(x, y, w, height), color);
+        if (matched) {
+            p.setPen(kHighlight);
+            p.drawRect(QRect(x, y, w - 1, height - 1));
+        }
+        if (w >= kMinLabelWidthPx) {
+            const QString text = metrics.elidedText(qstr(m_trace->str(slices.name[item.first])),
+                                                    Qt::ElideRight, w - 6);
+            if (text.size() > 1) {
+                p.setPen(SliceColors::textColorOn(color));
+                p.drawText(QRect(x + 3, y, w - 6, height), Qt::AlignVCenter | Qt::AlignLeft, text);
+            }
+        }
+    }
+}
+
+void TimelineRenderer::paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const
+{
+    const Track& t = m_trace->tracks()[track];
+    const auto& times = m_trace->instants().time;
+    const TimeScale& scale = v.state.scale;
+    const auto end = times.begin() + t.instantEnd;
+    auto it = std::lower_bound(times.begin() + t.instantBegin, end, scale.viewStart());
+    const TimeNs viewEnd = scale.viewEnd(v.timeWidth);
+    const QColor color(90, 90, 160);
+    // One tick per pixel column at most: jump to the next column after each tick.
+    while (it != end && *it < viewEnd) {
+        const double x = std::floor(scale.timeToX(*it));
+        p.fillRect(QRect(v.timeLeft() + static_cast<int>(x), y + 1, 1,
+                         v.layout.metrics().instantStrip - 2), color);
+        it = std::lower_bound(it + 1, end, scale.xToTime(x + 1.0));
+    }
+}
+
+void TimelineRenderer::paintCounter(QPainter& p, const Viewport& v, std::uint32_t counter, int y) const
+{
+    const CounterSeries& series = m_trace->counters()[counter];
+    const int height = v.layout.metrics().counterHeight - 4;
+    const double maxAbs = m_counterMax[counter] > 0 ? m_counterMax[counter] : 1.0;
+    const TimeScale& scale = v.state.scale;
+    QPolygon area;
+    const int base = y + height + 2;
+    area << QPoint(v.timeLeft(), base);
+    // The value in force at the end of each pixel column (a step plot, sampled per pixel).
+    for (int c = 0; c < v.timeWidth; ++c) {
+        const TimeNs t = scale.xToTime(c + 1.0);
+        const auto it = std::upper_bound(series.time.begin(), series.time.end(), t);
+        double value = 0;
+        if (it != series.time.begin())
+            value = series.value[static_cast<std::size_t>(it - series.time.begin() - 1)];
+        const int top = base - static_cast<int>(std::lround(std::abs(value) / maxAbs * height));
+        area << QPoint(v.timeLeft() + c, top) << QPoint(v.timeLeft() + c + 1, top);
+    }
+    area << QPoint(v.timeLeft() + v.timeWidth, base);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(70, 130, 180, 160));
+    p.drawPolygon(area);
+    p.setBrush(Qt::NoBrush);
+}
+
+void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v) const
+{
+    p.fillRect(QRect(0, kRulerHeight, kLabelWidth, v.tracksHeight), kLabelBackground);
+    if (!m_trace)
+        return;
+    p.save();
+    p.setClipRect(QRect(0, kRulerHeight, kLabelWidth, v.tracksHeight));
+    const QFontMetrics metrics(m_font);
+    const auto [first, last] = v.layout.itemsIn(v.state.scrollY, v.state.scrollY + v.tracksHeight);
+    for (std::size_t i = first; i < last; ++i) {
+        const LayoutItem& item = v.layout.items()[i];
+        const int y = v.toViewY(item.y);
+        QString text;
+        if (item.kind == LayoutItem::Kind::Process) {
+            p.fillRect(QRect(0, y, kLabelWidth, item.height), kHeaderBackground);
+            text = (item.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ "))
+                + (item.index == kNoIndex ? QObject::tr("Counters")
+                                          : qstr(m_trace->processDisplayName(item.index)));
+            p.setFont(m_boldFont);
+            p.setPen(QColor(20, 20, 20));
+            p.drawText(QRect(4, y, kLabelWidth - 8, item.height), Qt::AlignVCenter,
+                       QFontMetrics(m_boldFont).elidedText(text, Qt::ElideRight, kLabelWidth - 8));
+            p.setFont(m_font);
+            continue;
+        }
+        text = item.kind == LayoutItem::Kind::Track ? qstr(m_trace->trackDisplayName(item.index))
+                                                    : qstr(m_trace->counters()[item.index].name);
+        // Sticky: a tall track scrolled half out keeps its label at the top of the view.
+        const int labelTop = std::clamp(kRulerHeight, y, y + item.height - 16);
+        p.setPen(QColor(210, 212, 218));
+        p.drawLine(0, y + item.height - 1, kLabelWidth, y + item.height - 1);
+        p.setPen(QColor(40, 40, 40));
+        p.drawText(QRect(16, labelTop, kLabelWidth - 20, 16), Qt::AlignVCenter,
+                   metrics.elidedText(text, Qt::ElideRight, kLabelWidth - 20));
+    }
+    p.setPen(QColor(170, 170, 170));
+    p.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, v.size.height());
+    p.restore();
+}
+
+void TimelineRenderer::paintSelection(QPainter& p, const Viewport& v) const
+{
+    const SliceId s = v.state.selected;
+    if (s == kNoSlice || s >= m_trace->slices().size())
+        return;
+    const int top = v.layout.rowTop(m_trace->slices().row[s]);
+    if (top < 0)
+        return;
+    const TimeScale& scale = v.state.scale;
+    const double x0 = std::max(scale.timeToX(m_trace->slices().start[s]), -4.0);
+    const double x1 = std::min(scale.timeToX(m_trace->slices().end(s)), v.timeWidth + 4.0);
+    if (x1 < -2 || x0 > v.timeWidth + 2)
+        return;
+    const int x = v.timeLeft() + static_cast<int>(std::floor(x0));
+    const int w = std::max(2, static_cast<int>(std::ceil(x1 - x0)));
+    const QRect box(x - 1, v.toViewY(top) - 1, w + 1, v.layout.metrics().rowHeight);
+    p.setPen(QPen(kSelection, 2));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(box);
+}
+
+bool TimelineRenderer::anchorOf(const Viewport& v, SliceId slice, QPointF& point) const
+{
+    const std::uint32_t row = m_trace->slices().row[slice];
+    int top = v.layout.rowTop(row);
+    if (top < 0) {
+        // Collapsed group: point at its header.
+        const std::uint32_t process = m_trace->tracks()[m_trace->rows()[row].track].process;
+        for (const LayoutItem& item : v.layout.items()) {
+            if (item.kind == LayoutItem::Kind::Process && item.index == process)
+                top = item.y;
+        }
+    }
+    const double x = v.state.scale.timeToX(m_trace->slices().start[slice]);
+    const double y = v.toViewY(top) + v.layout.metrics().rowHeight / 2.0;
+    const double cx = std::clamp(x, 0.0, double(v.timeWidth - 1));
+    const double cy = std::clamp(y, double(kRulerHeight + 1), double(v.size.height() - 2));
+    point = QPointF(v.timeLeft() + cx, cy);
+    return cx == x && cy == y;
+}
+
+void TimelineRenderer::paintFlowArrow(QPainter& p, const Viewport& v, SliceId from, SliceId to) const
+{
+    QPointF a, b;
+    anchorOf(v, from, a);
+    const bool targetInside = anchorOf(v, to, b);
+    QPainterPath path(a);
+    const double bend = std::max(20.0, std::abs(b.x() - a.x()) / 3);
+    path.cubicTo(a + QPointF(bend, 0), b - QPointF(bend, 0), b);
+    p.drawPath(path);
+    // Arrow head along the curve's final direction; a hollow one when the target is
+    // off screen and the arrow stops at the edge.
+    const QPointF dir = b - path.pointAtPercent(0.97);
+    const double len = std::hypot(dir.x(), dir.y());
+    if (len < 1e-6)
+        return;
+    const QPointF u = dir / len;
+    const QPointF n(-u.y(), u.x());
+    const QPolygonF head{b, b - 8 * u + 4 * n, b - 8 * u - 4 * n};
+    p.setBrush(targetInside ? p.pen().color() : QColor(Qt::white));
+    p.drawPolygon(head);
+    p.setBrush(Qt::NoBrush);
+}
+
+void TimelineRenderer::paintFlows(QPainter& p, const Viewport& v) const
+{
+    const auto& flows = m_trace->flows();
+    const auto visible = [&](std::uint32_t f) {
+        const auto* hidden = v.state.hiddenFlowCategories;
+        return !(hidden && flows[f].category < hidden->size() && (*hidden)[flows[f].category]);
+    };
+    p.setRenderHint(QPainter::Antialiasing, true);
+    if (v.state.allFlowsInView) {
+        // Bounded: walk the visible single slices (already culled per row) and stop at
+        // the cap, so a dense trace cannot stall a frame.
+        p.setPen(QPen(QColor(120, 120, 120, 140), 1));
+        int drawn = 0;
+        const auto [first, last] = v.layout.itemsIn(v.state.scrollY, v.state.scrollY + v.tracksHeight);
+        std::vector<DrawItem> items;
+        for (std::size_t i = first; i < last && drawn < kMaxFlowsInView; ++i) {
+            const LayoutItem& item = v.layout.items()[i];
+            if (item.kind != LayoutItem::Kind::Track)
+                continue;
+            const Track& track = m_trace->tracks()[item.index];
+            for (std::uint32_t r = track.rowBegin; r < track.rowEnd && drawn < kMaxFlowsInView; ++r) {
+                items.clear();
+                appendRowDrawList(*m_trace, r, v.state.scale, v.timeWidth, items);
+                for (const DrawItem& d : items) {
+                    for (SliceId s = d.first; s < d.first + d.count && drawn < kMaxFlowsInView; ++s) {
+                        for (std::uint32_t f : m_trace->outgoingFlows(s)) {
+                            if (visible(f) && drawn < kMaxFlowsInView) {
+                                paintFlowArrow(p, v, flows[f].from, flows[f].to);
+                                ++drawn;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (v.state.selected != kNoSlice && v.state.selected < m_trace->slices().size()) {
+        p.setPen(QPen(kFlowColor, 1.6));
+        for (const FlowLink& link : flowLinksOf(*m_trace, v.state.selected)) {
+            if (!visible(link.flow))
+                continue;
+            paintFlowArrow(p, v, flows[link.flow].from, flows[link.flow].to);
+        }
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+TimelineHit TimelineRenderer::hitTest(const QPoint& pos, const QSize& size, const TrackLayout& layout,
+                                      const TimelineViewState& state) const
+{
+    TimelineHit hit;
+    if (!m_trace || pos.y() < kRulerHeight)
+        return hit;
+    const int contentY = pos.y() - kRulerHeight + state.scrollY;
+    const LayoutItem* item = layout.itemAt(contentY);
+    if (!item)
+        return hit;
+    if (item->kind == LayoutItem::Kind::Process) {
+        hit.kind = TimelineHit::Kind::ProcessHeader;
+        hit.process = item->index;
+        return hit;
+    }
+    hit.process = item->group;
+    if (item->kind == LayoutItem::Kind::Track)
+        hit.track = item->index;
+    if (pos.x() < kLabelWidth) {
+        hit.kind = TimelineHit::Kind::Label;
+        return hit;
+    }
+    const std::uint32_t row = layout.rowAt(contentY);
+    if (row == kNoIndex)
+        return hit;
+    std::vector<DrawItem> items;
+    appendRowDrawList(*m_trace, row, state.scale, timeAreaWidth(size), items);
+    const DrawItem* d = drawItemAt(items, 0, items.size(), pos.x() - kLabelWidth);
+    if (!d)
+        return hit;
+    hit.kind = d->folded() ? TimelineHit::Kind::Folded : TimelineHit::Kind::Slice;
+    hit.slice = d->first;
+    hit.count = d->count;
+    return hit;
+}
+
+} // namespace ks

@@ -1,0 +1,92 @@
+#pragma once
+// Paints the timeline (ruler, process groups, slice rows, instants, counters, flow
+// arrows) into any QPainter: the widget, a test QImage or the render benchmark. Each
+// visible row is turned into a level-of-detail draw list first (core/drawlist.h), so a
+// frame costs O(pixels), whatever the number of events. Hit testing rebuilds the list
+// of the one row under the cursor, so it always agrees with what was painted.
+#include "core/drawlist.h"
+#include "core/timescale.h"
+#include "core/tracklayout.h"
+#include "widgets/slicecolors.h"
+
+#include <QFont>
+#include <QPoint>
+#include <QSize>
+
+#include <memory>
+#include <vector>
+
+class QPainter;
+
+namespace ks {
+
+struct TimelineViewState {
+    TimeScale scale;
+    int scrollY = 0;
+    SliceId selected = kNoSlice;
+    const std::vector<bool>* highlightedNames = nullptr; // by StringId; null: no search
+    const std::vector<bool>* hiddenFlowCategories = nullptr; // by StringId
+    bool allFlowsInView = false;
+    double cursorX = -1; // hover cursor, in time-area pixels; < 0: none
+};
+
+struct TimelineHit {
+    enum class Kind { None, Slice, Folded, ProcessHeader, Label };
+    Kind kind = Kind::None;
+    SliceId slice = kNoSlice;    // the slice, or the first of a folded run
+    std::uint32_t count = 0;     // events in a folded run
+    std::uint32_t process = kNoIndex;
+    std::uint32_t track = kNoIndex;
+};
+
+class TimelineRenderer {
+public:
+    static constexpr int kRulerHeight = 26;
+    static constexpr int kLabelWidth = 240;
+    // "All flows in view" never draws more arrows than this: dense traces stay smooth.
+    static constexpr int kMaxFlowsInView = 400;
+
+    TimelineRenderer();
+    void setTrace(std::shared_ptr<const Trace> trace);
+    const SliceColors& colors() const { return m_colors; }
+
+    static int timeAreaWidth(const QSize& viewport) { return std::max(1, viewport.width() - kLabelWidth); }
+    static int tracksAreaHeight(const QSize& viewport) { return std::max(0, viewport.height() - kRulerHeight); }
+
+    void paint(QPainter& painter, const QSize& viewport, const TrackLayout& layout,
+               const TimelineViewState& state);
+    TimelineHit hitTest(const QPoint& pos, const QSize& viewport, const TrackLayout& layout,
+                        const TimelineViewState& state) const;
+
+    // Items drawn and events folded by the last paint (for tests and the benchmark).
+    struct FrameStats {
+        std::size_t items = 0;
+        std::size_t foldedItems = 0;
+        std::size_t events = 0; // slices represented, folded or not
+    };
+    const FrameStats& lastFrameStats() const { return m_stats; }
+
+private:
+    struct Viewport;
+    void paintRuler(QPainter& p, const Viewport& v) const;
+    void paintRow(QPainter& p, const Viewport& v, std::uint32_t row, int y);
+    void paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const;
+    void paintCounter(QPainter& p, const Viewport& v, std::uint32_t counter, int y) const;
+    void paintLabels(QPainter& p, const Viewport& v) const;
+    void paintSelection(QPainter& p, const Viewport& v) const;
+    void paintFlows(QPainter& p, const Viewport& v) const;
+    void paintFlowArrow(QPainter& p, const Viewport& v, SliceId from, SliceId to) const;
+    // Centre-left of the slice in viewport pixels, clamped to the visible area; false
+    // when it lies outside (the arrow then ends at the edge).
+    bool anchorOf(const Viewport& v, SliceId slice, QPointF& point) const;
+
+    std::shared_ptr<const Trace> m_trace;
+    SliceColors m_colors;
+    std::vector<double> m_counterMax; // per counter series, for scaling the plots
+    std::vector<DrawItem> m_items;    // scratch, reused across rows and frames
+    QFont m_font;
+    QFont m_boldFont;
+    FrameStats m_stats;
+};
+
+} // namespace ks
