@@ -78,7 +78,7 @@ void TestNvprofSummary::multistreamApiCalls()
 {
     const auto trace = fixtureTrace("multistream");
     const NvprofSummary s = computeNvprofSummary(*trace);
-    QCOMPARE(s.apiCalls.size(), std::size_t(11));
+    QCOMPARE(s.apiCalls.size(), std::size_t(13));
     QCOMPARE(s.apiCalls.front().name, std::string("cudaMemcpyAsync"));
     QCOMPARE(s.apiCalls.front().calls, std::uint64_t(12));
     QCOMPARE(s.apiCalls.front().total, TimeNs(43864068));

@@ -98,7 +98,8 @@ void TestStepBreakdown::perStepPartsAddUp()
         QCOMPARE(sum, row.total);
         QVERIFY(row.total > 0);
     }
-    QCOMPARE(b.steps.front().name, std::string("1"));
+    QCOMPARE(b.steps.front().name, std::string("0"));
+    QCOMPARE(b.steps.back().name, std::string("11"));
 }
 
 // A tiny inline trace: a kernel under an op, a runtime call, and a gap.
