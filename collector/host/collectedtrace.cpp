@@ -1,0 +1,235 @@
+#include "collector/host/collectedtrace.h"
+
+#include "core/tracebuilder.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace ks::collector {
+namespace {
+
+constexpr std::int64_t kGpuSortBase = 5000000;
+
+class ProcessEmitter {
+public:
+    ProcessEmitter(TraceBuilder& builder, const RecordedProcess& process, bool shared)
+        : m_builder(builder)
+        , m_process(process)
+        , m_shared(shared)
+    {
+        m_names.reserve(process.names.size());
+        for (const auto& name : process.names)
+            m_names.push_back(builder.strings().intern(name));
+        for (int c = 0; c <= static_cast<int>(EventCategory::Overhead); ++c)
+            m_categories[c] = builder.strings().intern(categoryName(static_cast<EventCategory>(c)));
+    }
+
+    void emit()
+    {
+        emitMetadata();
+        std::vector<std::uint32_t> builderIndex(m_process.slices.size());
+        for (std::size_t i = 0; i < m_process.slices.size(); ++i)
+            builderIndex[i] = m_builder.addSlice(sliceEvent(m_process.slices[i]));
+        emitFlows(builderIndex);
+        emitInstants();
+    }
+
+private:
+    JsonId pidOf(const RecordedSlice& s) const
+    {
+        if (s.pid == kOverheadPid && s.category == EventCategory::Overhead)
+            return m_shared ? text("CUPTI overhead · pid " + std::to_string(m_process.hello.pid))
+                            : JsonId::fromNumber(kOverheadPid);
+        if (!isGpuCategory(s.category))
+            return JsonId::fromNumber(s.pid);
+        return devicePid(s.pid);
+    }
+
+    JsonId devicePid(std::int64_t device) const
+    {
+        if (!m_shared)
+            return JsonId::fromNumber(device);
+        return text("GPU " + std::to_string(device) + " · pid " + std::to_string(m_process.hello.pid));
+    }
+
+    JsonId text(const std::string& s) const { return JsonId::fromText(m_builder.strings().intern(s)); }
+
+    SliceEvent sliceEvent(const RecordedSlice& s) const
+    {
+        SliceEvent e;
+        e.pid = pidOf(s);
+        e.tid = JsonId::fromNumber(s.tid);
+        e.device = isGpuCategory(s.category);
+        e.start = s.start;
+        e.duration = s.duration;
+        e.name = m_names[s.name];
+        e.category = m_categories[static_cast<int>(s.category)];
+        e.rawOffset = s.rawOffset;
+        e.rawLength = s.rawLength;
+        e.correlation = s.correlation;
+        e.gpuOp = s.gpuOp >= 0 ? &m_process.gpuOps[static_cast<std::size_t>(s.gpuOp)] : nullptr;
+        return e;
+    }
+
+    void emitFlows(const std::vector<std::uint32_t>& builderIndex)
+    {
+        const StringId ac2g = m_builder.strings().intern("ac2g");
+        // Correlation ids count per process: the pid keeps two processes' flows apart.
+        const auto idBase = static_cast<std::uint64_t>(m_process.hello.pid) << 32;
+        for (const auto& flow : m_process.flows) {
+            const RecordedSlice& s = m_process.slices[flow.slice];
+            FlowEvent f;
+            f.phase = flow.start ? FlowPhase::Start : FlowPhase::End;
+            f.category = ac2g;
+            f.name = ac2g;
+            f.id = idBase | flow.correlation;
+            f.pid = pidOf(s);
+            f.tid = JsonId::fromNumber(s.tid);
+            f.device = isGpuCategory(s.category);
+            f.time = s.start;
+            f.bindEnclosing = !flow.start;
+            f.pendingSlice = builderIndex[flow.slice];
+            m_builder.addFlowEvent(f);
+        }
+    }
+
+    void emitInstants()
+    {
+        const StringId annotation = m_builder.strings().intern("user_annotation");
+        const StringId collector = m_builder.strings().intern("collector");
+        for (const auto& i : m_process.instants) {
+            InstantEvent e;
+            e.pid = JsonId::fromNumber(m_process.hello.pid);
+            e.tid = JsonId::fromNumber(i.tid);
+            e.time = i.time;
+            e.name = m_names[i.name];
+            e.category = i.fromCollector ? collector : annotation;
+            e.rawOffset = i.rawOffset;
+            e.rawLength = i.rawLength;
+            m_builder.addInstant(e);
+        }
+    }
+
+    void emitMetadata()
+    {
+        const JsonId cpu = JsonId::fromNumber(m_process.hello.pid);
+        const std::string name = m_process.executableName();
+        m_builder.setProcessName(cpu, name);
+        m_builder.setProcessLabels(cpu, "CPU");
+        m_builder.setProcessSortIndex(cpu, m_process.hello.pid);
+        for (const auto& [tid, threadName] : m_process.threadNames) {
+            m_builder.setThreadName(cpu, JsonId::fromNumber(tid), threadName);
+            m_builder.setThreadSortIndex(cpu, JsonId::fromNumber(tid), tid);
+        }
+        std::set<std::pair<std::int64_t, std::int64_t>> rows; // (device, stream or sync row)
+        for (const auto& s : m_process.slices) {
+            if (isGpuCategory(s.category))
+                rows.emplace(s.pid, s.tid);
+        }
+        std::set<std::int64_t> devices;
+        for (const auto& [device, tid] : rows) {
+            const JsonId pid = devicePid(device);
+            if (devices.insert(device).second) {
+                m_builder.setProcessName(pid, name);
+                m_builder.setProcessLabels(pid, "GPU " + std::to_string(device));
+                m_builder.setProcessSortIndex(pid, kGpuSortBase + device);
+            }
+            const std::string rowName = tid >= kSyncRowOffset
+                ? "stream " + std::to_string(tid - kSyncRowOffset) + " (sync)"
+                : "stream " + std::to_string(tid);
+            m_builder.setThreadName(pid, JsonId::fromNumber(tid), rowName);
+            m_builder.setThreadSortIndex(pid, JsonId::fromNumber(tid), tid);
+        }
+    }
+
+    TraceBuilder& m_builder;
+    const RecordedProcess& m_process;
+    bool m_shared = false;
+    std::vector<StringId> m_names;
+    StringId m_categories[static_cast<int>(EventCategory::Overhead) + 1] = {};
+};
+
+} // namespace
+
+DeviceProperties toDeviceProperties(const wire::Device& d)
+{
+    DeviceProperties p;
+    p.id = static_cast<int>(d.id);
+    p.name = d.name;
+    p.totalGlobalMem = d.totalGlobalMem;
+    p.computeMajor = d.computeMajor;
+    p.computeMinor = d.computeMinor;
+    p.numSms = d.numSms;
+    p.maxThreadsPerBlock = d.maxThreadsPerBlock;
+    p.maxThreadsPerMultiprocessor = d.maxThreadsPerMultiprocessor;
+    p.regsPerBlock = d.regsPerBlock;
+    p.regsPerMultiprocessor = d.regsPerMultiprocessor;
+    p.warpSize = d.warpSize;
+    p.sharedMemPerBlock = d.sharedMemPerBlock;
+    p.sharedMemPerMultiprocessor = d.sharedMemPerMultiprocessor;
+    p.sharedMemPerBlockOptin = d.sharedMemPerBlockOptin;
+    return p;
+}
+
+std::string devicePropertiesJson(const std::vector<wire::Device>& devices)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& d : devices) {
+        list.push_back({{"id", d.id}, {"name", d.name}, {"totalGlobalMem", d.totalGlobalMem},
+                        {"computeMajor", d.computeMajor}, {"computeMinor", d.computeMinor},
+                        {"maxThreadsPerBlock", d.maxThreadsPerBlock},
+                        {"maxThreadsPerMultiprocessor", d.maxThreadsPerMultiprocessor},
+                        {"regsPerBlock", d.regsPerBlock}, {"warpSize", d.warpSize},
+                        {"sharedMemPerBlock", d.sharedMemPerBlock}, {"numSms", d.numSms},
+                        {"regsPerMultiprocessor", d.regsPerMultiprocessor},
+                        {"sharedMemPerBlockOptin", d.sharedMemPerBlockOptin},
+                        {"sharedMemPerMultiprocessor", d.sharedMemPerMultiprocessor}});
+    }
+    return list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options)
+{
+    TraceBuilder builder;
+    const bool shared = processes.size() > 1;
+    std::vector<wire::Device> devices;
+    for (const auto& process : processes) {
+        ProcessEmitter(builder, process, shared).emit();
+        for (const auto& d : process.devices) {
+            if (std::none_of(devices.begin(), devices.end(), [&](const auto& known) { return known.id == d.id; }))
+                devices.push_back(d);
+        }
+        for (const auto& error : process.errors)
+            builder.diagnostics().warn("collector-error", process.displayName() + ": " + error.message);
+        if (process.state == ConnectionState::Terminated)
+            builder.diagnostics().warn("process-terminated",
+                                       process.displayName() + " ended without GOODBYE (crashed or killed); "
+                                                               "events after its last flush are missing");
+        if (process.droppedTotal() > 0)
+            builder.diagnostics().warn("dropped-records", process.displayName() + ": "
+                                           + std::to_string(process.droppedTotal()) + " records dropped");
+    }
+    std::sort(devices.begin(), devices.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+
+    builder.addMetadata("schemaVersion", "1");
+    builder.addMetadata("deviceProperties", devicePropertiesJson(devices));
+    if (!processes.empty()) {
+        const auto& hello = processes.front().hello;
+        builder.addMetadata("cupti_version", std::to_string(hello.cuptiVersion));
+        builder.addMetadata("cuda_driver_version", std::to_string(hello.driverVersion));
+        builder.addMetadata("cuda_runtime_version", std::to_string(hello.runtimeVersion));
+    }
+    builder.addMetadata("displayTimeUnit", "\"ms\"");
+    builder.addMetadata("baseTimeNanoseconds", std::to_string(options.baseNs));
+    std::vector<DeviceProperties> properties;
+    for (const auto& d : devices)
+        properties.push_back(toDeviceProperties(d));
+    builder.setDeviceProperties(std::move(properties));
+    builder.setBaseTimeNs(options.baseNs);
+    if (options.arena)
+        builder.setTextSource(options.arena);
+    return builder.finish();
+}
+
+} // namespace ks::collector

@@ -1,0 +1,576 @@
+#include "collector/host/processrecorder.h"
+
+#include "collector/host/demangle.h"
+#include "collector/host/eventtext.h"
+#include "collector/host/collectedtrace.h"
+#include "core/gpu/occupancy.h"
+
+#include <algorithm>
+#include <optional>
+#include <fstream>
+
+namespace ks::collector {
+namespace {
+
+using nlohmann::json;
+
+std::string_view copyKindName(std::uint8_t kind)
+{
+    switch (kind) {
+    case 1: return "HtoD";
+    case 2: return "DtoH";
+    case 3: return "HtoA";
+    case 4: return "AtoH";
+    case 5: return "AtoA";
+    case 6: return "AtoD";
+    case 7: return "DtoA";
+    case 8: return "DtoD";
+    case 9: return "HtoH";
+    case 10: return "PtoP";
+    default: return "Unknown";
+    }
+}
+
+std::string_view memoryKindName(std::uint32_t kind)
+{
+    switch (kind) {
+    case 1: return "Pageable";
+    case 2: return "Pinned";
+    case 3: return "Device";
+    case 4: return "Array";
+    case 5: return "Managed";
+    case 6: return "Device Static";
+    case 7: return "Managed Static";
+    default: return "Unknown";
+    }
+}
+
+std::string_view syncName(std::uint32_t type)
+{
+    switch (type) {
+    case 1: return "Event Sync";
+    case 2: return "Stream Wait Event";
+    case 3: return "Stream Sync";
+    case 4: return "Context Sync";
+    default: return "Sync";
+    }
+}
+
+std::string_view overheadName(std::uint32_t kind)
+{
+    switch (kind >> 16) {
+    case 1: return "CUPTI Buffer Flush";
+    case 2: return "CUPTI Instrumentation";
+    case 3: return "CUPTI Resource";
+    case 4: return "Runtime Triggered Module Loading";
+    case 5: return "Lazy Function Loading";
+    case 6: return "Command Buffer Full";
+    case 7: return "Activity Buffer Request";
+    case 8: return "UVM Activity Init";
+    default: return kind == 1 ? "Driver Compiler" : "Overhead";
+    }
+}
+
+// CUPTI callback names carry the API version ("cudaLaunchKernel_v7000", "cuMemcpyHtoD_v2").
+std::string stripApiVersion(std::string name)
+{
+    const auto pos = name.rfind("_v");
+    if (pos != std::string::npos && pos + 2 < name.size()
+        && name.find_first_not_of("0123456789", pos + 2) == std::string::npos)
+        name.resize(pos);
+    return name;
+}
+
+double bandwidthGBs(std::uint64_t bytes, TimeNs duration)
+{
+    return duration > 0 ? static_cast<double>(bytes) / static_cast<double>(duration) : 0.0;
+}
+
+constexpr std::uint32_t kInvalid = 0xffffffffu;
+
+} // namespace
+
+std::string_view categoryName(EventCategory category)
+{
+    switch (category) {
+    case EventCategory::Runtime: return "cuda_runtime";
+    case EventCategory::Driver: return "cuda_driver";
+    case EventCategory::Kernel: return "kernel";
+    case EventCategory::Memcpy: return "gpu_memcpy";
+    case EventCategory::Memset: return "gpu_memset";
+    case EventCategory::Sync: return "cuda_sync";
+    case EventCategory::Annotation: return "user_annotation";
+    case EventCategory::Overhead: return "overhead";
+    }
+    return "";
+}
+
+bool isGpuCategory(EventCategory category)
+{
+    return category == EventCategory::Kernel || category == EventCategory::Memcpy
+        || category == EventCategory::Memset || category == EventCategory::Sync;
+}
+
+std::string RecordedProcess::executableName() const
+{
+    const auto slash = hello.executable.rfind('/');
+    return slash == std::string::npos ? hello.executable : hello.executable.substr(slash + 1);
+}
+
+std::string RecordedProcess::displayName() const
+{
+    return executableName() + " (" + std::to_string(hello.pid) + ")";
+}
+
+std::uint64_t RecordedProcess::droppedTotal() const
+{
+    return dropped.cuptiRecords + dropped.zeroTimestamps + counts.zeroTimestamps;
+}
+
+std::string procThreadName(std::int64_t pid, std::int64_t tid)
+{
+    std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/comm");
+    std::string comm;
+    std::getline(in, comm);
+    return comm.empty() ? "thread " + std::to_string(tid) : "thread " + std::to_string(tid) + " (" + comm + ")";
+}
+
+ProcessRecorder::ProcessRecorder(wire::Hello hello, std::int64_t baseNs, std::shared_ptr<TextArena> arena,
+                                 ThreadNamer threadNamer)
+    : m_baseNs(baseNs)
+    , m_arena(std::move(arena))
+    , m_threadNamer(std::move(threadNamer))
+{
+    m_data.hello = std::move(hello);
+    m_nameIndex.emplace(std::string(), 0);
+}
+
+template <class Record>
+bool ProcessRecorder::decode(const wire::Frame& frame, Record& record)
+{
+    if (wire::decodePayload(frame.payload, record))
+        return true;
+    ++m_data.counts.badRecords;
+    return false;
+}
+
+bool ProcessRecorder::handle(const wire::Frame& frame)
+{
+    using wire::RecordType;
+    switch (frame.type) {
+    case RecordType::String: { wire::StringDef r; if (!decode(frame, r)) return false; onString(r); return true; }
+    case RecordType::Device: { wire::Device r; if (!decode(frame, r)) return false; onDevice(r); return true; }
+    case RecordType::Kernel: { wire::Kernel r; if (!decode(frame, r)) return false; onKernel(r); return true; }
+    case RecordType::Memcpy: { wire::Memcpy r; if (!decode(frame, r)) return false; onMemcpy(r); return true; }
+    case RecordType::Memset: { wire::Memset r; if (!decode(frame, r)) return false; onMemset(r); return true; }
+    case RecordType::Api: { wire::Api r; if (!decode(frame, r)) return false; onApi(r); return true; }
+    case RecordType::Sync: { wire::Sync r; if (!decode(frame, r)) return false; onSync(r); return true; }
+    case RecordType::Marker: { wire::Marker r; if (!decode(frame, r)) return false; onMarker(r); return true; }
+    case RecordType::Overhead: { wire::Overhead r; if (!decode(frame, r)) return false; onOverhead(r); return true; }
+    case RecordType::Clock: { wire::Clock r; return decode(frame, r); }
+    case RecordType::Dropped: return decode(frame, m_data.dropped);
+    case RecordType::Error: {
+        wire::Error r;
+        if (!decode(frame, r))
+            return false;
+        addProcessInstant("Collector error: " + r.message, {{"code", r.code}});
+        m_data.errors.push_back(std::move(r));
+        return true;
+    }
+    case RecordType::Goodbye:
+        if (!decode(frame, m_data.goodbye))
+            return false;
+        m_data.state = ConnectionState::Finished;
+        return true;
+    case RecordType::Hello:
+        break;
+    }
+    ++m_data.counts.badRecords; // a second HELLO or a type from a newer protocol
+    return false;
+}
+
+void ProcessRecorder::connectionClosed()
+{
+    if (m_data.state == ConnectionState::Open) {
+        m_data.state = ConnectionState::Terminated;
+        addProcessInstant("Process terminated",
+                          {{"reason", "the connection closed without GOODBYE: the process crashed or was killed"}});
+    }
+    m_data.counts.unpairedMarkers += m_openMarkers.size();
+    m_openMarkers.clear();
+}
+
+std::uint32_t ProcessRecorder::intern(std::string text)
+{
+    const auto [it, inserted] = m_nameIndex.emplace(text, static_cast<std::uint32_t>(m_data.names.size()));
+    if (inserted)
+        m_data.names.push_back(std::move(text));
+    return it->second;
+}
+
+void ProcessRecorder::onString(const wire::StringDef& s)
+{
+    m_wireNames[s.id] = intern(s.text);
+}
+
+std::uint32_t ProcessRecorder::wireName(std::uint32_t wireId) const
+{
+    const auto it = m_wireNames.find(wireId);
+    return it == m_wireNames.end() ? 0 : it->second;
+}
+
+std::uint32_t ProcessRecorder::kernelName(std::uint32_t wireId)
+{
+    const auto it = m_kernelNames.find(wireId);
+    if (it != m_kernelNames.end())
+        return it->second;
+    const std::uint32_t id = intern(demangleKernelName(m_data.names[wireName(wireId)]));
+    m_kernelNames.emplace(wireId, id);
+    return id;
+}
+
+std::uint32_t ProcessRecorder::apiName(std::uint32_t wireId)
+{
+    const auto it = m_apiNames.find(wireId);
+    if (it != m_apiNames.end())
+        return it->second;
+    const std::uint32_t id = intern(stripApiVersion(m_data.names[wireName(wireId)]));
+    m_apiNames.emplace(wireId, id);
+    return id;
+}
+
+void ProcessRecorder::onDevice(const wire::Device& d)
+{
+    m_deviceProperties[d.id] = toDeviceProperties(d);
+    for (auto& known : m_data.devices) {
+        if (known.id == d.id) {
+            known = d;
+            return;
+        }
+    }
+    m_data.devices.push_back(d);
+}
+
+std::uint32_t ProcessRecorder::addSlice(RecordedSlice slice, std::string_view text)
+{
+    const auto span = m_arena->append(text);
+    slice.rawOffset = span.offset;
+    slice.rawLength = span.length;
+    m_data.slices.push_back(slice);
+    m_lastTime = std::max(m_lastTime, slice.start + slice.duration);
+    return static_cast<std::uint32_t>(m_data.slices.size() - 1);
+}
+
+bool ProcessRecorder::usableGpuTimes(std::int64_t start, std::int64_t end)
+{
+    if (start == 0 && end == 0) {
+        ++m_data.counts.zeroTimestamps;
+        return false;
+    }
+    if (end < start) { // a forced flush returned an op that was still running
+        ++m_data.counts.unfinished;
+        return false;
+    }
+    return true;
+}
+
+void ProcessRecorder::addGpuOp(RecordedSlice slice, const GpuOpInfo& info, std::string_view text,
+                               std::uint32_t correlation)
+{
+    slice.gpuOp = static_cast<std::int32_t>(m_data.gpuOps.size());
+    m_data.gpuOps.push_back(info);
+    const std::uint32_t index = addSlice(slice, text);
+    m_data.flows.push_back({index, false, correlation});
+    Correlation& c = m_correlations[correlation];
+    c.hasGpuOps = true;
+    if (c.apiSlice >= 0 && !c.startAdded) {
+        m_data.flows.push_back({static_cast<std::uint32_t>(c.apiSlice), true, correlation});
+        c.startAdded = true;
+    }
+}
+
+void ProcessRecorder::onKernel(const wire::Kernel& k)
+{
+    if (!usableGpuTimes(k.start, k.end))
+        return;
+    ++m_data.counts.kernels;
+    m_contextDevice[k.context] = k.device;
+    RecordedSlice slice;
+    slice.pid = k.device;
+    slice.tid = k.stream;
+    slice.start = relative(k.start);
+    slice.duration = k.end - k.start;
+    slice.name = kernelName(k.name);
+    slice.category = EventCategory::Kernel;
+    slice.correlation = k.correlation;
+
+    GpuOpInfo info;
+    info.device = static_cast<std::int32_t>(k.device);
+    info.stream = k.stream;
+    for (int i = 0; i < 3; ++i) {
+        info.grid[i] = k.grid[i];
+        info.block[i] = k.block[i];
+    }
+    info.registersPerThread = k.registersPerThread;
+    info.sharedMemory = static_cast<std::int64_t>(k.staticSharedMemory) + k.dynamicSharedMemory;
+
+    json args = {
+        {"queued", k.queued > 0 ? relative(k.queued) : 0},
+        {"device", k.device},
+        {"context", k.context},
+        {"stream", k.stream},
+        {"correlation", k.correlation},
+        {"registers per thread", k.registersPerThread},
+        {"shared memory", info.sharedMemory},
+    };
+    const auto props = m_deviceProperties.find(k.device);
+    const long long gridBlocks = static_cast<long long>(k.grid[0]) * k.grid[1] * k.grid[2];
+    const int threads = k.block[0] * k.block[1] * k.block[2];
+    std::optional<int> occupancy;
+    if (props != m_deviceProperties.end() && props->second.numSms > 0 && gridBlocks > 0 && threads > 0) {
+        const gpu::KernelLaunch launch{threads, k.registersPerThread, info.sharedMemory,
+                                       static_cast<double>(gridBlocks) / props->second.numSms};
+        const double warpsPerSm = launch.blocksPerSm * threads / 32.0;
+        info.blocksPerSm = static_cast<float>(launch.blocksPerSm);
+        info.warpsPerSm = static_cast<float>(warpsPerSm);
+        args["blocks per SM"] = launch.blocksPerSm;
+        args["warps per SM"] = warpsPerSm;
+        occupancy = gpu::estAchievedOccupancyPct(props->second, launch);
+    }
+    args["grid"] = {k.grid[0], k.grid[1], k.grid[2]};
+    args["block"] = {k.block[0], k.block[1], k.block[2]};
+    if (k.cluster[0] * k.cluster[1] * k.cluster[2] > 1)
+        args["cluster"] = {k.cluster[0], k.cluster[1], k.cluster[2]};
+    if (occupancy) {
+        info.estAchievedOccupancyPct = static_cast<float>(*occupancy);
+        args["est. achieved occupancy %"] = *occupancy;
+    }
+    if (k.graphId != 0) {
+        args["graph id"] = k.graphId;
+        args["graph node id"] = k.graphNodeId;
+    }
+    addGpuOp(slice, info,
+             completeEventText("kernel", m_data.names[slice.name], slice.pid, slice.tid, slice.start,
+                               slice.duration, args),
+             k.correlation);
+}
+
+void ProcessRecorder::onMemcpy(const wire::Memcpy& m)
+{
+    if (!usableGpuTimes(m.start, m.end))
+        return;
+    ++m_data.counts.memcpys;
+    m_contextDevice[m.context] = m.device;
+    RecordedSlice slice;
+    slice.pid = m.device;
+    slice.tid = m.stream;
+    slice.start = relative(m.start);
+    slice.duration = m.end - m.start;
+    slice.name = intern("Memcpy " + std::string(copyKindName(m.copyKind)) + " ("
+                        + std::string(memoryKindName(m.srcKind)) + " -> " + std::string(memoryKindName(m.dstKind))
+                        + ")");
+    slice.category = EventCategory::Memcpy;
+    slice.correlation = m.correlation;
+
+    GpuOpInfo info;
+    info.device = static_cast<std::int32_t>(m.device);
+    info.stream = m.stream;
+    info.bytes = static_cast<std::int64_t>(m.bytes);
+    json args = {{"device", m.device}, {"context", m.context}, {"stream", m.stream},
+                 {"correlation", m.correlation}, {"bytes", m.bytes},
+                 {"memory bandwidth (GB/s)", bandwidthGBs(m.bytes, slice.duration)}};
+    if (m.copyKind == 10) {
+        args["fromDevice"] = m.srcDevice;
+        args["toDevice"] = m.dstDevice;
+    }
+    addGpuOp(slice, info,
+             completeEventText("gpu_memcpy", m_data.names[slice.name], slice.pid, slice.tid, slice.start,
+                               slice.duration, args),
+             m.correlation);
+}
+
+void ProcessRecorder::onMemset(const wire::Memset& m)
+{
+    if (!usableGpuTimes(m.start, m.end))
+        return;
+    ++m_data.counts.memsets;
+    m_contextDevice[m.context] = m.device;
+    RecordedSlice slice;
+    slice.pid = m.device;
+    slice.tid = m.stream;
+    slice.start = relative(m.start);
+    slice.duration = m.end - m.start;
+    slice.name = intern("Memset (" + std::string(memoryKindName(m.memoryKind)) + ")");
+    slice.category = EventCategory::Memset;
+    slice.correlation = m.correlation;
+
+    GpuOpInfo info;
+    info.device = static_cast<std::int32_t>(m.device);
+    info.stream = m.stream;
+    info.bytes = static_cast<std::int64_t>(m.bytes);
+    const json args = {{"device", m.device}, {"context", m.context}, {"stream", m.stream},
+                       {"correlation", m.correlation}, {"bytes", m.bytes},
+                       {"memory bandwidth (GB/s)", bandwidthGBs(m.bytes, slice.duration)}};
+    addGpuOp(slice, info,
+             completeEventText("gpu_memset", m_data.names[slice.name], slice.pid, slice.tid, slice.start,
+                               slice.duration, args),
+             m.correlation);
+}
+
+void ProcessRecorder::noteThread(std::int64_t tid)
+{
+    if (m_knownThreads.emplace(tid, true).second)
+        m_data.threadNames.emplace_back(tid, m_threadNamer(m_data.hello.pid, tid));
+}
+
+void ProcessRecorder::onApi(const wire::Api& a)
+{
+    ++m_data.counts.apiCalls;
+    noteThread(static_cast<std::int64_t>(a.threadId));
+    RecordedSlice slice;
+    slice.pid = m_data.hello.pid;
+    slice.tid = static_cast<std::int64_t>(a.threadId);
+    slice.start = relative(a.start);
+    slice.duration = a.end > a.start ? a.end - a.start : 0;
+    slice.name = apiName(a.name);
+    slice.category = a.domain == static_cast<std::uint8_t>(wire::ApiDomain::Driver) ? EventCategory::Driver
+                                                                                     : EventCategory::Runtime;
+    slice.correlation = a.correlation;
+    json args = {{"cbid", a.cbid}, {"correlation", a.correlation}};
+    if (a.returnValue != 0)
+        args["return value"] = a.returnValue;
+    const std::uint32_t index = addSlice(
+        slice, completeEventText(categoryName(slice.category), m_data.names[slice.name], slice.pid, slice.tid,
+                                 slice.start, slice.duration, args));
+    Correlation& c = m_correlations[a.correlation];
+    c.apiSlice = static_cast<std::int32_t>(index);
+    if (c.hasGpuOps && !c.startAdded) {
+        m_data.flows.push_back({index, true, a.correlation});
+        c.startAdded = true;
+    }
+}
+
+void ProcessRecorder::onSync(const wire::Sync& s)
+{
+    ++m_data.counts.syncs;
+    const auto device = m_contextDevice.find(s.context);
+    RecordedSlice slice;
+    slice.pid = device == m_contextDevice.end() ? 0 : device->second;
+    slice.tid = kSyncRowOffset + (s.stream == kInvalid ? 0 : s.stream);
+    slice.start = relative(s.start);
+    slice.duration = s.end > s.start ? s.end - s.start : 0;
+    slice.name = intern(std::string(syncName(s.type)));
+    slice.category = EventCategory::Sync;
+    slice.correlation = s.correlation;
+    json args = {{"device", slice.pid}, {"context", s.context}, {"correlation", s.correlation}};
+    if (s.stream != kInvalid)
+        args["stream"] = s.stream;
+    if (s.event != kInvalid)
+        args["event"] = s.event;
+    const std::uint32_t index = addSlice(
+        slice, completeEventText("cuda_sync", m_data.names[slice.name], slice.pid, slice.tid, slice.start,
+                                 slice.duration, args));
+    // A sync waits for the GPU: its call gets an ac2g arrow like a launch does.
+    m_data.flows.push_back({index, false, s.correlation});
+    Correlation& c = m_correlations[s.correlation];
+    c.hasGpuOps = true;
+    if (c.apiSlice >= 0 && !c.startAdded) {
+        m_data.flows.push_back({static_cast<std::uint32_t>(c.apiSlice), true, s.correlation});
+        c.startAdded = true;
+    }
+}
+
+void ProcessRecorder::addRange(const OpenMarker& start, TimeNs end)
+{
+    ++m_data.counts.ranges;
+    RecordedSlice slice;
+    slice.pid = m_data.hello.pid;
+    slice.tid = static_cast<std::int64_t>(start.threadId);
+    slice.start = start.time;
+    slice.duration = end > start.time ? end - start.time : 0;
+    slice.name = start.name;
+    slice.category = EventCategory::Annotation;
+    json args = json::object();
+    if (start.domain != 0)
+        args["domain"] = m_data.names[start.domain];
+    addSlice(slice, completeEventText("user_annotation", m_data.names[slice.name], slice.pid, slice.tid,
+                                      slice.start, slice.duration, args));
+}
+
+// Start and end of one NVTX range may sit in different per-thread CUPTI buffers, so either
+// can arrive first: whichever comes first waits in m_openMarkers for its partner.
+void ProcessRecorder::onMarker(const wire::Marker& m)
+{
+    noteThread(static_cast<std::int64_t>(m.threadId));
+    const TimeNs time = relative(m.time);
+    if (m.flags & wire::Marker::Instant) {
+        ++m_data.counts.marks;
+        RecordedInstant instant;
+        instant.tid = static_cast<std::int64_t>(m.threadId);
+        instant.time = time;
+        instant.name = wireName(m.name);
+        json args = json::object();
+        if (m.domain != 0)
+            args["domain"] = m_data.names[wireName(m.domain)];
+        const auto span = m_arena->append(instantEventText("user_annotation", m_data.names[instant.name],
+                                                           m_data.hello.pid, instant.tid, time, args));
+        instant.rawOffset = span.offset;
+        instant.rawLength = span.length;
+        m_data.instants.push_back(instant);
+        m_lastTime = std::max(m_lastTime, time);
+        return;
+    }
+    const bool isStart = (m.flags & wire::Marker::Start) != 0;
+    if (!isStart && !(m.flags & wire::Marker::End)) {
+        ++m_data.counts.badRecords;
+        return;
+    }
+    const auto it = m_openMarkers.find(m.id);
+    if (it == m_openMarkers.end() || it->second.isStart == isStart) {
+        OpenMarker open{time, isStart ? wireName(m.name) : 0, isStart ? wireName(m.domain) : 0, m.threadId, isStart};
+        if (it != m_openMarkers.end()) { // a second start/end for one id: keep the newest
+            ++m_data.counts.unpairedMarkers;
+            it->second = open;
+        } else {
+            m_openMarkers.emplace(m.id, open);
+        }
+        return;
+    }
+    if (isStart) {
+        const OpenMarker start{time, wireName(m.name), wireName(m.domain), m.threadId, true};
+        addRange(start, it->second.time);
+    } else {
+        addRange(it->second, time);
+    }
+    m_openMarkers.erase(it);
+}
+
+void ProcessRecorder::addProcessInstant(std::string name, const json& args)
+{
+    RecordedInstant instant;
+    instant.tid = m_data.hello.pid;
+    instant.time = m_lastTime;
+    instant.name = intern(std::move(name));
+    instant.fromCollector = true;
+    const auto span = m_arena->append(instantEventText("collector", m_data.names[instant.name], m_data.hello.pid,
+                                                       instant.tid, instant.time, args));
+    instant.rawOffset = span.offset;
+    instant.rawLength = span.length;
+    m_data.instants.push_back(instant);
+}
+
+void ProcessRecorder::onOverhead(const wire::Overhead& o)
+{
+    ++m_data.counts.overheads;
+    RecordedSlice slice;
+    slice.pid = kOverheadPid;
+    slice.tid = 0;
+    slice.start = relative(o.start);
+    slice.duration = o.end > o.start ? o.end - o.start : 0;
+    slice.name = intern(std::string(overheadName(o.kind)));
+    slice.category = EventCategory::Overhead;
+    addSlice(slice, completeEventText("overhead", m_data.names[slice.name], slice.pid, slice.tid, slice.start,
+                                      slice.duration, json::object()));
+}
+
+} // namespace ks::collector

@@ -1,0 +1,168 @@
+#pragma once
+// Turns the record stream of one traced process (one connection) into trace events, as
+// records arrive: kernel names demangled, API calls and GPU operations joined by
+// correlation id in either arrival order (ac2g flow halves), NVTX start/end pairs made
+// into ranges on their CPU thread, kineto-compatible JSON text kept for every event.
+// Not thread-safe: owned by the collector session, which serialises access.
+#include "collector/host/textarena.h"
+#include "collector/protocol/framing.h"
+#include "core/trace.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ks::collector {
+
+enum class EventCategory : std::uint8_t { Runtime, Driver, Kernel, Memcpy, Memset, Sync, Annotation, Overhead };
+std::string_view categoryName(EventCategory category);
+bool isGpuCategory(EventCategory category);
+
+// Pseudo-thread of the per-stream synchronisation rows (kineto's "stream N (sync)").
+inline constexpr std::int64_t kSyncRowOffset = 1000000;
+// kineto's process for CUPTI overhead rows.
+inline constexpr std::int64_t kOverheadPid = -1;
+
+struct RecordedSlice {
+    std::int64_t pid = 0; // OS pid, device index for GPU rows, kOverheadPid for overhead
+    std::int64_t tid = 0; // OS tid, or CUPTI stream id for GPU rows
+    TimeNs start = 0;     // relative to the session's base time
+    TimeNs duration = 0;
+    std::uint32_t name = 0; // index into RecordedProcess::names
+    EventCategory category = EventCategory::Runtime;
+    std::uint64_t rawOffset = 0;
+    std::uint32_t rawLength = 0;
+    std::int64_t correlation = kNoId;
+    std::int32_t gpuOp = -1; // index into RecordedProcess::gpuOps
+};
+
+struct RecordedInstant {
+    std::int64_t tid = 0;
+    TimeNs time = 0;
+    std::uint32_t name = 0;
+    bool fromCollector = false; // an error or termination mark (cat "collector"), else an NVTX mark
+    std::uint64_t rawOffset = 0;
+    std::uint32_t rawLength = 0;
+};
+
+// One ac2g half: Start on an API call, End on each GPU operation it issued.
+struct RecordedFlow {
+    std::uint32_t slice = 0;
+    bool start = false;
+    std::uint32_t correlation = 0;
+};
+
+enum class ConnectionState : std::uint8_t {
+    Open,
+    Finished,   // GOODBYE received
+    Terminated, // the connection ended without GOODBYE: the process crashed or was killed
+};
+
+struct ProcessCounts {
+    std::uint64_t kernels = 0, memcpys = 0, memsets = 0, syncs = 0, apiCalls = 0;
+    std::uint64_t ranges = 0, marks = 0, overheads = 0;
+    std::uint64_t unpairedMarkers = 0; // NVTX start or end whose partner never came
+    std::uint64_t zeroTimestamps = 0;  // GPU ops without timestamps (device buffer exhausted)
+    std::uint64_t unfinished = 0;      // GPU ops that had not ended at the forced flush
+    std::uint64_t badRecords = 0;      // payloads that could not be decoded, unknown types
+    std::uint64_t gpuOps() const { return kernels + memcpys + memsets; }
+};
+
+struct RecordedProcess {
+    wire::Hello hello;
+    ConnectionState state = ConnectionState::Open;
+    std::vector<std::string> names{std::string()};
+    std::vector<RecordedSlice> slices;
+    std::vector<GpuOpInfo> gpuOps;
+    std::vector<RecordedInstant> instants;
+    std::vector<RecordedFlow> flows;
+    std::vector<wire::Device> devices;
+    std::vector<wire::Error> errors;
+    std::vector<std::pair<std::int64_t, std::string>> threadNames; // CPU tid -> "thread N (comm)"
+    wire::Dropped dropped;
+    wire::Goodbye goodbye;
+    ProcessCounts counts;
+
+    std::string executableName() const; // basename of the executable
+    std::string displayName() const;    // "python3 (1234)"
+    std::uint64_t droppedTotal() const;
+};
+
+// Names a CPU thread of a live process ("thread 602 (pt_autograd_0)"). The default reads
+// /proc/<pid>/task/<tid>/comm; tests inject their own.
+using ThreadNamer = std::function<std::string(std::int64_t pid, std::int64_t tid)>;
+std::string procThreadName(std::int64_t pid, std::int64_t tid);
+
+class ProcessRecorder {
+public:
+    // All times become relative to `baseNs` (Unix-epoch ns, shared by the whole session).
+    ProcessRecorder(wire::Hello hello, std::int64_t baseNs, std::shared_ptr<TextArena> arena,
+                    ThreadNamer threadNamer = procThreadName);
+
+    // Handles one frame after HELLO; returns false (and counts it) if it could not be decoded.
+    bool handle(const wire::Frame& frame);
+    // The connection closed; without a GOODBYE before it the process is marked terminated.
+    void connectionClosed();
+
+    const RecordedProcess& data() const { return m_data; }
+
+private:
+    struct Correlation {
+        std::int32_t apiSlice = -1;
+        bool hasGpuOps = false;
+        bool startAdded = false;
+    };
+    struct OpenMarker {
+        TimeNs time = 0;
+        std::uint32_t name = 0;  // our name index (start only)
+        std::uint32_t domain = 0;
+        std::uint64_t threadId = 0;
+        bool isStart = false;
+    };
+
+    template <class Record> bool decode(const wire::Frame& frame, Record& record);
+    void onString(const wire::StringDef& s);
+    void onDevice(const wire::Device& d);
+    void onKernel(const wire::Kernel& k);
+    void onMemcpy(const wire::Memcpy& m);
+    void onMemset(const wire::Memset& m);
+    void onApi(const wire::Api& a);
+    void onSync(const wire::Sync& s);
+    void onMarker(const wire::Marker& m);
+    void onOverhead(const wire::Overhead& o);
+
+    // Checks GPU op times; returns false (and counts why) if the op has none usable.
+    bool usableGpuTimes(std::int64_t start, std::int64_t end);
+    std::uint32_t intern(std::string text);
+    std::uint32_t wireName(std::uint32_t wireId) const;
+    std::uint32_t kernelName(std::uint32_t wireId);
+    std::uint32_t apiName(std::uint32_t wireId);
+    TimeNs relative(std::int64_t epochNs) const { return epochNs - m_baseNs; }
+    std::uint32_t addSlice(RecordedSlice slice, std::string_view text);
+    void addGpuOp(RecordedSlice slice, const GpuOpInfo& info, std::string_view text, std::uint32_t correlation);
+    void noteThread(std::int64_t tid);
+    void addRange(const OpenMarker& start, TimeNs end);
+    // Marks an event of the process itself (error, termination) on its main thread.
+    void addProcessInstant(std::string name, const nlohmann::json& args);
+
+    RecordedProcess m_data;
+    std::int64_t m_baseNs = 0;
+    TimeNs m_lastTime = 0; // latest end of anything received
+    std::shared_ptr<TextArena> m_arena;
+    ThreadNamer m_threadNamer;
+    std::unordered_map<std::string, std::uint32_t> m_nameIndex;
+    std::unordered_map<std::uint32_t, std::uint32_t> m_wireNames;   // wire id -> name index
+    std::unordered_map<std::uint32_t, std::uint32_t> m_kernelNames; // wire id -> demangled
+    std::unordered_map<std::uint32_t, std::uint32_t> m_apiNames;    // wire id -> "_vNNNN" stripped
+    std::unordered_map<std::uint32_t, Correlation> m_correlations;
+    std::unordered_map<std::uint32_t, OpenMarker> m_openMarkers;    // by NVTX range id
+    std::unordered_map<std::uint32_t, std::uint32_t> m_contextDevice;
+    std::unordered_map<std::uint32_t, DeviceProperties> m_deviceProperties; // by device id
+    std::unordered_map<std::int64_t, bool> m_knownThreads;
+};
+
+} // namespace ks::collector

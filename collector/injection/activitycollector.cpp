@@ -1,0 +1,386 @@
+#include "collector/injection/activitycollector.h"
+
+#include "collector/protocol/environment.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace ks::injection {
+namespace {
+
+// CUPTI's buffer callbacks are plain functions: they find the collector here.
+std::atomic<ActivityCollector*> g_collector{nullptr};
+
+std::int64_t clockNs(clockid_t id)
+{
+    timespec ts{};
+    clock_gettime(id, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+wire::ClockSample sampleClocks()
+{
+    wire::ClockSample sample;
+    std::uint64_t cupti = 0;
+    cuptiGetTimestamp(&cupti);
+    sample.cuptiNs = static_cast<std::int64_t>(cupti);
+    sample.realtimeNs = clockNs(CLOCK_REALTIME);
+    sample.monotonicNs = clockNs(CLOCK_MONOTONIC);
+    return sample;
+}
+
+std::vector<std::string> commandLine()
+{
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> arguments;
+    std::string current;
+    for (char c : all) {
+        if (c == '\0') {
+            arguments.push_back(std::move(current));
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    return arguments;
+}
+
+std::string executablePath()
+{
+    char path[4096];
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
+}
+
+// Noise that kineto also disables: queries issued once per launch by the runtime itself.
+constexpr CUpti_CallbackId kNoisyDriverCalls[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuKernelGetName,         CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute,    CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,
+    CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState,
+};
+constexpr CUpti_CallbackId kNoisyRuntimeCalls[] = {CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020};
+
+constexpr CUpti_ActivityKind kKinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_MEMCPY2,
+    CUPTI_ACTIVITY_KIND_MEMSET,            CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
+    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_MARKER,  CUPTI_ACTIVITY_KIND_DEVICE,
+    CUPTI_ACTIVITY_KIND_OVERHEAD,
+};
+
+std::string cuptiError(const char* call, CUptiResult result)
+{
+    const char* text = nullptr;
+    cuptiGetResultString(result, &text);
+    return std::string(call) + " failed: " + (text ? text : "error " + std::to_string(result));
+}
+
+// The subscriber's callback: we only subscribe to claim CUPTI, no callbacks are enabled.
+void CUPTIAPI ignoreCallback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+
+} // namespace
+
+bool optionsFromEnvironment(CollectorOptions& options)
+{
+    const char* socket = std::getenv(wire::kSocketEnv);
+    const char* token = std::getenv(wire::kTokenEnv);
+    if (!socket || !*socket || !token)
+        return false;
+    options.socketPath = socket;
+    options.token = token;
+    if (const char* extra = std::getenv(wire::kOptionsEnv)) {
+        std::istringstream in(extra);
+        std::string item;
+        while (std::getline(in, item, ',')) {
+            const auto eq = item.find('=');
+            if (eq == std::string::npos)
+                continue;
+            const std::string key = item.substr(0, eq);
+            const long value = std::strtol(item.c_str() + eq + 1, nullptr, 10);
+            if (value <= 0)
+                continue;
+            if (key == "buffer_mb")
+                options.bufferBytes = static_cast<std::size_t>(value) << 20;
+            else if (key == "max_buffers")
+                options.maxBuffers = static_cast<std::size_t>(value);
+            else if (key == "flush_ms")
+                options.flushPeriodMs = static_cast<int>(value);
+        }
+    }
+    return true;
+}
+
+ActivityCollector::ActivityCollector(const CollectorOptions& options)
+    : m_options(options)
+    , m_pool(options.bufferBytes, options.maxBuffers)
+    , m_initPid(getpid())
+{
+}
+
+ActivityCollector* ActivityCollector::start(const CollectorOptions& options)
+{
+    auto* collector = new ActivityCollector(options);
+    std::string error;
+    if (!collector->m_connection.connect(options.socketPath, error)) {
+        delete collector; // nobody to report to: stay inert, the program runs untraced
+        return nullptr;
+    }
+    collector->sendHello();
+    wire::ErrorCode code = wire::ErrorCode::CuptiFailure;
+    if (!collector->setUpCupti(error, code)) {
+        collector->sendError(code, error);
+        collector->m_connection.close();
+        delete collector;
+        return nullptr;
+    }
+    g_collector.store(collector);
+    std::thread([collector] { collector->flushLoop(); }).detach();
+    std::thread([collector] { collector->sendLoop(); }).detach();
+    return collector;
+}
+
+void ActivityCollector::sendHello()
+{
+    wire::Hello hello;
+    hello.token = m_options.token;
+    hello.pid = getpid();
+    hello.ppid = getppid();
+    hello.executable = executablePath();
+    hello.arguments = commandLine();
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    hello.host = host;
+    cuptiGetVersion(&hello.cuptiVersion);
+    hello.cuptiCompiledVersion = CUPTI_API_VERSION;
+    hello.clock = sampleClocks();
+    std::vector<std::uint8_t> frame;
+    wire::appendFrame(frame, hello);
+    m_connection.sendAll(frame.data(), frame.size());
+}
+
+void ActivityCollector::sendError(wire::ErrorCode code, const std::string& message)
+{
+    wire::Error error;
+    error.code = static_cast<std::int32_t>(code);
+    error.message = message;
+    std::vector<std::uint8_t> frame;
+    wire::appendFrame(frame, error);
+    m_connection.sendAll(frame.data(), frame.size());
+}
+
+bool ActivityCollector::setUpCupti(std::string& error, wire::ErrorCode& code)
+{
+    std::uint32_t version = 0;
+    cuptiGetVersion(&version);
+    // Record layouts follow the libcupti actually loaded (torch brings its own copy): decode
+    // only what we were compiled for, major.minor.
+    if (version / 100 != CUPTI_API_VERSION / 100) {
+        code = wire::ErrorCode::CuptiVersion;
+        error = "the process loaded CUPTI " + std::to_string(version) + " but the collector was built for "
+            + std::to_string(CUPTI_API_VERSION);
+        return false;
+    }
+    CUpti_SubscriberHandle subscriber = nullptr;
+    const CUptiResult subscribed = cuptiSubscribe(&subscriber, ignoreCallback, nullptr);
+    if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+        code = wire::ErrorCode::CuptiInUse;
+        error = "another CUPTI client (Nsight Systems, Nsight Compute, compute-sanitizer or a profiler "
+                "inside the program) already owns CUPTI in this process";
+        return false;
+    }
+    if (subscribed != CUPTI_SUCCESS) {
+        error = cuptiError("cuptiSubscribe", subscribed);
+        return false;
+    }
+    cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
+    std::uint8_t zeroed = 1;
+    std::size_t zeroedSize = sizeof zeroed;
+    cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroedSize, &zeroed);
+    CUptiResult result = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
+    if (result != CUPTI_SUCCESS) {
+        error = cuptiError("cuptiActivityRegisterCallbacks", result);
+        return false;
+    }
+    for (const auto kind : kKinds) {
+        result = cuptiActivityEnable(kind);
+        if (result != CUPTI_SUCCESS) {
+            error = cuptiError("cuptiActivityEnable", result) + " (kind " + std::to_string(kind) + ")";
+            return false;
+        }
+    }
+    for (const auto cbid : kNoisyDriverCalls)
+        cuptiActivityEnableDriverApi(cbid, 0);
+    for (const auto cbid : kNoisyRuntimeCalls)
+        cuptiActivityEnableRuntimeApi(cbid, 0);
+    return true;
+}
+
+bool ActivityCollector::inertHere() const
+{
+    return m_forked.load(std::memory_order_relaxed) || getpid() != m_initPid;
+}
+
+void ActivityCollector::bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords)
+{
+    ActivityCollector* self = g_collector.load();
+    *maxNumRecords = 0;
+    if (!self || self->inertHere() || self->m_detached.load(std::memory_order_relaxed)) {
+        *buffer = nullptr;
+        *size = 0;
+        return;
+    }
+    *buffer = self->m_pool.acquire();
+    *size = *buffer ? self->m_pool.bufferBytes() : 0;
+}
+
+void ActivityCollector::bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer,
+                                        std::size_t, std::size_t validSize)
+{
+    ActivityCollector* self = g_collector.load();
+    if (!self || !buffer || self->inertHere())
+        return;
+    // Outside our lock: CUPTI takes its own locks here (kineto hit an ABBA deadlock).
+    std::size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS && dropped > 0)
+        self->m_cuptiDropped.fetch_add(dropped, std::memory_order_relaxed);
+    self->m_completedBuffers.fetch_add(1, std::memory_order_relaxed);
+    {
+        std::lock_guard lock(self->m_queueMutex);
+        self->m_queue.push_back({buffer, validSize});
+    }
+    self->m_queueChanged.notify_all();
+}
+
+void ActivityCollector::flushLoop()
+{
+    const auto period = std::chrono::milliseconds(m_options.flushPeriodMs);
+    std::unique_lock lock(m_queueMutex);
+    while (!m_stopFlushing) {
+        m_queueChanged.wait_for(lock, period, [this] { return m_stopFlushing; });
+        if (m_stopFlushing || m_detached.load())
+            break;
+        lock.unlock(); // never hold our lock while calling CUPTI
+        cuptiActivityFlushAll(0);
+        lock.lock();
+    }
+}
+
+void ActivityCollector::sendLoop()
+{
+    auto nextClock = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    std::vector<std::uint8_t> frames;
+    std::unique_lock lock(m_queueMutex);
+    for (;;) {
+        m_queueChanged.wait_until(lock, nextClock, [this] { return !m_queue.empty() || m_stopSending; });
+        if (m_queue.empty() && m_stopSending)
+            break;
+        std::deque<Completed> batch;
+        batch.swap(m_queue);
+        lock.unlock();
+        for (const auto& completed : batch) {
+            // One CUPTI buffer becomes one batch of frames and one write.
+            frames.clear();
+            if (!m_detached.load())
+                m_translator.translate(completed.buffer, completed.validBytes, frames);
+            m_pool.release(completed.buffer, completed.validBytes);
+            send(frames);
+        }
+        if (std::chrono::steady_clock::now() >= nextClock) {
+            frames.clear();
+            wire::Clock clock;
+            clock.sample = sampleClocks();
+            wire::appendFrame(frames, clock);
+            wire::Dropped dropped;
+            dropped.cuptiRecords = m_cuptiDropped.load();
+            dropped.poolExhausted = m_pool.refused();
+            dropped.zeroTimestamps = m_translator.zeroTimestamps();
+            dropped.undecodable = m_translator.undecodable();
+            wire::appendFrame(frames, dropped);
+            send(frames);
+            nextClock = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        }
+        lock.lock();
+    }
+    // Final accounting, then GOODBYE (the collector treats EOF without it as a crash).
+    frames.clear();
+    if (m_takenOver) {
+        wire::Error error;
+        error.code = static_cast<std::int32_t>(wire::ErrorCode::CuptiTakenOver);
+        error.message = "another CUPTI client took over during the run (e.g. torch.profiler): "
+                        "our activity buffers stopped coming back";
+        wire::appendFrame(frames, error);
+    }
+    wire::Dropped dropped;
+    dropped.cuptiRecords = m_cuptiDropped.load();
+    dropped.poolExhausted = m_pool.refused();
+    dropped.zeroTimestamps = m_translator.zeroTimestamps();
+    dropped.undecodable = m_translator.undecodable();
+    wire::appendFrame(frames, dropped);
+    wire::Goodbye goodbye;
+    goodbye.records = m_translator.records();
+    goodbye.buffersRequested = m_pool.requested() - m_pool.refused();
+    goodbye.buffersCompleted = m_completedBuffers.load();
+    wire::appendFrame(frames, goodbye);
+    lock.unlock();
+    send(frames);
+    m_connection.close();
+    lock.lock();
+    m_senderDone = true;
+    m_queueChanged.notify_all();
+}
+
+bool ActivityCollector::send(std::vector<std::uint8_t>& frames)
+{
+    if (frames.empty() || m_detached.load())
+        return false;
+    if (m_connection.sendAll(frames.data(), frames.size()))
+        return true;
+    detach();
+    return false;
+}
+
+// The collector went away: stop producing data; the application runs on untouched.
+void ActivityCollector::detach()
+{
+    if (m_detached.exchange(true))
+        return;
+    for (const auto kind : kKinds)
+        cuptiActivityDisable(kind);
+}
+
+void ActivityCollector::shutdown()
+{
+    if (inertHere())
+        return;
+    {
+        std::lock_guard lock(m_queueMutex);
+        m_stopFlushing = true;
+    }
+    m_queueChanged.notify_all();
+    if (!m_detached.load()) {
+        // FORCED only here: it also returns records of work still running (with end = 0).
+        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    }
+    std::unique_lock lock(m_queueMutex);
+    // After a forced flush every buffer we handed out has come back, unless another client
+    // re-registered CUPTI's buffer callbacks and now receives them.
+    const std::uint64_t handedOut = m_pool.requested() - m_pool.refused();
+    m_takenOver = handedOut > m_completedBuffers.load();
+    m_stopSending = true;
+    m_queueChanged.notify_all();
+    m_queueChanged.wait_for(lock, std::chrono::seconds(2), [this] { return m_senderDone; });
+}
+
+void ActivityCollector::forkedChild()
+{
+    m_forked.store(true);
+    m_connection.close();
+}
+
+} // namespace ks::injection

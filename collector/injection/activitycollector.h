@@ -1,0 +1,88 @@
+#pragma once
+// The collector inside the traced process. Threads and lock order:
+//  - application threads run CUPTI's buffer callbacks: they only take a buffer from the
+//    pool or queue a completed one (m_queueMutex, held briefly, never while calling CUPTI);
+//  - our flush thread calls cuptiActivityFlushAll(0) every 100 ms, so data arrives while the
+//    program runs and survives a crash (a forced flush at exit alone delivers nothing on
+//    kill -9);
+//  - our sender thread translates completed buffers into frames and writes them to the
+//    socket; a slow collector only backs up the pool, and at its cap CUPTI drops and counts.
+// Nothing runs in a forked child: its copy of this object is inert (see forkedChild()).
+#include "collector/injection/bufferpool.h"
+#include "collector/injection/connection.h"
+#include "collector/injection/recordtranslator.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <sys/types.h>
+
+namespace ks::injection {
+
+struct CollectorOptions {
+    std::string socketPath;
+    std::string token;
+    std::size_t bufferBytes = 8u << 20;
+    std::size_t maxBuffers = 32; // 256 MB at most in flight
+    int flushPeriodMs = 100;
+};
+
+// Reads the socket, token and KINETOSCOPE_COLLECTOR_OPTIONS; false if we were not launched
+// by a collector.
+bool optionsFromEnvironment(CollectorOptions& options);
+
+class ActivityCollector {
+public:
+    // Starts collecting; on any failure reports it to the collector (when connected) and
+    // stays inert. Returns nullptr when inert. The object is never destroyed: CUPTI and our
+    // detached threads may use it until the process is gone.
+    static ActivityCollector* start(const CollectorOptions& options);
+
+    // atexit: stop flushing, forced flush, drain, GOODBYE; waits at most ~2 s.
+    void shutdown();
+    // pthread_atfork child handler: only flips flags and closes our fd copy.
+    void forkedChild();
+
+private:
+    explicit ActivityCollector(const CollectorOptions& options);
+    bool setUpCupti(std::string& error, wire::ErrorCode& code);
+    void sendHello();
+    void sendError(wire::ErrorCode code, const std::string& message);
+    bool inertHere() const;
+
+    static void bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords);
+    static void bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer,
+                                std::size_t size, std::size_t validSize);
+    void flushLoop();
+    void sendLoop();
+    bool send(std::vector<std::uint8_t>& frames);
+    void detach();
+
+    struct Completed {
+        std::uint8_t* buffer = nullptr;
+        std::size_t validBytes = 0;
+    };
+
+    CollectorOptions m_options;
+    Connection m_connection;
+    BufferPool m_pool;
+    RecordTranslator m_translator; // sender thread only
+    pid_t m_initPid = 0;
+    std::atomic<bool> m_forked{false};
+    std::atomic<bool> m_detached{false};
+    std::atomic<std::uint64_t> m_cuptiDropped{0};
+    std::atomic<std::uint64_t> m_completedBuffers{0};
+
+    std::mutex m_queueMutex; // guards everything below
+    std::condition_variable m_queueChanged;
+    std::deque<Completed> m_queue;
+    bool m_stopFlushing = false;
+    bool m_stopSending = false;
+    bool m_senderDone = false;
+    bool m_takenOver = false;
+};
+
+} // namespace ks::injection

@@ -1,0 +1,61 @@
+#include "collector/injection/bufferpool.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace ks::injection {
+
+BufferPool::BufferPool(std::size_t bufferBytes, std::size_t maxBuffers)
+    : m_bufferBytes(bufferBytes)
+    , m_maxBuffers(maxBuffers)
+{
+}
+
+BufferPool::~BufferPool()
+{
+    for (auto* buffer : m_all)
+        std::free(buffer);
+}
+
+std::uint8_t* BufferPool::acquire()
+{
+    m_requested.fetch_add(1, std::memory_order_relaxed);
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_free.empty()) {
+            auto* buffer = m_free.back();
+            m_free.pop_back();
+            return buffer;
+        }
+        if (m_all.size() >= m_maxBuffers) {
+            m_refused.fetch_add(1, std::memory_order_relaxed);
+            return nullptr;
+        }
+        m_all.push_back(nullptr); // reserve the slot so concurrent callers respect the cap
+    }
+    auto* buffer = static_cast<std::uint8_t*>(std::calloc(1, m_bufferBytes));
+    std::lock_guard lock(m_mutex);
+    for (auto& slot : m_all) {
+        if (slot == nullptr) {
+            slot = buffer;
+            break;
+        }
+    }
+    if (!buffer) {
+        m_all.erase(std::find(m_all.begin(), m_all.end(), nullptr));
+        m_refused.fetch_add(1, std::memory_order_relaxed);
+    }
+    return buffer;
+}
+
+void BufferPool::release(std::uint8_t* buffer, std::size_t usedBytes)
+{
+    // CUPTI runs with ZEROED_OUT_ACTIVITY_BUFFER set: it expects zeroed buffers and skips
+    // zeroing them itself on the application thread.
+    std::memset(buffer, 0, usedBytes < m_bufferBytes ? usedBytes : m_bufferBytes);
+    std::lock_guard lock(m_mutex);
+    m_free.push_back(buffer);
+}
+
+} // namespace ks::injection

@@ -1,0 +1,75 @@
+// Entry points the CUDA driver and NVTX call in every process started with
+// CUDA_INJECTION64_PATH / NVTX_INJECTION64_PATH pointing at this library. C ABI, no
+// exceptions across it; both return 1 even on failure (returning 0 from
+// InitializeInjection crashed the target on the H200 we tested).
+#include "collector/injection/activitycollector.h"
+
+#include <cupti.h>
+#include <dlfcn.h>
+#include <mutex>
+#include <pthread.h>
+
+namespace {
+
+ks::injection::ActivityCollector* g_active = nullptr;
+std::once_flag g_startOnce;
+
+void stopAtExit()
+{
+    if (g_active)
+        g_active->shutdown();
+}
+
+void inForkedChild()
+{
+    if (g_active)
+        g_active->forkedChild();
+}
+
+// Runs once per process, from whichever entry point comes first. Inside cuInit: only
+// CUPTI calls and the socket, never a CUDA call.
+void startOnce()
+{
+    std::call_once(g_startOnce, [] {
+        try {
+            ks::injection::CollectorOptions options;
+            if (!ks::injection::optionsFromEnvironment(options))
+                return;
+            g_active = ks::injection::ActivityCollector::start(options);
+            if (g_active) {
+                pthread_atfork(nullptr, nullptr, inForkedChild);
+                std::atexit(stopAtExit);
+            }
+        } catch (...) {
+            g_active = nullptr; // out of memory or similar: the program runs untraced
+        }
+    });
+}
+
+using NvtxInitialize = int (*)(const void* (*)(std::uint32_t));
+
+// NVTX must reach the CUPTI the process already loaded (torch ships its own copy; loading
+// a second one breaks every CUPTI call): find it through a CUPTI symbol we are bound to.
+NvtxInitialize cuptiNvtxEntry()
+{
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) || !info.dli_fname)
+        return nullptr;
+    void* cupti = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    return cupti ? reinterpret_cast<NvtxInitialize>(dlsym(cupti, "InitializeInjectionNvtx2")) : nullptr;
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
+{
+    startOnce();
+    return 1;
+}
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void* (*getExportTable)(std::uint32_t))
+{
+    startOnce();
+    const NvtxInitialize forward = cuptiNvtxEntry();
+    return forward ? forward(getExportTable) : 0;
+}
