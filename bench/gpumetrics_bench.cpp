@@ -1,9 +1,9 @@
 // GPU metric overlays: the three metrics for a visible range at 1000 buckets on a trace
-// of about 745k events (big.pt.trace.json.gz tiled with shifted times), the work redone on
+// of about 745k events (big.pt.trace.json.gz tiled by bench/tiler), the work redone on
 // every zoom or pan. Target (issue 5): <= 2 ms per range.
+#include "bench/tiler/tracetiler.h"
 #include "core/gpu/gpumetrics.h"
 #include "core/loader.h"
-#include "core/tracebuilder.h"
 
 #include <algorithm>
 #include <chrono>
@@ -16,40 +16,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// Copies every slice of `source` `tiles` times, each copy shifted past the previous one.
-// Only slices matter to the GPU metrics; device properties are kept for occupancy.
-Trace tile(const Trace& source, int tiles)
-{
-    TraceBuilder builder;
-    const auto& slices = source.slices();
-    const TimeNs period = source.endTime() - source.startTime() + 1000;
-    std::vector<StringId> names(source.strings().size());
-    for (StringId id = 0; id < names.size(); ++id)
-        names[id] = builder.strings().intern(source.str(id));
-    for (int t = 0; t < tiles; ++t) {
-        for (SliceId s = 0; s < slices.size(); ++s) {
-            const Track& track = source.tracks()[source.trackOf(s)];
-            const Process& process = source.processes()[track.process];
-            SliceEvent e;
-            e.pid = process.pid;
-            e.tid = track.tid;
-            e.device = process.isDevice;
-            e.start = slices.start[s] + TimeNs(t) * period;
-            e.duration = slices.duration[s];
-            e.name = names[slices.name[s]];
-            e.category = names[slices.category[s]];
-            // Correlation ids stay unique per tile, as in one long recording.
-            const std::int64_t shift = std::int64_t(t) << 32;
-            e.correlation = slices.correlation[s] == kNoId ? kNoId : slices.correlation[s] + shift;
-            e.externalId = slices.externalId[s] == kNoId ? kNoId : slices.externalId[s] + shift;
-            e.gpuOp = source.gpuOpInfo(s);
-            builder.addSlice(e);
-        }
-    }
-    builder.setDeviceProperties(source.deviceProperties());
-    return builder.finish();
-}
-
 double msSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -59,19 +25,16 @@ double msSince(Clock::time_point start)
 
 int main(int argc, char** argv)
 {
-    const std::string path = argc > 1 ? argv[1] : std::string(KS_BENCH_DATA) + "/big.pt.trace.json.gz";
+    const std::string path = argc > 1 ? argv[1] : bench::largeTracePath(KS_BENCH_DATA);
+    auto start = Clock::now();
     const LoadResult loaded = loadTraceFile(path);
     if (!loaded.ok()) {
         std::fprintf(stderr, "cannot load %s\n", path.c_str());
         return 1;
     }
-    constexpr std::uint64_t kTargetEvents = 745038; // the "huge" trace of trace-format.md
-    const int tiles = int((kTargetEvents + loaded.trace->traceEventCount() - 1) / loaded.trace->traceEventCount());
-    auto start = Clock::now();
-    const Trace trace = tile(*loaded.trace, tiles);
-    std::printf("tiled %s x%d: %llu source events -> %zu slices (%.0f ms to build)\n", path.c_str(), tiles,
-                static_cast<unsigned long long>(loaded.trace->traceEventCount() * tiles), trace.slices().size(),
-                msSince(start));
+    const Trace& trace = *loaded.trace;
+    std::printf("%s: %llu events, %zu slices (%.0f ms to load)\n", path.c_str(),
+                static_cast<unsigned long long>(trace.traceEventCount()), trace.slices().size(), msSince(start));
 
     start = Clock::now();
     const gpu::GpuAnalysis analysis = gpu::analyzeGpus(trace);
