@@ -14,6 +14,7 @@ struct Command {
 };
 
 int runInfo(const std::vector<std::string>& args);
+int runCollect(const std::vector<std::string>& args);
 int runGpu(const std::vector<std::string>& args);
 
 } // namespace ks::cli

@@ -562,6 +562,7 @@ void ProcessRecorder::addProcessInstant(std::string name, const json& args)
 void ProcessRecorder::onOverhead(const wire::Overhead& o)
 {
     ++m_data.counts.overheads;
+    m_data.counts.overheadNs += o.end > o.start ? o.end - o.start : 0;
     RecordedSlice slice;
     slice.pid = kOverheadPid;
     slice.tid = 0;

@@ -65,6 +65,7 @@ enum class ConnectionState : std::uint8_t {
 struct ProcessCounts {
     std::uint64_t kernels = 0, memcpys = 0, memsets = 0, syncs = 0, apiCalls = 0;
     std::uint64_t ranges = 0, marks = 0, overheads = 0;
+    TimeNs overheadNs = 0; // total duration of CUPTI's own overhead records
     std::uint64_t unpairedMarkers = 0; // NVTX start or end whose partner never came
     std::uint64_t zeroTimestamps = 0;  // GPU ops without timestamps (device buffer exhausted)
     std::uint64_t unfinished = 0;      // GPU ops that had not ended at the forced flush

@@ -1,0 +1,65 @@
+#pragma once
+// The collector's listening end: a Unix socket in a private 0700 directory, a random token
+// that each traced process must present in its HELLO, and one receiving thread that reads
+// every connection (one per traced process) and hands complete frames to a sink.
+// Plain POSIX, shared by the CLI and the GUI.
+#include "collector/protocol/framing.h"
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace ks::collector {
+
+using ConnectionId = std::uint32_t;
+
+// Called on the receiving thread, in stream order per connection.
+class RecordSink {
+public:
+    virtual ~RecordSink() = default;
+    virtual void connectionAccepted(ConnectionId id, wire::Hello hello) = 0;
+    virtual void frameReceived(ConnectionId id, const wire::Frame& frame) = 0;
+    virtual void connectionClosed(ConnectionId id) = 0;
+    // A peer that was turned away: wrong uid, bad token, garbage, wrong protocol version.
+    virtual void connectionRejected(const std::string& reason) = 0;
+};
+
+class CollectorServer {
+public:
+    explicit CollectorServer(RecordSink& sink);
+    ~CollectorServer();
+    CollectorServer(const CollectorServer&) = delete;
+    CollectorServer& operator=(const CollectorServer&) = delete;
+
+    // Creates the directory (under $XDG_RUNTIME_DIR, else /tmp), the socket and the token,
+    // and starts the receiving thread.
+    bool listen(std::string& error);
+    // Closes the listener and every connection (traced processes detach and run on),
+    // joins the thread and removes the directory. Idempotent.
+    void stop();
+
+    const std::string& directory() const { return m_directory; }
+    const std::string& socketPath() const { return m_socketPath; }
+    const std::string& token() const { return m_token; }
+    int openConnections() const { return m_openConnections.load(); }
+
+private:
+    void run();
+    void removeDirectory();
+
+    RecordSink& m_sink;
+    std::string m_directory;
+    std::string m_socketPath;
+    std::string m_token;
+    int m_listenFd = -1;
+    int m_wakeFd = -1; // eventfd: stop() wakes the poll loop
+    std::thread m_thread;
+    std::atomic<int> m_openConnections{0};
+};
+
+// 128 random bits as 32 hex digits.
+std::string randomToken();
+
+} // namespace ks::collector

@@ -1,0 +1,154 @@
+#include "collector/host/collectorsession.h"
+
+#include <chrono>
+#include <thread>
+
+namespace ks::collector {
+namespace {
+
+std::int64_t nowEpochNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+CollectorSession::CollectorSession(SessionOptions options)
+    : m_options(std::move(options))
+{
+    // ts 0 of every file of the session: its start floored to a second, which keeps ts small
+    // (kineto's 3-month floor pushes ts to ~1e12 µs, close to double precision).
+    constexpr std::int64_t kSecond = 1000000000;
+    m_baseNs = nowEpochNs() / kSecond * kSecond;
+}
+
+CollectorSession::~CollectorSession()
+{
+    m_server.stop();
+}
+
+bool CollectorSession::listen(std::string& error)
+{
+    return m_server.listen(error);
+}
+
+bool CollectorSession::start(const LaunchRequest& request, std::string& error)
+{
+    std::string library = m_options.injectionLibrary;
+    if (library.empty()) {
+        const auto found = findInjectionLibrary(error);
+        if (!found)
+            return false;
+        library = *found;
+    }
+    if (!resolveProgram(request.program, error))
+        return false;
+    InjectionSettings injection;
+    injection.libraryPath = library;
+    if (!m_server.listen(error))
+        return false;
+    injection.socketPath = m_server.socketPath();
+    injection.token = m_server.token();
+    injection.options = m_options.injectionOptions;
+    const auto environment = buildEnvironment(currentEnvironment(), request, injection, error);
+    if (!environment || !m_child.start(request, *environment, error)) {
+        m_server.stop();
+        return false;
+    }
+    return true;
+}
+
+void CollectorSession::stopReceiving()
+{
+    m_server.stop();
+}
+
+bool CollectorSession::waitForConnectionsClosed(int timeoutMs)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (m_server.openConnections() > 0) {
+        if (std::chrono::steady_clock::now() >= deadline)
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return true;
+}
+
+void CollectorSession::connectionAccepted(ConnectionId id, wire::Hello hello)
+{
+    auto recorder = std::make_unique<ProcessRecorder>(std::move(hello), m_baseNs, m_arena);
+    std::lock_guard lock(m_mutex);
+    m_recorders[id] = std::move(recorder);
+}
+
+void CollectorSession::frameReceived(ConnectionId id, const wire::Frame& frame)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_recorders.find(id);
+    if (it != m_recorders.end())
+        it->second->handle(frame);
+}
+
+void CollectorSession::connectionClosed(ConnectionId id)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_recorders.find(id);
+    if (it != m_recorders.end())
+        it->second->connectionClosed();
+}
+
+void CollectorSession::connectionRejected(const std::string& reason)
+{
+    std::lock_guard lock(m_mutex);
+    m_rejections.push_back(reason);
+}
+
+SessionStats CollectorSession::stats() const
+{
+    SessionStats s;
+    s.openConnections = m_server.openConnections();
+    std::lock_guard lock(m_mutex);
+    s.rejections = m_rejections;
+    for (const auto& [id, recorder] : m_recorders) {
+        const RecordedProcess& p = recorder->data();
+        ++s.processes;
+        if (p.state == ConnectionState::Terminated)
+            ++s.terminatedProcesses;
+        s.kernels += p.counts.kernels;
+        s.memcpys += p.counts.memcpys;
+        s.memsets += p.counts.memsets;
+        s.apiCalls += p.counts.apiCalls;
+        s.ranges += p.counts.ranges;
+        s.dropped += p.droppedTotal();
+        s.cuptiOverhead += p.counts.overheadNs;
+        for (const auto& e : p.errors)
+            s.errors.push_back(p.displayName() + ": " + e.message);
+    }
+    return s;
+}
+
+std::vector<RecordedProcess> CollectorSession::processes() const
+{
+    std::vector<RecordedProcess> copies;
+    std::lock_guard lock(m_mutex);
+    copies.reserve(m_recorders.size());
+    for (const auto& [id, recorder] : m_recorders)
+        copies.push_back(recorder->data());
+    return copies;
+}
+
+Trace CollectorSession::traceOf(const std::vector<RecordedProcess>& processes) const
+{
+    TraceBuildOptions options;
+    options.baseNs = m_baseNs;
+    options.arena = m_arena;
+    return buildCollectedTrace(processes, options);
+}
+
+Trace CollectorSession::snapshot() const
+{
+    return traceOf(processes());
+}
+
+} // namespace ks::collector

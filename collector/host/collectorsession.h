@@ -1,0 +1,77 @@
+#pragma once
+// One recording: the listener, the launched program and what every traced process sent.
+// The receiving thread feeds the per-process recorders under m_mutex; snapshots copy the
+// recorded data under the lock and build the trace model outside it, so the GUI (or the
+// CLI) can take one at any time while recording goes on.
+#include "collector/host/collectedtrace.h"
+#include "collector/host/collectorserver.h"
+#include "collector/host/launcher.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace ks::collector {
+
+struct SessionStats {
+    int processes = 0;           // traced processes that said HELLO
+    int openConnections = 0;
+    int terminatedProcesses = 0; // ended without GOODBYE
+    std::uint64_t kernels = 0, memcpys = 0, memsets = 0, apiCalls = 0, ranges = 0;
+    std::uint64_t dropped = 0;
+    TimeNs cuptiOverhead = 0; // total duration of CUPTI's own overhead records
+    std::vector<std::string> errors;    // from the traced processes (CUPTI in use, ...)
+    std::vector<std::string> rejections; // peers turned away
+    std::uint64_t events() const { return kernels + memcpys + memsets + apiCalls + ranges; }
+};
+
+struct SessionOptions {
+    std::string injectionOptions; // passed through KINETOSCOPE_COLLECTOR_OPTIONS
+    std::string injectionLibrary; // empty: findInjectionLibrary()
+};
+
+class CollectorSession final : private RecordSink {
+public:
+    explicit CollectorSession(SessionOptions options = {});
+    ~CollectorSession() override;
+
+    // Listens, then launches the program with the injection environment.
+    bool start(const LaunchRequest& request, std::string& error);
+    // Stops receiving: closes every connection (traced processes detach and run on).
+    void stopReceiving();
+
+    ChildProcess& target() { return m_child; }
+    // Waits until every traced process has said GOODBYE or disconnected (after the target
+    // exited), at most `timeoutMs`.
+    bool waitForConnectionsClosed(int timeoutMs);
+
+    std::int64_t baseTimeNs() const { return m_baseNs; }
+    SessionStats stats() const;
+    // Copies of the processes recorded so far, in order of connection.
+    std::vector<RecordedProcess> processes() const;
+    // The whole session as one trace model (live view, merged file).
+    Trace snapshot() const;
+    Trace traceOf(const std::vector<RecordedProcess>& processes) const;
+
+    // For tests: the listener without a launched program.
+    CollectorServer& server() { return m_server; }
+    bool listen(std::string& error);
+
+private:
+    void connectionAccepted(ConnectionId id, wire::Hello hello) override;
+    void frameReceived(ConnectionId id, const wire::Frame& frame) override;
+    void connectionClosed(ConnectionId id) override;
+    void connectionRejected(const std::string& reason) override;
+
+    SessionOptions m_options;
+    std::int64_t m_baseNs = 0;
+    std::shared_ptr<TextArena> m_arena = std::make_shared<TextArena>();
+    CollectorServer m_server{*this};
+    ChildProcess m_child;
+
+    mutable std::mutex m_mutex; // guards the recorders and rejections
+    std::map<ConnectionId, std::unique_ptr<ProcessRecorder>> m_recorders;
+    std::vector<std::string> m_rejections;
+};
+
+} // namespace ks::collector
