@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# GPU test of the CUPTI collector. Builds the collector without Qt, compiles small CUDA
+# programs of known shape, runs them (and PyTorch scripts) through `kinetoscope-cli collect`
+# and asserts the traces with check_trace.py; then measures overhead.
+# Skips cleanly (exit 0, with a message) where there is no NVIDIA GPU.
+# Logs and traces go to $OUT (default build-gpu/out); the summary is $OUT/summary.txt.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build-gpu}
+OUT=${OUT:-$BUILD/out}
+mkdir -p "$OUT" "$BUILD/bin"
+SUMMARY=$OUT/summary.txt
+: > "$SUMMARY"
+say() { echo "$*" | tee -a "$SUMMARY"; }
+
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+    say "SKIP: no NVIDIA driver or GPU on this machine"
+    exit 0
+fi
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ ! -x "$NVCC" ]; then
+    say "SKIP: no nvcc"
+    exit 0
+fi
+nvidia-smi -L | tee -a "$SUMMARY"
+
+generator=()
+command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+if ! cmake "${generator[@]}" -S "$ROOT" -B "$BUILD" -DKINETOSCOPE_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        > "$OUT/cmake.log" 2>&1 \
+    || ! cmake --build "$BUILD" -j "$(nproc)" --target kinetoscope-cli kinetoscope_injection > "$OUT/build.log" 2>&1; then
+    say "FAIL: build (see cmake.log, build.log)"
+    tail -30 "$OUT/build.log" "$OUT/cmake.log" 2>/dev/null
+    exit 1
+fi
+CLI=$BUILD/collector/kinetoscope-cli
+ARCH=${CUDA_ARCH:-sm_90}
+for program in shapes forks crash emptyloop; do
+    if ! "$NVCC" -arch="$ARCH" -O2 -o "$BUILD/bin/$program" "$ROOT/tests/gpu/$program.cu" -lcuda \
+            > "$OUT/nvcc_$program.log" 2>&1; then
+        say "FAIL: nvcc $program"; cat "$OUT/nvcc_$program.log"; exit 1
+    fi
+done
+PY=${PYTHON:-python3}
+CHECK="$PY $ROOT/tests/gpu/check_trace.py"
+failures=0
+
+# collect NAME EXPECTED_RC [collect options] -- PROGRAM ARGS: runs and checks the exit code.
+collect() {
+    local name=$1 expected=$2
+    shift 2
+    local start=$(date +%s%N)
+    timeout 300 "$CLI" collect "$@" > "$OUT/$name.log" 2>&1
+    local rc=$?
+    local seconds=$(( ($(date +%s%N) - start) / 1000000 ))ms
+    if [ "$rc" != "$expected" ]; then
+        say "FAIL: $name: exit status $rc, expected $expected ($seconds)"
+        tail -15 "$OUT/$name.log"
+        failures=$((failures + 1))
+        return 1
+    fi
+    grep '^collect:' "$OUT/$name.log" | sed "s/^/  [$name] /" >> "$SUMMARY"
+    return 0
+}
+
+verify() { # verify SCENARIO FILES...: assertions plus our own loader
+    local scenario=$1
+    shift
+    if ! $CHECK "$scenario" "$@" | tee -a "$SUMMARY" | grep -q '^PASS'; then
+        failures=$((failures + 1))
+        return
+    fi
+    for f in "$@"; do
+        if ! "$CLI" info "$f" > "$OUT/info_$(basename "$f").txt" 2>&1; then
+            say "FAIL: kinetoscope-cli info cannot load $f"
+            failures=$((failures + 1))
+        fi
+    done
+}
+
+cd "$OUT"
+collect shapes 0 -o shapes.pt.trace.json.gz -- "$BUILD/bin/shapes" && verify shapes shapes.pt.trace.json.gz
+collect forks 0 -o forks.pt.trace.json -- "$BUILD/bin/forks" && verify forks forks.*.pt.trace.json
+grep 'late child exited' "$OUT/forks.log" | tee -a "$SUMMARY"
+collect crash_segv 139 -o crash_segv.pt.trace.json -- "$BUILD/bin/crash" segv && verify crash crash_segv.pt.trace.json
+collect crash_kill 137 -o crash_kill.pt.trace.json -- "$BUILD/bin/crash" kill && verify crash crash_kill.pt.trace.json
+collect torch_train 0 -o torch_train.pt.trace.json.gz -- "$PY" "$ROOT/tests/gpu/torch_workload.py" train \
+    && verify torch torch_train.pt.trace.json.gz
+
+# Errors: no CUDA, program missing, injection already set.
+collect no_cuda 1 -o none.json -- /bin/true && grep -q 'without using CUDA' "$OUT/no_cuda.log" \
+    && say "PASS no_cuda: 'exited without using CUDA' reported" || { say "FAIL: no_cuda"; failures=$((failures + 1)); }
+collect missing 127 -- /nonexistent/program && say "PASS missing program: exit 127"
+CUDA_INJECTION64_PATH=/some/other.so collect injected 127 -- "$BUILD/bin/shapes" \
+    && grep -q 'already set' "$OUT/injected.log" && say "PASS existing CUDA_INJECTION64_PATH refused"
+
+# torch.profiler inside the target: our data must stay intact; the conflict is reported.
+collect torch_profiler 0 -o torch_profiler.pt.trace.json.gz -- "$PY" "$ROOT/tests/gpu/torch_workload.py" train --profiler \
+    && verify torch torch_profiler.pt.trace.json.gz
+grep -i 'profiler saw\|cupti\|error' "$OUT/torch_profiler.log" | head -5 | sed 's/^/  [torch_profiler] /' >> "$SUMMARY"
+
+# The collector killed first: the target keeps running and finishes.
+"$CLI" collect -o killed.json -- "$BUILD/bin/emptyloop" 1000000 > "$OUT/collector_killed.log" 2>&1 &
+collector=$!
+sleep 2
+kill -9 "$collector"
+for _ in $(seq 1 60); do grep -q '^emptyloop:' "$OUT/collector_killed.log" && break; sleep 1; done
+if grep -q '^emptyloop:' "$OUT/collector_killed.log"; then
+    say "PASS collector killed: target ran on and finished"
+else
+    say "FAIL: target did not finish after the collector was killed"; failures=$((failures + 1))
+fi
+
+# Overhead figures (same machine, same run).
+say "--- overhead"
+for i in 1 2; do "$BUILD/bin/emptyloop" 200000 | tee -a "$SUMMARY"; done
+for i in 1 2; do
+    collect "empty_$i" 0 -o "empty_$i.pt.trace.json.gz" -- "$BUILD/bin/emptyloop" 200000 \
+        && grep '^emptyloop:' "$OUT/empty_$i.log" | sed 's/^/  collected /' | tee -a "$SUMMARY"
+done
+"$PY" "$ROOT/tests/gpu/torch_workload.py" launch 2>&1 | sed 's/^/  plain /' | tee -a "$SUMMARY"
+collect torch_launch 0 -o torch_launch.pt.trace.json.gz -- "$PY" "$ROOT/tests/gpu/torch_workload.py" launch \
+    && grep '^launch:' "$OUT/torch_launch.log" | sed 's/^/  collected /' | tee -a "$SUMMARY"
+"$PY" "$ROOT/tests/gpu/torch_workload.py" launch --profiler 2>&1 | grep '^launch' | sed 's/^/  torch.profiler /' | tee -a "$SUMMARY"
+"$PY" "$ROOT/tests/gpu/torch_workload.py" gpu 2>&1 | sed 's/^/  plain /' | tee -a "$SUMMARY"
+collect torch_gpu 0 -o torch_gpu.pt.trace.json.gz -- "$PY" "$ROOT/tests/gpu/torch_workload.py" gpu \
+    && grep '^gpu:' "$OUT/torch_gpu.log" | sed 's/^/  collected /' | tee -a "$SUMMARY"
+
+rm -f "$OUT"/empty_*.pt.trace.json.gz "$OUT"/torch_launch.pt.trace.json.gz "$OUT"/killed.json
+say "--- $failures failure(s)"
+[ "$failures" = 0 ]
