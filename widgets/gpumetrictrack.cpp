@@ -18,12 +18,13 @@ GpuMetricTrack::GpuMetricTrack(GpuMetric metric, QWidget* parent)
     axisRect()->setMargins(QMargins(0, 2, 0, 2));
     xAxis->setVisible(false);
     yAxis->setVisible(false);
-    yAxis->setRange(0, 100);
+    yAxis->setRange(-3, 103); // keeps the 0 % and 100 % lines off the plot's edges
     m_graph = addGraph();
     m_graph->setLineStyle(QCPGraph::lsStepLeft);
     // Thin pen, no translucent fill: QCustomPlot's own performance advice.
     m_graph->setPen(QPen(palette().color(QPalette::Highlight), 1));
-    m_graph->setAdaptiveSampling(false);
+    m_graph->setAdaptiveSampling(false); // buckets are already about one per 3 pixels
+    m_graph->setAntialiased(false);
     m_label = new QCPItemText(this);
     m_label->setClipToAxisRect(false);
     m_label->position->setType(QCPItemPosition::ptAxisRectRatio);
