@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace ks {
 
@@ -10,9 +11,10 @@ std::vector<std::uint32_t> processDisplayOrder(const Trace& trace)
     const auto& processes = trace.processes();
     std::vector<std::uint32_t> order(processes.size());
     std::iota(order.begin(), order.end(), 0u);
+    // Processes without a sort index (kineto's CUPTI overhead row) go after the others.
     const auto key = [&](std::uint32_t p) {
         const Process& proc = processes[p];
-        return proc.hasSortIndex ? proc.sortIndex : proc.pid.number;
+        return std::pair(!proc.hasSortIndex, proc.hasSortIndex ? proc.sortIndex : proc.pid.number);
     };
     std::stable_sort(order.begin(), order.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });

@@ -61,7 +61,7 @@ private:
     int m_totalHeight = 0;
 };
 
-// Display order of processes: by sort index when the trace gives one, else by pid.
+// Display order of processes: by sort index when the trace gives one, then the others by pid.
 std::vector<std::uint32_t> processDisplayOrder(const Trace& trace);
 
 } // namespace ks

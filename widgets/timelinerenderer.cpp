@@ -335,8 +335,9 @@ bool TimelineRenderer::anchorOf(const Viewport& v, SliceId slice, QPointF& point
     return cx == x && cy == y;
 }
 
-void TimelineRenderer::paintFlowArrow(QPainter& p, const Viewport& v, SliceId from, SliceId to) const
+void TimelineRenderer::paintFlowArrow(QPainter& p, const Viewport& v, SliceId from, SliceId to)
 {
+    ++m_stats.flowArrows;
     QPointF a, b;
     anchorOf(v, from, a);
     const bool targetInside = anchorOf(v, to, b);
@@ -358,7 +359,7 @@ void TimelineRenderer::paintFlowArrow(QPainter& p, const Viewport& v, SliceId fr
     p.setBrush(Qt::NoBrush);
 }
 
-void TimelineRenderer::paintFlows(QPainter& p, const Viewport& v) const
+void TimelineRenderer::paintFlows(QPainter& p, const Viewport& v)
 {
     const auto& flows = m_trace->flows();
     const auto visible = [&](std::uint32_t f) {

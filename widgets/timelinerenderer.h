@@ -63,6 +63,7 @@ public:
         std::size_t items = 0;
         std::size_t foldedItems = 0;
         std::size_t events = 0; // slices represented, folded or not
+        std::size_t flowArrows = 0;
     };
     const FrameStats& lastFrameStats() const { return m_stats; }
 
@@ -74,8 +75,8 @@ private:
     void paintCounter(QPainter& p, const Viewport& v, std::uint32_t counter, int y) const;
     void paintLabels(QPainter& p, const Viewport& v) const;
     void paintSelection(QPainter& p, const Viewport& v) const;
-    void paintFlows(QPainter& p, const Viewport& v) const;
-    void paintFlowArrow(QPainter& p, const Viewport& v, SliceId from, SliceId to) const;
+    void paintFlows(QPainter& p, const Viewport& v);
+    void paintFlowArrow(QPainter& p, const Viewport& v, SliceId from, SliceId to);
     // Centre-left of the slice in viewport pixels, clamped to the visible area; false
     // when it lies outside (the arrow then ends at the edge).
     bool anchorOf(const Viewport& v, SliceId slice, QPointF& point) const;

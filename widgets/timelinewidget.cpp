@@ -5,6 +5,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -343,23 +344,19 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     m_renderer.paint(painter, viewport()->size(), m_layout, m_state);
 }
 
-void TimelineWidget::resizeEvent(QResizeEvent* event)
-{
-    // Keep the visible time range when the window is resized.
-    const int oldWidth = TimelineRenderer::timeAreaWidth(m_lastViewportSize);
-    m_lastViewportSize = viewport()->size();
-    QAbstractScrollArea::resizeEvent(event);
-    if (m_trace && oldWidth > 1) {
-        const TimeNs end = m_state.scale.viewEnd(oldWidth);
-        applyScale(TimeScale::fit(m_state.scale.viewStart(), end, timeAreaWidth()));
-    } else {
-        fitAll();
-    }
-    updateScrollBars();
-}
-
 bool TimelineWidget::viewportEvent(QEvent* event)
 {
+    if (event->type() == QEvent::Resize) {
+        // The viewport also changes size when a scroll bar appears, without a resize of
+        // this widget: keep the visible time range either way.
+        const int oldWidth = TimelineRenderer::timeAreaWidth(static_cast<QResizeEvent*>(event)->oldSize());
+        if (m_trace && oldWidth > 1)
+            applyScale(TimeScale::fit(m_state.scale.viewStart(), m_state.scale.viewEnd(oldWidth), timeAreaWidth()));
+        else if (m_trace)
+            fitAll();
+        else
+            updateScrollBars();
+    }
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         showToolTip(help->pos(), help->globalPos());

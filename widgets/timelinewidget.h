@@ -74,7 +74,6 @@ Q_SIGNALS:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
     bool viewportEvent(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
@@ -101,7 +100,6 @@ private:
     std::vector<bool> m_highlightedNames;
     std::vector<bool> m_hiddenFlowCategories;
     NavigationHistory m_history;
-    QSize m_lastViewportSize;
     QPoint m_pressPos;
     QPoint m_lastDragPos;
     bool m_dragging = false;

@@ -1,0 +1,251 @@
+#include "fixture.h"
+#include "widgets/detailspanel.h"
+#include "widgets/timelinewidget.h"
+
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+
+using namespace ks;
+
+namespace {
+
+// sm80_xmma_gemm ... tilesize128x128x8 on stream 7, launched by cudaLaunchKernelExC
+// on thread 572 (transformer fixture, args.correlation 4297).
+constexpr std::int64_t kGemmCorrelation = 4297;
+
+} // namespace
+
+class TestTimelineWidget : public QObject {
+    Q_OBJECT
+private:
+    std::shared_ptr<const Trace> m_trace;
+    SliceId m_kernel = kNoSlice;
+    SliceId m_launch = kNoSlice;
+
+    std::unique_ptr<TimelineWidget> makeWidget()
+    {
+        auto widget = std::make_unique<TimelineWidget>();
+        widget->resize(1600, 900);
+        widget->show();
+        [[maybe_unused]] const bool exposed = QTest::qWaitForWindowExposed(widget.get());
+        widget->setTrace(m_trace);
+        return widget;
+    }
+
+    bool isOnScreen(const TimelineWidget& w, SliceId s) const
+    {
+        const double x = w.viewportXOf(m_trace->slices().start[s]);
+        const int y = w.viewportYOfRow(m_trace->slices().row[s]);
+        return x >= TimelineRenderer::kLabelWidth && x < w.viewport()->width()
+            && y >= TimelineRenderer::kRulerHeight && y < w.viewport()->height();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_trace = test::loadFixture("transformer");
+        m_kernel = test::findByCorrelation(*m_trace, "kernel", kGemmCorrelation);
+        m_launch = test::findByCorrelation(*m_trace, "cuda_runtime", kGemmCorrelation);
+        QVERIFY(m_kernel != kNoSlice);
+        QVERIFY(m_launch != kNoSlice);
+        QCOMPARE(m_trace->str(m_trace->slices().name[m_launch]), std::string_view("cudaLaunchKernelExC"));
+    }
+
+    void opensFittedToTrace()
+    {
+        auto w = makeWidget();
+        QCOMPARE(w->timeScale().viewStart(), m_trace->startTime());
+        QVERIFY(std::abs(w->timeScale().viewEnd(w->timeAreaWidth()) - m_trace->endTime()) <= 1 + TimeNs(w->timeScale().nsPerPixel()));
+        QCOMPARE(w->selectedSlice(), kNoSlice);
+        QVERIFY(w->trackLayout().totalHeight() > 0);
+    }
+
+    void incomingFlowLeadsToLaunchAndBack()
+    {
+        auto w = makeWidget();
+        DetailsPanel details;
+        details.setTrace(m_trace);
+        connect(w.get(), &TimelineWidget::selectionChanged, &details, &DetailsPanel::showSlice);
+        connect(&details, &DetailsPanel::flowTargetActivated, w.get(), &TimelineWidget::revealSlice);
+
+        w->revealSlice(m_kernel);
+        QCOMPARE(w->selectedSlice(), m_kernel);
+        QVERIFY(isOnScreen(*w, m_kernel));
+        QCOMPARE(details.slice(), m_kernel);
+        // The kernel lists exactly one incoming ac2g flow: its launch.
+        const auto& links = details.flowLinks();
+        QCOMPARE(links.size(), std::size_t(1));
+        QVERIFY(links[0].incoming);
+        details.activateFlowLink(0);
+        QCOMPARE(w->selectedSlice(), m_launch);
+        QCOMPARE(m_trace->slices().correlation[w->selectedSlice()], kGemmCorrelation);
+        QVERIFY(isOnScreen(*w, m_launch));
+
+        // The launch's outgoing flow returns to the kernel.
+        int outgoing = -1;
+        for (std::size_t i = 0; i < details.flowLinks().size(); ++i) {
+            if (!details.flowLinks()[i].incoming)
+                outgoing = int(i);
+        }
+        QVERIFY(outgoing >= 0);
+        details.activateFlowLink(outgoing);
+        QCOMPARE(w->selectedSlice(), m_kernel);
+
+        // Back (Alt+Left) walks the history: launch, then kernel; Forward comes back.
+        QTest::keyClick(w.get(), Qt::Key_Left, Qt::AltModifier);
+        QCOMPARE(w->selectedSlice(), m_launch);
+        QTest::keyClick(w.get(), Qt::Key_Left, Qt::AltModifier);
+        QCOMPARE(w->selectedSlice(), m_kernel);
+        QVERIFY(!w->canGoBack());
+        QTest::keyClick(w.get(), Qt::Key_Right, Qt::AltModifier);
+        QCOMPARE(w->selectedSlice(), m_launch);
+    }
+
+    void bracketKeysFollowFlowsAndExpandGroups()
+    {
+        auto w = makeWidget();
+        const std::uint32_t cpu = m_trace->tracks()[m_trace->trackOf(m_launch)].process;
+        w->setProcessCollapsed(cpu, true);
+        QCOMPARE(w->viewportYOfRow(m_trace->slices().row[m_launch]), -1);
+        w->revealSlice(m_kernel);
+        QTest::keyClick(w.get(), Qt::Key_BracketLeft);
+        QCOMPARE(w->selectedSlice(), m_launch);
+        QVERIFY(!w->isProcessCollapsed(cpu));
+        QVERIFY(isOnScreen(*w, m_launch));
+        QTest::keyClick(w.get(), Qt::Key_BracketRight);
+        QCOMPARE(w->selectedSlice(), m_kernel);
+        QTest::keyClick(w.get(), Qt::Key_Escape);
+        QCOMPARE(w->selectedSlice(), kNoSlice);
+    }
+
+    // Every kernel, memcpy and memset with an incoming flow leads to the runtime call
+    // with the same correlation id.
+    void everyGpuOpLeadsToItsLaunch()
+    {
+        auto w = makeWidget();
+        const SliceTable& slices = m_trace->slices();
+        int checked = 0;
+        for (SliceId s = 0; s < slices.size(); ++s) {
+            const auto cls = m_trace->classOf(s);
+            if (cls != SliceClass::Kernel && cls != SliceClass::Memcpy && cls != SliceClass::Memset)
+                continue;
+            w->revealSlice(s);
+            w->followIncomingFlow();
+            const SliceId launch = w->selectedSlice();
+            QVERIFY(launch != s);
+            QCOMPARE(slices.correlation[launch], slices.correlation[s]);
+            QVERIFY(m_trace->classOf(launch) == SliceClass::CudaRuntime
+                    || m_trace->classOf(launch) == SliceClass::CudaDriver);
+            ++checked;
+        }
+        QCOMPARE(checked, 213 + 12 + 15);
+    }
+
+    void wheelZoomsAtCursor()
+    {
+        auto w = makeWidget();
+        const QPointF pos(700, 300);
+        const TimeNs under = w->timeAtViewportX(pos.x());
+        const double before = w->timeScale().nsPerPixel();
+        QWheelEvent wheel(pos, w->viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(w->viewport(), &wheel);
+        QVERIFY(w->timeScale().nsPerPixel() < before / 1.5);
+        QVERIFY(std::abs(w->timeAtViewportX(pos.x()) - under) <= 1);
+    }
+
+    void keysZoomAndPan()
+    {
+        auto w = makeWidget();
+        const double full = w->timeScale().nsPerPixel();
+        QTest::keyClick(w.get(), Qt::Key_W);
+        QTest::keyClick(w.get(), Qt::Key_W);
+        const double zoomed = w->timeScale().nsPerPixel();
+        QVERIFY(std::abs(zoomed - full / 1.5625) < 1e-6 * full);
+        const TimeNs start = w->timeScale().viewStart();
+        QTest::keyClick(w.get(), Qt::Key_D);
+        const TimeNs step = TimeNs(std::llround(w->timeAreaWidth() * 0.15 * zoomed));
+        QVERIFY(std::abs(w->timeScale().viewStart() - (start + step)) <= 1);
+        QTest::keyClick(w.get(), Qt::Key_A);
+        QVERIFY(std::abs(w->timeScale().viewStart() - start) <= 2);
+        QTest::keyClick(w.get(), Qt::Key_S);
+        QVERIFY(w->timeScale().nsPerPixel() > zoomed);
+        QTest::keyClick(w.get(), Qt::Key_0);
+        QCOMPARE(w->timeScale().viewStart(), m_trace->startTime());
+        QCOMPARE(w->timeScale().nsPerPixel(), full);
+    }
+
+    void renderShowsKernelColourAtItsSpan()
+    {
+        auto w = makeWidget();
+        w->revealSlice(m_kernel);
+        w->clearSelection();
+        const TimeNs start = m_trace->slices().start[m_kernel];
+        const TimeNs dur = m_trace->slices().duration[m_kernel];
+        w->setVisibleRange(start - dur, start + 2 * dur);
+
+        QImage image(w->viewport()->size(), QImage::Format_RGB32);
+        QPainter painter(&image);
+        w->renderTo(painter);
+        painter.end();
+
+        const QRgb expected = w->renderer().colors().colorOf(m_kernel).rgb();
+        const int rowTop = w->viewportYOfRow(m_trace->slices().row[m_kernel]) - w->trackLayout().metrics().rowHeight / 2;
+        const int y = rowTop + 1; // above the label text
+        const int x0 = int(std::floor(w->viewportXOf(start)));
+        const int x1 = int(std::floor(w->viewportXOf(start + dur)));
+        // The kernel covers the middle third of the time area.
+        QVERIFY(std::abs(x0 - (TimelineRenderer::kLabelWidth + w->timeAreaWidth() / 3)) <= 1);
+        int first = -1, last = -1;
+        for (int x = TimelineRenderer::kLabelWidth; x < image.width(); ++x) {
+            if (image.pixel(x, y) == expected) {
+                if (first < 0)
+                    first = x;
+                last = x;
+            }
+        }
+        QVERIFY2(std::abs(first - x0) <= 1, qPrintable(QStringLiteral("%1 vs %2").arg(first).arg(x0)));
+        QVERIFY2(std::abs(last - (x1 - 1)) <= 1, qPrintable(QStringLiteral("%1 vs %2").arg(last).arg(x1)));
+
+        // Clicking the middle of the box selects the kernel.
+        QTest::mouseClick(w->viewport(), Qt::LeftButton, {}, QPoint((x0 + x1) / 2, y + 3));
+        QCOMPARE(w->selectedSlice(), m_kernel);
+    }
+
+    void allFlowsInViewAreDrawnUpToTheCap()
+    {
+        auto w = makeWidget();
+        const auto frameArrows = [&] {
+            QImage image(w->viewport()->size(), QImage::Format_RGB32);
+            QPainter painter(&image);
+            w->renderTo(painter);
+            return w->renderer().lastFrameStats().flowArrows;
+        };
+        QCOMPARE(frameArrows(), std::size_t(0));
+        w->revealSlice(m_kernel);
+        QCOMPARE(frameArrows(), std::size_t(1)); // the selected kernel's launch arrow
+        w->clearSelection();
+        w->fitAll();
+        w->setShowAllFlows(true);
+        // Fully zoomed out every source slice is in view: all 375 flows, under the cap.
+        // (Scrolled to the top the CPU threads are on screen, and so are the sources.)
+        QCOMPARE(m_trace->flows().size(), std::size_t(375));
+        QCOMPARE(frameArrows(), m_trace->flows().size());
+
+        // The big trace has 8,448 flows: a frame draws no more than the cap.
+        auto big = std::make_unique<TimelineWidget>();
+        big->resize(1600, 900);
+        big->setTrace(test::loadFixture("big"));
+        big->setShowAllFlows(true);
+        QImage image(big->viewport()->size(), QImage::Format_RGB32);
+        QPainter painter(&image);
+        big->renderTo(painter);
+        QCOMPARE(big->renderer().lastFrameStats().flowArrows, std::size_t(TimelineRenderer::kMaxFlowsInView));
+    }
+};
+
+QTEST_MAIN(TestTimelineWidget)
+#include "tst_timelinewidget.moc"

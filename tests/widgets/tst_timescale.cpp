@@ -1,0 +1,96 @@
+#include "core/timescale.h"
+
+#include <QTest>
+
+using namespace ks;
+
+class TestTimeScale : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void mapsTimeToPixels()
+    {
+        const TimeScale scale(1'000'000, 10.0); // 10 ns per pixel
+        QCOMPARE(scale.timeToX(1'000'000), 0.0);
+        QCOMPARE(scale.timeToX(1'001'000), 100.0);
+        QCOMPARE(scale.xToTime(100.0), TimeNs(1'001'000));
+        QCOMPARE(scale.viewEnd(1920), TimeNs(1'019'200));
+    }
+
+    // Absolute-epoch traces: 1.7e18 ns does not fit a double's 53-bit mantissa, so the
+    // view start must be subtracted as an integer first.
+    void keepsNanosecondsAtEpochTimes()
+    {
+        const TimeNs epoch = 1'790'857'026'123'456'789;
+        const TimeScale scale(epoch, 0.5);
+        QCOMPARE(scale.timeToX(epoch + 1), 2.0);
+        QCOMPARE(scale.timeToX(epoch + 3), 6.0);
+        QCOMPARE(scale.xToTime(6.0), epoch + 3);
+    }
+
+    void fitShowsRange()
+    {
+        const TimeScale scale = TimeScale::fit(500, 2500, 1000);
+        QCOMPARE(scale.viewStart(), TimeNs(500));
+        QCOMPARE(scale.nsPerPixel(), 2.0);
+        QCOMPARE(scale.viewEnd(1000), TimeNs(2500));
+    }
+
+    void zoomAtCursorKeepsTimeUnderCursor_data()
+    {
+        QTest::addColumn<TimeNs>("start");
+        QTest::addColumn<double>("nsPerPixel");
+        QTest::addColumn<double>("x");
+        QTest::addColumn<double>("factor");
+        QTest::newRow("in at left third") << TimeNs(4'441'053'500'240'926) << 13'783.0 << 640.0 << 0.8;
+        QTest::newRow("out at right edge") << TimeNs(0) << 1.0 << 1920.0 << 1.25;
+        QTest::newRow("deep in at pixel 1") << TimeNs(1'000'000'000) << 2.0 << 1.0 << 0.01;
+        QTest::newRow("epoch, 10x in") << TimeNs(1'790'857'026'000'000'000) << 1000.0 << 333.0 << 0.1;
+    }
+
+    void zoomAtCursorKeepsTimeUnderCursor()
+    {
+        QFETCH(TimeNs, start);
+        QFETCH(double, nsPerPixel);
+        QFETCH(double, x);
+        QFETCH(double, factor);
+        const TimeScale before(start, nsPerPixel);
+        const TimeScale after = before.zoomedAt(x, factor);
+        QVERIFY(std::abs(after.nsPerPixel() - std::max(nsPerPixel * factor, TimeScale::kMinNsPerPixel)) < 1e-9);
+        // The anchored time moves by less than a nanosecond (rounding of the offset only).
+        QVERIFY(std::abs(after.xToTime(x) - before.xToTime(x)) <= 1);
+        // Zooming back restores the view within a nanosecond.
+        const TimeScale back = after.zoomedAt(x, 1.0 / factor);
+        QVERIFY(std::abs(back.viewStart() - start) <= 1);
+    }
+
+    void panMovesByPixels()
+    {
+        const TimeScale scale(1000, 4.0);
+        QCOMPARE(scale.pannedBy(25).viewStart(), TimeNs(1100));
+        QCOMPARE(scale.pannedBy(-25).viewStart(), TimeNs(900));
+        QCOMPARE(scale.pannedBy(25).nsPerPixel(), 4.0);
+    }
+
+    void clampKeepsViewInsideTrace()
+    {
+        // Zoomed out past the trace: clamps to showing exactly the trace.
+        const TimeScale wide = TimeScale(-5000, 100.0).clampedTo(0, 10'000, 100);
+        QCOMPARE(wide.viewStart(), TimeNs(0));
+        QCOMPARE(wide.nsPerPixel(), 100.0);
+        // Panned past the end: pulled back so the view ends at the trace end.
+        const TimeScale late = TimeScale(9'900, 10.0).clampedTo(0, 10'000, 100);
+        QCOMPARE(late.viewStart(), TimeNs(9'000));
+        QCOMPARE(late.nsPerPixel(), 10.0);
+    }
+
+    void rulerStepsAreOneTwoFive()
+    {
+        QCOMPARE(rulerTickStep(1.0, 90), TimeNs(100));
+        QCOMPARE(rulerTickStep(13'783.0, 90), TimeNs(2'000'000));
+        QCOMPARE(rulerTickStep(0.01, 90), TimeNs(1));
+        QCOMPARE(rulerTickStep(30.0, 90), TimeNs(5000));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTimeScale)
+#include "tst_timescale.moc"

@@ -1,0 +1,113 @@
+#include "core/tracklayout.h"
+#include "fixture.h"
+
+#include <QTest>
+
+using namespace ks;
+
+namespace {
+
+// "P name" for process headers, "  T name" for tracks, in display order.
+QStringList describe(const Trace& trace, const TrackLayout& layout)
+{
+    QStringList out;
+    for (const LayoutItem& item : layout.items()) {
+        if (item.kind == LayoutItem::Kind::Process)
+            out << QStringLiteral("P ") + QString::fromStdString(trace.processDisplayName(item.index));
+        else if (item.kind == LayoutItem::Kind::Track)
+            out << QStringLiteral("  T ") + QString::fromStdString(trace.trackDisplayName(item.index));
+        else
+            out << QStringLiteral("  C ") + QString::fromStdString(trace.counters()[item.index].name);
+    }
+    return out;
+}
+
+} // namespace
+
+class TestTrackLayout : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void buildsTracksForFixtures_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("transformer") << "transformer"
+                                     << QStringList{"P python3 (572)", "  T thread 572 (python3)",
+                                                    "  T thread 602 (pt_autograd_0)", "P GPU 0 · NVIDIA H200",
+                                                    "  T stream 7", "P Spans", "  T PyTorch Profiler"};
+        QTest::newRow("multistream") << "multistream"
+                                     << QStringList{"P python3 (572)", "  T thread 572 (python3)",
+                                                    "P GPU 0 · NVIDIA H200", "  T stream 7", "  T stream 46",
+                                                    "  T stream 50", "P Spans", "  T PyTorch Profiler",
+                                                    "P CUPTI overhead (pid -1)", "  T 0"};
+        QTest::newRow("mlp_ops") << "mlp_ops"
+                                 << QStringList{"P python3 (399)", "  T thread 399 (python3)",
+                                                "  T thread 426 (pt_autograd_0)", "P GPU 0 · NVIDIA H200",
+                                                "  T stream 7", "P Spans", "  T PyTorch Profiler",
+                                                "P CUPTI overhead (pid -1)", "  T 0"};
+    }
+
+    void buildsTracksForFixtures()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QStringList, expected);
+        const auto trace = test::loadFixture(qPrintable(fixture));
+        TrackLayout layout;
+        layout.build(*trace, {});
+        QCOMPARE(describe(*trace, layout), expected);
+        // kineto declares 16 GPUs; only the one with events is shown.
+        QVERIFY(trace->processes().size() >= layout.groups().size());
+    }
+
+    void rowsStackInsideTracks()
+    {
+        const auto trace = test::loadFixture("transformer");
+        TrackLayout layout;
+        layout.build(*trace, {});
+        const LayoutMetrics& m = layout.metrics();
+        int laidOut = 0;
+        for (const LayoutItem& item : layout.items()) {
+            if (item.kind != LayoutItem::Kind::Track)
+                continue;
+            const Track& track = trace->tracks()[item.index];
+            const int strip = track.instantCount() > 0 ? m.instantStrip : 0;
+            QCOMPARE(item.height, strip + int(track.rowEnd - track.rowBegin) * m.rowHeight + m.trackGap);
+            for (std::uint32_t r = track.rowBegin; r < track.rowEnd; ++r) {
+                const int top = layout.rowTop(r);
+                QCOMPARE(top, item.y + strip + int(r - track.rowBegin) * m.rowHeight);
+                QCOMPARE(layout.rowAt(top), r);
+                QCOMPARE(layout.rowAt(top + m.rowHeight - 1), r);
+                ++laidOut;
+            }
+        }
+        QCOMPARE(laidOut, int(trace->rows().size()));
+        QCOMPARE(layout.items().back().y + layout.items().back().height, layout.totalHeight());
+    }
+
+    void collapsedGroupHidesRows()
+    {
+        const auto trace = test::loadFixture("transformer");
+        std::uint32_t cpu = kNoIndex;
+        for (std::uint32_t p = 0; p < trace->processes().size(); ++p) {
+            if (trace->processDisplayName(p) == "python3 (572)")
+                cpu = p;
+        }
+        QVERIFY(cpu != kNoIndex);
+        std::vector<bool> collapsed(trace->processes().size(), false);
+        collapsed[cpu] = true;
+        TrackLayout full, folded;
+        full.build(*trace, {});
+        folded.build(*trace, collapsed);
+        const Track& mainThread = trace->tracks()[trace->processes()[cpu].tracks.front()];
+        QCOMPARE(folded.rowTop(mainThread.rowBegin), -1);
+        QVERIFY(full.rowTop(mainThread.rowBegin) >= 0);
+        QCOMPARE(folded.items().size(), full.items().size() - 2);
+        QVERIFY(folded.items().front().collapsed);
+        QVERIFY(folded.totalHeight() < full.totalHeight());
+        // The header still hit-tests as the process.
+        QCOMPARE(folded.itemAt(1)->index, cpu);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTrackLayout)
+#include "tst_tracklayout.moc"
