@@ -3,6 +3,9 @@
 #include "app/traceloadjob.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diagnosticspanel.h"
+#include "widgets/gpuoverlaypanel.h"
+#include "widgets/gpusummarypanel.h"
+#include "widgets/gpuviews.h"
 #include "widgets/searchbar.h"
 #include "widgets/timelinewidget.h"
 
@@ -111,6 +114,14 @@ void MainWindow::createDocks()
     connect(m_warningsButton, &QToolButton::clicked, m_diagnosticsDock, [this] {
         m_diagnosticsDock->setVisible(!m_diagnosticsDock->isVisible());
     });
+
+    // GPU metric overlays directly under the timeline, and the GPU summary (issue 5).
+    auto* gpuViews = new GpuViews(m_timeline, this);
+    centralWidget()->layout()->addWidget(gpuViews->overlay());
+    auto* gpuDock = new QDockWidget(tr("GPU Summary"), this);
+    gpuDock->setObjectName(QStringLiteral("gpuSummaryDock"));
+    gpuDock->setWidget(gpuViews->summary());
+    addDockWidget(Qt::BottomDockWidgetArea, gpuDock);
 }
 
 void MainWindow::createActions()

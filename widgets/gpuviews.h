@@ -1,0 +1,41 @@
+#pragma once
+// Wires the GPU overlays and the GPU summary to a timeline: when the timeline gets a trace,
+// the GPU report is computed on a worker thread (newer traces supersede older requests);
+// the overlays and the summary's range columns follow visibleRangeChanged(), the overlays
+// keep their time area under the timeline's, and a clicked step zooms the timeline.
+// The host places overlay() (directly under the timeline, same width) and summary() (a
+// dock), which then own them. GUI thread only.
+#include "core/gpu/gpureport.h"
+
+#include <QObject>
+#include <QPointer>
+
+namespace ks {
+
+class GpuOverlayPanel;
+class GpuSummaryPanel;
+class TimelineWidget;
+
+class GpuViews : public QObject {
+    Q_OBJECT
+public:
+    GpuViews(TimelineWidget* timeline, QObject* parent = nullptr);
+
+    GpuOverlayPanel* overlay() const { return m_overlay; }
+    GpuSummaryPanel* summary() const { return m_summary; }
+
+Q_SIGNALS:
+    void reportReady(std::shared_ptr<const ks::gpu::GpuReport> report);
+
+private:
+    void analyze(std::shared_ptr<const Trace> trace);
+    void apply(std::shared_ptr<const gpu::GpuReport> report, quint64 generation);
+    void followTimeline();
+
+    QPointer<TimelineWidget> m_timeline;
+    GpuOverlayPanel* m_overlay;
+    GpuSummaryPanel* m_summary;
+    quint64 m_generation = 0;
+};
+
+} // namespace ks
