@@ -216,9 +216,13 @@ Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const T
     builder.addMetadata("deviceProperties", devicePropertiesJson(devices));
     if (!processes.empty()) {
         const auto& hello = processes.front().hello;
-        builder.addMetadata("cupti_version", std::to_string(hello.cuptiVersion));
-        builder.addMetadata("cuda_driver_version", std::to_string(hello.driverVersion));
-        builder.addMetadata("cuda_runtime_version", std::to_string(hello.runtimeVersion));
+        // Versions the traced process could not tell are left out rather than written as 0.
+        if (hello.cuptiVersion)
+            builder.addMetadata("cupti_version", std::to_string(hello.cuptiVersion));
+        if (hello.driverVersion)
+            builder.addMetadata("cuda_driver_version", std::to_string(hello.driverVersion));
+        if (hello.runtimeVersion)
+            builder.addMetadata("cuda_runtime_version", std::to_string(hello.runtimeVersion));
     }
     builder.addMetadata("displayTimeUnit", "\"ms\"");
     builder.addMetadata("baseTimeNanoseconds", std::to_string(options.baseNs));

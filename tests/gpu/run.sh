@@ -3,12 +3,15 @@
 # programs of known shape, runs them (and PyTorch scripts) through `kinetoscope-cli collect`
 # and asserts the traces with check_trace.py; then measures overhead.
 # Skips cleanly (exit 0, with a message) where there is no NVIDIA GPU.
-# Logs and traces go to $OUT (default build-gpu/out); the summary is $OUT/summary.txt.
+# Logs and traces are written under $BUILD/results; $OUT (default build-gpu/out) receives
+# summary.txt and results.tgz (everything, large traces excluded).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build-gpu}
-OUT=${OUT:-$BUILD/out}
-mkdir -p "$OUT" "$BUILD/bin"
+FINAL=${OUT:-$BUILD/out}
+OUT=$BUILD/results
+rm -rf "$OUT"
+mkdir -p "$OUT" "$FINAL" "$BUILD/bin"
 SUMMARY=$OUT/summary.txt
 : > "$SUMMARY"
 say() { echo "$*" | tee -a "$SUMMARY"; }
@@ -66,7 +69,7 @@ collect() {
 verify() { # verify SCENARIO FILES...: assertions plus our own loader
     local scenario=$1
     shift
-    if ! $CHECK "$scenario" "$@" | tee -a "$SUMMARY" | grep -q '^PASS'; then
+    if ! $CHECK "$scenario" "$@" | tee -a "$SUMMARY" | grep '^PASS'; then
         failures=$((failures + 1))
         return
     fi
@@ -122,10 +125,17 @@ done
 collect torch_launch 0 -o torch_launch.pt.trace.json.gz -- "$PY" "$ROOT/tests/gpu/torch_workload.py" launch \
     && grep '^launch:' "$OUT/torch_launch.log" | sed 's/^/  collected /' | tee -a "$SUMMARY"
 "$PY" "$ROOT/tests/gpu/torch_workload.py" launch --profiler 2>&1 | grep '^launch' | sed 's/^/  torch.profiler /' | tee -a "$SUMMARY"
-"$PY" "$ROOT/tests/gpu/torch_workload.py" gpu 2>&1 | sed 's/^/  plain /' | tee -a "$SUMMARY"
-collect torch_gpu 0 -o torch_gpu.pt.trace.json.gz -- "$PY" "$ROOT/tests/gpu/torch_workload.py" gpu \
+for i in 1 2; do
+    "$PY" "$ROOT/tests/gpu/torch_workload.py" gpu --iters 4000 2>&1 | sed 's/^/  plain /' | tee -a "$SUMMARY"
+done
+collect torch_gpu 0 -o torch_gpu.pt.trace.json.gz -- "$PY" "$ROOT/tests/gpu/torch_workload.py" gpu --iters 4000 \
     && grep '^gpu:' "$OUT/torch_gpu.log" | sed 's/^/  collected /' | tee -a "$SUMMARY"
 
-rm -f "$OUT"/empty_*.pt.trace.json.gz "$OUT"/torch_launch.pt.trace.json.gz "$OUT"/killed.json
+for log in empty_1 empty_2 torch_launch torch_gpu; do
+    grep -q ' 0 dropped records' "$OUT/$log.log" || { say "FAIL: $log dropped records"; failures=$((failures + 1)); }
+done
 say "--- $failures failure(s)"
+cp "$SUMMARY" "$FINAL/summary.txt"
+tar czf "$FINAL/results.tgz" -C "$OUT" --exclude='empty_*.pt.trace.json.gz' --exclude='torch_launch.pt.trace.json.gz' \
+    --exclude='torch_gpu.pt.trace.json.gz' --exclude='killed.json' .
 [ "$failures" = 0 ]
