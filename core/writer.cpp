@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -150,8 +151,8 @@ private:
     void writeMetadataEvents();
     void assignFlowIds();
     void writeSlices();
-    void writeSlice(SliceId s);
-    Json sliceArgs(SliceId s);
+    void writeSlice(SliceId s, std::string_view rawText);
+    Json sliceArgs(SliceId s, std::string_view rawText);
     Json synthesizedArgs(SliceId s) const;
     void writeInstants();
     void writeCounters();
@@ -304,23 +305,18 @@ void TraceJsonWriter::assignFlowIds()
 
 void TraceJsonWriter::writeSlices()
 {
-    // File order of the source (cheapest to re-read through a gzip seek index, and it keeps
-    // kineto's layout); slices without source text follow by track and start.
+    // Source file order (one pass over the source, and kineto's layout is kept); slices
+    // without source text follow in table order.
     const auto& slices = m_trace.slices();
-    std::vector<SliceId> order(slices.size());
-    for (SliceId s = 0; s < order.size(); ++s)
-        order[s] = s;
-    std::stable_sort(order.begin(), order.end(), [&](SliceId a, SliceId b) {
-        const bool ta = slices.rawLength[a] != 0, tb = slices.rawLength[b] != 0;
-        if (ta != tb)
-            return ta;
-        return ta && slices.rawOffset[a] < slices.rawOffset[b];
-    });
-    for (const SliceId s : order)
-        writeSlice(s);
+    std::vector<SliceId> withText, withoutText;
+    for (SliceId s = 0; s < slices.size(); ++s)
+        (slices.rawLength[s] ? withText : withoutText).push_back(s);
+    m_trace.forEachEventText(withText, [&](SliceId s, std::string_view text) { writeSlice(s, text); });
+    for (const SliceId s : withoutText)
+        writeSlice(s, {});
 }
 
-void TraceJsonWriter::writeSlice(SliceId s)
+void TraceJsonWriter::writeSlice(SliceId s, std::string_view rawText)
 {
     const auto& slices = m_trace.slices();
     const auto& track = m_trace.tracks()[m_trace.trackOf(s)];
@@ -330,7 +326,7 @@ void TraceJsonWriter::writeSlice(SliceId s)
     text.field("ph", "X");
     text.field("cat", str(slices.category[s])).field("name", str(slices.name[s])).field("pid", pid).field("tid", tid);
     text.time("ts", slices.start[s]).time("dur", slices.duration[s]);
-    Json args = sliceArgs(s);
+    Json args = sliceArgs(s, rawText);
     if (!args.is_null())
         text.field("args", args);
     event(text.finish());
@@ -357,12 +353,11 @@ void TraceJsonWriter::writeSlice(SliceId s)
     }
 }
 
-Json TraceJsonWriter::sliceArgs(SliceId s)
+Json TraceJsonWriter::sliceArgs(SliceId s, std::string_view rawText)
 {
     if (m_trace.slices().rawLength[s] == 0)
         return synthesizedArgs(s);
-    const std::string raw = m_trace.eventText(s);
-    Json parsed = Json::parse(raw, nullptr, false);
+    Json parsed = Json::parse(rawText, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object()) {
         ++m_result.unreadableArgs;
         return synthesizedArgs(s);
@@ -413,9 +408,10 @@ Json TraceJsonWriter::synthesizedArgs(SliceId s) const
 void TraceJsonWriter::writeInstants()
 {
     const auto& instants = m_trace.instants();
-    for (std::uint32_t i = 0; i < instants.size(); ++i) {
+    std::vector<std::uint32_t> all(instants.size());
+    std::iota(all.begin(), all.end(), 0u);
+    m_trace.forEachInstantText(all, [&](std::uint32_t i, std::string_view raw) {
         Json pid = 0, tid = 0, args;
-        const std::string raw = m_trace.instantText(i);
         if (!raw.empty()) {
             Json parsed = Json::parse(raw, nullptr, false);
             if (parsed.is_object()) {
@@ -445,7 +441,7 @@ void TraceJsonWriter::writeInstants()
         if (!args.is_null())
             text.field("args", args);
         event(text.finish());
-    }
+    });
 }
 
 void TraceJsonWriter::writeCounters()

@@ -16,5 +16,6 @@ struct Command {
 int runInfo(const std::vector<std::string>& args);
 int runCollect(const std::vector<std::string>& args);
 int runGpu(const std::vector<std::string>& args);
+int runOps(const std::vector<std::string>& args);
 
 } // namespace ks::cli

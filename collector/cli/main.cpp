@@ -9,6 +9,7 @@ namespace {
 const ks::cli::Command kCommands[] = {
     {"info", "devices, processes, tracks, event counts and warnings of a trace", ks::cli::runInfo},
     {"gpu", "GPU utilization, SM efficiency, occupancy, step breakdown, nvprof summary", ks::cli::runGpu},
+    {"ops", "operator table like torch's key_averages().table()", ks::cli::runOps},
     {"collect", "run a CUDA program under the CUPTI collector and write its trace", ks::cli::runCollect},
 };
 

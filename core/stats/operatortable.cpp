@@ -97,7 +97,6 @@ private:
     void aggregate();
     bool inRange(TimeNs start) const { return start >= m_options.rangeStart && start < m_options.rangeEnd; }
     OperatorRow& rowFor(std::string name, bool device, bool annotation, std::string shapes);
-    std::string inputShapesOf(SliceId s) const;
 
     const Trace& m_trace;
     const OperatorTableOptions& m_options;
@@ -274,10 +273,13 @@ void OperatorTableBuilder::computeMemory()
 {
     const StringId memoryName = m_trace.strings().find("[memory]");
     const auto& instants = m_trace.instants();
+    std::vector<std::uint32_t> memoryInstants;
     for (std::uint32_t i = 0; i < instants.size(); ++i) {
-        if (instants.name[i] != memoryName)
-            continue;
-        const auto event = nlohmann::json::parse(m_trace.instantText(i), nullptr, false);
+        if (instants.name[i] == memoryName)
+            memoryInstants.push_back(i);
+    }
+    m_trace.forEachInstantText(memoryInstants, [&](std::uint32_t i, std::string_view text) {
+        const auto event = nlohmann::json::parse(text, nullptr, false);
         const auto args = event.is_object() ? event.value("args", nlohmann::json::object()) : nlohmann::json::object();
         const std::int64_t bytes = args.value("Bytes", std::int64_t(0));
         const int deviceType = args.value("Device Type", 0);
@@ -285,7 +287,7 @@ void OperatorTableBuilder::computeMemory()
         const bool cpu = deviceType == 0 || deviceType == 2 || deviceType == 5;
         const bool device = deviceType == 1 || deviceType == 6 || deviceType == 20;
         m_memory.push_back({instants.time[i], {cpu ? bytes : 0, device ? bytes : 0}});
-    }
+    });
     if (m_memory.empty())
         return;
     m_table.hasMemory = true;
@@ -317,9 +319,9 @@ void OperatorTableBuilder::computeMemory()
     }
 }
 
-std::string OperatorTableBuilder::inputShapesOf(SliceId s) const
+std::string inputShapesOf(std::string_view eventText)
 {
-    const auto event = nlohmann::json::parse(m_trace.eventText(s), nullptr, false);
+    const auto event = nlohmann::json::parse(eventText, nullptr, false);
     if (!event.is_object() || !event.contains("args"))
         return "[]";
     const auto& args = event["args"];
@@ -364,10 +366,20 @@ void OperatorTableBuilder::aggregate()
     }
     std::stable_sort(byStart.begin(), byStart.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return m_nodes[a].start < m_nodes[b].start; });
+    std::unordered_map<SliceId, std::string> shapesOfOp;
+    if (m_options.groupByInputShapes) {
+        std::vector<SliceId> ops;
+        for (const auto i : byStart) {
+            if (m_trace.classOf(m_nodes[i].slice) == SliceClass::CpuOp)
+                ops.push_back(m_nodes[i].slice);
+        }
+        m_trace.forEachEventText(ops, [&](SliceId s, std::string_view text) { shapesOfOp[s] = inputShapesOf(text); });
+    }
     for (const auto i : byStart) {
         const Node& n = m_nodes[i];
         const SliceClass c = m_trace.classOf(n.slice);
-        std::string shapes = m_options.groupByInputShapes && c == SliceClass::CpuOp ? inputShapesOf(n.slice) : noShapes;
+        const auto shapesIt = shapesOfOp.find(n.slice);
+        std::string shapes = shapesIt != shapesOfOp.end() ? shapesIt->second : noShapes;
         OperatorRow& row = rowFor(torchKey(m_trace.str(slices.name[n.slice])), false,
                                   c == SliceClass::UserAnnotation, std::move(shapes));
         TimeNs childCpu = 0, childDevice = 0;

@@ -24,8 +24,9 @@ struct OperatorRow {
     std::int64_t deviceMemory = 0, selfDeviceMemory = 0;
     std::vector<SliceId> slices;   // the occurrences counted, by start time
 
-    TimeNs cpuAverage() const { return calls ? cpuTotal / TimeNs(calls) : 0; }
-    TimeNs deviceAverage() const { return calls ? deviceTotal / TimeNs(calls) : 0; }
+    // Rounded to the nearest ns, as torch divides in floating point.
+    TimeNs cpuAverage() const { return calls ? (cpuTotal + TimeNs(calls) / 2) / TimeNs(calls) : 0; }
+    TimeNs deviceAverage() const { return calls ? (deviceTotal + TimeNs(calls) / 2) / TimeNs(calls) : 0; }
 };
 
 struct OperatorTable {

@@ -1,0 +1,198 @@
+// The operator table against torch's own key_averages() of the same session.
+#include "core/loader.h"
+#include "core/stats/operatortable.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QTest>
+
+#include <cmath>
+#include <fstream>
+
+using namespace ks;
+
+namespace {
+
+std::shared_ptr<const Trace> load(const char* name)
+{
+    auto result = loadTraceFile(std::string(KS_TEST_DATA) + "/" + name + ".pt.trace.json.gz");
+    return result.trace;
+}
+
+const OperatorRow* findRow(const OperatorTable& table, std::string_view name, bool device)
+{
+    for (const auto& r : table.rows) {
+        if (r.name == name && r.isDevice == device)
+            return &r;
+    }
+    return nullptr;
+}
+
+bool within1Percent(TimeNs ours, double referenceUs)
+{
+    const double us = double(ours) / 1000.0;
+    return std::abs(us - referenceUs) <= 0.01 * std::abs(referenceUs) + 0.001;
+}
+
+} // namespace
+
+class TestOperatorTable : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_mlp = load("mlp_ops");
+        QVERIFY(m_mlp);
+    }
+
+    // Every row of torch's table: calls exact, CPU and CUDA times within 1 %.
+    void matchesTorchKeyAverages()
+    {
+        std::ifstream in(std::string(KS_TEST_DATA) + "/reference/mlp_ops.key_averages.json");
+        const auto reference = nlohmann::json::parse(in);
+        const OperatorTable table = computeOperatorTable(*m_mlp);
+        QCOMPARE(table.rows.size(), reference.size());
+        for (const auto& ref : reference) {
+            const std::string name = ref["name"];
+            // torch lists a record_function label twice: the CPU range and the GPU-side range.
+            const bool device = ref["cpu_total_us"].get<double>() == 0.0;
+            const OperatorRow* row = findRow(table, name, device);
+            QVERIFY2(row, name.c_str());
+            QCOMPARE(row->calls, ref["count"].get<std::uint64_t>());
+            QVERIFY2(within1Percent(row->selfCpu, ref["self_cpu_us"]), name.c_str());
+            QVERIFY2(within1Percent(row->cpuTotal, ref["cpu_total_us"]), name.c_str());
+            QVERIFY2(within1Percent(row->selfDevice, ref["self_device_us"]), name.c_str());
+            QVERIFY2(within1Percent(row->deviceTotal, ref["device_total_us"]), name.c_str());
+        }
+        // The footer of torch's table: "Self CPU time total: 12.565ms", "Self CUDA time total: 1.047ms".
+        QVERIFY(within1Percent(table.selfCpuTotal, 12565.0));
+        QVERIFY(within1Percent(table.selfDeviceTotal, 1047.0));
+        QVERIFY(!table.hasMemory);
+    }
+
+    void foldsSameNameChild()
+    {
+        const OperatorTable table = computeOperatorTable(*m_mlp);
+        const auto& slices = m_mlp->slices();
+        int powEvents = 0;
+        for (SliceId s = 0; s < slices.size(); ++s)
+            powEvents += m_mlp->str(slices.name[s]) == "aten::pow";
+        QCOMPARE(powEvents, 10);
+        const OperatorRow* pow = findRow(table, "aten::pow", false);
+        QVERIFY(pow);
+        QCOMPARE(pow->calls, 8u);
+        QCOMPARE(pow->slices.size(), std::size_t(8));
+    }
+
+    // "Activity Buffer Request" has no ids; torch nests it under the running aten::addmm and
+    // credits it with that op's kernels (61.023 µs), which addmm's CUDA total then includes.
+    void overheadIsARow()
+    {
+        const OperatorTable table = computeOperatorTable(*m_mlp);
+        const OperatorRow* overhead = findRow(table, "Activity Buffer Request", false);
+        QVERIFY(overhead);
+        QCOMPARE(overhead->calls, 1u);
+        QCOMPARE(overhead->selfCpu, TimeNs(2936129));
+        QCOMPARE(overhead->selfDevice, TimeNs(61023));
+        const OperatorRow* addmm = findRow(table, "aten::addmm", false);
+        QCOMPARE(addmm->selfCpu, TimeNs(542522));
+        QCOMPARE(addmm->deviceTotal, TimeNs(409148));
+    }
+
+    // Kernels launched through cuLaunchKernelEx (cuBLAS's nvjet) count for aten::mm.
+    void driverLaunchesCount()
+    {
+        const OperatorTable table = computeOperatorTable(*m_mlp);
+        const OperatorRow* mm = findRow(table, "aten::mm", false);
+        QVERIFY(mm);
+        QCOMPARE(mm->selfDevice, TimeNs(342527));
+        const OperatorRow* driver = findRow(table, "cuLaunchKernelEx", false);
+        QVERIFY(driver);
+        QCOMPARE(driver->calls, 10u);
+        QCOMPARE(driver->deviceTotal, TimeNs(0));
+    }
+
+    void rangeCountsOccurrencesInside()
+    {
+        const OperatorTable whole = computeOperatorTable(*m_mlp);
+        const OperatorRow* step = findRow(whole, "fp32_step", false);
+        QVERIFY(step);
+        QCOMPARE(step->calls, 2u);
+        const SliceId first = step->slices.front();
+        OperatorTableOptions options;
+        options.rangeStart = m_mlp->slices().start[first];
+        options.rangeEnd = m_mlp->slices().end(first);
+        const OperatorTable part = computeOperatorTable(*m_mlp, options);
+        const OperatorRow* partStep = findRow(part, "fp32_step", false);
+        QVERIFY(partStep);
+        QCOMPARE(partStep->calls, 1u);
+        QCOMPARE(partStep->cpuTotal, m_mlp->slices().duration[first]);
+        QVERIFY(!findRow(part, "fp16_step", false));
+    }
+
+    void groupsByInputShapes()
+    {
+        auto square = load("square");
+        QVERIFY(square);
+        OperatorTableOptions options;
+        options.groupByInputShapes = true;
+        const OperatorTable table = computeOperatorTable(*square, options);
+        int toRows = 0;
+        for (const auto& r : table.rows) {
+            if (r.name == "aten::to") {
+                ++toRows;
+                QCOMPARE(r.inputShapes, std::string("[[10000, 10000], [], [], [], []]"));
+                QCOMPARE(r.calls, 2u);
+            }
+            if (r.name == "aten::mul")
+                QCOMPARE(r.inputShapes, std::string("[[10000, 10000], [10000, 10000]]"));
+            if (r.isDevice)
+                QCOMPARE(r.inputShapes, std::string("[]"));
+        }
+        QCOMPARE(toRows, 1);
+    }
+
+    // Memory columns (profile_memory=True), values worked out from the [memory] events with
+    // torch's rule: bytes of every [memory] event inside [start, end], minus the children's.
+    void memoryColumns()
+    {
+        auto transformer = load("transformer");
+        QVERIFY(transformer);
+        const OperatorTable table = computeOperatorTable(*transformer);
+        QVERIFY(table.hasMemory);
+        const OperatorRow* empty = findRow(table, "aten::empty", false);
+        QVERIFY(empty);
+        QCOMPARE(empty->cpuMemory, std::int64_t(12));
+        QCOMPARE(empty->deviceMemory, std::int64_t(304209920));
+        QCOMPARE(empty->selfDeviceMemory, std::int64_t(304209920));
+        const OperatorRow* step = findRow(table, "ProfilerStep*", false);
+        QVERIFY(step);
+        QCOMPARE(step->calls, 3u);
+        QCOMPARE(step->selfDeviceMemory, std::int64_t(-219173888));
+        QVERIFY(!findRow(table, "[memory]", false)); // every [memory] event falls in some op
+        const OperatorRow* mm = findRow(table, "aten::mm", false);
+        QCOMPARE(mm->calls, 24u);
+        QCOMPARE(mm->selfDevice, TimeNs(1807292));
+    }
+
+    void sortKeys()
+    {
+        QCOMPARE(operatorSortKeyFromName("cuda_time_total"), std::optional(OperatorSortKey::DeviceTotal));
+        QCOMPARE(operatorSortKeyFromName("self_cpu"), std::optional(OperatorSortKey::SelfCpu));
+        QVERIFY(!operatorSortKeyFromName("bogus"));
+        OperatorTable table = computeOperatorTable(*m_mlp);
+        sortOperatorRows(table.rows, OperatorSortKey::DeviceTotal);
+        // torch's table sorted by cuda_time_total starts with the GPU-side fp16_step.
+        QCOMPARE(table.rows[0].name, std::string("fp16_step"));
+        QVERIFY(table.rows[0].isDevice);
+        QCOMPARE(table.rows[2].name, std::string("aten::linear"));
+        for (std::size_t i = 1; i < table.rows.size(); ++i)
+            QVERIFY(table.rows[i - 1].deviceTotal >= table.rows[i].deviceTotal);
+    }
+
+private:
+    std::shared_ptr<const Trace> m_mlp;
+};
+
+QTEST_GUILESS_MAIN(TestOperatorTable)
+#include "tst_operatortable.moc"
