@@ -217,8 +217,11 @@ public:
         std::size_t produced = 0;
         while (m_ok && produced < capacity) {
             if (m_z.avail_in == 0) {
-                if (!refillInput())
+                if (!refillInput()) {
+                    if (m_inMember && m_error.empty())
+                        m_error = "the gzip stream ends early (truncated or corrupt gzip data)";
                     break;
+                }
             }
             m_z.next_out = reinterpret_cast<Bytef*>(dest + produced);
             m_z.avail_out = static_cast<uInt>(capacity - produced);
@@ -228,9 +231,11 @@ public:
             produced += n;
             m_out += n;
             if (ret == Z_STREAM_END) {
+                m_inMember = false;
                 // Multi-member file: continue with the next member, if there is one.
                 if (m_z.avail_in == 0 && !refillInput())
                     break;
+                m_inMember = true;
                 if (inflateReset(&m_z) != Z_OK) {
                     m_ok = false;
                     m_error = "corrupt gzip data after a member";
@@ -261,9 +266,6 @@ private:
         m_z.next_in = m_in.data();
         m_z.avail_in = static_cast<uInt>(n);
         m_inConsumed += n;
-        if (n == 0 && !m_sawEnd) {
-            m_sawEnd = true;
-        }
         return n > 0;
     }
 
@@ -298,7 +300,7 @@ private:
     std::uint64_t m_size;
     z_stream m_z {};
     bool m_ok = false;
-    bool m_sawEnd = false;
+    bool m_inMember = true; // inside a gzip member that has not reached its end
     std::vector<unsigned char> m_in;
     std::uint64_t m_inConsumed = 0;
     std::uint64_t m_out = 0;
@@ -396,7 +398,11 @@ public:
     }
     std::shared_ptr<const EventTextSource> textSource() override
     {
+        // The reader may stop early (a syntax error): stop the producer before touching
+        // the inner source, which is only safe once the producer has let go of it.
         std::unique_lock lock(m_mutex);
+        m_stop = true;
+        m_changed.notify_all();
         m_changed.wait(lock, [this] { return m_done; });
         return m_inner->textSource();
     }
@@ -432,6 +438,8 @@ private:
             m_changed.wait(lock, [this] { return m_ready.size() < kDepth || m_stop; });
             if (m_stop) {
                 m_done = true;
+                lock.unlock();
+                m_changed.notify_all();
                 return;
             }
         }

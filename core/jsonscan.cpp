@@ -122,9 +122,13 @@ Status parseString(Cursor& c, std::string_view& out, std::string& scratch)
             p += 4;
             std::uint32_t cp = static_cast<std::uint32_t>(hi);
             if (cp >= 0xD800 && cp <= 0xDBFF) {
-                if (c.end - p < 6)
+                // A pair needs "\\uXXXX" next; anything else makes this a lone surrogate.
+                if (p >= c.end || (*p == '\\' && p + 1 >= c.end))
                     return Status::Incomplete;
-                const long lo = (p[0] == '\\' && p[1] == 'u') ? readHex4(p + 2, c.end) : -1;
+                const bool pairFollows = p[0] == '\\' && p[1] == 'u';
+                if (pairFollows && c.end - p < 6)
+                    return Status::Incomplete;
+                const long lo = pairFollows ? readHex4(p + 2, c.end) : -1;
                 if (lo >= 0xDC00 && lo <= 0xDFFF) {
                     cp = 0x10000 + ((cp - 0xD800) << 10) + (static_cast<std::uint32_t>(lo) - 0xDC00);
                     p += 6;

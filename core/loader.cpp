@@ -73,6 +73,7 @@ private:
     Status step(Cursor& c);
     Status stepStart(Cursor& c);
     Status stepObjectMember(Cursor& c);
+    Status parseObjectMember(Cursor& c);
     Status stepEvents(Cursor& c);
     void handleEvent(const RawEvent& ev, std::uint64_t offset, std::uint32_t length);
     void handleSlice(const RawEvent& ev, JsonId pid, JsonId tid, StringId name, StringId category, bool device,
@@ -181,7 +182,7 @@ LoadResult TraceReader::run()
         if (st == Status::Ok)
             continue;
         if (st == Status::Error) {
-            if (m_state == State::Start)
+            if (m_state == State::Start || (m_state == State::ObjectMember && !m_sawTraceEvents))
                 return fatal(c.errorWhat, offsetOf(c.errorAt));
             // e.g. an unescaped quote in a name: keep what came before, as if truncated.
             m_builder.diagnostics().add({Diagnostic::Severity::Error, "syntax-error",
@@ -206,8 +207,10 @@ LoadResult TraceReader::run()
         if (m_state == State::Start) {
             if (!ioError.empty())
                 return fatal(ioError, m_base + m_len);
-            return fatal(m_len == 0 ? "the file is empty" : "not a trace: no JSON object or array", 0);
+            return fatal(m_base + m_len == 0 ? "the file is empty" : "not a trace: no JSON object or array", 0);
         }
+        if (!m_sawTraceEvents && !m_arrayForm)
+            return fatal("the file ends before its \"traceEvents\" array (truncated)", m_base + m_pos);
         const bool onlyMissingBracket = m_arrayForm && m_state == State::Events && m_pos == m_len;
         if (!onlyMissingBracket && m_state != State::Trailing) {
             std::string why = ioError.empty() ? "the file ends early (truncated)" : ioError;
@@ -294,6 +297,16 @@ Status TraceReader::stepStart(Cursor& c)
 
 Status TraceReader::stepObjectMember(Cursor& c)
 {
+    // Any Incomplete below restarts the whole member, so c.p goes back to its start.
+    const char* memberStart = c.p;
+    const Status st = parseObjectMember(c);
+    if (st == Status::Incomplete)
+        c.p = memberStart;
+    return st;
+}
+
+Status TraceReader::parseObjectMember(Cursor& c)
+{
     if (!json::skipSpace(c))
         return Status::Incomplete;
     if (*c.p == '}') { // empty object or trailing comma
@@ -307,7 +320,6 @@ Status TraceReader::stepObjectMember(Cursor& c)
     }
     if (*c.p != '"')
         return c.fail("expected a key in the top-level object");
-    const char* memberStart = c.p;
     std::string_view key;
     if (auto st = json::parseString(c, key, m_keyScratch); st != Status::Ok)
         return st;
@@ -328,11 +340,8 @@ Status TraceReader::stepObjectMember(Cursor& c)
     }
     std::string keyCopy(key);
     const char* valueStart = c.p;
-    if (auto st = json::skipValue(c); st != Status::Ok) {
-        if (st == Status::Incomplete)
-            c.p = memberStart; // retry the whole member with more bytes
+    if (auto st = json::skipValue(c); st != Status::Ok)
         return st;
-    }
     std::string raw(valueStart, c.p);
     if (keyCopy == "baseTimeNanoseconds") {
         std::int64_t base = 0;

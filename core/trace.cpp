@@ -191,6 +191,8 @@ std::string Trace::trackDisplayName(std::uint32_t track) const
     const auto& t = m_tracks[track];
     if (!t.name.empty())
         return trimmed(t.name);
+    if (t.tid.isText) // async tracks and string tids name themselves
+        return idText(*this, t.tid);
     switch (t.kind) {
     case TrackKind::GpuStream:
         return "stream " + idText(*this, t.tid);

@@ -1,0 +1,99 @@
+#include "core/jsonscan.h"
+
+#include <QtTest>
+
+using namespace ks::json;
+
+class TestJsonScan : public QObject {
+    Q_OBJECT
+private slots:
+    void decimalToNs_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<bool>("ok");
+        // kineto's µs with three decimals must come out exact (trace-format.md §5): through
+        // double, 4441053504039.333 * 1000 is off by one.
+        QTest::newRow("kineto") << "4441053504039.333" << qint64(4441053504039333) << true;
+        QTest::newRow("integer") << "12" << qint64(12000) << true;
+        QTest::newRow("short fraction") << "0.5" << qint64(500) << true;
+        QTest::newRow("sub-ns rounds up") << "1.0005" << qint64(1001) << true;
+        QTest::newRow("sub-ns rounds down") << "1.0004" << qint64(1000) << true;
+        QTest::newRow("exponent") << "1.5e3" << qint64(1500000) << true;
+        QTest::newRow("negative") << "-2.250" << qint64(-2250) << true;
+        QTest::newRow("absolute epoch us") << "1700000000123456.789" << qint64(1700000000123456789) << true;
+        QTest::newRow("overflow") << "1e400" << qint64(0) << false;
+        QTest::newRow("too large") << "99999999999999999999" << qint64(0) << false;
+        QTest::newRow("junk") << "12abc" << qint64(0) << false;
+        QTest::newRow("empty") << "" << qint64(0) << false;
+    }
+    void decimalToNs()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, ns);
+        QFETCH(bool, ok);
+        std::int64_t out = 0;
+        const std::string s = text.toStdString();
+        QCOMPARE(decimalToScaled(s, 3, out), ok);
+        if (ok)
+            QCOMPARE(qint64(out), ns);
+    }
+
+    void everyKinetoValueExact()
+    {
+        // All 3-decimal values of a range parse exactly (the double route fails ~24%).
+        for (std::int64_t ns = 4441053504039000; ns < 4441053504039000 + 5000; ++ns) {
+            const std::string s = std::to_string(ns / 1000) + "." + std::to_string(1000 + ns % 1000).substr(1);
+            std::int64_t out = 0;
+            QVERIFY(decimalToScaled(s, 3, out));
+            QCOMPARE(out, ns);
+        }
+    }
+
+    void strings_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("plain") << QByteArray("\"aten::mm\"") << "aten::mm";
+        QTest::newRow("escapes") << QByteArray("\"a\\\"b\\\\c\\n\"") << "a\"b\\c\n";
+        QTest::newRow("unicode") << QByteArray("\"\\u00e9\"") << QString::fromUtf8("é");
+        QTest::newRow("surrogate pair") << QByteArray("\"\\ud83d\\ude00\"") << QString::fromUtf8("😀");
+        QTest::newRow("lone surrogate") << QByteArray("\"x\\ud800y\"") << QString::fromUtf8("x\uFFFDy");
+        QTest::newRow("bad escape") << QByteArray("\"\\q\"") << QString::fromUtf8("\uFFFD");
+    }
+    void strings()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, expected);
+        Cursor c{json.constData(), json.constData() + json.size()};
+        std::string_view out;
+        std::string scratch;
+        QCOMPARE(parseString(c, out, scratch), Status::Ok);
+        QCOMPARE(QString::fromUtf8(out.data(), qsizetype(out.size())), expected);
+        QCOMPARE(c.p, json.constData() + json.size());
+    }
+
+    void incompleteNeverReadsPastTheEnd()
+    {
+        const QByteArray full = "{\"a\":[1,{\"b\":\"x\\\"]\"}],\"c\":-1.5e3} ";
+        for (int cut = 1; cut < full.size() - 1; ++cut) {
+            Cursor c{full.constData(), full.constData() + cut};
+            QCOMPARE(skipValue(c), Status::Incomplete);
+        }
+        Cursor c{full.constData(), full.constData() + full.size()};
+        QCOMPARE(skipValue(c), Status::Ok);
+        QCOMPARE(*c.p, ' ');
+    }
+
+    void deepNestingIsIterative()
+    {
+        std::string deep(100000, '[');
+        deep += std::string(100000, ']') + ",";
+        Cursor c{deep.data(), deep.data() + deep.size()};
+        QCOMPARE(skipValue(c), Status::Ok);
+        QCOMPARE(*c.p, ',');
+    }
+};
+
+QTEST_APPLESS_MAIN(TestJsonScan)
+#include "tst_jsonscan.moc"

@@ -1,0 +1,258 @@
+// Loader on the real fixtures: every traceEvents entry accounted for, tracks, flows,
+// exact timestamps, on-demand args (plain and gzip), truncation and chunk splitting.
+#include "testtraces.h"
+
+#include "core/loader.h"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace ks;
+
+namespace {
+
+std::map<std::string, std::uint64_t> modelCounts(const Trace& t)
+{
+    std::map<std::string, std::uint64_t> m;
+    for (const auto& c : t.phaseCategoryCounts())
+        m[c.key] = c.count;
+    return m;
+}
+
+const FlowCategoryStats* flowStats(const Trace& t, std::string_view category)
+{
+    for (const auto& f : t.flowStats()) {
+        if (t.str(f.category) == category)
+            return &f;
+    }
+    return nullptr;
+}
+
+// Same model: every column of every slice, tracks, flows.
+void compareModels(const Trace& a, const Trace& b)
+{
+    QCOMPARE(a.slices().size(), b.slices().size());
+    QCOMPARE(a.tracks().size(), b.tracks().size());
+    QCOMPARE(a.rows().size(), b.rows().size());
+    QCOMPARE(a.flows().size(), b.flows().size());
+    QCOMPARE(a.instants().size(), b.instants().size());
+    QCOMPARE(a.traceEventCount(), b.traceEventCount());
+    for (SliceId s = 0; s < a.slices().size(); ++s) {
+        QCOMPARE(a.slices().start[s], b.slices().start[s]);
+        QCOMPARE(a.slices().duration[s], b.slices().duration[s]);
+        QCOMPARE(a.str(a.slices().name[s]), b.str(b.slices().name[s]));
+        QCOMPARE(a.slices().row[s], b.slices().row[s]);
+        QCOMPARE(a.slices().rawOffset[s], b.slices().rawOffset[s]);
+    }
+    for (std::size_t f = 0; f < a.flows().size(); ++f) {
+        QCOMPARE(a.flows()[f].from, b.flows()[f].from);
+        QCOMPARE(a.flows()[f].to, b.flows()[f].to);
+    }
+}
+
+} // namespace
+
+class TestLoader : public QObject {
+    Q_OBJECT
+private slots:
+    void everyEntryCounted_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"square", "multistream", "transformer", "mlp_ops", "big"})
+            QTest::newRow(n) << n;
+    }
+    void everyEntryCounted()
+    {
+        QFETCH(QString, name);
+        const auto path = kstest::fixture(name.toUtf8().constData());
+        const auto expected = kstest::domPhaseCategoryCounts(kstest::gunzipFile(path));
+        const auto result = loadTraceFile(path);
+        QVERIFY(result.ok());
+        QCOMPARE(modelCounts(*result.trace), expected);
+        std::uint64_t total = 0;
+        for (const auto& [k, n] : expected)
+            total += n;
+        QCOMPARE(result.trace->traceEventCount(), total);
+    }
+
+    void flowPairing_data()
+    {
+        // trace-format.md §3.1: pairs, s only (syncs), f only (CPU calls); fwdbwd all paired.
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("pairs");
+        QTest::addColumn<int>("startsOnly");
+        QTest::addColumn<int>("endsOnly");
+        QTest::addColumn<int>("fwdbwd");
+        QTest::newRow("square") << "square" << 3 << 2 << 0 << 0;
+        QTest::newRow("multistream") << "multistream" << 40 << 14 << 50 << 0;
+        QTest::newRow("transformer") << "transformer" << 240 << 4 << 24 << 135;
+        QTest::newRow("big") << "big" << 5148 << 2 << 816 << 3300;
+    }
+    void flowPairing()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, pairs);
+        QFETCH(int, startsOnly);
+        QFETCH(int, endsOnly);
+        QFETCH(int, fwdbwd);
+        const auto result = loadTraceFile(kstest::fixture(name.toUtf8().constData()));
+        QVERIFY(result.ok());
+        const auto& t = *result.trace;
+        const auto* ac2g = flowStats(t, "ac2g");
+        QVERIFY(ac2g);
+        QCOMPARE(int(ac2g->paired), pairs);
+        QCOMPARE(int(ac2g->unpairedStarts), startsOnly);
+        QCOMPARE(int(ac2g->unpairedEnds), endsOnly);
+        QCOMPARE(int(ac2g->unbound), 0);
+        const auto* fb = flowStats(t, "fwdbwd");
+        QCOMPARE(fb ? int(fb->paired) : 0, fwdbwd);
+        // Every ac2g arrow joins a CPU launch to a GPU op with the same correlation id.
+        for (const auto& f : t.flows()) {
+            if (t.str(f.category) != "ac2g")
+                continue;
+            QCOMPARE(t.slices().correlation[f.from], t.slices().correlation[f.to]);
+            QVERIFY(!t.processes()[t.tracks()[t.trackOf(f.from)].process].isDevice);
+            QVERIFY(t.processes()[t.tracks()[t.trackOf(f.to)].process].isDevice);
+        }
+    }
+
+    void transformerTracks()
+    {
+        const auto result = loadTraceFile(kstest::fixture("transformer"));
+        QVERIFY(result.ok());
+        const auto& t = *result.trace;
+        // One CPU process (main + autograd thread), GPU 0 with stream 7, the Spans row;
+        // kineto's 16 declared GPU processes without events are not there.
+        QCOMPARE(t.processes().size(), std::size_t(3));
+        QCOMPARE(t.processDisplayName(0), std::string("python3 (572)"));
+        QCOMPARE(t.processes()[0].tracks.size(), std::size_t(2));
+        QCOMPARE(t.trackDisplayName(t.processes()[0].tracks[0]), std::string("thread 572 (python3)"));
+        QCOMPARE(t.trackDisplayName(t.processes()[0].tracks[1]), std::string("thread 602 (pt_autograd_0)"));
+        QCOMPARE(t.processDisplayName(1), std::string("GPU 0 · NVIDIA H200"));
+        QCOMPARE(t.processes()[1].tracks.size(), std::size_t(1));
+        QCOMPARE(t.trackDisplayName(t.processes()[1].tracks[0]), std::string("stream 7"));
+        QCOMPARE(t.tracks()[t.processes()[1].tracks[0]].sliceCount(), 258u); // 213 kernels + 12 + 15 + 18
+        // Exact ns parsing leaves no false partial overlaps: ops nest in one lane and
+        // python frames in their own (trace-format.md §4.1, §5).
+        for (const auto& track : t.tracks()) {
+            for (const auto& lane : track.lanes)
+                QVERIFY(lane.kind != LaneKind::Overflow);
+        }
+        QCOMPARE(t.tracks()[t.processes()[0].tracks[0]].lanes.size(), std::size_t(2));
+        QCOMPARE(t.diagnostics().count("overlap-moved-to-lane"), 0u);
+        QCOMPARE(t.deviceProperties().size(), std::size_t(1));
+        QCOMPARE(t.deviceProperties()[0].numSms, 132);
+        QCOMPARE(t.baseTimeNs() > 0, true);
+    }
+
+    void kernelFieldsAndArgsOnDemand()
+    {
+        const auto result = loadTraceFile(kstest::fixture("transformer"));
+        QVERIFY(result.ok());
+        const auto& t = *result.trace;
+        int kernels = 0;
+        for (SliceId s = 0; s < t.slices().size(); ++s) {
+            if (t.classOf(s) != SliceClass::Kernel)
+                continue;
+            ++kernels;
+            const auto* info = t.gpuOpInfo(s);
+            QVERIFY(info);
+            const auto args = nlohmann::json::parse(t.eventText(s))["args"];
+            QCOMPARE(info->grid[0], args["grid"][0].get<int>());
+            QCOMPARE(info->block[0], args["block"][0].get<int>());
+            QCOMPARE(info->registersPerThread, args["registers per thread"].get<int>());
+            QCOMPARE(t.slices().correlation[s], args["correlation"].get<std::int64_t>());
+            QCOMPARE(info->device, 0);
+        }
+        QCOMPARE(kernels, 213);
+    }
+
+    void gzipSeekIndexReadsArgsBack()
+    {
+        // big is 35 MB uncompressed: reading the last events back goes through checkpoints.
+        const auto result = loadTraceFile(kstest::fixture("big"));
+        QVERIFY(result.ok());
+        const auto& t = *result.trace;
+        SliceId last = 0;
+        for (SliceId s = 0; s < t.slices().size(); ++s) {
+            if (t.slices().rawOffset[s] > t.slices().rawOffset[last])
+                last = s;
+        }
+        QVERIFY(t.slices().rawOffset[last] > 30'000'000);
+        for (SliceId s : {SliceId(0), last, SliceId(t.slices().size() / 2)}) {
+            const auto ev = nlohmann::json::parse(t.eventText(s));
+            QCOMPARE(ev["name"].get<std::string>(), std::string(t.str(t.slices().name[s])));
+        }
+    }
+
+    void gzipAndPlainGiveTheSameModel()
+    {
+        const auto path = kstest::fixture("multistream");
+        const auto gz = loadTraceFile(path);
+        const auto plain = loadTraceFromMemory(kstest::gunzipFile(path), "multistream.json");
+        QVERIFY(gz.ok() && plain.ok());
+        compareModels(*gz.trace, *plain.trace);
+    }
+
+    void chunkSplitsDoNotMatter_data()
+    {
+        QTest::addColumn<int>("chunk");
+        for (int c : {1, 2, 3, 7, 61, 1000, 4096})
+            QTest::newRow(qPrintable(QString::number(c))) << c;
+    }
+    void chunkSplitsDoNotMatter()
+    {
+        QFETCH(int, chunk);
+        const auto text = kstest::gunzipFile(kstest::fixture("multistream"));
+        const auto reference = loadTraceFromMemory(text, "ref");
+        LoadOptions options;
+        options.chunkBytes = static_cast<std::size_t>(chunk);
+        options.readInBackgroundThread = chunk % 2 == 1;
+        const auto split = loadTraceFromMemory(text, "split", nullptr, options);
+        QVERIFY(reference.ok() && split.ok());
+        compareModels(*reference.trace, *split.trace);
+    }
+
+    void truncationKeepsEveryCompleteEvent()
+    {
+        const auto text = kstest::gunzipFile(kstest::fixture("multistream"));
+        const auto full = loadTraceFromMemory(text, "full");
+        QVERIFY(full.ok());
+        const auto& f = *full.trace;
+        std::vector<std::uint64_t> sliceEnds;
+        for (SliceId s = 0; s < f.slices().size(); ++s)
+            sliceEnds.push_back(f.slices().rawOffset[s] + f.slices().rawLength[s]);
+        std::sort(sliceEnds.begin(), sliceEnds.end());
+        const auto firstEvent = text.find("\"traceEvents\"");
+        const auto early = loadTraceFromMemory(text.substr(0, firstEvent), "early");
+        QVERIFY(!early.ok());
+        QVERIFY(QString::fromStdString(early.fatal->message).contains("truncated"));
+        for (std::size_t cut = firstEvent + 20; cut < text.size(); cut += 997) {
+            const auto r = loadTraceFromMemory(text.substr(0, cut), "cut");
+            QVERIFY2(r.ok(), qPrintable(QString("cut at %1").arg(cut)));
+            const auto expected = std::upper_bound(sliceEnds.begin(), sliceEnds.end(), cut) - sliceEnds.begin();
+            QCOMPARE(qint64(r.trace->slices().size()), qint64(expected));
+            QCOMPARE(r.trace->diagnostics().count("truncated"), 1u);
+            const auto& warning = r.trace->diagnostics().items().front();
+            QVERIFY(warning.byteOffset <= cut);
+        }
+    }
+
+    void progressAndCancel()
+    {
+        LoadProgress progress;
+        const auto done = loadTraceFile(kstest::fixture("big"), &progress);
+        QVERIFY(done.ok());
+        QCOMPARE(progress.bytesDone.load(), progress.bytesTotal.load());
+        QVERIFY(progress.eventsDone.load() > 100000);
+        LoadProgress cancelled;
+        cancelled.cancelRequested = true;
+        const auto r = loadTraceFile(kstest::fixture("big"), &cancelled);
+        QVERIFY(!r.ok());
+        QVERIFY(r.cancelled);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLoader)
+#include "tst_loader.moc"

@@ -1,0 +1,223 @@
+// Tiny inline traces for each ph kind and flow rule (trace-format.md §3, §6).
+#include "core/loader.h"
+
+#include <QtTest>
+
+using namespace ks;
+
+namespace {
+
+std::shared_ptr<const Trace> load(const char* events, std::size_t chunk = 1 << 20)
+{
+    LoadOptions o;
+    o.chunkBytes = chunk;
+    auto r = loadTraceFromMemory(std::string("{\"traceEvents\":[") + events + "]}", "inline.json", nullptr, o);
+    return r.trace;
+}
+
+SliceId byName(const Trace& t, std::string_view name)
+{
+    for (SliceId s = 0; s < t.slices().size(); ++s) {
+        if (t.str(t.slices().name[s]) == name)
+            return s;
+    }
+    return kNoSlice;
+}
+
+std::vector<std::pair<std::string, std::string>> arrows(const Trace& t)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& f : t.flows())
+        out.emplace_back(t.str(t.slices().name[f.from]), t.str(t.slices().name[f.to]));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+using Arrows = std::vector<std::pair<std::string, std::string>>;
+
+} // namespace
+
+class TestTraceBuilder : public QObject {
+    Q_OBJECT
+private slots:
+    void nestingAndDepth()
+    {
+        const auto t = load(R"(
+            {"ph":"X","name":"child","pid":1,"tid":1,"ts":2,"dur":3},
+            {"ph":"X","name":"parent","pid":1,"tid":1,"ts":1,"dur":10},
+            {"ph":"X","name":"sibling","pid":1,"tid":1,"ts":11,"dur":1},
+            {"ph":"X","name":"grandchild","pid":1,"tid":1,"ts":2,"dur":1})");
+        QVERIFY(t);
+        QCOMPARE(t->rowOf(byName(*t, "parent")).depth, 0);
+        QCOMPARE(t->rowOf(byName(*t, "sibling")).depth, 0);
+        QCOMPARE(t->rowOf(byName(*t, "child")).depth, 1);
+        QCOMPARE(t->rowOf(byName(*t, "grandchild")).depth, 2);
+        QCOMPARE(t->selfTime(byName(*t, "parent")), TimeNs(7000));
+        QCOMPARE(t->selfTime(byName(*t, "child")), TimeNs(2000));
+        // Rows are time ordered and binary-searchable.
+        const auto row = t->slices().row[byName(*t, "parent")];
+        QCOMPARE(t->sliceAt(row, 11500), byName(*t, "sibling"));
+        QCOMPARE(t->sliceAt(row, 10500), byName(*t, "parent"));
+        QCOMPARE(t->sliceAt(row, 500), kNoSlice);
+    }
+
+    void partialOverlapGoesToExtraLaneNotDropped()
+    {
+        const auto t = load(R"(
+            {"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":10},
+            {"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":10},
+            {"ph":"X","cat":"python_function","name":"py","pid":1,"tid":1,"ts":0,"dur":7})");
+        QCOMPARE(t->slices().size(), std::size_t(3));
+        const auto& track = t->tracks()[0];
+        QCOMPARE(track.lanes.size(), std::size_t(3));
+        QCOMPARE(track.lanes[t->rowOf(byName(*t, "a")).lane].kind, LaneKind::Main);
+        QCOMPARE(track.lanes[t->rowOf(byName(*t, "b")).lane].kind, LaneKind::Overflow);
+        QCOMPARE(track.lanes[t->rowOf(byName(*t, "py")).lane].kind, LaneKind::Python);
+        QCOMPARE(t->diagnostics().count("overlap-moved-to-lane"), 1u);
+    }
+
+    void beginEnd()
+    {
+        const auto t = load(R"(
+            {"ph":"B","name":"outer","pid":1,"tid":1,"ts":1},
+            {"ph":"B","name":"inner","pid":1,"tid":1,"ts":2},
+            {"ph":"E","pid":1,"tid":1,"ts":3},
+            {"ph":"E","name":"outer","pid":1,"tid":1,"ts":9})");
+        QCOMPARE(t->slices().duration[byName(*t, "outer")], TimeNs(8000));
+        QCOMPARE(t->slices().duration[byName(*t, "inner")], TimeNs(1000));
+        QCOMPARE(t->rowOf(byName(*t, "inner")).depth, 1);
+    }
+
+    void instantsCountersMetadata()
+    {
+        const auto t = load(R"(
+            {"ph":"X","name":"op","pid":7,"tid":8,"ts":1,"dur":1},
+            {"ph":"i","name":"thread mark","pid":7,"tid":8,"ts":1.5,"s":"t"},
+            {"ph":"i","name":"global mark","pid":"Traces","tid":"x","ts":2,"s":"g"},
+            {"ph":"C","name":"mem","pid":7,"ts":1,"args":{"used":10,"free":"5"}},
+            {"ph":"C","name":"mem","pid":7,"ts":0.5,"args":{"used":4}},
+            {"ph":"C","name":"hw","pid":7,"ts":1,"args":{"":3}},
+            {"ph":"M","name":"process_name","pid":7,"args":{"name":"old"}},
+            {"ph":"M","name":"process_name","pid":7,"args":{"name":"trainer"}},
+            {"ph":"M","name":"thread_name","pid":7,"tid":8,"args":{"name":"worker"}},
+            {"ph":"M","name":"process_labels","pid":7,"args":{"labels":"CPU"}})");
+        QCOMPARE(t->processDisplayName(0), std::string("trainer (7)")); // last M wins
+        QCOMPARE(t->processes()[0].labels, std::string("CPU"));
+        QCOMPARE(t->trackDisplayName(0), std::string("worker"));
+        QCOMPARE(t->instants().size(), std::size_t(2));
+        QCOMPARE(t->tracks()[0].instantCount(), 1u);
+        std::map<std::string, std::vector<double>> series;
+        for (const auto& c : t->counters())
+            series[c.name] = c.value;
+        QCOMPARE(series["mem used"], (std::vector<double>{4, 10})); // sorted by time
+        QCOMPARE(series["mem free"], (std::vector<double>{5}));
+        QCOMPARE(series["hw"], (std::vector<double>{3}));
+        QCOMPARE(t->traceEventCount(), 10u);
+    }
+
+    void stringAndNumericIdsAreDifferentTracks()
+    {
+        const auto t = load(R"(
+            {"ph":"X","name":"a","pid":0,"tid":0,"ts":1,"dur":1},
+            {"ph":"X","name":"b","pid":"0","tid":0,"ts":1,"dur":1},
+            {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":1})");
+        QCOMPARE(t->processes().size(), std::size_t(3)); // host pid 0, host pid "0", GPU 0
+        QVERIFY(t->processes()[1].isDevice);
+        QCOMPARE(t->processDisplayName(1), std::string("GPU 0"));
+    }
+
+    void flowV1BindingRules()
+    {
+        // s binds to the enclosing slice, f with bp:e to the enclosing one, plain f to
+        // the next slice starting at or after ts; the ids are keyed by (cat, name, id).
+        const auto t = load(R"(
+            {"ph":"X","name":"launch","pid":1,"tid":1,"ts":1,"dur":4},
+            {"ph":"s","cat":"c","name":"n","id":5,"pid":1,"tid":1,"ts":2},
+            {"ph":"X","name":"kernel","pid":1,"tid":2,"ts":10,"dur":2},
+            {"ph":"f","cat":"c","name":"n","id":5,"pid":1,"tid":2,"ts":11,"bp":"e"},
+            {"ph":"s","cat":"c","name":"n","id":"0x6","pid":1,"tid":1,"ts":3},
+            {"ph":"X","name":"later","pid":1,"tid":2,"ts":20,"dur":1},
+            {"ph":"f","cat":"c","name":"n","id":6,"pid":1,"tid":2,"ts":15},
+            {"ph":"s","cat":"other","name":"n","id":5,"pid":1,"tid":1,"ts":2})");
+        QCOMPARE(arrows(*t), (Arrows{{"launch", "kernel"}, {"launch", "later"}}));
+        const auto kernel = byName(*t, "kernel");
+        QCOMPARE(t->incomingFlows(kernel).size(), std::size_t(1));
+        QCOMPARE(t->flows()[t->incomingFlows(kernel)[0]].from, byName(*t, "launch"));
+        QCOMPARE(t->outgoingFlows(byName(*t, "launch")).size(), std::size_t(2));
+    }
+
+    void oneStartManyEndsAndOrphans()
+    {
+        // A CUDA graph launch: one s, several f (kernel events before the launch in file
+        // order, as kineto writes them); an orphan f and an orphan s are counted, not drawn.
+        const auto t = load(R"(
+            {"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":7,"ts":10,"dur":1},
+            {"ph":"f","cat":"ac2g","name":"ac2g","id":9,"pid":0,"tid":7,"ts":10,"bp":"e"},
+            {"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":7,"ts":12,"dur":1},
+            {"ph":"f","cat":"ac2g","name":"ac2g","id":9,"pid":0,"tid":7,"ts":12,"bp":"e"},
+            {"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":2,"dur":3},
+            {"ph":"s","cat":"ac2g","name":"ac2g","id":9,"pid":1,"tid":1,"ts":2},
+            {"ph":"X","cat":"cuda_runtime","name":"cudaMalloc","pid":1,"tid":1,"ts":6,"dur":1},
+            {"ph":"f","cat":"ac2g","name":"ac2g","id":10,"pid":1,"tid":1,"ts":6,"bp":"e"},
+            {"ph":"X","cat":"cuda_runtime","name":"cudaDeviceSynchronize","pid":1,"tid":1,"ts":8,"dur":1},
+            {"ph":"s","cat":"ac2g","name":"ac2g","id":11,"pid":1,"tid":1,"ts":8})");
+        QCOMPARE(arrows(*t), (Arrows{{"cudaGraphLaunch", "k1"}, {"cudaGraphLaunch", "k2"}}));
+        const auto& s = t->flowStats().front();
+        QCOMPARE(s.paired, 2u);
+        QCOMPARE(s.unpairedEnds, 1u);
+        QCOMPARE(s.unpairedStarts, 1u);
+    }
+
+    void flowStepsAndV2()
+    {
+        const auto t = load(R"(
+            {"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},
+            {"ph":"X","name":"b","pid":1,"tid":2,"ts":3,"dur":1},
+            {"ph":"X","name":"c","pid":1,"tid":3,"ts":5,"dur":1},
+            {"ph":"s","cat":"x","name":"n","id":1,"pid":1,"tid":1,"ts":1},
+            {"ph":"t","cat":"x","name":"n","id":1,"pid":1,"tid":2,"ts":3},
+            {"ph":"f","cat":"x","name":"n","id":1,"pid":1,"tid":3,"ts":5,"bp":"e"},
+            {"ph":"X","name":"v2out","pid":2,"tid":1,"ts":1,"dur":1,"bind_id":"0xff","flow_out":true},
+            {"ph":"X","name":"v2in","pid":2,"tid":2,"ts":4,"dur":1,"bind_id":255,"flow_in":true})");
+        QCOMPARE(arrows(*t), (Arrows{{"a", "b"}, {"b", "c"}, {"v2out", "v2in"}}));
+    }
+
+    void asyncSpans()
+    {
+        const auto t = load(R"(
+            {"ph":"b","cat":"io","name":"read","id":1,"pid":3,"ts":1},
+            {"ph":"b","cat":"io","name":"write","id":2,"pid":3,"ts":2},
+            {"ph":"n","cat":"io","name":"progress","id":1,"pid":3,"ts":2.5},
+            {"ph":"e","cat":"io","name":"read","id":1,"pid":3,"ts":4},
+            {"ph":"e","cat":"io","name":"write","id":2,"pid":3,"ts":6})");
+        QCOMPARE(t->slices().size(), std::size_t(2));
+        QCOMPARE(t->slices().duration[byName(*t, "read")], TimeNs(3000));
+        QCOMPARE(t->slices().duration[byName(*t, "write")], TimeNs(4000));
+        QCOMPARE(t->trackDisplayName(t->trackOf(byName(*t, "read"))), std::string("async io"));
+        QCOMPARE(t->instants().size(), std::size_t(1));
+    }
+
+    void everySplitOffsetGivesTheSameModel()
+    {
+        const char* events = R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1.001,"dur":2.5,"args":{"External id":3}},
+            {"ph":"s","cat":"ac2g","name":"ac2g","id":4,"pid":1,"tid":1,"ts":1.001},
+            {"ph":"X","cat":"kernel","name":"k\u00e9","pid":0,"tid":7,"ts":9,"dur":1,"args":{"grid":[2,1,1],"correlation":4}},
+            {"ph":"f","cat":"ac2g","name":"ac2g","id":4,"pid":0,"tid":7,"ts":9,"bp":"e"},
+            {"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}})";
+        const auto reference = load(events);
+        const std::string text = std::string("{\"traceEvents\":[") + events + "]}";
+        for (std::size_t chunk = 1; chunk <= text.size(); ++chunk) {
+            const auto t = load(events, chunk);
+            QVERIFY(t);
+            QCOMPARE(t->slices().size(), std::size_t(2));
+            QCOMPARE(t->flows().size(), std::size_t(1));
+            QCOMPARE(t->slices().start, reference->slices().start);
+            QCOMPARE(t->slices().name, reference->slices().name);
+            QCOMPARE(t->trackDisplayName(0), std::string("main"));
+            QCOMPARE(t->gpuOpInfo(byName(*t, "k\xc3\xa9"))->grid[0], 2);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTraceBuilder)
+#include "tst_tracebuilder.moc"
