@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Configures and builds Kinetoscope into build/ (Release with debug info, Ninja).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build -j "$jobs"
