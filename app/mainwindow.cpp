@@ -1,5 +1,6 @@
 #include "app/mainwindow.h"
 
+#include "app/recordingcontroller.h"
 #include "app/traceloadjob.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diagnosticspanel.h"
@@ -74,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     createDocks();
     createActions();
+    new RecordingController(this); // File ▸ Record…, Stop Recording, Save As…
 
     connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelLoading);
     connect(m_loader, &TraceLoadJob::progressChanged, this, &MainWindow::onProgress);
@@ -270,6 +272,12 @@ void MainWindow::onFailed(const QString& path, const QString& message)
     box->open();
 }
 
+void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& title)
+{
+    setTrace(std::move(trace), QString());
+    setWindowTitle(tr("%1 — Kinetoscope").arg(title));
+}
+
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path)
 {
     m_trace = std::move(trace);
@@ -361,13 +369,19 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
         event->acceptProposedAction();
 }
 
+bool MainWindow::openDroppedData(const QMimeData* mime)
+{
+    const QList<QUrl> urls = mime->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return false;
+    openFile(urls.first().toLocalFile());
+    return true;
+}
+
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile()) {
-        openFile(urls.first().toLocalFile());
+    if (openDroppedData(event->mimeData()))
         event->acceptProposedAction();
-    }
 }
 
 } // namespace ks

@@ -1,0 +1,145 @@
+#include "app/recordingcontroller.h"
+
+#include "app/mainwindow.h"
+#include "app/recorddialog.h"
+#include "app/recordingsession.h"
+#include "core/writer.h"
+#include "widgets/timelinewidget.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+
+namespace ks {
+
+RecordingController::RecordingController(MainWindow* window)
+    : QObject(window)
+    , m_window(window)
+{
+    QMenu* file = window->menuBar()->actions().isEmpty() ? nullptr : window->menuBar()->actions().first()->menu();
+    if (!file)
+        file = window->menuBar()->addMenu(tr("&File"));
+    m_recordAction = new QAction(tr("&Record…"), this);
+    m_recordAction->setShortcut(QKeySequence(tr("Ctrl+R")));
+    m_stopAction = new QAction(tr("S&top Recording"), this);
+    m_stopAction->setEnabled(false);
+    m_saveAsAction = new QAction(tr("Save &As…"), this);
+    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+    connect(m_recordAction, &QAction::triggered, this, &RecordingController::record);
+    connect(m_stopAction, &QAction::triggered, this, &RecordingController::stop);
+    connect(m_saveAsAction, &QAction::triggered, this, &RecordingController::saveAs);
+    // Before the separator that precedes Quit.
+    QAction* before = nullptr;
+    for (QAction* action : file->actions()) {
+        if (action->isSeparator())
+            before = action;
+    }
+    file->insertActions(before, {m_saveAsAction, m_recordAction, m_stopAction});
+
+    m_status = new QLabel(window);
+    m_status->hide();
+    window->statusBar()->addWidget(m_status, 1);
+}
+
+RecordingController::~RecordingController() = default;
+
+void RecordingController::record()
+{
+    if (m_session)
+        return;
+    RecordDialog dialog(m_window);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const auto request = dialog.request();
+    m_title = tr("Recording %1").arg(QFileInfo(QString::fromStdString(request.program)).fileName());
+    m_session = std::make_unique<RecordingSession>(request);
+    connect(m_session.get(), &RecordingSession::snapshotReady, this, &RecordingController::showSnapshot);
+    connect(m_session.get(), &RecordingSession::finished, this, &RecordingController::onFinished);
+    connect(m_session.get(), &RecordingSession::failed, this, &RecordingController::onFailed);
+    setRecordingUi(true);
+    m_status->setText(tr("Starting %1…").arg(QString::fromStdString(request.program)));
+    m_session->start();
+}
+
+void RecordingController::stop()
+{
+    if (m_session)
+        m_session->stop();
+}
+
+void RecordingController::saveAs()
+{
+    const auto trace = m_window->trace();
+    if (!trace) {
+        QMessageBox::information(m_window, tr("Save As"), tr("There is no trace to save."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Trace As"), QString(),
+                                                      tr("PyTorch profiler traces (*.pt.trace.json.gz *.json)"));
+    if (path.isEmpty())
+        return;
+    const auto result = writeTraceFile(*trace, path.toStdString());
+    if (!result.ok)
+        QMessageBox::warning(m_window, tr("Save As"),
+                             tr("Could not save %1:\n%2").arg(path, QString::fromStdString(result.error)));
+    else
+        m_window->statusBar()->showMessage(tr("Saved %1 (%L2 events)").arg(path).arg(result.eventsWritten), 5000);
+}
+
+// Follows the newest events when the view showed the end of the previous snapshot:
+// a view that started at the beginning keeps showing everything, a zoomed-in one slides
+// along. A view the user moved elsewhere is kept exactly.
+void RecordingController::showSnapshot(std::shared_ptr<const Trace> trace, const QString& status)
+{
+    m_status->setText(status);
+    TimelineWidget* timeline = m_window->timeline();
+    const auto previous = timeline->trace();
+    const TimeScale scale = timeline->timeScale();
+    const double width = timeline->timeAreaWidth();
+    m_window->showTrace(trace, m_title);
+    if (!previous || !trace || previous->endTime() <= previous->startTime())
+        return; // first snapshot: fitted to everything
+    const TimeNs viewStart = scale.viewStart();
+    const TimeNs viewEnd = scale.viewEnd(width);
+    const auto slack = static_cast<TimeNs>(2 * scale.nsPerPixel());
+    const bool following = viewEnd + slack >= previous->endTime();
+    if (!following) {
+        timeline->setTimeScale(scale);
+    } else if (viewStart > previous->startTime() + slack) {
+        timeline->setVisibleRange(std::max(trace->startTime(), trace->endTime() - (viewEnd - viewStart)),
+                                  trace->endTime());
+    }
+}
+
+void RecordingController::onFinished(std::shared_ptr<const Trace> trace, const QString& summary)
+{
+    m_window->showTrace(trace, tr("%1 (finished)").arg(m_title));
+    // We are inside the session's signal: delete it once control has returned.
+    m_session.release()->deleteLater();
+    setRecordingUi(false);
+    m_status->setText(summary.section(QLatin1Char('\n'), 0, 1).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    if (summary.count(QLatin1Char('\n')) > 1)
+        QMessageBox::information(m_window, tr("Recording finished"), summary);
+}
+
+void RecordingController::onFailed(const QString& message)
+{
+    m_session.release()->deleteLater();
+    setRecordingUi(false);
+    m_status->hide();
+    QMessageBox::warning(m_window, tr("Cannot record"), message);
+}
+
+void RecordingController::setRecordingUi(bool recording)
+{
+    m_recordAction->setEnabled(!recording);
+    m_stopAction->setEnabled(recording);
+    m_status->show();
+}
+
+} // namespace ks

@@ -1,0 +1,47 @@
+#pragma once
+// Hooks recording into the main window: File ▸ Record… / Stop Recording / Save As…, the
+// status bar line while recording, and the live timeline that follows the newest events
+// unless the user has scrolled or zoomed away from them.
+#include "core/trace.h"
+
+#include <QObject>
+
+#include <memory>
+
+class QAction;
+class QLabel;
+
+namespace ks {
+
+class MainWindow;
+class RecordingSession;
+
+class RecordingController : public QObject {
+    Q_OBJECT
+public:
+    explicit RecordingController(MainWindow* window);
+    ~RecordingController() override;
+
+    bool isRecording() const { return m_session != nullptr; }
+
+public Q_SLOTS:
+    void record();
+    void stop();
+    void saveAs();
+
+private:
+    void showSnapshot(std::shared_ptr<const Trace> trace, const QString& status);
+    void onFinished(std::shared_ptr<const Trace> trace, const QString& summary);
+    void onFailed(const QString& message);
+    void setRecordingUi(bool recording);
+
+    MainWindow* m_window;
+    std::unique_ptr<RecordingSession> m_session;
+    QAction* m_recordAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_saveAsAction = nullptr;
+    QLabel* m_status = nullptr;
+    QString m_title;
+};
+
+} // namespace ks

@@ -1,0 +1,44 @@
+#pragma once
+// A live recording for the GUI. The collector session (listener, receiving thread,
+// launched program) is owned by a worker object on its own QThread; every 200 ms it builds
+// a snapshot of the trace there and hands it to the GUI thread by a queued signal, so the
+// timeline fills in while the program runs and the GUI never waits on the collector.
+#include "collector/host/launcher.h"
+#include "core/trace.h"
+
+#include <QObject>
+#include <QThread>
+
+#include <memory>
+
+namespace ks {
+
+class RecordingWorker;
+
+class RecordingSession : public QObject {
+    Q_OBJECT
+public:
+    explicit RecordingSession(collector::LaunchRequest request, QObject* parent = nullptr);
+    // Stops recording (the program runs on untouched) and joins the worker thread.
+    ~RecordingSession() override;
+
+    static constexpr int kSnapshotIntervalMs = 200;
+
+public Q_SLOTS:
+    void start();
+    // Stop now: connections close, traced processes detach and keep running.
+    void stop();
+
+Q_SIGNALS:
+    // Queued from the worker thread; `status` is one line for the status bar.
+    void snapshotReady(std::shared_ptr<const ks::Trace> trace, const QString& status);
+    // The program ended (or stop() was called): the final, complete trace.
+    void finished(std::shared_ptr<const ks::Trace> trace, const QString& summary);
+    void failed(const QString& message);
+
+private:
+    QThread m_thread;
+    RecordingWorker* m_worker = nullptr; // lives on m_thread, deleted when it finishes
+};
+
+} // namespace ks
