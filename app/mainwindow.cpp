@@ -1,7 +1,6 @@
 #include "app/mainwindow.h"
 
 #include "app/recordingcontroller.h"
-#include "app/recordingcontroller.h"
 #include "app/traceloadjob.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diagnosticspanel.h"
@@ -76,7 +75,6 @@ MainWindow::MainWindow(QWidget* parent)
 
     createDocks();
     createActions();
-    new RecordingController(this); // File ▸ Record…, Stop Recording, Save As…
     new RecordingController(this); // File ▸ Record…, Stop Recording, Save As…
 
     connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelLoading);
@@ -272,12 +270,6 @@ void MainWindow::onFailed(const QString& path, const QString& message)
                                 QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
-}
-
-void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& title)
-{
-    setTrace(std::move(trace), QString());
-    setWindowTitle(tr("%1 — Kinetoscope").arg(title));
 }
 
 void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& title)

@@ -47,8 +47,6 @@ public:
     void addPanel(QDockWidget* dock, Qt::DockWidgetArea area);
     // Shows a trace that has no file (a live recording's snapshot), titled `title`.
     void showTrace(std::shared_ptr<const Trace> trace, const QString& title);
-    // Shows a trace that has no file (a live recording's snapshot), titled `title`.
-    void showTrace(std::shared_ptr<const Trace> trace, const QString& title);
     // Opens the first local file of dropped data; false if it holds none.
     bool openDroppedData(const QMimeData* mime);
     // Installed copy first, then the source tree's resources/.
