@@ -1,0 +1,99 @@
+// `kinetoscope-cli collect` end to end on a fake traced program (no GPU): exit status,
+// the written file read back by our loader, errors for programs that are missing or never
+// use CUDA, and a crashed target.
+#include "core/loader.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString output;
+};
+
+Run collect(const QStringList& arguments)
+{
+    QProcess process;
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("CUDA_INJECTION64_PATH"));
+    // The fake target never loads it; it only has to exist.
+    env.insert(QStringLiteral("KINETOSCOPE_INJECTION_LIBRARY"), QStringLiteral(KS_FAKE_TARGET));
+    process.setProcessEnvironment(env);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(QStringLiteral(KS_CLI), QStringList{QStringLiteral("collect")} + arguments);
+    if (!process.waitForFinished(30000))
+        return {};
+    return {process.exitCode(), QString::fromUtf8(process.readAll())};
+}
+
+std::size_t countNamed(const ks::Trace& t, std::string_view name)
+{
+    std::size_t n = 0;
+    for (ks::SliceId s = 0; s < t.slices().size(); ++s)
+        n += t.str(t.slices().name[s]) == name;
+    return n;
+}
+
+} // namespace
+
+class TestCollectCommand : public QObject {
+    Q_OBJECT
+private slots:
+    void writesALoadableTrace()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("fake.pt.trace.json.gz"));
+        const Run run = collect({QStringLiteral("-o"), file, QStringLiteral("--"), QStringLiteral(KS_FAKE_TARGET),
+                                 QStringLiteral("5"), QStringLiteral("3")});
+        QVERIFY2(run.exitCode == 3, qPrintable(run.output)); // the target's exit code
+        QVERIFY2(run.output.contains(QStringLiteral("1 process traced, 50 kernels")), qPrintable(run.output));
+        QVERIFY2(run.output.contains(QStringLiteral("0 dropped records")), qPrintable(run.output));
+        const auto loaded = ks::loadTraceFile(file.toStdString());
+        QVERIFY(loaded.ok());
+        const ks::Trace& t = *loaded.trace;
+        QCOMPARE(countNamed(t, "fakeKernel(float*, int)"), std::size_t(50));
+        QCOMPARE(countNamed(t, "cudaLaunchKernel"), std::size_t(50));
+        QCOMPARE(t.flows().size(), std::size_t(50));
+        QVERIFY(t.baseTimeNs() % 1000000000 == 0);
+    }
+
+    void missingProgram()
+    {
+        const Run run = collect({QStringLiteral("--"), QStringLiteral("/nonexistent/program")});
+        QCOMPARE(run.exitCode, 127);
+        QVERIFY(run.output.contains(QStringLiteral("No such file")));
+    }
+
+    void programWithoutCuda()
+    {
+        const Run run = collect({QStringLiteral("--"), QStringLiteral("/bin/true")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.output.contains(QStringLiteral("exited without using CUDA")), qPrintable(run.output));
+    }
+
+    void crashedTargetKeepsItsData()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("crash.pt.trace.json"));
+        const Run run = collect({QStringLiteral("-o"), file, QStringLiteral("--"), QStringLiteral(KS_FAKE_TARGET),
+                                 QStringLiteral("3"), QStringLiteral("kill")});
+        QCOMPARE(run.exitCode, 128 + 9);
+        QVERIFY2(run.output.contains(QStringLiteral("crashed or was killed")), qPrintable(run.output));
+        const auto loaded = ks::loadTraceFile(file.toStdString());
+        QVERIFY(loaded.ok());
+        QCOMPARE(countNamed(*loaded.trace, "fakeKernel(float*, int)"), std::size_t(30));
+    }
+
+    void usageErrors()
+    {
+        QCOMPARE(collect({}).exitCode, 2);
+        QCOMPARE(collect({QStringLiteral("--duration"), QStringLiteral("-1"), QStringLiteral("/bin/true")}).exitCode, 2);
+        QCOMPARE(collect({QStringLiteral("--env"), QStringLiteral("NOVALUE"), QStringLiteral("/bin/true")}).exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCollectCommand)
+#include "tst_collectcommand.moc"

@@ -1,0 +1,57 @@
+// The GUI's recording session: snapshots arrive live (at least 4 per second while the
+// program streams events), the final trace is complete, and start errors are reported.
+#include "app/recordingsession.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace ks;
+
+class TestRecordingSession : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        qputenv("KINETOSCOPE_INJECTION_LIBRARY", KS_FAKE_TARGET); // only has to exist
+        qunsetenv("CUDA_INJECTION64_PATH");
+    }
+
+    void snapshotsArriveLive()
+    {
+        // 15 batches, 100 ms apart: about 1.5 s of streaming.
+        RecordingSession session({KS_FAKE_TARGET, {"15"}, {}, {}});
+        QSignalSpy snapshots(&session, &RecordingSession::snapshotReady);
+        QSignalSpy finished(&session, &RecordingSession::finished);
+        QElapsedTimer clock;
+        clock.start();
+        session.start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        const double seconds = clock.elapsed() / 1000.0;
+        // At least 4 updates per second of recording (the first one needs the program up).
+        QVERIFY2(snapshots.count() >= int(4 * (seconds - 1.0)),
+                 qPrintable(QStringLiteral("%1 snapshots in %2 s").arg(snapshots.count()).arg(seconds)));
+        const auto last = snapshots.last().at(0).value<std::shared_ptr<const Trace>>();
+        QVERIFY(last);
+        QVERIFY(snapshots.last().at(1).toString().contains(QStringLiteral("kernels")));
+        const auto final = finished.first().at(0).value<std::shared_ptr<const Trace>>();
+        QVERIFY(final);
+        std::size_t kernels = 0;
+        for (SliceId s = 0; s < final->slices().size(); ++s)
+            kernels += final->classOf(s) == SliceClass::Kernel;
+        QCOMPARE(kernels, std::size_t(150));
+        QVERIFY(last->slices().size() <= final->slices().size());
+        QVERIFY(finished.first().at(1).toString().contains(QStringLiteral("exited with code 0")));
+    }
+
+    void missingProgramFails()
+    {
+        RecordingSession session({"/nonexistent/program", {}, {}, {}});
+        QSignalSpy failed(&session, &RecordingSession::failed);
+        session.start();
+        QTRY_COMPARE(failed.count(), 1);
+        QVERIFY(failed.first().at(0).toString().contains(QStringLiteral("No such file")));
+    }
+};
+
+QTEST_MAIN(TestRecordingSession)
+#include "tst_recordingsession.moc"
