@@ -65,14 +65,31 @@ void SliceColors::setTrace(const Trace* trace)
             m_classOfString[cat] = classifyCategory(strings.view(cat));
         }
     }
+    m_nameColor.assign(strings.size(), 0);
+    m_nameCategory.assign(strings.size(), kNoIndex);
+    const SliceTable& slices = trace->slices();
+    for (SliceId s = 0; s < slices.size(); ++s) {
+        const StringId name = slices.name[s];
+        if (m_nameCategory[name] == kNoIndex) {
+            m_nameCategory[name] = slices.category[s];
+            m_nameColor[name] = compute(name, slices.category[s]).rgb();
+        }
+    }
+}
+
+QColor SliceColors::compute(StringId name, StringId category) const
+{
+    const Tone tone = toneOf(m_classOfString[category]);
+    return QColor::fromHsv(m_hue[name], tone.saturation, tone.value);
 }
 
 QColor SliceColors::colorFor(StringId name, StringId category) const
 {
     if (name >= m_hue.size())
         return QColor(Qt::gray);
-    const Tone tone = toneOf(m_classOfString[category]);
-    return QColor::fromHsv(m_hue[name], tone.saturation, tone.value);
+    if (m_nameCategory[name] == category)
+        return QColor(m_nameColor[name]);
+    return compute(name, category);
 }
 
 QColor SliceColors::colorOf(SliceId slice) const

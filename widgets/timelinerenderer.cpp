@@ -174,6 +174,15 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
     const SliceTable& slices = m_trace->slices();
     const std::vector<bool>* highlight = v.state.highlightedNames;
     const QFontMetrics metrics(m_font);
+    // Folded columns that touch are filled as one rectangle (coloured by the first run):
+    // fully zoomed out that replaces thousands of one-pixel fills per row.
+    int pendingX = 0, pendingRight = -1;
+    QColor pendingColor;
+    const auto flushFolded = [&] {
+        if (pendingRight >= pendingX)
+            p.fillRect(QRect(pendingX, y + 2, pendingRight - pendingX + 1, height - 4), pendingColor);
+        pendingRight = -1;
+    };
     for (const DrawItem& item : m_items) {
         ++m_stats.items;
         m_stats.events += item.count;
@@ -181,16 +190,23 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
         const double right = std::min(std::max(item.x1, item.x0 + 1.0), double(v.timeWidth));
         const int x = v.timeLeft() + static_cast<int>(std::floor(left));
         const int w = std::max(1, static_cast<int>(std::floor(right)) - static_cast<int>(std::floor(left)));
-        QColor color = m_colors.colorOf(item.first);
         if (item.folded()) {
             ++m_stats.foldedItems;
+            if (pendingRight >= x - 1) {
+                pendingRight = std::max(pendingRight, x + w - 1);
+                continue;
+            }
+            flushFolded();
             // A run of events too small to tell apart: drawn as one darker block.
-            color = color.darker(125);
+            pendingColor = m_colors.colorOf(item.first).darker(125);
             if (highlight)
-                color = washedOut(color);
-            p.fillRect(QRect(x, y + 2, w, height - 4), color);
+                pendingColor = washedOut(pendingColor);
+            pendingX = x;
+            pendingRight = x + w - 1;
             continue;
         }
+        flushFolded();
+        QColor color = m_colors.colorOf(item.first);
         const bool matched = highlight && (*highlight)[slices.name[item.first]];
         if (highlight && !matched)
             color = washedOut(color);
@@ -200,14 +216,21 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
             p.drawRect(QRect(x, y, w - 1, height - 1));
         }
         if (w >= kMinLabelWidthPx) {
-            const QString text = metrics.elidedText(qstr(m_trace->str(slices.name[item.first])),
-                                                    Qt::ElideRight, w - 6);
+            // Kernel names run to 800 characters: shape only what could fit (no glyph is
+            // narrower than 3 px at this size), marking the cut with an ellipsis.
+            const std::string_view name = m_trace->str(slices.name[item.first]);
+            const std::size_t maxChars = std::size_t(w / 3 + 1);
+            QString full = qstr(name.substr(0, maxChars));
+            if (name.size() > maxChars)
+                full += QChar(0x2026);
+            const QString text = metrics.elidedText(full, Qt::ElideRight, w - 6);
             if (text.size() > 1) {
                 p.setPen(SliceColors::textColorOn(color));
                 p.drawText(QRect(x + 3, y, w - 6, height), Qt::AlignVCenter | Qt::AlignLeft, text);
             }
         }
     }
+    flushFolded();
 }
 
 void TimelineRenderer::paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const

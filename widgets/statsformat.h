@@ -1,0 +1,20 @@
+#pragma once
+// Cell text shared by the statistics tables.
+#include "core/time.h"
+
+#include <QList>
+#include <QString>
+
+class QAbstractItemModel;
+
+namespace ks {
+
+QString statsDuration(TimeNs ns);                 // "1.234 ms"
+QString statsPercent(TimeNs part, TimeNs whole);  // "12.34%"
+QString statsBytes(std::int64_t bytes);           // "-4.00 MiB", "512 bytes"
+
+// The header and the given rows of a table as displayed, one line each: separator ','
+// quotes fields as CSV needs; '\t' (TSV) turns tabs and newlines inside fields into spaces.
+QString statsDelimitedText(const QAbstractItemModel& model, const QList<int>& rows, QChar separator);
+
+} // namespace ks

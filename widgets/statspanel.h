@@ -1,0 +1,92 @@
+#pragma once
+// A statistics table (Operators, Kernels) with a name filter, sorting, copy as TSV/CSV,
+// and stepping through the occurrences of the current row in the timeline. It follows a
+// time range: the range selected in the timeline (setRange / clearRange), or, while
+// "Visible range only" is on, the visible range; otherwise the whole trace. Rows are
+// computed on a worker thread; a newer request makes older results stale.
+//
+// Hosting it in a main window takes a few lines:
+//   auto* ops = new StatsPanel(new OperatorTableModel);
+//   connect(window, &MainWindow::traceChanged, ops, &StatsPanel::setTrace);
+//   connect(timeline, &TimelineWidget::visibleRangeChanged, ops, &StatsPanel::setVisibleRange);
+//   connect(ops, &StatsPanel::occurrenceRequested, window, &MainWindow::revealSlice);
+#include "core/trace.h"
+#include "widgets/statstablemodel.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QTimer;
+class QToolButton;
+
+namespace ks {
+
+class StatsPanel : public QWidget {
+    Q_OBJECT
+public:
+    // Takes ownership of the model.
+    explicit StatsPanel(StatsTableModel* model, QWidget* parent = nullptr);
+
+    StatsTableModel* model() const { return m_model; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QTableView* view() const { return m_view; }
+    std::optional<TimeRange> effectiveRange() const;
+    // Extra options of a particular table, shown in the tool row.
+    void addToolWidget(QWidget* widget);
+    // The current row's occurrences in stepping order (by start, or longest first).
+    std::vector<SliceId> currentOccurrences() const;
+    // Header plus the selected rows (all rows when none is selected), as shown.
+    QString rowsAsText(QChar separator) const;
+
+public Q_SLOTS:
+    void setTrace(std::shared_ptr<const ks::Trace> trace);
+    void setRange(ks::TimeNs from, ks::TimeNs to);
+    void clearRange();
+    void setVisibleRange(ks::TimeNs from, ks::TimeNs to);
+    void setFollowVisibleRange(bool follow);
+    void setLongestFirst(bool longestFirst);
+    void setFilterText(const QString& text);
+    void nextOccurrence();
+    void previousOccurrence();
+    void copyAsTsv();
+    void copyAsCsv();
+
+Q_SIGNALS:
+    void occurrenceRequested(ks::SliceId slice);
+    // New rows are in the model (after a trace, range or option change).
+    void rowsUpdated();
+
+private:
+    void scheduleRecompute(int delayMs);
+    void recompute();
+    void stepOccurrence(int delta);
+    void resetOccurrence();
+    void updateLabels();
+
+    StatsTableModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_view;
+    QLineEdit* m_filter;
+    QCheckBox* m_followVisible;
+    QCheckBox* m_longestFirst;
+    QToolButton* m_previous;
+    QToolButton* m_next;
+    QLabel* m_occurrenceLabel;
+    QLabel* m_rangeLabel;
+    QTimer* m_debounce;
+    QWidget* m_tools;
+
+    std::shared_ptr<const Trace> m_trace;
+    std::optional<TimeRange> m_selectedRange;
+    std::optional<TimeRange> m_visibleRange;
+    int m_generation = 0;
+    bool m_userSorted = false;
+    int m_occurrenceRow = -1; // source row the index below refers to
+    int m_occurrenceIndex = -1;
+};
+
+} // namespace ks
