@@ -57,8 +57,13 @@ const std::vector<SliceId>& OperatorTableModel::occurrences(int row) const
 int OperatorTableModel::defaultSortColumn() const
 {
     // torch's tables are usually sorted by CUDA total; CPU total when there is no GPU.
-    const Column wanted = m_table.hasDeviceTime ? DeviceTotal : CpuTotal;
-    return int(std::find(m_columns.begin(), m_columns.end(), wanted) - m_columns.begin());
+    return visibleColumn(m_table.hasDeviceTime ? DeviceTotal : CpuTotal);
+}
+
+int OperatorTableModel::visibleColumn(Column column) const
+{
+    const auto it = std::find(m_columns.begin(), m_columns.end(), column);
+    return it == m_columns.end() ? -1 : int(it - m_columns.begin());
 }
 
 int OperatorTableModel::rowCount(const QModelIndex& parent) const

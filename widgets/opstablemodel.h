@@ -11,7 +11,7 @@ class OperatorTableModel : public StatsTableModel {
 public:
     enum Column {
         Name, Side, SelfCpuPct, SelfCpu, CpuTotalPct, CpuTotal, CpuAverage, SelfDevice, SelfDevicePct,
-        DeviceTotal, DeviceAverage, Calls, CpuMemory, SelfCpuMemory, DeviceMemory, SelfDeviceMemory,
+        DeviceTotal, DeviceAverage, CpuMemory, SelfCpuMemory, DeviceMemory, SelfDeviceMemory, Calls,
         InputShapes, ColumnCount
     };
 
@@ -35,6 +35,7 @@ public:
     // The Column shown at a view column: memory columns only with [memory] events, Input
     // Shapes only when grouped by shapes.
     Column columnAt(int visibleColumn) const { return m_columns[visibleColumn]; }
+    int visibleColumn(Column column) const; // -1 when hidden
 
 private:
     OperatorTable m_table;
