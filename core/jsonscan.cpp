@@ -56,6 +56,22 @@ long readHex4(const char* p, const char* end)
     return v;
 }
 
+// Moves p (just past an opening quote) past the closing quote; false if the window ends.
+bool skipStringBody(const char*& p, const char* end)
+{
+    while (true) {
+        while (p < end && *p != '"' && *p != '\\')
+            ++p;
+        if (p >= end)
+            return false;
+        if (*p == '"') {
+            ++p;
+            return true;
+        }
+        p += 2; // an escape: skip the escaped character
+    }
+}
+
 // Bytes that end a scalar token: delimiters, whitespace, and the start of another value.
 struct ScalarEndTable {
     bool ends[256] = {};
@@ -156,16 +172,9 @@ Status skipValue(Cursor& c)
     if (first != '{' && first != '[') {
         if (first == '"') {
             const char* p = c.p + 1;
-            while (true) {
-                while (p < c.end && *p != '"' && *p != '\\')
-                    ++p;
-                if (p >= c.end)
-                    return Status::Incomplete;
-                if (*p == '"')
-                    break;
-                p += 2; // an escape: skip the escaped character
-            }
-            c.p = p + 1;
+            if (!skipStringBody(p, c.end))
+                return Status::Incomplete;
+            c.p = p;
             return Status::Ok;
         }
         std::string_view token;
@@ -177,16 +186,8 @@ Status skipValue(Cursor& c)
     while (p < c.end) {
         const char ch = *p++;
         if (ch == '"') {
-            while (true) {
-                while (p < c.end && *p != '"' && *p != '\\')
-                    ++p;
-                if (p >= c.end)
-                    return Status::Incomplete;
-                if (*p == '"')
-                    break;
-                p += 2;
-            }
-            ++p;
+            if (!skipStringBody(p, c.end))
+                return Status::Incomplete;
         } else if (ch == '{' || ch == '[') {
             ++depth;
         } else if (ch == '}' || ch == ']') {

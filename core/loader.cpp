@@ -122,7 +122,7 @@ private:
 
     struct OpenSlice {
         RawEvent event; // only its numbers and args are used later: its views die with the window
-        std::string name, category;
+        StringId name, category;
         JsonId pid, tid;
         bool device = false;
         std::uint64_t offset = 0;
@@ -572,22 +572,13 @@ void TraceReader::handleBeginEnd(const RawEvent& ev, JsonId pid, JsonId tid, Str
 {
     auto& stack = m_openBegins[{pid, tid}];
     if (ev.ph == 'B') {
-        OpenSlice open;
-        open.event = ev;
-        open.name = std::string(m_builder.strings().view(name));
-        open.category = std::string(m_builder.strings().view(category));
-        open.pid = pid;
-        open.tid = tid;
-        open.device = device;
-        open.offset = offset;
-        open.length = length;
-        stack.push_back(std::move(open));
+        stack.push_back({ev, name, category, pid, tid, device, offset, length});
         return;
     }
     // E closes the innermost open B with the same name (any name if E has none).
     auto it = stack.rbegin();
     if (ev.hasName) {
-        while (it != stack.rend() && it->name != ev.name)
+        while (it != stack.rend() && m_builder.strings().view(it->name) != ev.name)
             ++it;
     }
     if (it == stack.rend()) {
@@ -598,8 +589,7 @@ void TraceReader::handleBeginEnd(const RawEvent& ev, JsonId pid, JsonId tid, Str
     stack.erase(std::next(it).base());
     RawEvent b = open.event;
     b.dur = std::max<TimeNs>(0, ev.ts - b.ts);
-    handleSlice(b, open.pid, open.tid, m_builder.strings().intern(open.name), m_builder.strings().intern(open.category),
-                open.device, open.offset, open.length);
+    handleSlice(b, open.pid, open.tid, open.name, open.category, open.device, open.offset, open.length);
 }
 
 void TraceReader::handleAsync(const RawEvent& ev, JsonId pid, StringId name, StringId category, std::uint64_t offset,
@@ -621,15 +611,7 @@ void TraceReader::handleAsync(const RawEvent& ev, JsonId pid, StringId name, Str
     }
     auto& stack = m_openAsync[{pid, category, ev.id}];
     if (ev.ph == 'b') {
-        OpenSlice open;
-        open.event = ev;
-        open.name = std::string(m_builder.strings().view(name));
-        open.category = std::string(ev.category);
-        open.pid = pid;
-        open.tid = track;
-        open.offset = offset;
-        open.length = length;
-        stack.push_back(std::move(open));
+        stack.push_back({ev, name, category, pid, track, false, offset, length});
         return;
     }
     if (stack.empty()) {
@@ -640,7 +622,7 @@ void TraceReader::handleAsync(const RawEvent& ev, JsonId pid, StringId name, Str
     stack.pop_back();
     RawEvent b = open.event;
     b.dur = std::max<TimeNs>(0, ev.ts - b.ts);
-    handleSlice(b, pid, track, m_builder.strings().intern(open.name), category, false, open.offset, open.length);
+    handleSlice(b, pid, track, open.name, category, false, open.offset, open.length);
 }
 
 void TraceReader::closeOpenSlices()
@@ -651,8 +633,7 @@ void TraceReader::closeOpenSlices()
         for (auto& open : stack) {
             RawEvent b = open.event;
             b.dur = std::max<TimeNs>(0, m_maxTime - b.ts);
-            handleSlice(b, open.pid, open.tid, m_builder.strings().intern(open.name),
-                        m_builder.strings().intern(open.category), open.device, open.offset, open.length);
+            handleSlice(b, open.pid, open.tid, open.name, open.category, open.device, open.offset, open.length);
             ++unclosed;
         }
         stack.clear();

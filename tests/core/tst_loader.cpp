@@ -195,6 +195,28 @@ private slots:
         compareModels(*gz.trace, *plain.trace);
     }
 
+    void multiMemberGzip()
+    {
+        // gzip files may hold several members (e.g. `cat a.gz b.gz`): one stream of JSON.
+        const auto text = kstest::gunzipFile(kstest::fixture("multistream"));
+        const QString path = QDir::temp().filePath("ks-two-members.json.gz");
+        const std::size_t half = text.size() / 2;
+        for (int member = 0; member < 2; ++member) {
+            gzFile f = gzopen(path.toUtf8().constData(), member == 0 ? "wb" : "ab");
+            QVERIFY(f);
+            const std::string part = member == 0 ? text.substr(0, half) : text.substr(half);
+            gzwrite(f, part.data(), static_cast<unsigned>(part.size()));
+            gzclose(f);
+        }
+        const auto two = loadTraceFile(path.toStdString());
+        const auto one = loadTraceFromMemory(text, "one");
+        QVERIFY(two.ok() && one.ok());
+        QCOMPARE(two.trace->diagnostics().count("truncated"), 0u);
+        compareModels(*two.trace, *one.trace);
+        const SliceId last = SliceId(two.trace->slices().size() - 1);
+        QCOMPARE(two.trace->eventText(last), one.trace->eventText(last));
+    }
+
     void chunkSplitsDoNotMatter_data()
     {
         QTest::addColumn<int>("chunk");
