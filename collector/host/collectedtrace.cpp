@@ -4,12 +4,80 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
+#include <tuple>
+#include <unordered_map>
 
 namespace ks::collector {
 namespace {
 
 constexpr std::int64_t kGpuSortBase = 5000000;
+
+// kineto's gpu_user_annotation: every NVTX range, per (device, stream), spans the GPU work
+// launched by the calls it contains on its thread, widened by 1 ns on each side so that it
+// encloses that work on the stream's row. Derived at build time (no event text) because
+// ranges, calls and GPU ops arrive in any order.
+std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
+{
+    const auto& slices = process.slices;
+    std::unordered_map<std::int64_t, std::vector<std::uint32_t>> gpuOpsByCorrelation;
+    std::map<std::int64_t, std::vector<std::uint32_t>> rangesByThread, callsByThread;
+    for (std::uint32_t i = 0; i < slices.size(); ++i) {
+        const auto& s = slices[i];
+        if (s.gpuOp >= 0)
+            gpuOpsByCorrelation[s.correlation].push_back(i);
+        else if (s.category == EventCategory::Annotation)
+            rangesByThread[s.tid].push_back(i);
+    }
+    if (gpuOpsByCorrelation.empty() || rangesByThread.empty())
+        return {};
+    for (std::uint32_t i = 0; i < slices.size(); ++i) {
+        const auto& s = slices[i];
+        if ((s.category == EventCategory::Runtime || s.category == EventCategory::Driver)
+            && gpuOpsByCorrelation.count(s.correlation) && rangesByThread.count(s.tid))
+            callsByThread[s.tid].push_back(i);
+    }
+    struct Span {
+        TimeNs start, end;
+    };
+    std::map<std::tuple<std::uint32_t, std::int64_t, std::int64_t>, Span> spans; // (range, device, stream)
+    const auto byStart = [&](std::uint32_t a, std::uint32_t b) { return slices[a].start < slices[b].start; };
+    for (auto& [tid, calls] : callsByThread) {
+        auto& ranges = rangesByThread[tid];
+        std::sort(ranges.begin(), ranges.end(), byStart);
+        std::sort(calls.begin(), calls.end(), byStart);
+        std::vector<std::uint32_t> open; // ranges started before the current call
+        std::size_t next = 0;
+        for (const std::uint32_t call : calls) {
+            const TimeNs at = slices[call].start;
+            while (next < ranges.size() && slices[ranges[next]].start <= at)
+                open.push_back(ranges[next++]);
+            std::erase_if(open, [&](std::uint32_t r) { return slices[r].start + slices[r].duration < at; });
+            for (const std::uint32_t range : open) {
+                for (const std::uint32_t op : gpuOpsByCorrelation[slices[call].correlation]) {
+                    const auto& g = slices[op];
+                    const auto [it, inserted] = spans.try_emplace({range, g.pid, g.tid}, Span{g.start, g.start + g.duration});
+                    it->second.start = std::min(it->second.start, g.start);
+                    it->second.end = std::max(it->second.end, g.start + g.duration);
+                }
+            }
+        }
+    }
+    std::vector<RecordedSlice> out;
+    out.reserve(spans.size());
+    for (const auto& [key, span] : spans) {
+        RecordedSlice a;
+        a.pid = std::get<1>(key);
+        a.tid = std::get<2>(key);
+        a.start = span.start - 1;
+        a.duration = span.end - span.start + 2;
+        a.name = slices[std::get<0>(key)].name;
+        a.category = EventCategory::GpuAnnotation;
+        out.push_back(a);
+    }
+    return out;
+}
 
 class ProcessEmitter {
 public:
@@ -21,7 +89,7 @@ public:
         m_names.reserve(process.names.size());
         for (const auto& name : process.names)
             m_names.push_back(builder.strings().intern(name));
-        for (int c = 0; c <= static_cast<int>(EventCategory::Overhead); ++c)
+        for (int c = 0; c <= static_cast<int>(EventCategory::GpuAnnotation); ++c)
             m_categories[c] = builder.strings().intern(categoryName(static_cast<EventCategory>(c)));
     }
 
@@ -31,6 +99,8 @@ public:
         std::vector<std::uint32_t> builderIndex(m_process.slices.size());
         for (std::size_t i = 0; i < m_process.slices.size(); ++i)
             builderIndex[i] = m_builder.addSlice(sliceEvent(m_process.slices[i]));
+        for (const auto& annotation : gpuAnnotations(m_process))
+            m_builder.addSlice(sliceEvent(annotation));
         emitFlows(builderIndex);
         emitInstants();
     }
@@ -147,7 +217,7 @@ private:
     const RecordedProcess& m_process;
     bool m_shared = false;
     std::vector<StringId> m_names;
-    StringId m_categories[static_cast<int>(EventCategory::Overhead) + 1] = {};
+    StringId m_categories[static_cast<int>(EventCategory::GpuAnnotation) + 1] = {};
 };
 
 } // namespace

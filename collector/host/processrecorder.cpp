@@ -101,6 +101,7 @@ std::string_view categoryName(EventCategory category)
     case EventCategory::Sync: return "cuda_sync";
     case EventCategory::Annotation: return "user_annotation";
     case EventCategory::Overhead: return "overhead";
+    case EventCategory::GpuAnnotation: return "gpu_user_annotation";
     }
     return "";
 }
@@ -108,7 +109,8 @@ std::string_view categoryName(EventCategory category)
 bool isGpuCategory(EventCategory category)
 {
     return category == EventCategory::Kernel || category == EventCategory::Memcpy
-        || category == EventCategory::Memset || category == EventCategory::Sync;
+        || category == EventCategory::Memset || category == EventCategory::Sync
+        || category == EventCategory::GpuAnnotation;
 }
 
 std::string RecordedProcess::executableName() const

@@ -18,7 +18,17 @@
 
 namespace ks::collector {
 
-enum class EventCategory : std::uint8_t { Runtime, Driver, Kernel, Memcpy, Memset, Sync, Annotation, Overhead };
+enum class EventCategory : std::uint8_t {
+    Runtime,
+    Driver,
+    Kernel,
+    Memcpy,
+    Memset,
+    Sync,
+    Annotation,    // NVTX range on its CPU thread
+    Overhead,
+    GpuAnnotation, // an NVTX range projected onto a GPU stream (kineto's gpu_user_annotation)
+};
 std::string_view categoryName(EventCategory category);
 bool isGpuCategory(EventCategory category);
 

@@ -370,6 +370,56 @@ private slots:
         QVERIFY(markFound);
     }
 
+    // kineto's gpu_user_annotation: each range spans its launches' GPU work per stream.
+    void nvtxRangesProjectOntoStreams()
+    {
+        Stream s;
+        s.string(1, "cudaLaunchKernel_v7000");
+        s.string(2, "_Z4busyPfi");
+        s.string(11, "outer");
+        s.string(12, "inner");
+        using M = wire::Marker;
+        s.marker(1, M::Start, 100, 11);
+        s.marker(2, M::Start, 105, 12);
+        s.api(1, 110, 5);
+        s.kernel(1, 130, 20, 7);
+        s.marker(2, M::End, 120);
+        s.api(2, 125, 5);
+        s.kernel(2, 160, 20, 8);
+        s.marker(1, M::End, 140);
+        s.api(3, 150, 5); // outside every range
+        s.kernel(3, 200, 20, 7);
+        const Trace t = s.trace();
+        std::vector<SliceId> projected;
+        for (SliceId id = 0; id < t.slices().size(); ++id) {
+            if (t.classOf(id) == SliceClass::GpuUserAnnotation)
+                projected.push_back(id);
+        }
+        QCOMPARE(projected.size(), std::size_t(3)); // outer on streams 7 and 8, inner on 7
+        for (SliceId id : projected) {
+            const auto name = t.str(t.slices().name[id]);
+            const auto stream = t.tracks()[t.trackOf(id)].tid.number;
+            QVERIFY(t.processes()[t.tracks()[t.trackOf(id)].process].isDevice);
+            if (name == "inner") {
+                QCOMPARE(stream, std::int64_t(7));
+                QCOMPARE(t.slices().start[id], TimeNs(130000 - 1));
+                QCOMPARE(t.slices().duration[id], TimeNs(20000 + 2));
+            } else {
+                QCOMPARE(name, std::string_view("outer"));
+                QCOMPARE(t.slices().start[id], TimeNs((stream == 7 ? 130000 : 160000) - 1));
+            }
+        }
+        // The kernel sits under both annotations on its row, without overlap warnings.
+        SliceId first = kNoSlice;
+        for (SliceId k : slicesNamed(t, "busy(float*, int)")) {
+            if (t.slices().start[k] == 130000)
+                first = k;
+        }
+        QVERIFY(first != kNoSlice);
+        QCOMPARE(t.rowOf(first).depth, std::uint16_t(2));
+        QCOMPARE(t.diagnostics().count("partial-overlap"), std::uint64_t(0));
+    }
+
     void unusableGpuTimesAreCounted()
     {
         Stream s;
@@ -507,7 +557,10 @@ private slots:
         QCOMPARE(t.gpuOpInfo(k)->estAchievedOccupancyPct, original.gpuOpInfo(slicesNamed(original, "busyKernel(float*, int)").at(0))->estAchievedOccupancyPct);
         QCOMPARE(t.slices().correlation[k], std::int64_t(10));
         QCOMPARE(t.str(t.slices().category[launchOf(t, k)]), std::string_view("cuda_runtime"));
-        QCOMPARE(slicesNamed(t, "outer").size(), std::size_t(1));
+        const auto outer = slicesNamed(t, "outer"); // the NVTX range and its GPU projection
+        QCOMPARE(outer.size(), std::size_t(2));
+        QCOMPARE(t.classOf(outer[0]) == SliceClass::UserAnnotation || t.classOf(outer[1]) == SliceClass::UserAnnotation, true);
+        QCOMPARE(t.classOf(outer[0]) == SliceClass::GpuUserAnnotation || t.classOf(outer[1]) == SliceClass::GpuUserAnnotation, true);
         QCOMPARE(t.deviceProperties().size(), std::size_t(1));
         QCOMPARE(t.deviceProperties()[0].sharedMemPerBlockOptin, std::int64_t(232448));
         QVERIFY(t.processes().size() >= 2);
