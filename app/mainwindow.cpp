@@ -7,11 +7,15 @@
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
 #include "widgets/gpuviews.h"
+#include "widgets/kerneltablemodel.h"
+#include "widgets/opstablemodel.h"
 #include "widgets/searchbar.h"
+#include "widgets/statspanel.h"
 #include "widgets/timelinewidget.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDockWidget>
@@ -124,6 +128,25 @@ void MainWindow::createDocks()
     gpuDock->setObjectName(QStringLiteral("gpuSummaryDock"));
     gpuDock->setWidget(gpuViews->summary());
     addDockWidget(Qt::BottomDockWidgetArea, gpuDock);
+
+    // Operators and Kernels tables (issue 4): they follow the trace and, when asked, the
+    // visible range; their occurrence buttons reveal slices in the timeline.
+    const auto addStatsDock = [this](const QString& title, const QString& name, StatsPanel* panel) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(panel);
+        addDockWidget(Qt::BottomDockWidgetArea, dock);
+        connect(this, &MainWindow::traceChanged, panel, &StatsPanel::setTrace);
+        connect(m_timeline, &TimelineWidget::visibleRangeChanged, panel, &StatsPanel::setVisibleRange);
+        connect(panel, &StatsPanel::occurrenceRequested, m_timeline, &TimelineWidget::revealSlice);
+    };
+    auto* operators = new OperatorTableModel;
+    auto* operatorsPanel = new StatsPanel(operators);
+    auto* byShape = new QCheckBox(tr("Group by input shapes"), operatorsPanel);
+    connect(byShape, &QCheckBox::toggled, operators, &OperatorTableModel::setGroupByInputShapes);
+    operatorsPanel->addToolWidget(byShape);
+    addStatsDock(tr("Operators"), QStringLiteral("operatorsDock"), operatorsPanel);
+    addStatsDock(tr("Kernels"), QStringLiteral("kernelsDock"), new StatsPanel(new KernelTableModel));
 }
 
 void MainWindow::createActions()
