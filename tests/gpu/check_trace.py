@@ -88,6 +88,14 @@ def shapes(v):
     check(ranges["in-domain"].get("args", {}).get("domain") == "kinetoscope-test", "domain arg")
     marks = {e["name"] for e in v.instants}
     check({"mark", "before-cuInit"} <= marks, f"NVTX marks: {marks}")
+    projected = {e["name"] for e in v.by_cat["gpu_user_annotation"]}
+    check({"outer", "inner", "in-domain", "start-end"} <= projected, f"gpu_user_annotation: {projected}")
+    # One clock for CPU and GPU: every GPU op starts after the call that issued it.
+    calls = {e["args"]["correlation"]: e for e in v.by_cat["cuda_runtime"] + v.by_cat["cuda_driver"]}
+    for op in v.by_cat["kernel"] + v.by_cat["gpu_memcpy"] + v.by_cat["gpu_memset"]:
+        call = calls.get(op["args"]["correlation"])
+        check(call is not None, f"no launching call for {op['name']}")
+        check(op["ts"] >= call["ts"], f"{op['name']} starts before its call {call['name']}")
     props = v.doc.get("deviceProperties", [])
     check(props and props[0]["numSms"] > 0 and props[0]["sharedMemPerBlockOptin"] > 0, f"deviceProperties {props}")
     return f"{len(v.by_cat['kernel'])} kernels, {sum(copies.values())} copies, {len(v.by_cat['gpu_memset'])} memsets, " \
@@ -109,23 +117,37 @@ def crash(v, count=5):
     return f"{len(k)} kernels kept, termination marked"
 
 
+def spawn(views):
+    check(len(views) == 3, f"2 spawn workers + 1 subprocess traced, got {len(views)} files")
+    check(all(v.by_cat["kernel"] for v in views), "every traced process launched kernels")
+    return f"3 processes, {sum(len(v.by_cat['kernel']) for v in views)} kernels"
+
+
+def duration(v):
+    k = v.kernels("emptyKernel")
+    check(0 < len(k) < 1000001, f"a partial recording, got {len(k)} kernels")
+    return f"{len(k)} kernels recorded before --duration stopped"
+
+
 def torch_train(v):
     ranges = Counter(e["name"] for e in v.by_cat["user_annotation"])
     check(ranges["step"] == 5 and ranges["forward"] == 5, f"NVTX ranges from torch: {dict(ranges)}")
     check(len(v.by_cat["kernel"]) >= 10, f"torch kernels: {len(v.by_cat['kernel'])}")
     starts, ends = v.flow_pairs()
     check(sum(1 for i in starts if ends[i] > 0) >= 10, "torch launch flows")
+    projected = Counter(e["name"] for e in v.by_cat["gpu_user_annotation"])
+    check(projected["forward"] >= 5, f"torch NVTX ranges projected onto streams: {dict(projected)}")
     return f"{len(v.by_cat['kernel'])} kernels, {sum(ranges.values())} NVTX ranges"
 
 
 def main():
     scenario, files = sys.argv[1], sys.argv[2:]
     views = [View(load(f)) for f in files]
-    if scenario == "forks":
-        summary = forks(views)
+    if scenario in ("forks", "spawn"):
+        summary = {"forks": forks, "spawn": spawn}[scenario](views)
     else:
         check(len(views) == 1, f"one file expected, got {files}")
-        summary = {"shapes": shapes, "crash": crash, "torch": torch_train}[scenario](views[0])
+        summary = {"shapes": shapes, "crash": crash, "torch": torch_train, "duration": duration}[scenario](views[0])
     print(f"PASS {scenario}: {summary}")
 
 

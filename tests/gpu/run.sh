@@ -90,6 +90,20 @@ collect crash_kill 137 -o crash_kill.pt.trace.json -- "$BUILD/bin/crash" kill &&
 collect torch_train 0 -o torch_train.pt.trace.json.gz -- "$PY" "$ROOT/tests/gpu/torch_workload.py" train \
     && verify torch torch_train.pt.trace.json.gz
 
+collect spawn 0 -o spawn.pt.trace.json -- "$PY" "$ROOT/tests/gpu/spawn_workers.py" && verify spawn spawn.*.pt.trace.json
+
+# --duration stops recording; the program runs on and its exit status is returned.
+collect duration 0 --duration 1 -o duration.pt.trace.json.gz -- "$BUILD/bin/emptyloop" 1000000 \
+    && verify duration duration.pt.trace.json.gz
+
+# A tiny buffer pool: CUPTI drops records, and the drops are reported.
+collect drops 0 --collector-options buffer_mb=1,max_buffers=1 -o drops.pt.trace.json.gz -- "$BUILD/bin/emptyloop" 200000
+if grep -q ' [1-9][0-9]* dropped records' "$OUT/drops.log"; then
+    say "PASS drops: $(grep -o '[0-9]* dropped records' "$OUT/drops.log") reported with a 1 MB pool"
+else
+    say "FAIL: no drops reported with a 1 MB pool"; failures=$((failures + 1))
+fi
+
 # Errors: no CUDA, program missing, injection already set.
 collect no_cuda 1 -o none.json -- /bin/true && grep -q 'without using CUDA' "$OUT/no_cuda.log" \
     && say "PASS no_cuda: 'exited without using CUDA' reported" || { say "FAIL: no_cuda"; failures=$((failures + 1)); }
@@ -137,5 +151,6 @@ done
 say "--- $failures failure(s)"
 cp "$SUMMARY" "$FINAL/summary.txt"
 tar czf "$FINAL/results.tgz" -C "$OUT" --exclude='empty_*.pt.trace.json.gz' --exclude='torch_launch.pt.trace.json.gz' \
-    --exclude='torch_gpu.pt.trace.json.gz' --exclude='killed.json' .
+    --exclude='torch_gpu.pt.trace.json.gz' --exclude='killed.json' --exclude='duration.pt.trace.json.gz' \
+    --exclude='drops.pt.trace.json.gz' .
 [ "$failures" = 0 ]
