@@ -161,9 +161,9 @@ void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows,
 void printJson(const OperatorTable& table, const std::vector<OperatorRow>& rows, bool shapes)
 {
     const auto us = [](TimeNs ns) { return double(ns) / 1000.0; };
-    nlohmann::json out = nlohmann::json::array();
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const auto& r : rows) {
-        nlohmann::json j{{"name", r.name}, {"calls", r.calls}, {"self_cpu_us", us(r.selfCpu)},
+        nlohmann::ordered_json j{{"name", r.name}, {"calls", r.calls}, {"self_cpu_us", us(r.selfCpu)},
                          {"cpu_total_us", us(r.cpuTotal)}, {"self_cuda_us", us(r.selfDevice)},
                          {"cuda_total_us", us(r.deviceTotal)}, {"device", r.isDevice}};
         if (shapes)

@@ -1,0 +1,85 @@
+// Statistics and the writer on a trace of about 745k events (big.pt.trace.json.gz tiled by
+// bench/tiler): operator table (whole trace and a 10 % range, what a range change in the
+// GUI costs), kernel view, range aggregates, and writing .json / .json.gz.
+#include "bench/tiler/tracetiler.h"
+#include "core/loader.h"
+#include "core/stats/kernelstats.h"
+#include "core/stats/operatortable.h"
+#include "core/stats/rangeaggregates.h"
+#include "core/writer.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+using namespace ks;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+void benchWrite(const Trace& trace, const std::string& path)
+{
+    const auto start = Clock::now();
+    const TraceWriteResult result = writeTraceFile(trace, path);
+    const double ms = msSince(start);
+    if (!result.ok) {
+        std::printf("write %s failed: %s\n", path.c_str(), result.error.c_str());
+        return;
+    }
+    const double mb = double(std::filesystem::file_size(path)) / 1e6;
+    std::printf("write %-28s %8.0f ms  %7.1f MB written  %6.1f MB/s  %.0f events/s\n",
+                std::filesystem::path(path).filename().c_str(), ms, mb, mb / (ms / 1000),
+                double(result.eventsWritten) / (ms / 1000));
+    std::filesystem::remove(path);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string path = argc > 1 ? argv[1] : bench::largeTracePath(KS_BENCH_DATA);
+    auto start = Clock::now();
+    const LoadResult loaded = loadTraceFile(path);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "cannot load %s\n", path.c_str());
+        return 1;
+    }
+    const Trace& trace = *loaded.trace;
+    std::printf("%s: %llu events, %zu slices (%.0f ms to load)\n", path.c_str(),
+                static_cast<unsigned long long>(trace.traceEventCount()), trace.slices().size(), msSince(start));
+
+    start = Clock::now();
+    const OperatorTable table = computeOperatorTable(trace);
+    std::printf("operator table, whole trace      %8.1f ms  (%zu rows)\n", msSince(start), table.rows.size());
+
+    const TimeNs span = trace.endTime() - trace.startTime();
+    OperatorTableOptions range;
+    range.rangeStart = trace.startTime() + span / 2;
+    range.rangeEnd = range.rangeStart + span / 10;
+    start = Clock::now();
+    const OperatorTable part = computeOperatorTable(trace, range);
+    std::printf("operator table, 10%% range        %8.1f ms  (%zu rows)\n", msSince(start), part.rows.size());
+
+    start = Clock::now();
+    const auto kernels = computeKernelStats(trace);
+    std::printf("kernel view, whole trace         %8.1f ms  (%zu rows)\n", msSince(start), kernels.size());
+
+    std::vector<std::uint32_t> tracks(trace.tracks().size());
+    for (std::uint32_t t = 0; t < tracks.size(); ++t)
+        tracks[t] = t;
+    start = Clock::now();
+    const auto aggregates = computeRangeAggregates(trace, range.rangeStart, range.rangeEnd, tracks);
+    std::printf("range aggregates, 10%% x all     %8.1f ms  (%zu names)\n", msSince(start), aggregates.rows.size());
+
+    const auto dir = std::filesystem::temp_directory_path();
+    benchWrite(trace, (dir / "ks_statsbench.pt.trace.json").string());
+    benchWrite(trace, (dir / "ks_statsbench.pt.trace.json.gz").string());
+    return 0;
+}
