@@ -66,13 +66,16 @@ void SliceColors::setTrace(const Trace* trace)
         }
     }
     m_nameColor.assign(strings.size(), 0);
+    m_nameFoldedColor.assign(strings.size(), 0);
     m_nameCategory.assign(strings.size(), kNoIndex);
     const SliceTable& slices = trace->slices();
     for (SliceId s = 0; s < slices.size(); ++s) {
         const StringId name = slices.name[s];
         if (m_nameCategory[name] == kNoIndex) {
             m_nameCategory[name] = slices.category[s];
-            m_nameColor[name] = compute(name, slices.category[s]).rgb();
+            const QColor color = compute(name, slices.category[s]);
+            m_nameColor[name] = color.rgb();
+            m_nameFoldedColor[name] = color.darker(125).rgb();
         }
     }
 }
@@ -96,6 +99,14 @@ QColor SliceColors::colorOf(SliceId slice) const
 {
     const SliceTable& slices = m_trace->slices();
     return colorFor(slices.name[slice], slices.category[slice]);
+}
+
+QColor SliceColors::foldedColorOf(SliceId slice) const
+{
+    const StringId name = m_trace->slices().name[slice];
+    if (name < m_nameFoldedColor.size() && m_nameCategory[name] == m_trace->slices().category[slice])
+        return QColor(m_nameFoldedColor[name]);
+    return colorOf(slice).darker(125);
 }
 
 QColor SliceColors::textColorOn(const QColor& background)

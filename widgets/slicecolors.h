@@ -16,6 +16,8 @@ public:
     void setTrace(const Trace* trace);
     QColor colorOf(SliceId slice) const;
     QColor colorFor(StringId name, StringId category) const;
+    // The darker shade used for runs of events folded together.
+    QColor foldedColorOf(SliceId slice) const;
     // Dark or light text, whichever reads better on `background`.
     static QColor textColorOn(const QColor& background);
 
@@ -28,6 +30,7 @@ private:
     // The colour of each name with the category it first appeared with: painting looks
     // colours up instead of converting HSV for every drawn item.
     std::vector<QRgb> m_nameColor;
+    std::vector<QRgb> m_nameFoldedColor;
     std::vector<StringId> m_nameCategory;
 };
 

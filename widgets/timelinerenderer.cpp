@@ -19,7 +19,7 @@ const QColor kBackground(250, 250, 250);
 const QColor kTrackShade(240, 241, 244);
 const QColor kHeaderBackground(222, 226, 233);
 const QColor kLabelBackground(235, 237, 241);
-const QColor kGridLine(0, 0, 0, 22);
+const QColor kGridLine(226, 227, 230);
 const QColor kSelection(10, 10, 10);
 const QColor kFlowColor(200, 40, 40);
 const QColor kHighlight(255, 170, 0);
@@ -88,16 +88,26 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& 
     p.save();
     p.setClipRect(QRect(v.timeLeft(), kRulerHeight, v.timeWidth, v.tracksHeight));
     const auto [first, last] = layout.itemsIn(state.scrollY, state.scrollY + v.tracksHeight);
+    // Backgrounds, then the grid, then the events on top. Everything here is opaque and
+    // axis-aligned: translucent or tall thin shapes make Qt's raster engine blend span
+    // by span (and farm the spans out to threads), which costs more than all the slices.
+    for (std::size_t i = first; i < last; ++i) {
+        const LayoutItem& item = layout.items()[i];
+        const QRect band(v.timeLeft(), v.toViewY(item.y), v.timeWidth, item.height);
+        if (item.kind == LayoutItem::Kind::Process)
+            p.fillRect(band, kHeaderBackground);
+        else if (item.kind == LayoutItem::Kind::Track && i % 2 == 0)
+            p.fillRect(band, kTrackShade);
+    }
+    for (const RulerTick& tick : rulerTicks(v))
+        p.fillRect(QRect(tick.x, kRulerHeight, 1, v.tracksHeight), kGridLine);
     for (std::size_t i = first; i < last; ++i) {
         const LayoutItem& item = layout.items()[i];
         const int y = v.toViewY(item.y);
         switch (item.kind) {
         case LayoutItem::Kind::Process:
-            p.fillRect(QRect(v.timeLeft(), y, v.timeWidth, item.height), kHeaderBackground);
             break;
         case LayoutItem::Kind::Track: {
-            if (i % 2 == 0)
-                p.fillRect(QRect(v.timeLeft(), y, v.timeWidth, item.height), kTrackShade);
             const Track& track = m_trace->tracks()[item.index];
             const int stripTop = layout.instantStripTop(item.index);
             if (stripTop >= 0)
@@ -122,45 +132,50 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& 
     paintRuler(p, v);
 }
 
+std::vector<TimelineRenderer::RulerTick> TimelineRenderer::rulerTicks(const Viewport& v) const
+{
+    std::vector<RulerTick> ticks;
+    const TimeScale& scale = v.state.scale;
+    const TimeNs origin = m_trace->startTime();
+    const TimeNs step = rulerTickStep(scale.nsPerPixel(), 90);
+    // First tick at or after the view start, on a multiple of `step` from the origin.
+    const TimeNs rel = scale.viewStart() - origin;
+    TimeNs tick = origin + (rel >= 0 ? (rel + step - 1) / step : rel / step) * step;
+    const TimeNs viewEnd = scale.viewEnd(v.timeWidth);
+    for (; tick <= viewEnd; tick += step)
+        ticks.push_back({v.timeLeft() + static_cast<int>(std::floor(scale.timeToX(tick))), tick, step});
+    return ticks;
+}
+
 void TimelineRenderer::paintRuler(QPainter& p, const Viewport& v) const
 {
-    const QRect ruler(0, 0, v.size.width(), kRulerHeight);
-    p.fillRect(ruler, kLabelBackground);
-    p.setPen(QColor(150, 150, 150));
-    p.drawLine(0, kRulerHeight - 1, v.size.width(), kRulerHeight - 1);
+    p.fillRect(QRect(0, 0, v.size.width(), kRulerHeight - 1), kLabelBackground);
+    p.fillRect(QRect(0, kRulerHeight - 1, v.size.width(), 1), QColor(150, 150, 150));
     if (!m_trace)
         return;
     const TimeScale& scale = v.state.scale;
     const TimeNs origin = m_trace->startTime();
-    const TimeNs step = rulerTickStep(scale.nsPerPixel(), 90);
-    const TimeNs viewStart = scale.viewStart();
-    // First tick at or after the view start, on a multiple of `step` from the origin.
-    const TimeNs rel = viewStart - origin;
-    TimeNs tick = origin + (rel >= 0 ? (rel + step - 1) / step : rel / step) * step;
-    const TimeNs viewEnd = scale.viewEnd(v.timeWidth);
     p.setFont(m_font);
-    for (; tick <= viewEnd; tick += step) {
-        const int x = v.timeLeft() + static_cast<int>(std::floor(scale.timeToX(tick)));
-        p.setPen(QColor(110, 110, 110));
-        p.drawLine(x, kRulerHeight - 8, x, kRulerHeight - 1);
-        p.setPen(kGridLine);
-        p.drawLine(x, kRulerHeight, x, v.size.height());
-        p.setPen(QColor(40, 40, 40));
-        p.drawText(x + 3, kRulerHeight - 10, qstr(formatTimeInUnitOf(tick - origin, step)));
+    p.setPen(QColor(40, 40, 40));
+    TimeNs step = 1;
+    for (const RulerTick& tick : rulerTicks(v)) {
+        p.fillRect(QRect(tick.x, kRulerHeight - 8, 1, 7), QColor(110, 110, 110));
+        p.drawText(tick.x + 3, kRulerHeight - 10, qstr(formatTimeInUnitOf(tick.time - origin, tick.step)));
+        step = tick.step;
     }
     if (v.state.cursorX >= 0 && v.state.cursorX < v.timeWidth) {
+        const QColor cursor(30, 90, 200);
         const int x = v.timeLeft() + static_cast<int>(v.state.cursorX);
-        p.setPen(QColor(30, 90, 200));
-        p.drawLine(x, 0, x, v.size.height());
+        p.fillRect(QRect(x, 0, 1, v.size.height()), cursor);
         const QString label = qstr(formatTimeInUnitOf(scale.xToTime(v.state.cursorX) - origin,
                                                       std::max<TimeNs>(step / 100, 1)));
         const QRect box = QFontMetrics(m_font).boundingRect(label).adjusted(-3, -1, 3, 1);
         const QRect placed(x + 2, 1, box.width(), box.height());
-        p.fillRect(placed, QColor(30, 90, 200));
+        p.fillRect(placed, cursor);
         p.setPen(Qt::white);
         p.drawText(placed, Qt::AlignCenter, label);
     }
-    p.fillRect(QRect(0, 0, kLabelWidth, kRulerHeight), kLabelBackground);
+    p.fillRect(QRect(0, 0, kLabelWidth, kRulerHeight - 1), kLabelBackground);
     p.setPen(QColor(60, 60, 60));
     p.drawText(QRect(6, 0, kLabelWidth - 6, kRulerHeight), Qt::AlignVCenter,
                QObject::tr("Δ from trace start"));
@@ -198,7 +213,7 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
             }
             flushFolded();
             // A run of events too small to tell apart: drawn as one darker block.
-            pendingColor = m_colors.colorOf(item.first).darker(125);
+            pendingColor = m_colors.foldedColorOf(item.first);
             if (highlight)
                 pendingColor = washedOut(pendingColor);
             pendingX = x;
@@ -306,14 +321,12 @@ void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v) const
                                                     : qstr(m_trace->counters()[item.index].name);
         // Sticky: a tall track scrolled half out keeps its label at the top of the view.
         const int labelTop = std::clamp(kRulerHeight, y, y + item.height - 16);
-        p.setPen(QColor(210, 212, 218));
-        p.drawLine(0, y + item.height - 1, kLabelWidth, y + item.height - 1);
+        p.fillRect(QRect(0, y + item.height - 1, kLabelWidth, 1), QColor(210, 212, 218));
         p.setPen(QColor(40, 40, 40));
         p.drawText(QRect(16, labelTop, kLabelWidth - 20, 16), Qt::AlignVCenter,
                    metrics.elidedText(text, Qt::ElideRight, kLabelWidth - 20));
     }
-    p.setPen(QColor(170, 170, 170));
-    p.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, v.size.height());
+    p.fillRect(QRect(kLabelWidth - 1, kRulerHeight, 1, v.tracksHeight), QColor(170, 170, 170));
     p.restore();
 }
 

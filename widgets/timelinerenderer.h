@@ -69,6 +69,12 @@ public:
 
 private:
     struct Viewport;
+    struct RulerTick {
+        int x;       // viewport x
+        TimeNs time;
+        TimeNs step; // spacing of the ticks
+    };
+    std::vector<RulerTick> rulerTicks(const Viewport& v) const;
     void paintRuler(QPainter& p, const Viewport& v) const;
     void paintRow(QPainter& p, const Viewport& v, std::uint32_t row, int y);
     void paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const;
