@@ -138,10 +138,10 @@ void CollectorServer::run()
     ConnectionId nextId = 1;
     std::vector<std::uint8_t> buffer(1 << 16);
 
-    const auto closePeer = [&](int fd, const std::string& rejection) {
+    const auto closePeer = [&](int fd, const std::string& rejection, bool byCollector = false) {
         Peer& peer = peers[fd];
         if (peer.accepted) {
-            m_sink.connectionClosed(peer.id);
+            m_sink.connectionClosed(peer.id, byCollector);
             --m_openConnections;
         } else if (!rejection.empty()) {
             m_sink.connectionRejected(rejection);
@@ -239,7 +239,7 @@ void CollectorServer::run()
     for (auto it = peers.begin(); it != peers.end();) {
         const int fd = it->first;
         ++it;
-        closePeer(fd, "");
+        closePeer(fd, "", true);
     }
 }
 

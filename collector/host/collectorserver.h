@@ -21,7 +21,8 @@ public:
     virtual ~RecordSink() = default;
     virtual void connectionAccepted(ConnectionId id, wire::Hello hello) = 0;
     virtual void frameReceived(ConnectionId id, const wire::Frame& frame) = 0;
-    virtual void connectionClosed(ConnectionId id) = 0;
+    // `byCollector`: we closed it (stop()), else the traced process did or died.
+    virtual void connectionClosed(ConnectionId id, bool byCollector) = 0;
     // A peer that was turned away: wrong uid, bad token, garbage, wrong protocol version.
     virtual void connectionRejected(const std::string& reason) = 0;
 };

@@ -90,12 +90,12 @@ void CollectorSession::frameReceived(ConnectionId id, const wire::Frame& frame)
         it->second->handle(frame);
 }
 
-void CollectorSession::connectionClosed(ConnectionId id)
+void CollectorSession::connectionClosed(ConnectionId id, bool byCollector)
 {
     std::lock_guard lock(m_mutex);
     const auto it = m_recorders.find(id);
     if (it != m_recorders.end())
-        it->second->connectionClosed();
+        it->second->connectionClosed(byCollector);
 }
 
 void CollectorSession::connectionRejected(const std::string& reason)

@@ -60,7 +60,7 @@ public:
 private:
     void connectionAccepted(ConnectionId id, wire::Hello hello) override;
     void frameReceived(ConnectionId id, const wire::Frame& frame) override;
-    void connectionClosed(ConnectionId id) override;
+    void connectionClosed(ConnectionId id, bool byCollector) override;
     void connectionRejected(const std::string& reason) override;
 
     SessionOptions m_options;

@@ -191,9 +191,12 @@ bool ProcessRecorder::handle(const wire::Frame& frame)
     return false;
 }
 
-void ProcessRecorder::connectionClosed()
+void ProcessRecorder::connectionClosed(bool byCollector)
 {
-    if (m_data.state == ConnectionState::Open) {
+    if (m_data.state == ConnectionState::Open && byCollector) {
+        m_data.state = ConnectionState::Detached;
+        addProcessInstant("Recording stopped", {{"reason", "the collector stopped recording; the process ran on"}});
+    } else if (m_data.state == ConnectionState::Open) {
         m_data.state = ConnectionState::Terminated;
         addProcessInstant("Process terminated",
                           {{"reason", "the connection closed without GOODBYE: the process crashed or was killed"}});

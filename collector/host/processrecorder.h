@@ -70,6 +70,7 @@ enum class ConnectionState : std::uint8_t {
     Open,
     Finished,   // GOODBYE received
     Terminated, // the connection ended without GOODBYE: the process crashed or was killed
+    Detached,   // the collector stopped recording while the process ran on
 };
 
 struct ProcessCounts {
@@ -116,8 +117,9 @@ public:
 
     // Handles one frame after HELLO; returns false (and counts it) if it could not be decoded.
     bool handle(const wire::Frame& frame);
-    // The connection closed; without a GOODBYE before it the process is marked terminated.
-    void connectionClosed();
+    // The connection closed. Without a GOODBYE before it the process is marked terminated,
+    // or detached when the collector closed it (recording stopped, the process runs on).
+    void connectionClosed(bool byCollector = false);
 
     const RecordedProcess& data() const { return m_data; }
 

@@ -60,6 +60,22 @@ private slots:
         QVERIFY(t.baseTimeNs() % 1000000000 == 0);
     }
 
+    void durationStopsRecordingOnly()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("partial.pt.trace.json"));
+        // 30 batches, 100 ms apart: the program outlives the 1 s recording and exits 0.
+        const Run run = collect({QStringLiteral("--duration"), QStringLiteral("1"), QStringLiteral("-o"), file,
+                                 QStringLiteral(KS_FAKE_TARGET), QStringLiteral("30")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.output));
+        QVERIFY2(run.output.contains(QStringLiteral("recording stopped after 1 s")), qPrintable(run.output));
+        QVERIFY2(!run.output.contains(QStringLiteral("crashed")), qPrintable(run.output));
+        const auto loaded = ks::loadTraceFile(file.toStdString());
+        QVERIFY(loaded.ok());
+        const std::size_t kernels = countNamed(*loaded.trace, "fakeKernel(float*, int)");
+        QVERIFY2(kernels > 0 && kernels < 300, qPrintable(QString::number(kernels)));
+    }
+
     void missingProgram()
     {
         const Run run = collect({QStringLiteral("--"), QStringLiteral("/nonexistent/program")});

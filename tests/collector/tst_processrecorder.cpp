@@ -463,6 +463,17 @@ private slots:
         QCOMPARE(s.trace().diagnostics().count("process-terminated"), std::uint64_t(0));
     }
 
+    void stoppedRecordingIsNotACrash()
+    {
+        Stream s;
+        s.recorder().connectionClosed(true); // the collector closed it: --duration, Stop
+        QCOMPARE(s.recorder().data().state, ConnectionState::Detached);
+        const Trace t = s.trace();
+        QCOMPARE(t.diagnostics().count("process-terminated"), std::uint64_t(0));
+        QCOMPARE(t.instants().size(), std::size_t(1));
+        QCOMPARE(t.str(t.instants().name[0]), std::string_view("Recording stopped"));
+    }
+
     void errorsAndDropsAreReported()
     {
         Stream s;
