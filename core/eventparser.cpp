@@ -276,6 +276,14 @@ Status EventParser::parseArgs(Cursor& c, RawEvent& ev)
                 continue;
             }
             break;
+        case 9:
+            if (equals(key, "Device Id")) {
+                KS_TRY(parseInteger(c, i, ok));
+                if (ok)
+                    a.deviceId = i;
+                continue;
+            }
+            break;
         case 10:
             if (equals(key, "sort_index")) {
                 KS_TRY(parseInteger(c, i, ok));
@@ -291,6 +299,12 @@ Status EventParser::parseArgs(Cursor& c, RawEvent& ev)
                 KS_TRY(parseInteger(c, i, ok));
                 if (ok)
                     a.correlation = i;
+                continue;
+            }
+            if (equals(key, "Device Type")) {
+                KS_TRY(parseInteger(c, i, ok));
+                if (ok)
+                    a.deviceType = i;
                 continue;
             }
             if (equals(key, "External id") || equals(key, "external id")) {
@@ -319,6 +333,22 @@ Status EventParser::parseArgs(Cursor& c, RawEvent& ev)
                 KS_TRY(parseInteger(c, i, ok));
                 if (ok)
                     a.gpu.sharedMemory = i;
+                continue;
+            }
+            break;
+        case 14:
+            if (equals(key, "Total Reserved")) {
+                KS_TRY(parseInteger(c, i, ok));
+                if (ok)
+                    a.totalReserved = i;
+                continue;
+            }
+            break;
+        case 15:
+            if (equals(key, "Total Allocated")) {
+                KS_TRY(parseInteger(c, i, ok));
+                if (ok)
+                    a.totalAllocated = i;
                 continue;
             }
             break;

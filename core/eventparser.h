@@ -17,6 +17,11 @@ struct KernelArgs {
     std::int64_t externalId = kNoId;
     GpuOpInfo gpu;
     bool hasGpuFields = false;
+    // [memory] instants (profile_memory): allocator totals after the event.
+    std::int64_t totalAllocated = kNoId;
+    std::int64_t totalReserved = kNoId;
+    std::int64_t deviceType = kNoId; // 0 CPU, 1 CUDA
+    std::int64_t deviceId = kNoId;
     // M events
     std::string_view name;
     std::string_view labels;

@@ -79,6 +79,7 @@ private:
     void handleSlice(const RawEvent& ev, JsonId pid, JsonId tid, StringId name, StringId category, bool device,
                      std::uint64_t offset, std::uint32_t length);
     void handleMetadataEvent(const RawEvent& ev, JsonId pid, JsonId tid);
+    void addMemorySamples(const RawEvent& ev, JsonId pid);
     void handleBeginEnd(const RawEvent& ev, JsonId pid, JsonId tid, StringId name, StringId category, bool device,
                         std::uint64_t offset, std::uint32_t length);
     void handleAsync(const RawEvent& ev, JsonId pid, StringId name, StringId category, std::uint64_t offset,
@@ -462,6 +463,8 @@ void TraceReader::handleEvent(const RawEvent& ev, std::uint64_t offset, std::uin
         e.rawOffset = offset;
         e.rawLength = length;
         m_builder.addInstant(e);
+        if (ev.args.totalAllocated != kNoId)
+            addMemorySamples(ev, pid);
         return;
     }
     case 'C': {
@@ -550,6 +553,17 @@ void TraceReader::handleSlice(const RawEvent& ev, JsonId pid, JsonId tid, String
             m_builder.addFlowEvent(f);
         }
     }
+}
+
+void TraceReader::addMemorySamples(const RawEvent& ev, JsonId pid)
+{
+    // kineto's [memory] instants carry the allocator totals after each (de)allocation;
+    // merged per device across threads they give the memory curve (trace-format.md §4.2).
+    const auto& a = ev.args;
+    const std::string device = a.deviceType == 1 ? "GPU " + std::to_string(a.deviceId) : std::string("CPU");
+    m_builder.addCounterSample(pid, device + " memory allocated", ev.ts, static_cast<double>(a.totalAllocated));
+    if (a.totalReserved != kNoId && a.deviceType == 1)
+        m_builder.addCounterSample(pid, device + " memory reserved", ev.ts, static_cast<double>(a.totalReserved));
 }
 
 void TraceReader::handleMetadataEvent(const RawEvent& ev, JsonId pid, JsonId tid)

@@ -146,6 +146,41 @@ private slots:
         QCOMPARE(t.baseTimeNs() > 0, true);
     }
 
+    void memoryCurvesFromMemoryInstants()
+    {
+        const auto path = kstest::fixture("transformer");
+        const auto result = loadTraceFile(path);
+        QVERIFY(result.ok());
+        // Oracle: the [memory] instants read through a DOM, GPU ones sorted by time.
+        std::vector<std::pair<double, double>> gpu; // (ts, Total Allocated)
+        int cpu = 0;
+        const auto doc = nlohmann::json::parse(kstest::gunzipFile(path));
+        for (const auto& e : doc["traceEvents"]) {
+            if (e.value("name", "") != "[memory]")
+                continue;
+            if (e["args"]["Device Type"] == 1)
+                gpu.emplace_back(e["ts"].get<double>(), e["args"]["Total Allocated"].get<double>());
+            else
+                ++cpu;
+        }
+        std::stable_sort(gpu.begin(), gpu.end(), [](auto& a, auto& b) { return a.first < b.first; });
+        const CounterSeries* allocated = nullptr;
+        const CounterSeries* cpuSeries = nullptr;
+        for (const auto& c : result.trace->counters()) {
+            if (c.name == "GPU 0 memory allocated")
+                allocated = &c;
+            if (c.name == "CPU memory allocated")
+                cpuSeries = &c;
+        }
+        QVERIFY(allocated && cpuSeries);
+        QCOMPARE(allocated->value.size(), gpu.size());
+        QCOMPARE(int(cpuSeries->value.size()), cpu);
+        QCOMPARE(allocated->value.back(), gpu.back().second);
+        QCOMPARE(*std::max_element(allocated->value.begin(), allocated->value.end()),
+                 std::max_element(gpu.begin(), gpu.end(), [](auto& a, auto& b) { return a.second < b.second; })->second);
+        QCOMPARE(allocated->process, 0u); // drawn in the CPU process that allocated
+    }
+
     void kernelFieldsAndArgsOnDemand()
     {
         const auto result = loadTraceFile(kstest::fixture("transformer"));
