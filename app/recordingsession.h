@@ -22,7 +22,9 @@ public:
     // Stops recording (the program runs on untouched) and joins the worker thread.
     ~RecordingSession() override;
 
-    static constexpr int kSnapshotIntervalMs = 200;
+    // With the injection library's 100 ms flush period this keeps a kernel's way to the
+    // screen under 300 ms (flush + transport + one interval + building the snapshot).
+    static constexpr int kSnapshotIntervalMs = 150;
 
 public Q_SLOTS:
     void start();

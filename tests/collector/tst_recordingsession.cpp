@@ -5,7 +5,31 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
+#include <chrono>
+
 using namespace ks;
+
+namespace {
+
+std::int64_t nowEpochNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::vector<TimeNs> kernelEnds(const Trace& t)
+{
+    std::vector<TimeNs> ends;
+    for (SliceId s = 0; s < t.slices().size(); ++s) {
+        if (t.classOf(s) == SliceClass::Kernel)
+            ends.push_back(t.slices().end(s));
+    }
+    std::sort(ends.begin(), ends.end());
+    return ends;
+}
+
+} // namespace
 
 class TestRecordingSession : public QObject {
     Q_OBJECT
@@ -22,6 +46,13 @@ private slots:
         RecordingSession session({KS_FAKE_TARGET, {"15"}, {}, {}});
         QSignalSpy snapshots(&session, &RecordingSession::snapshotReady);
         QSignalSpy finished(&session, &RecordingSession::finished);
+        std::vector<std::pair<std::int64_t, TimeNs>> arrivals; // (received at, newest kernel end)
+        connect(&session, &RecordingSession::snapshotReady, this,
+                [&arrivals](std::shared_ptr<const Trace> trace, const QString&) {
+                    const auto ends = kernelEnds(*trace);
+                    if (!ends.empty())
+                        arrivals.emplace_back(nowEpochNs() - trace->baseTimeNs(), ends.back());
+                });
         QElapsedTimer clock;
         clock.start();
         session.start();
@@ -40,6 +71,21 @@ private slots:
             kernels += final->classOf(s) == SliceClass::Kernel;
         QCOMPARE(kernels, std::size_t(150));
         QVERIFY(last->slices().size() <= final->slices().size());
+
+        // Latency on the host side: from a kernel's end to the first snapshot showing it.
+        // (On a GPU the injection library's 100 ms flush period comes on top.)
+        const auto ends = kernelEnds(*final);
+        TimeNs shown = std::numeric_limits<TimeNs>::min();
+        TimeNs worst = 0;
+        for (const auto& [receivedAt, newest] : arrivals) {
+            const auto firstNew = std::upper_bound(ends.begin(), ends.end(), shown);
+            if (firstNew != ends.end() && *firstNew <= newest)
+                worst = std::max(worst, receivedAt - *firstNew);
+            shown = std::max(shown, newest);
+        }
+        qInfo("%d snapshots in %.2f s; worst host-side latency %.1f ms", int(snapshots.count()), seconds,
+              worst / 1e6);
+        QVERIFY2(worst < 200'000'000, qPrintable(QString::number(worst / 1e6)));
         QVERIFY(finished.first().at(1).toString().contains(QStringLiteral("exited with code 0")));
     }
 
