@@ -43,7 +43,9 @@ private Q_SLOTS:
 
         // Stepping to the first occurrence of the longest kernel selects it in the timeline.
         kernels->view()->setCurrentIndex(kernels->proxy()->index(0, 0));
+        QSignalSpy requested(kernels, &StatsPanel::occurrenceRequested);
         kernels->nextOccurrence();
+        QCOMPARE(requested.count(), 1);
         QCOMPARE(window.timeline()->selectedSlice(), kernels->currentOccurrences().front());
     }
 };
