@@ -27,8 +27,8 @@ namespace {
 constexpr int kWidth = 1920;
 constexpr int kHeight = 1080;
 constexpr int kZoomLevels = 10;
-constexpr int kFramesPerLevel = 15;
-constexpr int kPanFrames = 60;
+constexpr int kFramesPerLevel = 31;
+constexpr int kPanFrames = 61;
 
 double median(std::vector<double> v)
 {
@@ -36,11 +36,11 @@ double median(std::vector<double> v)
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
-struct Figures {
-    std::vector<double> levelMedians; // full zoom-out, then the 10 zoom levels
-    std::vector<double> levelVisible; // visible span (ns) per level
-    double panMedian = 0;
-    std::vector<double> all;
+// The frames to paint, grouped: full zoom-out, 10 zoom levels, panning.
+struct FramePlan {
+    std::vector<std::string> groupNames;
+    std::vector<std::size_t> group; // per frame
+    std::vector<TimeScale> scales;  // per frame
 };
 
 class Bench {
@@ -63,46 +63,38 @@ public:
         return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     }
 
-    Figures run()
+    FramePlan plan() const
     {
-        Figures f;
+        FramePlan plan;
         const int timeWidth = TimelineRenderer::timeAreaWidth(m_image.size());
         const TimeNs t0 = m_trace->startTime();
         const TimeNs span = m_trace->endTime() - t0;
-        frame(TimeScale::fit(t0, m_trace->endTime(), timeWidth)); // warm caches and fonts
-
-        std::vector<double> times;
+        const auto add = [&](const TimeScale& scale) {
+            plan.group.push_back(plan.groupNames.size() - 1);
+            plan.scales.push_back(scale);
+        };
+        plan.groupNames.push_back("full zoom-out");
         for (int i = 0; i < kFramesPerLevel; ++i)
-            times.push_back(frame(TimeScale::fit(t0, m_trace->endTime(), timeWidth)));
-        f.levelMedians.push_back(median(times));
-        f.levelVisible.push_back(double(span));
-        f.all.insert(f.all.end(), times.begin(), times.end());
-
+            add(TimeScale::fit(t0, m_trace->endTime(), timeWidth));
         // 10 levels, geometric from a tenth of the trace down to 1 µs visible, each panned
         // across the trace so frames see different data.
         const double first = double(span) / 10.0, last = 1000.0;
         for (int level = 0; level < kZoomLevels; ++level) {
             const double visible = first * std::pow(last / first, level / double(kZoomLevels - 1));
-            times.clear();
+            plan.groupNames.push_back(formatDuration(TimeNs(visible)) + " visible");
             for (int i = 0; i < kFramesPerLevel; ++i) {
                 const TimeNs start = t0 + TimeNs((double(span) - visible) * (i + 0.5) / kFramesPerLevel);
-                times.push_back(frame(TimeScale(start, visible / timeWidth)));
+                add(TimeScale(start, visible / timeWidth));
             }
-            f.levelMedians.push_back(median(times));
-            f.levelVisible.push_back(visible);
-            f.all.insert(f.all.end(), times.begin(), times.end());
         }
-
         // Panning: 20 px per frame at a 1/50 zoom, as when dragging.
-        times.clear();
+        plan.groupNames.push_back("panning 20 px/frame");
         TimeScale scale(t0 + span / 3, double(span) / 50.0 / timeWidth);
         for (int i = 0; i < kPanFrames; ++i) {
             scale = scale.pannedBy(20);
-            times.push_back(frame(scale));
+            add(scale);
         }
-        f.panMedian = median(times);
-        f.all.insert(f.all.end(), times.begin(), times.end());
-        return f;
+        return plan;
     }
 
 private:
@@ -136,24 +128,39 @@ int main(int argc, char** argv)
     const auto large = load(largePath);
     const auto small = load(std::string(KS_BENCH_DATA) + "/transformer.pt.trace.json.gz");
 
-    const Figures big = Bench(large).run();
-    const Figures ref = Bench(small).run();
-
-    std::printf("\nframe %dx%d, median ms per frame (%d frames per level)\n", kWidth, kHeight, kFramesPerLevel);
-    std::printf("%-22s %12s %14s %8s\n", "zoom (visible span)", "large ms", "transformer ms", "ratio");
-    bool ok = true;
-    for (std::size_t i = 0; i < big.levelMedians.size(); ++i) {
-        const std::string label = i == 0 ? "full zoom-out" : formatDuration(TimeNs(big.levelVisible[i]));
-        const double ratio = big.levelMedians[i] / std::max(ref.levelMedians[i], 1e-3);
-        std::printf("%-22s %12.2f %14.2f %8.2f\n", label.c_str(), big.levelMedians[i], ref.levelMedians[i], ratio);
-        ok = ok && big.levelMedians[i] <= 16.0;
+    Bench big(large), ref(small);
+    const FramePlan bigPlan = big.plan(), refPlan = ref.plan();
+    big.frame(bigPlan.scales.front()); // warm caches and fonts
+    ref.frame(refPlan.scales.front());
+    // Frames of the two traces alternate, so load from other processes hits both alike.
+    const std::size_t groups = bigPlan.groupNames.size();
+    std::vector<std::vector<double>> bigTimes(groups), refTimes(groups);
+    std::vector<double> bigAll, refAll;
+    for (std::size_t k = 0; k < bigPlan.scales.size(); ++k) {
+        const double b = big.frame(bigPlan.scales[k]);
+        const double r = ref.frame(refPlan.scales[k]);
+        bigTimes[bigPlan.group[k]].push_back(b);
+        refTimes[refPlan.group[k]].push_back(r);
+        bigAll.push_back(b);
+        refAll.push_back(r);
     }
-    std::printf("%-22s %12.2f %14.2f %8.2f\n", "panning (20 px/frame)", big.panMedian, ref.panMedian,
-                big.panMedian / std::max(ref.panMedian, 1e-3));
-    const double ratio = median(big.all) / std::max(median(ref.all), 1e-3);
-    std::printf("overall median: large %.2f ms, transformer %.2f ms, ratio %.2f\n", median(big.all),
-                median(ref.all), ratio);
-    ok = ok && big.panMedian <= 16.0 && ratio <= 2.0;
-    std::printf("targets (median <= 16 ms at every zoom, ratio <= 2): %s\n", ok ? "met" : "NOT met");
+
+    std::printf("\nframe %dx%d, median ms per frame (%d frames per zoom level, %d panning)\n", kWidth,
+                kHeight, kFramesPerLevel, kPanFrames);
+    std::printf("%-30s %9s  %-30s %9s %7s\n", "large: view", "ms", "transformer: view", "ms", "ratio");
+    bool ok = true;
+    for (std::size_t g = 0; g < groups; ++g) {
+        const double b = median(bigTimes[g]), r = median(refTimes[g]);
+        std::printf("%-30s %9.2f  %-30s %9.2f %7.2f\n", bigPlan.groupNames[g].c_str(), b,
+                    refPlan.groupNames[g].c_str(), r, b / std::max(r, 1e-3));
+        ok = ok && b <= 16.0;
+    }
+    const double ratio = median(bigAll) / std::max(median(refAll), 1e-3);
+    std::printf("overall median: large %.2f ms, transformer %.2f ms, ratio %.2f\n", median(bigAll),
+                median(refAll), ratio);
+    std::printf("worst frame: large %.2f ms, transformer %.2f ms\n",
+                *std::max_element(bigAll.begin(), bigAll.end()), *std::max_element(refAll.begin(), refAll.end()));
+    ok = ok && ratio <= 2.0;
+    std::printf("targets (median <= 16 ms at every zoom, overall ratio <= 2): %s\n", ok ? "met" : "NOT met");
     return 0;
 }

@@ -24,6 +24,8 @@ const QColor kSelection(10, 10, 10);
 const QColor kFlowColor(200, 40, 40);
 const QColor kHighlight(255, 170, 0);
 constexpr int kMinLabelWidthPx = 28;
+constexpr int kLabelWidthStep = 8;
+constexpr std::size_t kMaxCachedLabels = 20000;
 
 QString qstr(std::string_view text)
 {
@@ -53,6 +55,7 @@ struct TimelineRenderer::Viewport {
 TimelineRenderer::TimelineRenderer()
 {
     m_font.setPixelSize(11);
+    m_fontHeight = QFontMetrics(m_font).height();
     m_boldFont = m_font;
     m_boldFont.setBold(true);
 }
@@ -61,6 +64,7 @@ void TimelineRenderer::setTrace(std::shared_ptr<const Trace> trace)
 {
     m_trace = std::move(trace);
     m_colors.setTrace(m_trace.get());
+    m_labels.clear();
     m_counterMax.clear();
     if (!m_trace)
         return;
@@ -188,7 +192,6 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
     appendRowDrawList(*m_trace, row, v.state.scale, v.timeWidth, m_items);
     const SliceTable& slices = m_trace->slices();
     const std::vector<bool>* highlight = v.state.highlightedNames;
-    const QFontMetrics metrics(m_font);
     // Folded columns that touch are filled as one rectangle (coloured by the first run):
     // fully zoomed out that replaces thousands of one-pixel fills per row.
     int pendingX = 0, pendingRight = -1;
@@ -231,21 +234,40 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
             p.drawRect(QRect(x, y, w - 1, height - 1));
         }
         if (w >= kMinLabelWidthPx) {
-            // Kernel names run to 800 characters: shape only what could fit (no glyph is
-            // narrower than 3 px at this size), marking the cut with an ellipsis.
-            const std::string_view name = m_trace->str(slices.name[item.first]);
-            const std::size_t maxChars = std::size_t(w / 3 + 1);
-            QString full = qstr(name.substr(0, maxChars));
-            if (name.size() > maxChars)
-                full += QChar(0x2026);
-            const QString text = metrics.elidedText(full, Qt::ElideRight, w - 6);
-            if (text.size() > 1) {
+            const QStaticText& label = labelFor(slices.name[item.first], w);
+            if (!label.text().isEmpty()) {
                 p.setPen(SliceColors::textColorOn(color));
-                p.drawText(QRect(x + 3, y, w - 6, height), Qt::AlignVCenter | Qt::AlignLeft, text);
+                p.drawStaticText(x + 3, y + (height - m_fontHeight) / 2, label);
             }
         }
     }
     flushFolded();
+}
+
+const QStaticText& TimelineRenderer::labelFor(StringId name, int width)
+{
+    const int bucket = width / kLabelWidthStep * kLabelWidthStep;
+    const std::uint64_t key = (std::uint64_t(name) << 20) | std::uint64_t(std::min(bucket, (1 << 20) - 1));
+    const auto it = m_labels.find(key);
+    if (it != m_labels.end())
+        return it->second;
+    if (m_labels.size() >= kMaxCachedLabels)
+        m_labels.clear();
+    // Kernel names run to 800 characters: shape only what could fit (no glyph is
+    // narrower than 3 px at this size), marking the cut with an ellipsis.
+    const std::string_view text = m_trace->str(name);
+    const std::size_t maxChars = std::size_t(bucket / 3 + 1);
+    QString full = qstr(text.substr(0, maxChars));
+    if (text.size() > maxChars)
+        full += QChar(0x2026);
+    QString elided = QFontMetrics(m_font).elidedText(full, Qt::ElideRight, bucket - 6);
+    if (elided.size() <= 1)
+        elided.clear();
+    QStaticText label(elided);
+    label.setTextFormat(Qt::PlainText);
+    label.setPerformanceHint(QStaticText::AggressiveCaching);
+    label.prepare(QTransform(), m_font);
+    return m_labels.emplace(key, std::move(label)).first->second;
 }
 
 void TimelineRenderer::paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const

@@ -12,8 +12,10 @@
 #include <QFont>
 #include <QPoint>
 #include <QSize>
+#include <QStaticText>
 
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 class QPainter;
@@ -75,6 +77,8 @@ private:
         TimeNs step; // spacing of the ticks
     };
     std::vector<RulerTick> rulerTicks(const Viewport& v) const;
+    // The elided label of a name for a box of about `width` pixels, shaped once.
+    const QStaticText& labelFor(StringId name, int width);
     void paintRuler(QPainter& p, const Viewport& v) const;
     void paintRow(QPainter& p, const Viewport& v, std::uint32_t row, int y);
     void paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const;
@@ -91,8 +95,12 @@ private:
     SliceColors m_colors;
     std::vector<double> m_counterMax; // per counter series, for scaling the plots
     std::vector<DrawItem> m_items;    // scratch, reused across rows and frames
+    // Labels keyed by (name, width rounded down to kLabelWidthStep): panning and
+    // redrawing reuse the shaped text instead of eliding and shaping on every frame.
+    std::unordered_map<std::uint64_t, QStaticText> m_labels;
     QFont m_font;
     QFont m_boldFont;
+    int m_fontHeight = 0;
     FrameStats m_stats;
 };
 

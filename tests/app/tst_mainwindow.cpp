@@ -58,6 +58,12 @@ private Q_SLOTS:
         QCOMPARE(window.timeline()->trace(), window.trace());
         QCOMPARE(window.windowTitle(), QStringLiteral("transformer.pt.trace.json.gz — Kinetoscope"));
         QVERIFY(!window.isLoading());
+        // The timeline opens showing the whole trace.
+        const TimelineWidget& timeline = *window.timeline();
+        QCOMPARE(timeline.timeScale().viewStart(), window.trace()->startTime());
+        QVERIFY2(std::abs(timeline.timeScale().viewEnd(timeline.timeAreaWidth()) - window.trace()->endTime())
+                     <= TimeNs(timeline.timeScale().nsPerPixel()) + 1,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(timeline.timeScale().viewEnd(timeline.timeAreaWidth())).arg(window.trace()->endTime())));
         const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
         QCOMPARE(recent.value(0), QFileInfo(fixture("transformer")).absoluteFilePath());
 
