@@ -223,8 +223,8 @@ int runCollect(const std::vector<std::string>& args)
     if (processes.empty()) {
         std::fprintf(stderr, "collect: %s\n",
                      stats.processes == 0
-                         ? (target.poll() ? "the program exited without using CUDA: no process initialised CUDA, "
-                                            "nothing was recorded"
+                         ? (target.poll() ? "the program exited without using CUDA: no process initialised CUDA "
+                                            "(no NVIDIA driver or GPU?), nothing was recorded"
                                           : "no process initialised CUDA yet, nothing was recorded")
                          : "the traced processes produced no GPU activity; nothing was written");
     } else if (options.merge || processes.size() == 1) {
