@@ -3,6 +3,7 @@
 // use CUDA, and a crashed target.
 #include "core/loader.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -74,6 +75,38 @@ private slots:
         QVERIFY(loaded.ok());
         const std::size_t kernels = countNamed(*loaded.trace, "fakeKernel(float*, int)");
         QVERIFY2(kernels > 0 && kernels < 300, qPrintable(QString::number(kernels)));
+    }
+
+    // Two traced processes below the program: a file each by default, one with --merge.
+    void filePerProcessOrMerged()
+    {
+        QTemporaryDir dir;
+        const QString script = QStringLiteral("'%1' 2 & '%1' 3; wait").arg(QStringLiteral(KS_FAKE_TARGET));
+        const QString file = dir.filePath(QStringLiteral("two.pt.trace.json"));
+        Run run = collect({QStringLiteral("-o"), file, QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                           QStringLiteral("-c"), script});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.output));
+        QVERIFY2(run.output.contains(QStringLiteral("2 processes traced, 50 kernels")), qPrintable(run.output));
+        const QStringList files = QDir(dir.path()).entryList({QStringLiteral("two.*.pt.trace.json")});
+        QCOMPARE(files.size(), 2);
+        std::vector<std::size_t> counts;
+        for (const QString& f : files)
+            counts.push_back(countNamed(*ks::loadTraceFile(dir.filePath(f).toStdString()).trace, "fakeKernel(float*, int)"));
+        std::sort(counts.begin(), counts.end());
+        QCOMPARE(counts, (std::vector<std::size_t>{20, 30}));
+
+        const QString merged = dir.filePath(QStringLiteral("merged.pt.trace.json"));
+        run = collect({QStringLiteral("--merge"), QStringLiteral("-o"), merged, QStringLiteral("--"),
+                       QStringLiteral("/bin/sh"), QStringLiteral("-c"), script});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.output));
+        const auto loaded = ks::loadTraceFile(merged.toStdString());
+        QVERIFY(loaded.ok());
+        QCOMPARE(countNamed(*loaded.trace, "fakeKernel(float*, int)"), std::size_t(50));
+        QCOMPARE(loaded.trace->flows().size(), std::size_t(50)); // equal correlation ids kept apart
+        int gpuProcesses = 0;
+        for (const auto& p : loaded.trace->processes())
+            gpuProcesses += p.isDevice;
+        QCOMPARE(gpuProcesses, 2);
     }
 
     void missingProgram()
