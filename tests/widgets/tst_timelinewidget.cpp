@@ -215,6 +215,27 @@ private Q_SLOTS:
         QCOMPARE(w->selectedSlice(), m_kernel);
     }
 
+    void clickOnGroupHeaderCollapsesIt()
+    {
+        auto w = makeWidget();
+        const std::uint32_t gpu = m_trace->tracks()[m_trace->trackOf(m_kernel)].process;
+        const LayoutItem* header = nullptr;
+        for (const LayoutItem& item : w->trackLayout().items()) {
+            if (item.kind == LayoutItem::Kind::Process && item.index == gpu)
+                header = &item;
+        }
+        QVERIFY(header);
+        const QPoint pos(20, header->y - w->scrollY() + TimelineRenderer::kRulerHeight + 5);
+        const int before = w->trackLayout().totalHeight();
+        QTest::mouseClick(w->viewport(), Qt::LeftButton, {}, pos);
+        QVERIFY(w->isProcessCollapsed(gpu));
+        QCOMPARE(w->viewportYOfRow(m_trace->slices().row[m_kernel]), -1);
+        QVERIFY(w->trackLayout().totalHeight() < before);
+        QTest::mouseClick(w->viewport(), Qt::LeftButton, {}, pos);
+        QVERIFY(!w->isProcessCollapsed(gpu));
+        QCOMPARE(w->trackLayout().totalHeight(), before);
+    }
+
     void allFlowsInViewAreDrawnUpToTheCap()
     {
         auto w = makeWidget();

@@ -1,3 +1,4 @@
+#include "core/tracebuilder.h"
 #include "core/tracklayout.h"
 #include "fixture.h"
 
@@ -33,8 +34,10 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("expected");
         QTest::newRow("transformer") << "transformer"
                                      << QStringList{"P python3 (572)", "  T thread 572 (python3)",
-                                                    "  T thread 602 (pt_autograd_0)", "P GPU 0 · NVIDIA H200",
-                                                    "  T stream 7", "P Spans", "  T PyTorch Profiler"};
+                                                    "  T thread 602 (pt_autograd_0)", "  C CPU memory allocated",
+                                                    "  C GPU 0 memory allocated", "  C GPU 0 memory reserved",
+                                                    "P GPU 0 · NVIDIA H200", "  T stream 7", "P Spans",
+                                                    "  T PyTorch Profiler"};
         QTest::newRow("multistream") << "multistream"
                                      << QStringList{"P python3 (572)", "  T thread 572 (python3)",
                                                     "P GPU 0 · NVIDIA H200", "  T stream 7", "  T stream 46",
@@ -101,11 +104,45 @@ private Q_SLOTS:
         const Track& mainThread = trace->tracks()[trace->processes()[cpu].tracks.front()];
         QCOMPARE(folded.rowTop(mainThread.rowBegin), -1);
         QVERIFY(full.rowTop(mainThread.rowBegin) >= 0);
-        QCOMPARE(folded.items().size(), full.items().size() - 2);
+        // Its two threads and three memory curves are hidden.
+        QCOMPARE(folded.items().size(), full.items().size() - 5);
         QVERIFY(folded.items().front().collapsed);
         QVERIFY(folded.totalHeight() < full.totalHeight());
         // The header still hit-tests as the process.
         QCOMPARE(folded.itemAt(1)->index, cpu);
+    }
+
+    // Counter series are drawn as area plots inside their process group; series of a pid
+    // with no other events form their own group at the end.
+    void countersFollowTheirProcessTracks()
+    {
+        TraceBuilder builder;
+        SliceEvent e;
+        e.pid = JsonId::fromNumber(7);
+        e.tid = JsonId::fromNumber(8);
+        e.name = builder.strings().intern("step");
+        e.category = builder.strings().intern("cpu_op");
+        e.start = 0;
+        e.duration = 100;
+        builder.addSlice(e);
+        builder.addCounterSample(JsonId::fromNumber(7), "memory Allocated", 10, 1.0);
+        builder.addCounterSample(JsonId::fromNumber(7), "memory Allocated", 50, 3.0);
+        builder.addCounterSample(JsonId::fromNumber(99), "power W", 20, 250.0);
+        const Trace trace = builder.finish();
+        QCOMPARE(trace.counters().size(), std::size_t(2));
+
+        TrackLayout layout;
+        layout.build(trace, {});
+        QStringList kinds;
+        for (const LayoutItem& item : layout.items())
+            kinds << QString::number(int(item.kind));
+        // Process 7 (header, thread, counter), then whatever group holds pid 99's series.
+        QCOMPARE(kinds.mid(0, 3), (QStringList{"0", "1", "2"}));
+        const LayoutItem& counter = layout.items()[2];
+        QCOMPARE(QString::fromStdString(trace.counters()[counter.index].name), QStringLiteral("memory Allocated"));
+        QCOMPARE(counter.height, layout.metrics().counterHeight);
+        QCOMPARE(layout.items().back().kind, LayoutItem::Kind::Counter);
+        QCOMPARE(QString::fromStdString(trace.counters()[layout.items().back().index].name), QStringLiteral("power W"));
     }
 };
 
