@@ -561,9 +561,9 @@ void TraceReader::addMemorySamples(const RawEvent& ev, JsonId pid)
     // merged per device across threads they give the memory curve (trace-format.md §4.2).
     const auto& a = ev.args;
     const std::string device = a.deviceType == 1 ? "GPU " + std::to_string(a.deviceId) : std::string("CPU");
-    m_builder.addCounterSample(pid, device + " memory allocated", ev.ts, static_cast<double>(a.totalAllocated));
+    m_builder.addCounterSample(pid, device + " memory allocated", ev.ts, static_cast<double>(a.totalAllocated), true);
     if (a.totalReserved != kNoId && a.deviceType == 1)
-        m_builder.addCounterSample(pid, device + " memory reserved", ev.ts, static_cast<double>(a.totalReserved));
+        m_builder.addCounterSample(pid, device + " memory reserved", ev.ts, static_cast<double>(a.totalReserved), true);
 }
 
 void TraceReader::handleMetadataEvent(const RawEvent& ev, JsonId pid, JsonId tid)

@@ -150,6 +150,7 @@ struct CounterSeries {
     std::uint32_t process = kNoIndex; // kNoIndex when the pid has no other events
     JsonId pid;
     std::string name; // "<event name> <arg key>" (just the event name when the key is "")
+    bool derived = false; // made by the loader from other events (the [memory] curves); not written back
     std::vector<TimeNs> time;
     std::vector<double> value;
 };

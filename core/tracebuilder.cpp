@@ -86,7 +86,7 @@ void TraceBuilder::addInstant(const InstantEvent& e)
         trackFor(e.pid, e.tid, e.device);
 }
 
-void TraceBuilder::addCounterSample(JsonId pid, std::string_view seriesName, TimeNs time, double value)
+void TraceBuilder::addCounterSample(JsonId pid, std::string_view seriesName, TimeNs time, double value, bool derived)
 {
     auto [it, inserted] = m_counterIndex.try_emplace({pid, std::string(seriesName)},
                                                      static_cast<std::uint32_t>(m_trace.m_counters.size()));
@@ -94,6 +94,7 @@ void TraceBuilder::addCounterSample(JsonId pid, std::string_view seriesName, Tim
         CounterSeries series;
         series.pid = pid;
         series.name = std::string(seriesName);
+        series.derived = derived;
         m_trace.m_counters.push_back(std::move(series));
     }
     auto& series = m_trace.m_counters[it->second];

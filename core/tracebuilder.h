@@ -63,7 +63,7 @@ public:
     // Returns the builder's index of the slice (valid until finish()).
     std::uint32_t addSlice(const SliceEvent& e);
     void addInstant(const InstantEvent& e);
-    void addCounterSample(JsonId pid, std::string_view seriesName, TimeNs time, double value);
+    void addCounterSample(JsonId pid, std::string_view seriesName, TimeNs time, double value, bool derived = false);
     void addFlowEvent(const FlowEvent& e);
 
     // Metadata events: the last one wins.

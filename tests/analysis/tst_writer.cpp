@@ -143,6 +143,7 @@ void compareTraces(const Trace& a, const Trace& b)
     QCOMPARE(b.counters().size(), a.counters().size());
     for (std::size_t i = 0; i < a.counters().size(); ++i) {
         QCOMPARE(b.counters()[i].name, a.counters()[i].name);
+        QCOMPARE(b.counters()[i].derived, a.counters()[i].derived);
         QCOMPARE(b.counters()[i].time, a.counters()[i].time);
         QCOMPARE(b.counters()[i].value, a.counters()[i].value);
     }
