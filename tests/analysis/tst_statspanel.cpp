@@ -5,6 +5,7 @@
 #include "widgets/opstablemodel.h"
 #include "widgets/statsformat.h"
 #include "widgets/statspanel.h"
+#include "widgets/statsrangemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -83,6 +84,50 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, KernelTableModel::Grid).data().toString(), QStringLiteral("[2, 1, 128] *"));
         QCOMPARE(model.index(0, KernelTableModel::Registers).data().toString(), QStringLiteral("190"));
         QCOMPARE(model.index(1, KernelTableModel::Occupancy).data().toString(), QStringLiteral("12.00"));
+    }
+
+    // Whole trace: a kernel's total over all tracks equals the Kernels table's; one busy
+    // row per GPU stream with the union of its GPU work.
+    void rangeModel()
+    {
+        auto* range = new RangeAggregateModel;
+        StatsPanel panel(range); // owns the model
+        QAbstractItemModelTester tester(range, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const RangeAggregateModel& model = *range;
+        QSignalSpy updated(&panel, &StatsPanel::rowsUpdated);
+        panel.setTrace(m_transformer);
+        QTRY_COMPARE(updated.count(), 1);
+        const auto kernels = computeKernelStats(*m_transformer);
+        const auto& aggregates = model.aggregates();
+        QVERIFY(!aggregates.streams.empty());
+        QCOMPARE(model.rowCount(), int(aggregates.rows.size() + aggregates.streams.size()));
+        bool found = false;
+        for (int r = 0; r < int(aggregates.rows.size()); ++r) {
+            if (aggregates.rows[r].name == kernels[0].name) {
+                QCOMPARE(aggregates.rows[r].count, kernels[0].calls);
+                QCOMPARE(model.index(r, RangeAggregateModel::Total).data(StatsTableModel::SortRole).toLongLong(),
+                         qint64(kernels[0].total));
+                found = true;
+            }
+        }
+        QVERIFY(found);
+        const int busyRow = int(aggregates.rows.size());
+        QVERIFY(model.index(busyRow, RangeAggregateModel::Name).data().toString().endsWith(QLatin1String("(busy)")));
+        QVERIFY(model.occurrences(busyRow).empty());
+
+        // A range of one kernel: that kernel, clipped to itself.
+        const SliceId k = kernels[0].slices.front();
+        panel.setRange(m_transformer->slices().start[k], m_transformer->slices().end(k));
+        QTRY_COMPARE(updated.count(), 2);
+        bool kernelInRange = false;
+        for (const auto& row : model.aggregates().rows) {
+            if (row.name == kernels[0].name) {
+                QCOMPARE(row.count, 1u);
+                QCOMPARE(row.total, m_transformer->slices().duration[k]);
+                kernelInRange = true;
+            }
+        }
+        QVERIFY(kernelInRange);
     }
 
     void delimitedText()
