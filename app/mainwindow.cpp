@@ -11,6 +11,7 @@
 #include "widgets/opstablemodel.h"
 #include "widgets/searchbar.h"
 #include "widgets/statspanel.h"
+#include "widgets/statsrangemodel.h"
 #include "widgets/timelinewidget.h"
 
 #include <QAction>
@@ -31,6 +32,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -98,9 +100,32 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const std::vector<bool>& names) { m_timeline->setHighlightedNames(names); });
 
     QSettings settings;
-    resize(1400, 900);
-    restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray()))
+        resize(1600, 1000);
+    if (!restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray()))
+        arrangeDefaultDocks();
+}
+
+// First run: the timeline gets most of the window; the bottom panels share one tabbed
+// strip instead of splitting the height between them.
+void MainWindow::arrangeDefaultDocks()
+{
+    QList<QDockWidget*> bottom;
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea && !dock->isHidden())
+            bottom << dock;
+    }
+    for (int i = 1; i < bottom.size(); ++i)
+        tabifyDockWidget(bottom.front(), bottom[i]);
+    if (!bottom.isEmpty())
+        bottom.front()->raise();
+    // Sizes only stick once the window is laid out.
+    QTimer::singleShot(0, this, [this, bottom] {
+        if (!bottom.isEmpty())
+            resizeDocks({bottom.front()}, {height() / 4}, Qt::Vertical);
+        if (auto* details = findChild<QDockWidget*>(QStringLiteral("detailsDock")))
+            resizeDocks({details}, {width() / 4}, Qt::Horizontal);
+    });
 }
 
 MainWindow::~MainWindow() = default;
@@ -129,7 +154,7 @@ void MainWindow::createDocks()
     gpuDock->setWidget(gpuViews->summary());
     addDockWidget(Qt::BottomDockWidgetArea, gpuDock);
 
-    // Operators and Kernels tables (issue 4): they follow the trace and, when asked, the
+    // Operators, Kernels and Range tables (issue 4): they follow the trace and, when asked, the
     // visible range; their occurrence buttons reveal slices in the timeline.
     const auto addStatsDock = [this](const QString& title, const QString& name, StatsPanel* panel) {
         auto* dock = new QDockWidget(title, this);
@@ -147,6 +172,10 @@ void MainWindow::createDocks()
     operatorsPanel->addToolWidget(byShape);
     addStatsDock(tr("Operators"), QStringLiteral("operatorsDock"), operatorsPanel);
     addStatsDock(tr("Kernels"), QStringLiteral("kernelsDock"), new StatsPanel(new KernelTableModel));
+    // Per-name aggregates of everything in view (or the selected range), all tracks.
+    auto* rangePanel = new StatsPanel(new RangeAggregateModel);
+    rangePanel->setFollowVisibleRange(true);
+    addStatsDock(tr("Range"), QStringLiteral("rangeDock"), rangePanel);
 }
 
 void MainWindow::createActions()
@@ -183,8 +212,11 @@ void MainWindow::createActions()
     m_backAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
     m_forwardAction = m_viewMenu->addAction(tr("&Forward"), m_timeline, &TimelineWidget::goForward);
     m_forwardAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
-    m_viewMenu->addAction(tr("Follow &Incoming Flow ([)"), m_timeline, &TimelineWidget::followIncomingFlow);
-    m_viewMenu->addAction(tr("Follow &Outgoing Flow (])"), m_timeline, &TimelineWidget::followOutgoingFlow);
+    // Text fields take '[' and ']' as text first (QLineEdit accepts the shortcut override).
+    m_viewMenu->addAction(tr("Follow &Incoming Flow"), m_timeline, &TimelineWidget::followIncomingFlow)
+        ->setShortcut(QKeySequence(Qt::Key_BracketLeft));
+    m_viewMenu->addAction(tr("Follow &Outgoing Flow"), m_timeline, &TimelineWidget::followOutgoingFlow)
+        ->setShortcut(QKeySequence(Qt::Key_BracketRight));
     QAction* allFlows = m_viewMenu->addAction(tr("Show All Flows in View"));
     allFlows->setCheckable(true);
     allFlows->setToolTip(tr("Draw every flow arrow in view (at most %1)").arg(TimelineRenderer::kMaxFlowsInView));

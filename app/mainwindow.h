@@ -70,6 +70,7 @@ protected:
 private:
     void createActions();
     void createDocks();
+    void arrangeDefaultDocks();
     void onLoaded(const QString& path, std::shared_ptr<const Trace> trace);
     void onFailed(const QString& path, const QString& message);
     void onProgress(quint64 bytesDone, quint64 bytesTotal, quint64 events);
