@@ -12,8 +12,6 @@
 namespace ks::collector {
 namespace {
 
-using nlohmann::json;
-
 std::string_view copyKindName(std::uint8_t kind)
 {
     switch (kind) {
@@ -87,6 +85,18 @@ double bandwidthGBs(std::uint64_t bytes, TimeNs duration)
 }
 
 constexpr std::uint32_t kInvalid = 0xffffffffu;
+constexpr std::string_view kUserAnnotation = "\"user_annotation\"";
+
+QuotedJson quotedCategory(EventCategory category)
+{
+    static const auto table = [] {
+        std::vector<std::string> quoted;
+        for (int c = 0; c <= static_cast<int>(EventCategory::GpuAnnotation); ++c)
+            quoted.push_back(jsonQuoted(categoryName(static_cast<EventCategory>(c))));
+        return quoted;
+    }();
+    return {table[static_cast<std::size_t>(category)]};
+}
 
 } // namespace
 
@@ -145,6 +155,7 @@ ProcessRecorder::ProcessRecorder(wire::Hello hello, std::int64_t baseNs, std::sh
 {
     m_data.hello = std::move(hello);
     m_nameIndex.emplace(std::string(), 0);
+    m_quotedNames.push_back(jsonQuoted(""));
 }
 
 template <class Record>
@@ -175,7 +186,7 @@ bool ProcessRecorder::handle(const wire::Frame& frame)
         wire::Error r;
         if (!decode(frame, r))
             return false;
-        addProcessInstant("Collector error: " + r.message, {{"code", r.code}});
+        addProcessInstant("Collector error: " + r.message, ArgsText().add("code", r.code));
         m_data.errors.push_back(std::move(r));
         return true;
     }
@@ -195,11 +206,13 @@ void ProcessRecorder::connectionClosed(bool byCollector)
 {
     if (m_data.state == ConnectionState::Open && byCollector) {
         m_data.state = ConnectionState::Detached;
-        addProcessInstant("Recording stopped", {{"reason", "the collector stopped recording; the process ran on"}});
+        addProcessInstant("Recording stopped",
+                          ArgsText().addText("reason", "the collector stopped recording; the process ran on"));
     } else if (m_data.state == ConnectionState::Open) {
         m_data.state = ConnectionState::Terminated;
         addProcessInstant("Process terminated",
-                          {{"reason", "the connection closed without GOODBYE: the process crashed or was killed"}});
+                          ArgsText().addText("reason",
+                                             "the connection closed without GOODBYE: the process crashed or was killed"));
     }
     m_data.counts.unpairedMarkers += m_openMarkers.size();
     m_openMarkers.clear();
@@ -208,9 +221,17 @@ void ProcessRecorder::connectionClosed(bool byCollector)
 std::uint32_t ProcessRecorder::intern(std::string text)
 {
     const auto [it, inserted] = m_nameIndex.emplace(text, static_cast<std::uint32_t>(m_data.names.size()));
-    if (inserted)
+    if (inserted) {
+        m_quotedNames.push_back(jsonQuoted(text));
         m_data.names.push_back(std::move(text));
+    }
     return it->second;
+}
+
+std::string ProcessRecorder::sliceText(const RecordedSlice& slice, const ArgsText& args) const
+{
+    return completeEventText(quotedCategory(slice.category), quotedName(slice.name), slice.pid, slice.tid,
+                             slice.start, slice.duration, args);
 }
 
 void ProcessRecorder::onString(const wire::StringDef& s)
@@ -319,15 +340,14 @@ void ProcessRecorder::onKernel(const wire::Kernel& k)
     info.registersPerThread = k.registersPerThread;
     info.sharedMemory = static_cast<std::int64_t>(k.staticSharedMemory) + k.dynamicSharedMemory;
 
-    json args = {
-        {"queued", k.queued > 0 ? relative(k.queued) : 0},
-        {"device", k.device},
-        {"context", k.context},
-        {"stream", k.stream},
-        {"correlation", k.correlation},
-        {"registers per thread", k.registersPerThread},
-        {"shared memory", info.sharedMemory},
-    };
+    ArgsText args;
+    args.add("queued", k.queued > 0 ? relative(k.queued) : 0)
+        .add("device", k.device)
+        .add("context", k.context)
+        .add("stream", k.stream)
+        .add("correlation", k.correlation)
+        .add("registers per thread", k.registersPerThread)
+        .add("shared memory", info.sharedMemory);
     const auto props = m_deviceProperties.find(k.device);
     const long long gridBlocks = static_cast<long long>(k.grid[0]) * k.grid[1] * k.grid[2];
     const int threads = k.block[0] * k.block[1] * k.block[2];
@@ -338,25 +358,20 @@ void ProcessRecorder::onKernel(const wire::Kernel& k)
         const double warpsPerSm = launch.blocksPerSm * threads / 32.0;
         info.blocksPerSm = static_cast<float>(launch.blocksPerSm);
         info.warpsPerSm = static_cast<float>(warpsPerSm);
-        args["blocks per SM"] = launch.blocksPerSm;
-        args["warps per SM"] = warpsPerSm;
+        args.add("blocks per SM", launch.blocksPerSm).add("warps per SM", warpsPerSm);
         occupancy = gpu::estAchievedOccupancyPct(props->second, launch);
     }
-    args["grid"] = {k.grid[0], k.grid[1], k.grid[2]};
-    args["block"] = {k.block[0], k.block[1], k.block[2]};
+    args.add("grid", k.grid).add("block", k.block);
     if (k.cluster[0] * k.cluster[1] * k.cluster[2] > 1)
-        args["cluster"] = {k.cluster[0], k.cluster[1], k.cluster[2]};
+        args.add("cluster", k.cluster);
     if (occupancy) {
         info.estAchievedOccupancyPct = static_cast<float>(*occupancy);
-        args["est. achieved occupancy %"] = *occupancy;
+        args.add("est. achieved occupancy %", *occupancy);
     }
-    if (k.graphId != 0) {
-        args["graph id"] = k.graphId;
-        args["graph node id"] = k.graphNodeId;
-    }
+    if (k.graphId != 0)
+        args.add("graph id", k.graphId).add("graph node id", k.graphNodeId);
     addGpuOp(slice, info,
-             completeEventText("kernel", m_data.names[slice.name], slice.pid, slice.tid, slice.start,
-                               slice.duration, args),
+             sliceText(slice, args),
              k.correlation);
 }
 
@@ -381,16 +396,17 @@ void ProcessRecorder::onMemcpy(const wire::Memcpy& m)
     info.device = static_cast<std::int32_t>(m.device);
     info.stream = m.stream;
     info.bytes = static_cast<std::int64_t>(m.bytes);
-    json args = {{"device", m.device}, {"context", m.context}, {"stream", m.stream},
-                 {"correlation", m.correlation}, {"bytes", m.bytes},
-                 {"memory bandwidth (GB/s)", bandwidthGBs(m.bytes, slice.duration)}};
-    if (m.copyKind == 10) {
-        args["fromDevice"] = m.srcDevice;
-        args["toDevice"] = m.dstDevice;
-    }
+    ArgsText args;
+    args.add("device", m.device)
+        .add("context", m.context)
+        .add("stream", m.stream)
+        .add("correlation", m.correlation)
+        .add("bytes", m.bytes)
+        .add("memory bandwidth (GB/s)", bandwidthGBs(m.bytes, slice.duration));
+    if (m.copyKind == 10)
+        args.add("fromDevice", m.srcDevice).add("toDevice", m.dstDevice);
     addGpuOp(slice, info,
-             completeEventText("gpu_memcpy", m_data.names[slice.name], slice.pid, slice.tid, slice.start,
-                               slice.duration, args),
+             sliceText(slice, args),
              m.correlation);
 }
 
@@ -413,12 +429,15 @@ void ProcessRecorder::onMemset(const wire::Memset& m)
     info.device = static_cast<std::int32_t>(m.device);
     info.stream = m.stream;
     info.bytes = static_cast<std::int64_t>(m.bytes);
-    const json args = {{"device", m.device}, {"context", m.context}, {"stream", m.stream},
-                       {"correlation", m.correlation}, {"bytes", m.bytes},
-                       {"memory bandwidth (GB/s)", bandwidthGBs(m.bytes, slice.duration)}};
+    ArgsText args;
+    args.add("device", m.device)
+        .add("context", m.context)
+        .add("stream", m.stream)
+        .add("correlation", m.correlation)
+        .add("bytes", m.bytes)
+        .add("memory bandwidth (GB/s)", bandwidthGBs(m.bytes, slice.duration));
     addGpuOp(slice, info,
-             completeEventText("gpu_memset", m_data.names[slice.name], slice.pid, slice.tid, slice.start,
-                               slice.duration, args),
+             sliceText(slice, args),
              m.correlation);
 }
 
@@ -441,12 +460,12 @@ void ProcessRecorder::onApi(const wire::Api& a)
     slice.category = a.domain == static_cast<std::uint8_t>(wire::ApiDomain::Driver) ? EventCategory::Driver
                                                                                      : EventCategory::Runtime;
     slice.correlation = a.correlation;
-    json args = {{"cbid", a.cbid}, {"correlation", a.correlation}};
+    ArgsText args;
+    args.add("cbid", a.cbid).add("correlation", a.correlation);
     if (a.returnValue != 0)
-        args["return value"] = a.returnValue;
+        args.add("return value", a.returnValue);
     const std::uint32_t index = addSlice(
-        slice, completeEventText(categoryName(slice.category), m_data.names[slice.name], slice.pid, slice.tid,
-                                 slice.start, slice.duration, args));
+        slice, sliceText(slice, args));
     Correlation& c = m_correlations[a.correlation];
     c.apiSlice = static_cast<std::int32_t>(index);
     if (c.hasGpuOps && !c.startAdded) {
@@ -467,14 +486,14 @@ void ProcessRecorder::onSync(const wire::Sync& s)
     slice.name = intern(std::string(syncName(s.type)));
     slice.category = EventCategory::Sync;
     slice.correlation = s.correlation;
-    json args = {{"device", slice.pid}, {"context", s.context}, {"correlation", s.correlation}};
+    ArgsText args;
+    args.add("device", slice.pid).add("context", s.context).add("correlation", s.correlation);
     if (s.stream != kInvalid)
-        args["stream"] = s.stream;
+        args.add("stream", s.stream);
     if (s.event != kInvalid)
-        args["event"] = s.event;
+        args.add("event", s.event);
     const std::uint32_t index = addSlice(
-        slice, completeEventText("cuda_sync", m_data.names[slice.name], slice.pid, slice.tid, slice.start,
-                                 slice.duration, args));
+        slice, sliceText(slice, args));
     // A sync waits for the GPU: its call gets an ac2g arrow like a launch does.
     m_data.flows.push_back({index, false, s.correlation});
     Correlation& c = m_correlations[s.correlation];
@@ -495,11 +514,10 @@ void ProcessRecorder::addRange(const OpenMarker& start, TimeNs end)
     slice.duration = end > start.time ? end - start.time : 0;
     slice.name = start.name;
     slice.category = EventCategory::Annotation;
-    json args = json::object();
+    ArgsText args;
     if (start.domain != 0)
-        args["domain"] = m_data.names[start.domain];
-    addSlice(slice, completeEventText("user_annotation", m_data.names[slice.name], slice.pid, slice.tid,
-                                      slice.start, slice.duration, args));
+        args.addText("domain", m_data.names[start.domain]);
+    addSlice(slice, sliceText(slice, args));
 }
 
 // Start and end of one NVTX range may sit in different per-thread CUPTI buffers, so either
@@ -514,10 +532,10 @@ void ProcessRecorder::onMarker(const wire::Marker& m)
         instant.tid = static_cast<std::int64_t>(m.threadId);
         instant.time = time;
         instant.name = wireName(m.name);
-        json args = json::object();
+        ArgsText args;
         if (m.domain != 0)
-            args["domain"] = m_data.names[wireName(m.domain)];
-        const auto span = m_arena->append(instantEventText("user_annotation", m_data.names[instant.name],
+            args.addText("domain", m_data.names[wireName(m.domain)]);
+        const auto span = m_arena->append(instantEventText(QuotedJson{kUserAnnotation}, quotedName(instant.name),
                                                            m_data.hello.pid, instant.tid, time, args));
         instant.rawOffset = span.offset;
         instant.rawLength = span.length;
@@ -550,15 +568,15 @@ void ProcessRecorder::onMarker(const wire::Marker& m)
     m_openMarkers.erase(it);
 }
 
-void ProcessRecorder::addProcessInstant(std::string name, const json& args)
+void ProcessRecorder::addProcessInstant(std::string name, const ArgsText& args)
 {
     RecordedInstant instant;
     instant.tid = m_data.hello.pid;
     instant.time = m_lastTime;
     instant.name = intern(std::move(name));
     instant.fromCollector = true;
-    const auto span = m_arena->append(instantEventText("collector", m_data.names[instant.name], m_data.hello.pid,
-                                                       instant.tid, instant.time, args));
+    const auto span = m_arena->append(instantEventText(QuotedJson{"\"collector\""}, quotedName(instant.name),
+                                                       m_data.hello.pid, instant.tid, instant.time, args));
     instant.rawOffset = span.offset;
     instant.rawLength = span.length;
     m_data.instants.push_back(instant);
@@ -575,8 +593,7 @@ void ProcessRecorder::onOverhead(const wire::Overhead& o)
     slice.duration = o.end > o.start ? o.end - o.start : 0;
     slice.name = intern(std::string(overheadName(o.kind)));
     slice.category = EventCategory::Overhead;
-    addSlice(slice, completeEventText("overhead", m_data.names[slice.name], slice.pid, slice.tid, slice.start,
-                                      slice.duration, json::object()));
+    addSlice(slice, sliceText(slice, ArgsText()));
 }
 
 } // namespace ks::collector

@@ -4,11 +4,10 @@
 // correlation id in either arrival order (ac2g flow halves), NVTX start/end pairs made
 // into ranges on their CPU thread, kineto-compatible JSON text kept for every event.
 // Not thread-safe: owned by the collector session, which serialises access.
+#include "collector/host/eventtext.h"
 #include "collector/host/textarena.h"
 #include "collector/protocol/framing.h"
 #include "core/trace.h"
-
-#include <nlohmann/json_fwd.hpp>
 
 #include <functional>
 #include <memory>
@@ -156,11 +155,13 @@ private:
     std::uint32_t apiName(std::uint32_t wireId);
     TimeNs relative(std::int64_t epochNs) const { return epochNs - m_baseNs; }
     std::uint32_t addSlice(RecordedSlice slice, std::string_view text);
+    std::string sliceText(const RecordedSlice& slice, const ArgsText& args) const;
+    QuotedJson quotedName(std::uint32_t name) const { return {m_quotedNames[name]}; }
     void addGpuOp(RecordedSlice slice, const GpuOpInfo& info, std::string_view text, std::uint32_t correlation);
     void noteThread(std::int64_t tid);
     void addRange(const OpenMarker& start, TimeNs end);
     // Marks an event of the process itself (error, termination) on its main thread.
-    void addProcessInstant(std::string name, const nlohmann::json& args);
+    void addProcessInstant(std::string name, const ArgsText& args);
 
     RecordedProcess m_data;
     std::int64_t m_baseNs = 0;
@@ -168,6 +169,7 @@ private:
     std::shared_ptr<TextArena> m_arena;
     ThreadNamer m_threadNamer;
     std::unordered_map<std::string, std::uint32_t> m_nameIndex;
+    std::vector<std::string> m_quotedNames; // JSON literal of each name, by name index
     std::unordered_map<std::uint32_t, std::uint32_t> m_wireNames;   // wire id -> name index
     std::unordered_map<std::uint32_t, std::uint32_t> m_kernelNames; // wire id -> demangled
     std::unordered_map<std::uint32_t, std::uint32_t> m_apiNames;    // wire id -> "_vNNNN" stripped
