@@ -19,6 +19,42 @@ bool sameLaunchConfig(const KernelRow& row, const GpuOpInfo& g)
         && row.registersPerThread == g.registersPerThread && row.sharedMemory == g.sharedMemory;
 }
 
+// The name of the op whose runtime or driver call launched each kernel: correlation id to
+// the call, its External id to the cpu_op / user_annotation carrying it.
+std::unordered_map<SliceId, StringId> launchingOperators(const Trace& trace, const std::vector<SliceId>& kernels)
+{
+    const auto& slices = trace.slices();
+    std::unordered_map<std::int64_t, std::int64_t> externalOfCorrelation;
+    std::unordered_map<std::int64_t, StringId> opOfExternal;
+    for (SliceId s = 0; s < slices.size(); ++s) {
+        const SliceClass c = trace.classOf(s);
+        if ((c == SliceClass::CudaRuntime || c == SliceClass::CudaDriver) && slices.correlation[s] != kNoId)
+            externalOfCorrelation[slices.correlation[s]] = slices.externalId[s];
+        else if ((c == SliceClass::CpuOp || c == SliceClass::UserAnnotation) && slices.externalId[s] != kNoId)
+            opOfExternal[slices.externalId[s]] = slices.name[s];
+    }
+    std::unordered_map<SliceId, StringId> result;
+    for (const SliceId k : kernels) {
+        std::int64_t external = slices.externalId[k];
+        if (auto it = externalOfCorrelation.find(slices.correlation[k]); it != externalOfCorrelation.end() && it->second != kNoId)
+            external = it->second;
+        if (auto it = opOfExternal.find(external); it != opOfExternal.end())
+            result[k] = it->second;
+    }
+    return result;
+}
+
+std::string groupKey(const Trace& trace, SliceId s, StringId op)
+{
+    std::string key = std::to_string(trace.slices().name[s]) + '/' + std::to_string(op);
+    if (const GpuOpInfo* g = trace.gpuOpInfo(s)) {
+        for (const auto v : {g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2], g->registersPerThread})
+            key += '/' + std::to_string(v);
+        key += '/' + std::to_string(g->sharedMemory);
+    }
+    return key;
+}
+
 } // namespace
 
 std::vector<KernelRow> computeKernelStats(const Trace& trace, const KernelStatsOptions& options)
@@ -35,13 +71,19 @@ std::vector<KernelRow> computeKernelStats(const Trace& trace, const KernelStatsO
 
     std::vector<KernelRow> rows;
     std::vector<double> blocksWeighted, occupancyWeighted;
-    std::unordered_map<StringId, std::size_t> rowOfName;
+    std::unordered_map<std::string, std::size_t> rowOfKey;
+    const bool byOperator = options.groupByOperatorAndLaunchConfig;
+    const auto operators = byOperator ? launchingOperators(trace, kernels) : std::unordered_map<SliceId, StringId>{};
     for (const SliceId s : kernels) {
-        auto [it, inserted] = rowOfName.try_emplace(slices.name[s], rows.size());
+        const auto op = operators.find(s);
+        const StringId opName = op == operators.end() ? kEmptyString : op->second;
+        auto [it, inserted] = rowOfKey.try_emplace(byOperator ? groupKey(trace, s, opName) : std::to_string(slices.name[s]),
+                                                   rows.size());
         const GpuOpInfo* g = trace.gpuOpInfo(s);
         if (inserted) {
             KernelRow row;
             row.name = std::string(trace.str(slices.name[s]));
+            row.operatorName = std::string(trace.str(opName));
             if (g) {
                 std::copy(g->grid, g->grid + 3, row.grid.begin());
                 std::copy(g->block, g->block + 3, row.block.begin());

@@ -1,6 +1,8 @@
 #pragma once
-// TensorBoard's Kernel view: per kernel name, calls, total/mean/min/max duration, and the
-// duration-weighted mean blocks per SM and estimated achieved occupancy.
+// TensorBoard's Kernel view: per kernel name (or, like its "Kernel Properties + Op Name"
+// grouping, per name, launching operator and launch configuration), calls,
+// total/mean/min/max duration, and the duration-weighted mean blocks per SM and estimated
+// achieved occupancy.
 #include "core/trace.h"
 
 #include <array>
@@ -12,6 +14,7 @@ namespace ks {
 
 struct KernelRow {
     std::string name;
+    std::string operatorName; // when grouped by operator: the op that launched it ("" if none)
     std::uint64_t calls = 0;
     TimeNs total = 0;
     TimeNs min = std::numeric_limits<TimeNs>::max();
@@ -32,6 +35,8 @@ struct KernelRow {
 };
 
 struct KernelStatsOptions {
+    // One row per (name, launching operator, grid, block, registers, shared memory).
+    bool groupByOperatorAndLaunchConfig = false;
     // Only kernels starting in [rangeStart, rangeEnd) count.
     TimeNs rangeStart = std::numeric_limits<TimeNs>::min();
     TimeNs rangeEnd = std::numeric_limits<TimeNs>::max();

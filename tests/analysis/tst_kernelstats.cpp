@@ -46,6 +46,34 @@ private Q_SLOTS:
             QVERIFY(rows[i - 1].total >= rows[i].total);
     }
 
+    // TensorBoard's "Kernel Properties + Op Name" grouping: the xmma GEMM (12 calls in two
+    // launch configurations) splits by launching op and configuration; totals are kept.
+    void groupsByOperatorAndLaunchConfig()
+    {
+        const auto loaded = loadTraceFile(std::string(KS_TEST_DATA) + "/transformer.pt.trace.json.gz");
+        QVERIFY(loaded.ok());
+        KernelStatsOptions options;
+        options.groupByOperatorAndLaunchConfig = true;
+        const auto rows = computeKernelStats(*loaded.trace, options);
+        const auto byName = computeKernelStats(*loaded.trace);
+        QVERIFY(rows.size() > byName.size());
+        std::uint64_t calls = 0;
+        TimeNs total = 0;
+        for (const auto& r : rows) {
+            QVERIFY(!r.launchConfigVaries);
+            if (r.name == byName[0].name) {
+                calls += r.calls;
+                total += r.total;
+                // cuBLAS GEMMs are launched by aten::mm / aten::addmm / aten::bmm.
+                QVERIFY2(r.operatorName.rfind("aten::", 0) == 0, r.operatorName.c_str());
+            }
+        }
+        QCOMPARE(calls, 12u);
+        QCOMPARE(total, TimeNs(545473));
+        for (const auto& r : byName)
+            QVERIFY(r.operatorName.empty());
+    }
+
     void rangeLimitsKernels()
     {
         const auto loaded = loadTraceFile(std::string(KS_TEST_DATA) + "/transformer.pt.trace.json.gz");
