@@ -8,17 +8,11 @@ namespace ks {
 namespace {
 
 // First slice in [from, end) that starts at or after t (slices of a row are sorted and
-// do not overlap, so starts and ends are both monotonic). Galloping from `from` keeps
-// the probes close together: the answer is usually a few hundred slices ahead at most.
+// do not overlap, so starts and ends are both monotonic).
 SliceId firstStartingAtOrAfter(const SliceTable& slices, SliceId from, SliceId end, TimeNs t)
 {
-    std::size_t bound = 1;
-    while (from + bound < end && slices.start[from + bound] < t)
-        bound *= 2;
     const auto begin = slices.start.begin();
-    const std::size_t lo = from + bound / 2;
-    const std::size_t hi = std::min<std::size_t>(from + bound + 1, end);
-    return static_cast<SliceId>(std::lower_bound(begin + lo, begin + hi, t) - begin);
+    return static_cast<SliceId>(gallopingLowerBound(begin + from, begin + end, t) - begin);
 }
 
 } // namespace

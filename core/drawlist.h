@@ -6,9 +6,25 @@
 #include "core/timescale.h"
 #include "core/trace.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
 #include <vector>
 
 namespace ks {
+
+// std::lower_bound for a search that moves forward through sorted data in small steps
+// (one pixel column at a time): gallops from `first`, so a step that skips k elements
+// costs O(log k) probes close together instead of O(log n) scattered ones.
+template <class It, class T>
+It gallopingLowerBound(It first, It last, const T& value)
+{
+    std::ptrdiff_t bound = 1;
+    const std::ptrdiff_t size = std::distance(first, last);
+    while (bound < size && first[bound] < value)
+        bound *= 2;
+    return std::lower_bound(first + bound / 2, first + std::min(bound + 1, size), value);
+}
 
 struct DrawItem {
     double x0 = 0; // pixel span relative to the view start (not clipped)

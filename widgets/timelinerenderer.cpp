@@ -284,7 +284,7 @@ void TimelineRenderer::paintInstants(QPainter& p, const Viewport& v, std::uint32
         const double x = std::floor(scale.timeToX(*it));
         p.fillRect(QRect(v.timeLeft() + static_cast<int>(x), y + 1, 1,
                          v.layout.metrics().instantStrip - 2), color);
-        it = std::lower_bound(it + 1, end, scale.xToTime(x + 1.0));
+        it = gallopingLowerBound(it + 1, end, scale.xToTime(x + 1.0));
     }
 }
 
@@ -297,10 +297,12 @@ void TimelineRenderer::paintCounter(QPainter& p, const Viewport& v, std::uint32_
     QPolygon area;
     const int base = y + height + 2;
     area << QPoint(v.timeLeft(), base);
-    // The value in force at the end of each pixel column (a step plot, sampled per pixel).
+    // The value in force at the end of each pixel column (a step plot, sampled per pixel);
+    // columns move forward, so each search gallops on from the previous one.
+    auto it = std::upper_bound(series.time.begin(), series.time.end(), scale.viewStart());
     for (int c = 0; c < v.timeWidth; ++c) {
         const TimeNs t = scale.xToTime(c + 1.0);
-        const auto it = std::upper_bound(series.time.begin(), series.time.end(), t);
+        it = gallopingLowerBound(it, series.time.end(), t + 1); // first sample after t
         double value = 0;
         if (it != series.time.begin())
             value = series.value[static_cast<std::size_t>(it - series.time.begin() - 1)];
