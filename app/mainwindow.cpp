@@ -16,7 +16,6 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QCheckBox>
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDockWidget>
@@ -165,12 +164,7 @@ void MainWindow::createDocks()
         connect(m_timeline, &TimelineWidget::visibleRangeChanged, panel, &StatsPanel::setVisibleRange);
         connect(panel, &StatsPanel::occurrenceRequested, m_timeline, &TimelineWidget::revealSlice);
     };
-    auto* operators = new OperatorTableModel;
-    auto* operatorsPanel = new StatsPanel(operators);
-    auto* byShape = new QCheckBox(tr("Group by input shapes"), operatorsPanel);
-    connect(byShape, &QCheckBox::toggled, operators, &OperatorTableModel::setGroupByInputShapes);
-    operatorsPanel->addToolWidget(byShape);
-    addStatsDock(tr("Operators"), QStringLiteral("operatorsDock"), operatorsPanel);
+    addStatsDock(tr("Operators"), QStringLiteral("operatorsDock"), new StatsPanel(new OperatorTableModel));
     addStatsDock(tr("Kernels"), QStringLiteral("kernelsDock"), new StatsPanel(new KernelTableModel));
     // Per-name aggregates of everything in view (or the selected range), all tracks.
     auto* rangePanel = new StatsPanel(new RangeAggregateModel);

@@ -2,6 +2,10 @@
 
 #include "widgets/statsformat.h"
 
+#include <QAction>
+
+#include <algorithm>
+
 namespace ks {
 
 namespace {
@@ -13,17 +17,43 @@ QString triple(const std::array<std::int32_t, 3>& v)
 
 } // namespace
 
+KernelTableModel::KernelTableModel(QObject* parent)
+    : StatsTableModel(parent)
+{
+    addOption(tr("Group by operator and launch configuration"),
+              tr("One row per kernel name, launching operator, grid, block, registers and shared memory"),
+              [this](bool on) { m_groupByOperator = on; });
+    setRows({});
+}
+
+void KernelTableModel::setGroupByOperatorAndLaunchConfig(bool group)
+{
+    options().front()->setChecked(group);
+}
+
 void KernelTableModel::setRows(std::vector<KernelRow> rows)
 {
     beginResetModel();
     m_rows = std::move(rows);
+    m_columns.clear();
+    for (int c = 0; c < ColumnCount; ++c) {
+        if (c != Operator || m_groupByOperator)
+            m_columns.push_back(Column(c));
+    }
     endResetModel();
+}
+
+int KernelTableModel::visibleColumn(Column column) const
+{
+    const auto it = std::find(m_columns.begin(), m_columns.end(), column);
+    return it == m_columns.end() ? -1 : int(it - m_columns.begin());
 }
 
 std::function<StatsTableModel::Installer()> KernelTableModel::rowsJob(std::shared_ptr<const Trace> trace,
                                                                       std::optional<TimeRange> range) const
 {
     KernelStatsOptions options;
+    options.groupByOperatorAndLaunchConfig = m_groupByOperator;
     if (range) {
         options.rangeStart = range->from;
         options.rangeEnd = range->to;
@@ -47,7 +77,7 @@ int KernelTableModel::rowCount(const QModelIndex& parent) const
 
 int KernelTableModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    return parent.isValid() ? 0 : int(m_columns.size());
 }
 
 QVariant KernelTableModel::data(const QModelIndex& index, int role) const
@@ -55,13 +85,14 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const KernelRow& r = m_rows[index.row()];
+    const Column column = columnAt(index.column());
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return column == Name || column == Operator ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
-        if (index.column() == Name)
+        if (column == Name)
             return QString::fromStdString(r.name);
-        if (index.column() >= Grid && r.launchConfigVaries)
+        if (column >= Grid && r.launchConfigVaries)
             return tr("Later calls use other launch configurations; this is the first one.");
         return {};
     }
@@ -71,8 +102,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const
     const auto time = [&](TimeNs ns) { return sort ? QVariant(qint64(ns)) : QVariant(statsDuration(ns)); };
     const auto number = [&](double v) { return sort ? QVariant(v) : QVariant(QString::number(v, 'f', 2)); };
     const QString varies = r.launchConfigVaries ? QStringLiteral(" *") : QString();
-    switch (index.column()) {
+    switch (column) {
     case Name: return QString::fromStdString(r.name);
+    case Operator: return QString::fromStdString(r.operatorName);
     case Calls: return sort ? QVariant(qulonglong(r.calls)) : QVariant(QString::number(r.calls));
     case Total: return time(r.total);
     case Mean: return time(r.mean());
@@ -84,16 +116,18 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const
     case Block: return triple(r.block) + varies;
     case Registers: return sort ? QVariant(r.registersPerThread) : QVariant(QString::number(r.registersPerThread));
     case SharedMemory: return sort ? QVariant(qint64(r.sharedMemory)) : QVariant(statsBytes(r.sharedMemory));
+    case ColumnCount: break;
     }
     return {};
 }
 
 QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
         return {};
-    switch (section) {
+    switch (columnAt(section)) {
     case Name: return tr("Name");
+    case Operator: return tr("Operator");
     case Calls: return tr("Calls");
     case Total: return tr("Total Duration");
     case Mean: return tr("Mean Duration");
@@ -105,6 +139,7 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
     case Block: return tr("Block");
     case Registers: return tr("Registers per Thread");
     case SharedMemory: return tr("Shared Memory");
+    case ColumnCount: break;
     }
     return {};
 }

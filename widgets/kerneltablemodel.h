@@ -10,19 +10,24 @@ class KernelTableModel : public StatsTableModel {
     Q_OBJECT
 public:
     enum Column {
-        Name, Calls, Total, Mean, Min, Max, BlocksPerSm, Occupancy, Grid, Block, Registers, SharedMemory,
+        Name, Operator, Calls, Total, Mean, Min, Max, BlocksPerSm, Occupancy, Grid, Block, Registers, SharedMemory,
         ColumnCount
     };
 
-    using StatsTableModel::StatsTableModel;
+    explicit KernelTableModel(QObject* parent = nullptr);
 
+    // TensorBoard's "Kernel Properties + Op Name": adds the Operator column.
+    void setGroupByOperatorAndLaunchConfig(bool group);
+    bool groupByOperatorAndLaunchConfig() const { return m_groupByOperator; }
     void setRows(std::vector<KernelRow> rows);
+    Column columnAt(int visibleColumn) const { return m_columns[visibleColumn]; }
+    int visibleColumn(Column column) const; // -1 when hidden
     const std::vector<KernelRow>& rows() const { return m_rows; }
 
     std::function<Installer()> rowsJob(std::shared_ptr<const Trace> trace,
                                        std::optional<TimeRange> range) const override;
     const std::vector<SliceId>& occurrences(int row) const override;
-    int defaultSortColumn() const override { return Total; }
+    int defaultSortColumn() const override { return visibleColumn(Total); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -31,6 +36,8 @@ public:
 
 private:
     std::vector<KernelRow> m_rows;
+    bool m_groupByOperator = false;
+    std::vector<Column> m_columns;
 };
 
 } // namespace ks

@@ -2,6 +2,8 @@
 
 #include "widgets/statsformat.h"
 
+#include <QAction>
+
 #include <algorithm>
 
 namespace ks {
@@ -9,15 +11,14 @@ namespace ks {
 OperatorTableModel::OperatorTableModel(QObject* parent)
     : StatsTableModel(parent)
 {
+    addOption(tr("Group by input shapes"), tr("One row per name and input shapes (traces recorded with record_shapes)"),
+              [this](bool on) { m_groupByShapes = on; });
     setTable({});
 }
 
 void OperatorTableModel::setGroupByInputShapes(bool group)
 {
-    if (group == m_groupByShapes)
-        return;
-    m_groupByShapes = group;
-    Q_EMIT recomputeNeeded();
+    options().front()->setChecked(group);
 }
 
 void OperatorTableModel::setTable(OperatorTable table)

@@ -83,6 +83,12 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
     auto* tools = new QHBoxLayout(m_tools);
     tools->setContentsMargins(0, 0, 0, 0);
     tools->addWidget(m_filter, 1);
+    for (QAction* option : m_model->options()) {
+        auto* button = new QToolButton(this);
+        button->setDefaultAction(option);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        tools->addWidget(button);
+    }
     tools->addWidget(m_followVisible);
     tools->addWidget(m_longestFirst);
     tools->addWidget(m_previous);
@@ -107,11 +113,6 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
     connect(m_debounce, &QTimer::timeout, this, &StatsPanel::recompute);
     connect(m_model, &StatsTableModel::recomputeNeeded, this, [this] { scheduleRecompute(0); });
     updateLabels();
-}
-
-void StatsPanel::addToolWidget(QWidget* widget)
-{
-    static_cast<QHBoxLayout*>(m_tools->layout())->insertWidget(1, widget);
 }
 
 std::optional<TimeRange> StatsPanel::effectiveRange() const

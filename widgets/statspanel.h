@@ -35,8 +35,6 @@ public:
     QSortFilterProxyModel* proxy() const { return m_proxy; }
     QTableView* view() const { return m_view; }
     std::optional<TimeRange> effectiveRange() const;
-    // Extra options of a particular table, shown in the tool row.
-    void addToolWidget(QWidget* widget);
     // The current row's occurrences in stepping order (by start, or longest first).
     std::vector<SliceId> currentOccurrences() const;
     // Header plus the selected rows (all rows when none is selected), as shown.

@@ -5,11 +5,14 @@
 #include "core/trace.h"
 
 #include <QAbstractTableModel>
+#include <QList>
 
 #include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
+
+class QAction;
 
 namespace ks {
 
@@ -38,10 +41,19 @@ public:
     // picks another.
     virtual int nameColumn() const { return 0; }
     virtual int defaultSortColumn() const = 0;
+    // Checkable options of this table (groupings), shown by the panel as tool buttons.
+    const QList<QAction*>& options() const { return m_options; }
 
 Q_SIGNALS:
     // An option that changes the rows (e.g. grouping) was switched: compute again.
     void recomputeNeeded();
+
+protected:
+    // A checkable option: `apply` stores it, then the rows are computed again.
+    void addOption(const QString& text, const QString& toolTip, std::function<void(bool)> apply);
+
+private:
+    QList<QAction*> m_options;
 };
 
 } // namespace ks

@@ -8,6 +8,7 @@
 #include "widgets/statsrangemodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -79,11 +80,12 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRows(computeKernelStats(*m_transformer));
         QCOMPARE(model.rowCount(), 35);
-        QCOMPARE(model.index(0, KernelTableModel::Calls).data().toString(), QStringLiteral("12"));
-        QCOMPARE(model.index(0, KernelTableModel::Total).data(StatsTableModel::SortRole).toLongLong(), 545473);
-        QCOMPARE(model.index(0, KernelTableModel::Grid).data().toString(), QStringLiteral("[2, 1, 128] *"));
-        QCOMPARE(model.index(0, KernelTableModel::Registers).data().toString(), QStringLiteral("190"));
-        QCOMPARE(model.index(1, KernelTableModel::Occupancy).data().toString(), QStringLiteral("12.00"));
+        const auto column = [&](KernelTableModel::Column c) { return model.visibleColumn(c); };
+        QCOMPARE(model.index(0, column(KernelTableModel::Calls)).data().toString(), QStringLiteral("12"));
+        QCOMPARE(model.index(0, column(KernelTableModel::Total)).data(StatsTableModel::SortRole).toLongLong(), 545473);
+        QCOMPARE(model.index(0, column(KernelTableModel::Grid)).data().toString(), QStringLiteral("[2, 1, 128] *"));
+        QCOMPARE(model.index(0, column(KernelTableModel::Registers)).data().toString(), QStringLiteral("190"));
+        QCOMPARE(model.index(1, column(KernelTableModel::Occupancy)).data().toString(), QStringLiteral("12.00"));
     }
 
     // Whole trace: a kernel's total over all tracks equals the Kernels table's; one busy
@@ -130,6 +132,26 @@ private Q_SLOTS:
         QVERIFY(kernelInRange);
     }
 
+    void kernelGroupingOption()
+    {
+        auto* model = new KernelTableModel;
+        StatsPanel panel(model);
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy updated(&panel, &StatsPanel::rowsUpdated);
+        panel.setTrace(m_transformer);
+        QTRY_COMPARE(updated.count(), 1);
+        QCOMPARE(model->visibleColumn(KernelTableModel::Operator), -1);
+        QCOMPARE(model->options().size(), 1);
+        model->options().front()->trigger(); // what the panel's tool button does
+        QTRY_COMPARE(updated.count(), 2);
+        QVERIFY(model->groupByOperatorAndLaunchConfig());
+        QCOMPARE(model->visibleColumn(KernelTableModel::Operator), 1);
+        QCOMPARE(model->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Operator"));
+        QVERIFY(model->rowCount() > 35);
+        // Sorted by total: the default column moved with the new one.
+        QCOMPARE(panel.proxy()->sortColumn(), model->visibleColumn(KernelTableModel::Total));
+    }
+
     void delimitedText()
     {
         KernelTableModel model;
@@ -142,7 +164,7 @@ private Q_SLOTS:
         QVERIFY(lines[1].contains(QLatin1String(",\"[2, 1, 128] *\",")));
         const QString tsv = statsDelimitedText(model, {0, 1}, QLatin1Char('\t'));
         QCOMPARE(tsv.count(QLatin1Char('\n')), 3);
-        QCOMPARE(tsv.section(QLatin1Char('\n'), 1, 1).count(QLatin1Char('\t')), KernelTableModel::ColumnCount - 1);
+        QCOMPARE(tsv.section(QLatin1Char('\n'), 1, 1).count(QLatin1Char('\t')), model.columnCount() - 1);
     }
 
     void panelComputesFiltersAndSteps()
