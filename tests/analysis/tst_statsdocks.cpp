@@ -27,7 +27,10 @@ private Q_SLOTS:
         MainWindow window;
         auto* operatorsDock = window.findChild<QDockWidget*>(QStringLiteral("operatorsDock"));
         auto* kernelsDock = window.findChild<QDockWidget*>(QStringLiteral("kernelsDock"));
-        QVERIFY(operatorsDock && kernelsDock);
+        auto* rangeDock = window.findChild<QDockWidget*>(QStringLiteral("rangeDock"));
+        QVERIFY(operatorsDock && kernelsDock && rangeDock);
+        auto* range = qobject_cast<StatsPanel*>(rangeDock->widget());
+        QVERIFY(range);
         auto* operators = qobject_cast<StatsPanel*>(operatorsDock->widget());
         auto* kernels = qobject_cast<StatsPanel*>(kernelsDock->widget());
         QVERIFY(operators && kernels);
@@ -39,6 +42,7 @@ private Q_SLOTS:
         window.showTrace(loaded.trace, QStringLiteral("mlp_ops"));
         QTRY_VERIFY(!operatorsUpdated.isEmpty() && !kernelsUpdated.isEmpty());
         QCOMPARE(operators->proxy()->rowCount(), 81);
+        QTRY_VERIFY(range->proxy()->rowCount() > 0);
         QVERIFY(kernels->proxy()->rowCount() > 0);
 
         // Stepping to the first occurrence of the longest kernel selects it in the timeline.
