@@ -307,6 +307,7 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const Trace> trac
     setLoadingUi(false);
     addRecentFile(path);
     setTrace(std::move(trace), path);
+    m_timeline->setFocus(); // W/S/A/D work at once
 }
 
 void MainWindow::onFailed(const QString& path, const QString& message)

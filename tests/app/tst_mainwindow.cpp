@@ -86,10 +86,19 @@ private Q_SLOTS:
         QSignalSpy changed(&window, &MainWindow::traceChanged);
         QElapsedTimer clock;
         qint64 last = 0, worstGap = 0;
+        int ticksWhileLoading = 0;
+        bool wasLoading = false;
         QTimer tick;
         tick.setInterval(5);
+        // Only gaps that lie entirely within the parse count: handing the finished trace
+        // to the panels afterwards is GUI-thread work by design.
         connect(&tick, &QTimer::timeout, [&] {
-            worstGap = std::max(worstGap, clock.elapsed() - last);
+            const bool loading = window.isLoading();
+            if (wasLoading && loading) {
+                worstGap = std::max(worstGap, clock.elapsed() - last);
+                ++ticksWhileLoading;
+            }
+            wasLoading = loading;
             last = clock.elapsed();
         });
         clock.start();
@@ -98,7 +107,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 60000);
         tick.stop();
         QCOMPARE(window.trace()->slices().size(), std::size_t(86966));
-        // Setting the trace on the widgets happens on the GUI thread; the parse does not.
+        QVERIFY(ticksWhileLoading > 3);
         QVERIFY2(worstGap < 250, qPrintable(QString::number(worstGap)));
     }
 
