@@ -1,5 +1,7 @@
 #include "core/writer.h"
 
+#include "core/jsonscan.h"
+
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
@@ -39,6 +41,32 @@ std::string dump(const Json& value)
 {
     // Invalid UTF-8 in names (older kineto) becomes U+FFFD instead of throwing.
     return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// The raw text of the top-level "args" value of one event ("" if none or unreadable).
+std::string_view rawArgs(std::string_view event)
+{
+    json::Cursor c{event.data(), event.data() + event.size()};
+    if (!json::skipSpace(c) || *c.p != '{')
+        return {};
+    ++c.p;
+    std::string scratch;
+    while (json::skipSpace(c) && *c.p != '}') {
+        std::string_view key;
+        if (json::parseString(c, key, scratch) != json::Status::Ok || !json::skipSpace(c) || *c.p != ':')
+            return {};
+        ++c.p;
+        if (!json::skipSpace(c))
+            return {};
+        const char* valueStart = c.p;
+        if (json::skipValue(c) != json::Status::Ok)
+            return {};
+        if (key == "args")
+            return {valueStart, std::size_t(c.p - valueStart)};
+        if (json::skipSpace(c) && *c.p == ',')
+            ++c.p;
+    }
+    return {};
 }
 
 class Sink {
@@ -106,6 +134,13 @@ public:
     {
         separate(key);
         m_text += dump(value);
+        return *this;
+    }
+    // JSON text already validated by nlohmann (args copied byte for byte from the source).
+    EventText& validated(std::string_view key, std::string_view jsonText)
+    {
+        separate(key);
+        m_text += jsonText;
         return *this;
     }
     EventText& time(std::string_view key, TimeNs ns)
@@ -337,9 +372,16 @@ void TraceJsonWriter::writeSlice(SliceId s, std::string_view rawText)
     text.field("ph", "X");
     text.field("cat", str(slices.category[s])).field("name", str(slices.name[s])).field("pid", pid).field("tid", tid);
     text.time("ts", slices.start[s]).time("dur", slices.duration[s]);
-    Json args = sliceArgs(s, rawText);
-    if (!args.is_null())
-        text.field("args", args);
+    // Args are copied as written, once nlohmann has validated them: exact numbers and key
+    // order, and no DOM per event. Text it rejects (NaN, broken escapes) is rebuilt instead.
+    const std::string_view args = rawArgs(rawText);
+    if (!args.empty() && Json::accept(args)) {
+        text.validated("args", args);
+    } else {
+        const Json rebuilt = sliceArgs(s, rawText);
+        if (!rebuilt.is_null())
+            text.field("args", rebuilt);
+    }
     event(text.finish());
 
     // Flow halves directly after their slice, with its pid, tid and ts, so that a reader
