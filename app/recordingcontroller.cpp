@@ -53,9 +53,14 @@ void RecordingController::record()
     if (m_session)
         return;
     RecordDialog dialog(m_window);
-    if (dialog.exec() != QDialog::Accepted)
+    if (dialog.exec() == QDialog::Accepted)
+        startRecording(dialog.request());
+}
+
+void RecordingController::startRecording(const collector::LaunchRequest& request)
+{
+    if (m_session)
         return;
-    const auto request = dialog.request();
     m_title = tr("Recording %1").arg(QFileInfo(QString::fromStdString(request.program)).fileName());
     m_session = std::make_unique<RecordingSession>(request);
     connect(m_session.get(), &RecordingSession::snapshotReady, this, &RecordingController::showSnapshot);
@@ -123,8 +128,12 @@ void RecordingController::onFinished(std::shared_ptr<const Trace> trace, const Q
     m_session.release()->deleteLater();
     setRecordingUi(false);
     m_status->setText(summary.section(QLatin1Char('\n'), 0, 1).replace(QLatin1Char('\n'), QLatin1Char(' ')));
-    if (summary.count(QLatin1Char('\n')) > 1)
-        QMessageBox::information(m_window, tr("Recording finished"), summary);
+    if (summary.count(QLatin1Char('\n')) > 1) {
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Recording finished"), summary, QMessageBox::Ok,
+                                    m_window);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
 }
 
 void RecordingController::onFailed(const QString& message)
@@ -132,7 +141,9 @@ void RecordingController::onFailed(const QString& message)
     m_session.release()->deleteLater();
     setRecordingUi(false);
     m_status->hide();
-    QMessageBox::warning(m_window, tr("Cannot record"), message);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot record"), message, QMessageBox::Ok, m_window);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void RecordingController::setRecordingUi(bool recording)

@@ -2,6 +2,7 @@
 // Hooks recording into the main window: File ▸ Record… / Stop Recording / Save As…, the
 // status bar line while recording, and the live timeline that follows the newest events
 // unless the user has scrolled or zoomed away from them.
+#include "collector/host/launcher.h"
 #include "core/trace.h"
 
 #include <QObject>
@@ -23,6 +24,9 @@ public:
     ~RecordingController() override;
 
     bool isRecording() const { return m_session != nullptr; }
+
+    // Starts recording `request` without asking (record() asks through the dialog first).
+    void startRecording(const collector::LaunchRequest& request);
 
 public Q_SLOTS:
     void record();
