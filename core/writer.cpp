@@ -245,8 +245,6 @@ TraceWriteResult TraceJsonWriter::run()
 {
     // kineto's key order: metadata, then traceEvents, then distributedInfo and traceName.
     const auto isTrailer = [](std::string_view k) { return k == "distributedInfo" || k == "traceName"; };
-    if (!m_trace.metadataValue("schemaVersion"))
-        writeTopLevel("schemaVersion", "1");
     for (const auto& [key, raw] : m_trace.metadata()) {
         if (!isTrailer(key))
             writeTopLevel(key, raw);

@@ -232,6 +232,48 @@ private Q_SLOTS:
         QCOMPARE((--doc.end()).key(), std::string("traceName"));
     }
 
+    // Generic Chrome features: string pids/tids, B/E pairs, instants of every scope, counters
+    // with and without keys, a 1→N flow (graph launch) and flows bound to a child that starts
+    // with its parent.
+    void roundTripsChromeFeatures()
+    {
+        const std::string text = R"json({"traceEvents":[
+ {"ph":"M","name":"process_name","pid":"host","tid":0,"args":{"name":"the host"}},
+ {"ph":"M","name":"thread_name","pid":"host","tid":"main","args":{"name":"main thread"}},
+ {"ph":"M","name":"thread_sort_index","pid":"host","tid":"main","args":{"sort_index":3}},
+ {"ph":"X","cat":"cpu_op","name":"parent","pid":"host","tid":"main","ts":1.5,"dur":100,"args":{"External id":1,"k":[1,2.25,"x"]}},
+ {"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":"host","tid":"main","ts":1.5,"dur":10,"args":{"correlation":77,"External id":1}},
+ {"ph":"s","cat":"ac2g","name":"ac2g","id":77,"pid":"host","tid":"main","ts":1.5},
+ {"ph":"B","cat":"user_annotation","name":"span","pid":"host","tid":"main","ts":20},
+ {"ph":"E","pid":"host","tid":"main","ts":30},
+ {"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":7,"ts":40,"dur":5,"args":{"correlation":77,"stream":7,"grid":[1,1,1],"block":[32,1,1]}},
+ {"ph":"f","cat":"ac2g","name":"ac2g","id":77,"pid":0,"tid":7,"ts":40,"bp":"e"},
+ {"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":7,"ts":46,"dur":5,"args":{"correlation":77,"stream":7}},
+ {"ph":"f","cat":"ac2g","name":"ac2g","id":77,"pid":0,"tid":7,"ts":46,"bp":"e"},
+ {"ph":"i","s":"t","name":"thread mark","pid":"host","tid":"main","ts":50,"args":{"a":1}},
+ {"ph":"i","s":"p","name":"process mark","pid":"host","tid":"main","ts":51},
+ {"ph":"i","s":"g","name":"global mark","pid":"Traces","tid":"x","ts":52},
+ {"ph":"C","name":"load","pid":"host","ts":60,"args":{"cpu":0.5,"gpu":2}},
+ {"ph":"C","name":"temp","pid":"host","ts":61,"args":{"":40.125}}
+]})json";
+        auto original = loadTraceFromMemory(text, "chrome");
+        QVERIFY(original.ok());
+        QCOMPARE(original.trace->flows().size(), std::size_t(2));
+        std::ostringstream out;
+        const auto written = writeTraceJson(*original.trace, out);
+        QVERIFY(written.ok);
+        QCOMPARE(written.unreadableArgs, 0u);
+        auto reloaded = loadTraceFromMemory(out.str(), "written");
+        QVERIFY(reloaded.ok());
+        compareTraces(*original.trace, *reloaded.trace);
+        // One s for the graph launch's two kernels.
+        const auto doc = nlohmann::json::parse(out.str());
+        int starts = 0;
+        for (const auto& e : doc["traceEvents"])
+            starts += e["ph"] == "s";
+        QCOMPARE(starts, 1);
+    }
+
     // Slices built without JSON text (the collector's path) get their args from the model.
     void synthesizesArgsForBuiltTraces()
     {
