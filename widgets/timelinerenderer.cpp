@@ -224,7 +224,8 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
         }
         flushFolded();
         QColor color = m_colors.colorOf(item.first);
-        const bool matched = highlight && (*highlight)[slices.name[item.first]];
+        const StringId name = slices.name[item.first];
+        const bool matched = highlight && name < highlight->size() && (*highlight)[name];
         if (highlight && !matched)
             color = washedOut(color);
         p.fillRect(QRect(x, y, w, height), color);
@@ -233,7 +234,7 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
             p.drawRect(QRect(x, y, w - 1, height - 1));
         }
         if (w >= kMinLabelWidthPx) {
-            const QStaticText& label = labelFor(slices.name[item.first], w);
+            const QStaticText& label = labelFor(name, w);
             if (!label.text().isEmpty()) {
                 p.setPen(SliceColors::textColorOn(color));
                 p.drawStaticText(x + 3, y + (height - m_fontHeight) / 2, label);
