@@ -43,6 +43,16 @@ private Q_SLOTS:
                                                     "P GPU 0 · NVIDIA H200", "  T stream 7", "  T stream 46",
                                                     "  T stream 50", "P Spans", "  T PyTorch Profiler",
                                                     "P CUPTI overhead (pid -1)", "  T 0"};
+        QTest::newRow("square") << "square"
+                                << QStringList{"P python3 (572)", "  T thread 572 (python3)",
+                                               "P GPU 0 · NVIDIA H200", "  T stream 7", "P Spans",
+                                               "  T PyTorch Profiler", "P CUPTI overhead (pid -1)", "  T 0"};
+        QTest::newRow("big") << "big"
+                             << QStringList{"P python3 (572)", "  T thread 572 (python3)",
+                                            "  T thread 602 (pt_autograd_0)", "  C CPU memory allocated",
+                                            "  C GPU 0 memory allocated", "  C GPU 0 memory reserved",
+                                            "P GPU 0 · NVIDIA H200", "  T stream 7", "P Spans",
+                                            "  T PyTorch Profiler", "P CUPTI overhead (pid -1)", "  T 0"};
         QTest::newRow("mlp_ops") << "mlp_ops"
                                  << QStringList{"P python3 (399)", "  T thread 399 (python3)",
                                                 "  T thread 426 (pt_autograd_0)", "P GPU 0 · NVIDIA H200",
