@@ -55,6 +55,7 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(m_view->horizontalHeader(), &QHeaderView::sectionClicked, this, [this] { m_userSorted = true; });
@@ -196,6 +197,14 @@ void StatsPanel::recompute()
         watcher->result()(*m_model);
         if (!m_userSorted)
             m_view->sortByColumn(m_model->defaultSortColumn(), Qt::DescendingOrder);
+        if (!m_columnsSized && m_model->rowCount() > 0) {
+            // Once: fit the columns, names within bounds (kernel names run to 800 characters).
+            m_view->resizeColumnsToContents();
+            const int name = m_model->nameColumn();
+            m_view->setColumnWidth(name, std::clamp(m_view->columnWidth(name), 20 * fontMetrics().averageCharWidth(),
+                                                    60 * fontMetrics().averageCharWidth()));
+            m_columnsSized = true;
+        }
         resetOccurrence();
         updateLabels();
         Q_EMIT rowsUpdated();

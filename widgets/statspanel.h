@@ -83,6 +83,7 @@ private:
     std::optional<TimeRange> m_visibleRange;
     int m_generation = 0;
     bool m_userSorted = false;
+    bool m_columnsSized = false;
     int m_occurrenceRow = -1; // source row the index below refers to
     int m_occurrenceIndex = -1;
 };
