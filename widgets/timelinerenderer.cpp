@@ -22,6 +22,7 @@ const QColor kGridLine(226, 227, 230);
 const QColor kSelection(10, 10, 10);
 const QColor kFlowColor(200, 40, 40);
 const QColor kHighlight(255, 170, 0);
+const QColor kHover(30, 90, 200);
 constexpr int kMinLabelWidthPx = 28;
 constexpr int kLabelWidthStep = 8;
 constexpr std::size_t kMaxCachedLabels = 20000;
@@ -369,9 +370,8 @@ void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v) const
     p.restore();
 }
 
-void TimelineRenderer::paintSelection(QPainter& p, const Viewport& v) const
+void TimelineRenderer::outlineSlice(QPainter& p, const Viewport& v, SliceId s, const QPen& pen) const
 {
-    const SliceId s = v.state.selected;
     if (s == kNoSlice || s >= m_trace->slices().size())
         return;
     const int top = v.layout.rowTop(m_trace->slices().row[s]);
@@ -384,10 +384,22 @@ void TimelineRenderer::paintSelection(QPainter& p, const Viewport& v) const
         return;
     const int x = v.timeLeft() + static_cast<int>(std::floor(x0));
     const int w = std::max(2, static_cast<int>(std::ceil(x1 - x0)));
-    const QRect box(x - 1, v.toViewY(top) - 1, w + 1, v.layout.metrics().rowHeight);
-    p.setPen(QPen(kSelection, 2));
+    p.setPen(pen);
     p.setBrush(Qt::NoBrush);
-    p.drawRect(box);
+    p.drawRect(QRect(x - 1, v.toViewY(top) - 1, w + 1, v.layout.metrics().rowHeight));
+}
+
+void TimelineRenderer::paintSelection(QPainter& p, const Viewport& v) const
+{
+    // Hovering a slice outlines the other ends of its flows (a kernel's launch, a
+    // launch's kernels), as Tracy does, without changing the selection.
+    const SliceId hovered = v.state.hovered;
+    if (hovered != kNoSlice && hovered < m_trace->slices().size()) {
+        const QPen peerPen(kHover, 2);
+        for (const FlowLink& link : flowLinksOf(*m_trace, hovered))
+            outlineSlice(p, v, link.other, peerPen);
+    }
+    outlineSlice(p, v, v.state.selected, QPen(kSelection, 2));
 }
 
 bool TimelineRenderer::anchorOf(const Viewport& v, SliceId slice, QPointF& point) const

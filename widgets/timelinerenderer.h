@@ -19,6 +19,7 @@
 #include <vector>
 
 class QPainter;
+class QPen;
 
 namespace ks {
 
@@ -26,6 +27,7 @@ struct TimelineViewState {
     TimeScale scale;
     int scrollY = 0;
     SliceId selected = kNoSlice;
+    SliceId hovered = kNoSlice; // the other ends of its flows are outlined
     const std::vector<bool>* highlightedNames = nullptr; // by StringId; null: no search
     const std::vector<bool>* hiddenFlowCategories = nullptr; // by StringId
     bool allFlowsInView = false;
@@ -85,6 +87,7 @@ private:
     void paintCounter(QPainter& p, const Viewport& v, std::uint32_t counter, int y) const;
     void paintLabels(QPainter& p, const Viewport& v) const;
     void paintSelection(QPainter& p, const Viewport& v) const;
+    void outlineSlice(QPainter& p, const Viewport& v, SliceId slice, const QPen& pen) const;
     void paintFlows(QPainter& p, const Viewport& v);
     void paintFlowArrow(QPainter& p, const Viewport& v, SliceId from, SliceId to);
     // Centre-left of the slice in viewport pixels, clamped to the visible area; false

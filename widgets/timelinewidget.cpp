@@ -54,6 +54,7 @@ void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace)
     m_hiddenFlowCategories.clear();
     m_history.clear();
     m_state.selected = kNoSlice;
+    m_state.hovered = kNoSlice;
     m_state.highlightedNames = nullptr;
     m_state.hiddenFlowCategories = nullptr;
     m_state.scrollY = 0;
@@ -435,6 +436,10 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
         }
     }
     m_state.cursorX = pos.x() >= TimelineRenderer::kLabelWidth ? pos.x() - TimelineRenderer::kLabelWidth : -1;
+    if (!m_dragging) {
+        const TimelineHit hit = m_renderer.hitTest(pos, viewport()->size(), m_layout, m_state);
+        m_state.hovered = hit.kind == TimelineHit::Kind::Slice ? hit.slice : kNoSlice;
+    }
     viewport()->update();
 }
 
@@ -469,6 +474,7 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
 void TimelineWidget::leaveEvent(QEvent* event)
 {
     m_state.cursorX = -1;
+    m_state.hovered = kNoSlice;
     viewport()->update();
     QAbstractScrollArea::leaveEvent(event);
 }

@@ -215,6 +215,36 @@ private Q_SLOTS:
         QCOMPARE(w->selectedSlice(), m_kernel);
     }
 
+    // Hovering a kernel outlines the launch at the other end of its flow.
+    void hoverOutlinesTheLaunch()
+    {
+        auto w = makeWidget();
+        w->resize(1600, 1400);
+        const TimeNs start = m_trace->slices().start[m_kernel];
+        const TimeNs dur = m_trace->slices().duration[m_kernel];
+        w->setVisibleRange(start - dur, start + 2 * dur);
+        const int launchRowY = w->viewportYOfRow(m_trace->slices().row[m_launch]);
+        const int kernelRowY = w->viewportYOfRow(m_trace->slices().row[m_kernel]);
+        QVERIFY(launchRowY > TimelineRenderer::kRulerHeight && kernelRowY < w->viewport()->height());
+        const auto outlinePixels = [&] {
+            QImage image(w->viewport()->size(), QImage::Format_RGB32);
+            QPainter painter(&image);
+            w->renderTo(painter);
+            painter.end();
+            const int x = int(std::floor(w->viewportXOf(m_trace->slices().start[m_launch]))) + 3;
+            const int top = launchRowY - w->trackLayout().metrics().rowHeight / 2;
+            int count = 0;
+            for (int y = top - 2; y <= top; ++y)
+                count += image.pixel(x, y) == qRgb(30, 90, 200);
+            return count;
+        };
+        QCOMPARE(outlinePixels(), 0);
+        const int kernelX = int(w->viewportXOf(start + dur / 2));
+        QTest::mouseMove(w->viewport(), QPoint(kernelX, kernelRowY));
+        QVERIFY(outlinePixels() > 0);
+        QCOMPARE(w->selectedSlice(), kNoSlice); // hovering does not select
+    }
+
     void clickOnGroupHeaderCollapsesIt()
     {
         auto w = makeWidget();
