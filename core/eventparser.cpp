@@ -103,12 +103,26 @@ Status EventParser::parseTimeField(Cursor& c, TimeNs& out, bool& has, bool& bad)
         has = true;
         return Status::Ok;
     }
-    if (json::decimalToScaled(token, 3, v)) {
+    // ±2^62 ns (146 years) leaves room for start + duration without overflow.
+    constexpr std::int64_t kLimit = std::int64_t(1) << 62;
+    if (json::decimalToScaled(token, 3, v) && v > -kLimit && v < kLimit) {
         out = v;
         has = true;
     } else {
         bad = true;
     }
+    return Status::Ok;
+}
+
+Status EventParser::parseFlag(Cursor& c, bool& out, RawEvent& ev)
+{
+    if (*c.p == '"' || *c.p == '{' || *c.p == '[') {
+        ++ev.droppedFields;
+        return json::skipValue(c);
+    }
+    std::string_view token;
+    KS_TRY(json::scanScalar(c, token));
+    out = token == "true";
     return Status::Ok;
 }
 
@@ -479,17 +493,13 @@ Status EventParser::parse(Cursor& c, RawEvent& ev, StringPool& interner)
                 continue;
             }
             if (equals(key, "flow_in")) {
-                std::string_view token;
-                KS_TRY(json::scanScalar(c, token));
-                ev.flowIn = token == "true";
+                KS_TRY(parseFlag(c, ev.flowIn, ev));
                 continue;
             }
             break;
         case 8:
             if (equals(key, "flow_out")) {
-                std::string_view token;
-                KS_TRY(json::scanScalar(c, token));
-                ev.flowOut = token == "true";
+                KS_TRY(parseFlag(c, ev.flowOut, ev));
                 continue;
             }
             break;

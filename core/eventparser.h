@@ -60,6 +60,7 @@ private:
     json::Status parseIdField(json::Cursor& c, JsonId& out, bool& has, RawEvent& ev, StringPool& interner);
     json::Status parseTimeField(json::Cursor& c, TimeNs& out, bool& has, bool& bad);
     json::Status parseFlowId(json::Cursor& c, std::uint64_t& out, bool& has);
+    json::Status parseFlag(json::Cursor& c, bool& out, RawEvent& ev);
     json::Status parseNumber(json::Cursor& c, double& out, bool& ok);
     json::Status parseInteger(json::Cursor& c, std::int64_t& out, bool& ok);
     json::Status parseTriple(json::Cursor& c, std::int32_t (&out)[3]);

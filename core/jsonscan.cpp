@@ -295,7 +295,12 @@ bool parseInt64(std::string_view t, std::int64_t& out)
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
     if (ec == std::errc() && ptr == t.data() + t.size())
         return true;
-    return decimalToScaled(t, 0, out) && static_cast<double>(out) == std::strtod(std::string(t).c_str(), nullptr);
+    // Integral floats ("1.0", "1e3"): exact decimal arithmetic, no strtod (locale-dependent).
+    std::int64_t milli = 0;
+    if (!decimalToScaled(t, 3, milli) || milli % 1000 != 0)
+        return false;
+    out = milli / 1000;
+    return true;
 }
 
 bool parseUint64(std::string_view t, std::uint64_t& out)

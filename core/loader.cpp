@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
+#include <unordered_map>
 
 namespace ks {
 
@@ -28,9 +30,16 @@ std::vector<DeviceProperties> parseDeviceProperties(const std::string& raw)
     for (const auto& d : doc) {
         if (!d.is_object())
             continue;
+        // Out-of-range numbers fall back rather than convert with undefined behaviour.
         auto num = [&](const char* key, auto fallback) {
+            using T = decltype(fallback);
             const auto it = d.find(key);
-            return it != d.end() && it->is_number() ? it->get<decltype(fallback)>() : fallback;
+            if (it == d.end() || !it->is_number())
+                return fallback;
+            const double v = it->get<double>();
+            if (!(v >= static_cast<double>(std::numeric_limits<T>::min()) && v < static_cast<double>(std::numeric_limits<T>::max())))
+                return fallback;
+            return static_cast<T>(v);
         };
         DeviceProperties p;
         p.id = num("id", -1);
@@ -130,6 +139,9 @@ private:
         std::uint32_t length = 0;
     };
     std::map<std::pair<JsonId, JsonId>, std::vector<OpenSlice>> m_openBegins;
+    // (pid, is GPU, device id) -> (allocated, reserved) counter series
+    std::map<std::tuple<JsonId, bool, std::int64_t>, std::pair<std::uint32_t, std::uint32_t>> m_memorySeries;
+    std::unordered_map<StringId, JsonId> m_asyncTrackOfCategory;
     std::map<std::tuple<JsonId, StringId, std::uint64_t>, std::vector<OpenSlice>> m_openAsync;
 };
 
@@ -343,6 +355,12 @@ Status TraceReader::parseObjectMember(Cursor& c)
     const char* valueStart = c.p;
     if (auto st = json::skipValue(c); st != Status::Ok)
         return st;
+    const auto size = static_cast<std::size_t>(c.p - valueStart);
+    if (size > kMaxMetadataBytes) { // stackFrames, samples, systemTraceEvents: not materialised
+        m_builder.addMetadata(std::move(keyCopy), "\"(" + std::to_string(size) + " bytes, not kept)\"");
+        m_state = State::AfterObjectMember;
+        return Status::Ok;
+    }
     std::string raw(valueStart, c.p);
     if (keyCopy == "baseTimeNanoseconds") {
         std::int64_t base = 0;
@@ -351,8 +369,6 @@ Status TraceReader::parseObjectMember(Cursor& c)
     } else if (keyCopy == "deviceProperties") {
         m_builder.setDeviceProperties(parseDeviceProperties(raw));
     }
-    if (raw.size() > kMaxMetadataBytes)
-        raw = "\"(" + std::to_string(raw.size()) + " bytes, not kept)\"";
     m_builder.addMetadata(std::move(keyCopy), std::move(raw));
     m_state = State::AfterObjectMember;
     return Status::Ok;
@@ -530,7 +546,7 @@ void TraceReader::handleSlice(const RawEvent& ev, JsonId pid, JsonId tid, String
     s.correlation = ev.args.correlation;
     s.externalId = ev.args.externalId;
     s.eventIndex = m_eventIndex;
-    const auto cls = classifyCategory(m_builder.strings().view(category));
+    const auto cls = m_builder.categoryClass(category);
     if (cls == SliceClass::Kernel || cls == SliceClass::Memcpy || cls == SliceClass::Memset)
         s.gpuOp = &ev.args.gpu;
     const std::uint32_t index = m_builder.addSlice(s);
@@ -560,10 +576,16 @@ void TraceReader::addMemorySamples(const RawEvent& ev, JsonId pid)
     // kineto's [memory] instants carry the allocator totals after each (de)allocation;
     // merged per device across threads they give the memory curve (trace-format.md §4.2).
     const auto& a = ev.args;
-    const std::string device = a.deviceType == 1 ? "GPU " + std::to_string(a.deviceId) : std::string("CPU");
-    m_builder.addCounterSample(pid, device + " memory allocated", ev.ts, static_cast<double>(a.totalAllocated), true);
-    if (a.totalReserved != kNoId && a.deviceType == 1)
-        m_builder.addCounterSample(pid, device + " memory reserved", ev.ts, static_cast<double>(a.totalReserved), true);
+    const bool gpu = a.deviceType == 1;
+    auto [it, inserted] = m_memorySeries.try_emplace({pid, gpu, gpu ? a.deviceId : -1});
+    if (inserted) {
+        const std::string device = gpu ? "GPU " + std::to_string(a.deviceId) : std::string("CPU");
+        it->second = {m_builder.counterSeries(pid, device + " memory allocated", true),
+                      gpu ? m_builder.counterSeries(pid, device + " memory reserved", true) : kNoIndex};
+    }
+    m_builder.addCounterSample(it->second.first, ev.ts, static_cast<double>(a.totalAllocated));
+    if (it->second.second != kNoIndex && a.totalReserved != kNoId)
+        m_builder.addCounterSample(it->second.second, ev.ts, static_cast<double>(a.totalReserved));
 }
 
 void TraceReader::handleMetadataEvent(const RawEvent& ev, JsonId pid, JsonId tid)
@@ -610,7 +632,10 @@ void TraceReader::handleAsync(const RawEvent& ev, JsonId pid, StringId name, Str
                               std::uint32_t length)
 {
     // One async track per (process, category); overlapping spans get lanes of their own.
-    const JsonId track = JsonId::fromText(m_builder.strings().intern("async " + std::string(ev.category)));
+    auto [trackIt, newCategory] = m_asyncTrackOfCategory.try_emplace(category);
+    if (newCategory)
+        trackIt->second = JsonId::fromText(m_builder.strings().intern("async " + std::string(ev.category)));
+    const JsonId track = trackIt->second;
     if (ev.ph == 'n') {
         InstantEvent e;
         e.pid = pid;

@@ -54,7 +54,7 @@ const std::string* Trace::metadataValue(std::string_view key) const
 
 SliceClass Trace::classOf(SliceId s) const
 {
-    return classifyCategory(str(m_slices.category[s]));
+    return m_categoryClass[m_slices.category[s]];
 }
 
 TimeNs Trace::selfTime(SliceId s) const

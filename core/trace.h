@@ -287,6 +287,7 @@ private:
     std::int64_t m_baseTimeNs = 0;
     TimeNs m_startTime = 0, m_endTime = 0;
     std::shared_ptr<const EventTextSource> m_textSource;
+    std::vector<SliceClass> m_categoryClass; // by StringId, filled for the categories in use
 };
 
 } // namespace ks

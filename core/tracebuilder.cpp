@@ -56,6 +56,20 @@ std::uint32_t TraceBuilder::trackFor(JsonId pid, JsonId tid, bool device)
     return it->second;
 }
 
+SliceClass TraceBuilder::categoryClass(StringId category)
+{
+    auto& classes = m_trace.m_categoryClass;
+    if (category >= m_categoryKnown.size()) {
+        m_categoryKnown.resize(category + 1, false);
+        classes.resize(category + 1, SliceClass::Other);
+    }
+    if (!m_categoryKnown[category]) {
+        m_categoryKnown[category] = true;
+        classes[category] = classifyCategory(m_trace.str(category));
+    }
+    return classes[category];
+}
+
 std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
 {
     auto& t = m_trace.m_slices;
@@ -69,7 +83,7 @@ std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
     t.correlation.push_back(e.correlation);
     t.externalId.push_back(e.externalId);
     m_sliceTrack.push_back(trackFor(e.pid, e.tid, e.device));
-    m_sliceIsPython.push_back(classifyCategory(m_trace.str(e.category)) == SliceClass::PythonFunction);
+    m_sliceIsPython.push_back(categoryClass(e.category) == SliceClass::PythonFunction);
     if (e.gpuOp) {
         m_sliceGpuOp.push_back(static_cast<std::uint32_t>(m_gpuOps.size()));
         m_gpuOps.push_back(*e.gpuOp);
@@ -88,6 +102,18 @@ void TraceBuilder::addInstant(const InstantEvent& e)
 
 void TraceBuilder::addCounterSample(JsonId pid, std::string_view seriesName, TimeNs time, double value, bool derived)
 {
+    addCounterSample(counterSeries(pid, seriesName, derived), time, value);
+}
+
+void TraceBuilder::addCounterSample(std::uint32_t seriesIndex, TimeNs time, double value)
+{
+    auto& series = m_trace.m_counters[seriesIndex];
+    series.time.push_back(time);
+    series.value.push_back(value);
+}
+
+std::uint32_t TraceBuilder::counterSeries(JsonId pid, std::string_view seriesName, bool derived)
+{
     auto [it, inserted] = m_counterIndex.try_emplace({pid, std::string(seriesName)},
                                                      static_cast<std::uint32_t>(m_trace.m_counters.size()));
     if (inserted) {
@@ -97,9 +123,7 @@ void TraceBuilder::addCounterSample(JsonId pid, std::string_view seriesName, Tim
         series.derived = derived;
         m_trace.m_counters.push_back(std::move(series));
     }
-    auto& series = m_trace.m_counters[it->second];
-    series.time.push_back(time);
-    series.value.push_back(value);
+    return it->second;
 }
 
 void TraceBuilder::addFlowEvent(const FlowEvent& e)
@@ -163,6 +187,8 @@ void TraceBuilder::countEntry(std::string_view key)
 
 Trace TraceBuilder::finish()
 {
+    // classOf() indexes by any category id, so cover the whole pool.
+    m_trace.m_categoryClass.resize(m_trace.m_strings.size(), SliceClass::Other);
     buildProcessesAndTracks();
     const auto byStart = sortByTrackAndStart();
     assignLanesAndRows(byStart);
@@ -380,8 +406,12 @@ void TraceBuilder::assignLanesAndRows(const std::vector<std::uint32_t>& byStart)
         std::vector<TimeNs> openEnds; // stack of enclosing slices' ends
         std::uint16_t maxDepth = 0;
     };
+    // Bounds that keep pathological input (65k-deep nesting, staggered overlaps that
+    // would need a lane per slice) linear and inside the 16-bit row fields.
+    constexpr std::size_t kMaxDepth = 1024;
+    constexpr std::size_t kMaxLanes = 256;
     std::vector<LaneState> lanes;
-    std::uint64_t overlaps = 0;
+    std::uint64_t overlaps = 0, crowded = 0;
     std::size_t pos = 0;
     std::uint32_t rowCount = 0;
     for (std::uint32_t ti = 0; ti < m_trace.m_tracks.size(); ++ti) {
@@ -398,10 +428,16 @@ void TraceBuilder::assignLanesAndRows(const std::vector<std::uint32_t>& byStart)
                     continue;
                 while (!lane.openEnds.empty() && lane.openEnds.back() <= start)
                     lane.openEnds.pop_back();
-                if (lane.openEnds.empty() || end <= lane.openEnds.back()) {
+                if (lane.openEnds.size() < kMaxDepth && (lane.openEnds.empty() || end <= lane.openEnds.back())) {
                     chosen = li;
                     break;
                 }
+            }
+            if (chosen == kNoIndex && lanes.size() >= kMaxLanes) {
+                // Out of lanes: restart the last one; its rows may then overlap.
+                chosen = static_cast<std::uint32_t>(lanes.size() - 1);
+                lanes.back().openEnds.clear();
+                ++crowded;
             }
             if (chosen == kNoIndex) {
                 const bool first = std::none_of(lanes.begin(), lanes.end(), [&](const LaneState& l) { return l.python == python; });
@@ -430,6 +466,11 @@ void TraceBuilder::assignLanesAndRows(const std::vector<std::uint32_t>& byStart)
         rowCount += firstRow;
         track.rowEnd = rowCount;
     }
+    if (crowded)
+        m_trace.m_diagnostics.add({Diagnostic::Severity::Warning, "too-many-lanes",
+                                   "a track needed more than 256 lanes for its overlapping slices; some share a row",
+                                   kNoOffset, kNoEventIndex},
+                                  crowded);
     if (overlaps)
         m_trace.m_diagnostics.add({Diagnostic::Severity::Warning, "overlap-moved-to-lane",
                                    "slices overlapping a sibling without nesting were drawn in an extra lane",

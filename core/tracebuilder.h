@@ -62,8 +62,14 @@ public:
 
     // Returns the builder's index of the slice (valid until finish()).
     std::uint32_t addSlice(const SliceEvent& e);
+    // classifyCategory, computed once per category.
+    SliceClass categoryClass(StringId category);
     void addInstant(const InstantEvent& e);
     void addCounterSample(JsonId pid, std::string_view seriesName, TimeNs time, double value, bool derived = false);
+    // The series for (pid, name), made on first use; with addCounterSample(series, ...)
+    // a caller that caches the id adds samples without building names.
+    std::uint32_t counterSeries(JsonId pid, std::string_view seriesName, bool derived = false);
+    void addCounterSample(std::uint32_t series, TimeNs time, double value);
     void addFlowEvent(const FlowEvent& e);
 
     // Metadata events: the last one wins.
@@ -123,6 +129,7 @@ private:
     std::vector<std::uint32_t> m_sliceTrack;
     std::vector<std::uint32_t> m_sliceGpuOp;
     std::vector<std::uint8_t> m_sliceIsPython;
+    std::vector<bool> m_categoryKnown; // classifyCategory has run for this StringId
     std::vector<GpuOpInfo> m_gpuOps;
     std::vector<std::uint32_t> m_laneOfPending;  // filled by assignLanesAndRows
     std::vector<std::uint16_t> m_depthOfPending;
