@@ -6,6 +6,9 @@
 
 #include <QTest>
 
+#include <cmath>
+#include <limits>
+
 using namespace ks;
 using namespace ks::gpu;
 using ks::testing::fixtureTrace;
@@ -40,6 +43,7 @@ private slots:
     void everyFixtureKernel_data();
     void everyFixtureKernel();
     void blocksPerSmFromGrid();
+    void beyondHardwareLimitsIsUnknown();
 };
 
 void TestOccupancy::goldenValues_data()
@@ -99,6 +103,8 @@ void TestOccupancy::everyFixtureKernel()
         QVERIFY(pct);
         QCOMPARE(double(*pct), double(op->estAchievedOccupancyPct));
         QCOMPARE(maxActiveBlocksPerSmSm90Model(*device, *launch), maxActiveBlocksPerSm(*device, *launch));
+        // kineto's "warps per SM", written with 6 decimals and read back as a float.
+        QVERIFY(std::abs(warpsPerSm(*launch) - op->warpsPerSm) <= 1e-5 * std::max(1.0, double(op->warpsPerSm)));
         ++checked;
     }
     QVERIFY(checked > 0);
@@ -119,6 +125,58 @@ void TestOccupancy::blocksPerSmFromGrid()
     QCOMPARE(launch->blocksPerSm, 2048.0 / 132);
     QCOMPARE(estAchievedOccupancyPct(d, *launch), std::optional<int>(97));
     QVERIFY(!kernelLaunchOf(op, nullptr)); // no SM count, no blocks per SM
+}
+
+// A crafted trace must not reach int overflow or a division by zero: such launches and
+// devices have no occupancy.
+void TestOccupancy::beyondHardwareLimitsIsUnknown()
+{
+    const DeviceProperties d = h200();
+    GpuOpInfo op;
+    op.grid[0] = op.grid[1] = op.grid[2] = 1;
+    op.registersPerThread = 255;
+    op.sharedMemory = 0;
+    op.block[0] = 1024;
+    op.block[1] = op.block[2] = 1;
+    QVERIFY(kernelLaunchOf(op, &d)); // the largest real launch still counts
+    op.block[0] = op.block[1] = op.block[2] = 1 << 20; // product overflows int32
+    QVERIFY(!kernelLaunchOf(op, &d));
+    op.block[0] = 32;
+    op.block[1] = 32;
+    op.block[2] = 2; // 2048 threads
+    QVERIFY(!kernelLaunchOf(op, &d));
+    op.block[0] = -128;
+    op.block[1] = -1;
+    op.block[2] = 1; // positive product of negative extents
+    QVERIFY(!kernelLaunchOf(op, &d));
+    op.block[0] = 128;
+    op.block[1] = 1;
+    op.registersPerThread = 256;
+    QVERIFY(!kernelLaunchOf(op, &d));
+    op.registersPerThread = 32;
+    op.sharedMemory = std::numeric_limits<std::int64_t>::max();
+    QVERIFY(!kernelLaunchOf(op, &d));
+
+    // 2^27 registers × 32 lanes wrapped to 0 registers per warp: a division by zero.
+    const KernelLaunch registers{128, 1 << 27, 0, 4.0};
+    QCOMPARE(maxActiveBlocksPerSmSm90Model(d, registers), std::nullopt);
+    QCOMPARE(maxActiveBlocksPerSm(d, registers), std::nullopt);
+    QCOMPARE(estAchievedOccupancyPct(d, registers), std::nullopt);
+    const KernelLaunch threads{std::numeric_limits<int>::max(), 32, 0, 4.0};
+    QCOMPARE(maxActiveBlocksPerSmSm90Model(d, threads), std::nullopt);
+    const KernelLaunch notANumber{128, 32, 0, std::nan("")};
+    QCOMPARE(estAchievedOccupancyPct(d, notANumber), std::nullopt);
+
+    const KernelLaunch fine{128, 32, 0, 4.0};
+    DeviceProperties wide = d;
+    wide.warpSize = 1 << 30;
+    QCOMPARE(maxActiveBlocksPerSmSm90Model(wide, fine), std::nullopt);
+    QCOMPARE(estAchievedOccupancyPct(wide, fine), std::nullopt);
+    DeviceProperties huge = d;
+    huge.maxThreadsPerMultiprocessor = std::numeric_limits<int>::max();
+    QCOMPARE(estAchievedOccupancyPct(huge, fine), std::nullopt);
+    QCOMPARE(estAchievedOccupancyPct(d, fine), std::optional<int>(25)); // 4 blocks × 128 / 2048
+    QCOMPARE(warpsPerSm(fine), 16.0);
 }
 
 QTEST_GUILESS_MAIN(TestOccupancy)
