@@ -48,6 +48,8 @@ private slots:
         QTest::newRow("array args dropped") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":1,"args":[1,2]}]})") << false << 1 << "wrong-type" << qint64(16);
         QTest::newRow("NaN ts") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":NaN,"dur":1}]})") << false << 0 << "bad-time" << qint64(16);
         QTest::newRow("ts overflows int64 ns") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1e400,"dur":1}]})") << false << 0 << "bad-time" << qint64(16);
+        QTest::newRow("ts beyond 2^62 ns") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1e17,"dur":1}]})") << false << 0 << "bad-time" << qint64(16);
+        QTest::newRow("flow_in of a wrong type") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":1,"bind_id":1,"flow_in":"yes"}]})") << false << 1 << "wrong-type" << qint64(16);
         QTest::newRow("deep nesting in args") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":1,"args":{"x":)") + QByteArray(100000, '[') + QByteArray(100000, ']') + "}}]}" << false << 1 << "" << qint64(-1);
         QTest::newRow("unescaped quote") << QByteArray(kUnescapedQuote) << false << 1 << "syntax-error" << qint64(82);
         QTest::newRow("bad text decoded") << QByteArray("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"\\ud800\\q\",\"pid\":1,\"ts\":1,\"dur\":1}]}") << false << 1 << "" << qint64(-1);

@@ -76,6 +76,29 @@ private slots:
         QCOMPARE(t->diagnostics().count("overlap-moved-to-lane"), 1u);
     }
 
+    void pathologicalNestingAndOverlapStayBounded()
+    {
+        // 70,000 slices nested at one start (beyond 16-bit depths) and 2,000 staggered
+        // partial overlaps (one lane each, unbounded) load without crashing or dropping.
+        std::string events;
+        for (int i = 0; i < 70000; ++i)
+            events += "{\"ph\":\"X\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":" + std::to_string(100000 - i) + "},";
+        for (int i = 0; i < 2000; ++i)
+            events += "{\"ph\":\"X\",\"name\":\"s\",\"pid\":1,\"tid\":2,\"ts\":" + std::to_string(i) + ",\"dur\":5000},";
+        events.pop_back();
+        const auto t = load(events.c_str());
+        QVERIFY(t);
+        QCOMPARE(t->slices().size(), std::size_t(72000));
+        for (const auto& track : t->tracks()) {
+            QVERIFY(track.lanes.size() <= 256);
+            for (const auto& lane : track.lanes)
+                QVERIFY(lane.depthCount <= 1024);
+        }
+        QVERIFY(t->diagnostics().count("too-many-lanes") > 0);
+        for (SliceId s = 0; s < t->slices().size(); ++s)
+            QVERIFY(t->slices().row[s] < t->rows().size());
+    }
+
     void beginEnd()
     {
         const auto t = load(R"(
