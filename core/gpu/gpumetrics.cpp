@@ -15,6 +15,11 @@ namespace {
 // Weights are integers so the running sums return exactly to zero between kernels.
 constexpr double kBlocksPerSmScale = 1e6; // kineto prints blocks per SM with 6 decimals
 constexpr double kOccupancyScale = 1e3;
+// Clamps before scaling: llround of a float beyond int64 (a crafted trace) is undefined.
+// One SM never holds more than 32 blocks, so any value above this saturates it just the same;
+// an occupancy is a share of the SM's threads, at most 100 % by construction.
+constexpr double kMaxBlocksPerSm = 1e6;
+constexpr double kMaxOccupancyPct = 100.0;
 
 } // namespace
 
@@ -36,7 +41,7 @@ GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>
         if (op->blocksPerSm > 0.0f) {
             ++m_counts.withBlocksPerSm;
             // "inf" (unknown SM count) saturates the SM at once.
-            const double bps = std::isfinite(op->blocksPerSm) ? double(op->blocksPerSm) : 1.0;
+            const double bps = std::isfinite(op->blocksPerSm) ? std::min(double(op->blocksPerSm), kMaxBlocksPerSm) : 1.0;
             sm.push_back({start, end, std::llround(bps * kBlocksPerSmScale)});
         }
         double occupancy = op->estAchievedOccupancyPct;
@@ -51,7 +56,7 @@ GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>
         if (occupancy >= 0.0) {
             ++m_counts.withOccupancy;
             occCount.push_back({start, end, 1});
-            occSum.push_back({start, end, std::llround(occupancy * kOccupancyScale)});
+            occSum.push_back({start, end, std::llround(std::min(occupancy, kMaxOccupancyPct) * kOccupancyScale)});
         }
     }
     m_busy = StepFunction::fromIntervals(std::move(busy), [](std::int64_t) { return 1.0; });
@@ -143,11 +148,14 @@ std::vector<int> kernelDevices(const Trace& trace, const std::vector<PluginKind>
 PluginCounterBuckets pluginCounterBuckets(TimeNs globalStart, TimeNs globalEnd)
 {
     PluginCounterBuckets b;
-    const TimeNs span = globalEnd - globalStart;
     b.width = 1000; // 1 µs
-    while (span > 100 * b.width)
+    TimeNs span = 0;
+    if (globalEnd <= globalStart || __builtin_sub_overflow(globalEnd, globalStart, &span))
+        return b; // empty, or wider than int64 (a crafted trace)
+    // span > 100 · width, without the multiplication that overflows for absurd spans.
+    while ((span - 1) / 100 >= b.width)
         b.width *= 10;
-    b.count = std::size_t(std::max<TimeNs>(span, 0) / b.width);
+    b.count = std::size_t(span / b.width);
     if (b.count == 0)
         return b;
     b.boundaries.resize(b.count + 1);

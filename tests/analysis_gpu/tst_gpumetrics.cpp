@@ -2,6 +2,7 @@
 // counter series on every fixture, against the TensorBoard plugin's own numbers
 // (tests/data/reference/plugin_gpu_metrics.json, docs/gpu-metrics.md §9).
 #include "core/gpu/gpumetrics.h"
+#include "core/tracebuilder.h"
 #include "fixtureloader.h"
 
 #include <QTest>
@@ -35,6 +36,8 @@ private slots:
     void rangeMetricsMatchBruteForce();
     void bucketsSumToRange();
     void displayFormatting();
+    void absurdKernelValuesSaturate();
+    void bucketWidthForAbsurdSpans();
 };
 
 static void addFixtureRows()
@@ -242,6 +245,57 @@ void TestGpuMetrics::displayFormatting()
     QCOMPARE(formatPluginPercent(100.0), std::string("100.0 %"));
     QCOMPARE(formatPluginPercent(22.535136), std::string("22.54 %"));
     QCOMPARE(formatDeviceMemory(150109880320), std::string("139.8 GB"));
+}
+
+// Blocks per SM and occupancy far beyond int64 once scaled (a crafted trace) saturate
+// instead of wrapping around.
+void TestGpuMetrics::absurdKernelValuesSaturate()
+{
+    TraceBuilder builder;
+    GpuOpInfo info;
+    info.device = 0;
+    info.stream = 7;
+    info.blocksPerSm = 1e30f;
+    info.estAchievedOccupancyPct = 1e30f;
+    for (const TimeNs start : {TimeNs(1000), TimeNs(1500)}) {
+        SliceEvent kernel;
+        kernel.pid = JsonId::fromNumber(0);
+        kernel.tid = JsonId::fromNumber(7);
+        kernel.device = true;
+        kernel.start = start;
+        kernel.duration = 1000;
+        kernel.name = builder.strings().intern("k");
+        kernel.category = builder.strings().intern("kernel");
+        kernel.gpuOp = &info;
+        builder.addSlice(kernel);
+    }
+    const Trace trace = builder.finish();
+    const GpuMetricIndex index(trace, classifySlices(trace), 0);
+    QCOMPARE(index.counts().withBlocksPerSm, std::uint64_t(2));
+    const RangeMetrics m = index.metrics(1000, 2500);
+    QCOMPARE(m.utilization, 1.0);
+    QVERIFY(m.smEfficiency);
+    QCOMPARE(*m.smEfficiency, 1.0);
+    QVERIFY(m.achievedOccupancy);
+    QCOMPARE(*m.achievedOccupancy, 100.0);
+}
+
+void TestGpuMetrics::bucketWidthForAbsurdSpans()
+{
+    // The threshold itself is unchanged: buckets widen once the span exceeds 100 of them.
+    QCOMPARE(pluginCounterBuckets(0, 100000).width, TimeNs(1000));
+    QCOMPARE(pluginCounterBuckets(0, 100000).count, std::size_t(100));
+    QCOMPARE(pluginCounterBuckets(0, 100050).width, TimeNs(10000));
+    QCOMPARE(pluginCounterBuckets(0, 100050).count, std::size_t(10));
+    // 100 · width overflowed int64 before the loop could stop.
+    const TimeNs max = std::numeric_limits<TimeNs>::max();
+    const PluginCounterBuckets widest = pluginCounterBuckets(0, max);
+    QCOMPARE(widest.width, TimeNs(100000000000000000));
+    QCOMPARE(widest.count, std::size_t(92));
+    QCOMPARE(widest.boundaries.back(), max);
+    // A span that does not fit int64 at all has no buckets.
+    QCOMPARE(pluginCounterBuckets(std::numeric_limits<TimeNs>::min(), max).count, std::size_t(0));
+    QCOMPARE(pluginCounterBuckets(5, 5).count, std::size_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestGpuMetrics)
