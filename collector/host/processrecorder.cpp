@@ -349,17 +349,17 @@ void ProcessRecorder::onKernel(const wire::Kernel& k)
         .add("registers per thread", k.registersPerThread)
         .add("shared memory", info.sharedMemory);
     const auto props = m_deviceProperties.find(k.device);
-    const long long gridBlocks = static_cast<long long>(k.grid[0]) * k.grid[1] * k.grid[2];
-    const int threads = k.block[0] * k.block[1] * k.block[2];
     std::optional<int> occupancy;
-    if (props != m_deviceProperties.end() && props->second.numSms > 0 && gridBlocks > 0 && threads > 0) {
-        const gpu::KernelLaunch launch{threads, k.registersPerThread, info.sharedMemory,
-                                       static_cast<double>(gridBlocks) / props->second.numSms};
-        const double warpsPerSm = launch.blocksPerSm * threads / 32.0;
-        info.blocksPerSm = static_cast<float>(launch.blocksPerSm);
-        info.warpsPerSm = static_cast<float>(warpsPerSm);
-        args.add("blocks per SM", launch.blocksPerSm).add("warps per SM", warpsPerSm);
-        occupancy = gpu::estAchievedOccupancyPct(props->second, launch);
+    if (props != m_deviceProperties.end()) {
+        // Blocks per SM from the grid; nothing for launch values no GPU accepts.
+        const auto launch = gpu::kernelLaunchOf(info, &props->second);
+        if (launch && launch->blocksPerSm > 0.0) {
+            const double warpsPerSm = gpu::warpsPerSm(*launch);
+            info.blocksPerSm = static_cast<float>(launch->blocksPerSm);
+            info.warpsPerSm = static_cast<float>(warpsPerSm);
+            args.add("blocks per SM", launch->blocksPerSm).add("warps per SM", warpsPerSm);
+            occupancy = gpu::estAchievedOccupancyPct(props->second, *launch);
+        }
     }
     args.add("grid", k.grid).add("block", k.block);
     if (k.cluster[0] * k.cluster[1] * k.cluster[2] > 1)

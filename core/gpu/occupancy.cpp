@@ -158,6 +158,8 @@ std::optional<KernelLaunch> kernelLaunchOf(const GpuOpInfo& op, const DeviceProp
     if (op.blocksPerSm >= 0.0f && std::isfinite(op.blocksPerSm)) {
         k.blocksPerSm = op.blocksPerSm;
     } else if (device && device->numSms > 0) {
+        if (op.grid[0] < 0 || op.grid[1] < 0 || op.grid[2] < 0)
+            return std::nullopt;
         k.blocksPerSm = double(op.grid[0]) * op.grid[1] * op.grid[2] / device->numSms;
     } else {
         return std::nullopt;

@@ -156,6 +156,9 @@ void TestOccupancy::beyondHardwareLimitsIsUnknown()
     op.registersPerThread = 32;
     op.sharedMemory = std::numeric_limits<std::int64_t>::max();
     QVERIFY(!kernelLaunchOf(op, &d));
+    op.sharedMemory = 0;
+    op.grid[0] = op.grid[1] = -1; // a positive block count from negative extents
+    QVERIFY(!kernelLaunchOf(op, &d));
 
     // 2^27 registers × 32 lanes wrapped to 0 registers per warp: a division by zero.
     const KernelLaunch registers{128, 1 << 27, 0, 4.0};

@@ -237,6 +237,44 @@ private slots:
         QCOMPARE(t.gpuOpInfo(id)->estAchievedOccupancyPct, float(occupancy));
     }
 
+    // A corrupted record (block extents whose product overflows int32, more registers than
+    // any GPU has) gets no launch-derived args instead of overflowing.
+    void absurdLaunchHasNoOccupancy_data()
+    {
+        QTest::addColumn<int>("blockExtent");
+        QTest::addColumn<int>("registers");
+        QTest::newRow("block 2^20 cubed") << (1 << 20) << 32;
+        QTest::newRow("2^27 registers") << 128 << (1 << 27);
+    }
+
+    void absurdLaunchHasNoOccupancy()
+    {
+        QFETCH(int, blockExtent);
+        QFETCH(int, registers);
+        Stream s;
+        s.send(h200());
+        s.string(2, "k");
+        wire::Kernel k;
+        k.start = kBase + 1000;
+        k.end = kBase + 2000;
+        k.correlation = 1;
+        k.name = 2;
+        k.grid[0] = 264;
+        k.grid[1] = k.grid[2] = 1;
+        k.block[0] = blockExtent;
+        k.block[1] = k.block[2] = blockExtent == 128 ? 1 : blockExtent;
+        k.registersPerThread = registers;
+        s.send(k);
+        const Trace t = s.trace();
+        const SliceId id = slicesNamed(t, "k").at(0);
+        const auto args = argsOf(t, id);
+        QVERIFY(!args.contains("blocks per SM"));
+        QVERIFY(!args.contains("warps per SM"));
+        QVERIFY(!args.contains("est. achieved occupancy %"));
+        QCOMPARE(args["block"][0].get<int>(), blockExtent);
+        QVERIFY(t.gpuOpInfo(id)->estAchievedOccupancyPct < 0);
+    }
+
     void ac2gJoinsInBothOrders_data()
     {
         QTest::addColumn<bool>("kernelFirst");
