@@ -120,6 +120,7 @@ ActivityCollector::ActivityCollector(const CollectorOptions& options)
     : m_options(options)
     , m_pool(options.bufferBytes, options.maxBuffers)
     , m_initPid(getpid())
+    , m_queue(options.maxBuffers)
 {
 }
 
@@ -226,21 +227,21 @@ bool ActivityCollector::inertHere() const
     return m_forked.load(std::memory_order_relaxed) || getpid() != m_initPid;
 }
 
-void ActivityCollector::bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords)
+void ActivityCollector::bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords) noexcept
 {
-    ActivityCollector* self = g_collector.load();
+    *buffer = nullptr;
+    *size = 0;
     *maxNumRecords = 0;
-    if (!self || self->inertHere() || self->m_detached.load(std::memory_order_relaxed)) {
-        *buffer = nullptr;
-        *size = 0;
+    ActivityCollector* self = g_collector.load();
+    if (!self || self->inertHere() || self->m_detached.load(std::memory_order_relaxed))
         return;
-    }
+    // nullptr at the pool's cap: CUPTI then drops and counts the records.
     *buffer = self->m_pool.acquire();
     *size = *buffer ? self->m_pool.bufferBytes() : 0;
 }
 
 void ActivityCollector::bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer,
-                                        std::size_t, std::size_t validSize)
+                                        std::size_t, std::size_t validSize) noexcept
 {
     ActivityCollector* self = g_collector.load();
     if (!self || !buffer || self->inertHere())
@@ -250,11 +251,17 @@ void ActivityCollector::bufferCompleted(CUcontext context, std::uint32_t streamI
     if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS && dropped > 0)
         self->m_cuptiDropped.fetch_add(dropped, std::memory_order_relaxed);
     self->m_completedBuffers.fetch_add(1, std::memory_order_relaxed);
-    {
+    bool queued = false;
+    try {
         std::lock_guard lock(self->m_queueMutex);
-        self->m_queue.push_back({buffer, validSize});
+        queued = self->m_queue.push({buffer, validSize});
+    } catch (...) {
+        // std::mutex::lock failed: lose this buffer rather than throw into CUPTI.
     }
-    self->m_queueChanged.notify_all();
+    if (queued)
+        self->m_queueChanged.notify_all();
+    else
+        self->m_lostBuffers.fetch_add(1, std::memory_order_relaxed);
 }
 
 void ActivityCollector::flushLoop()
@@ -271,17 +278,30 @@ void ActivityCollector::flushLoop()
     }
 }
 
+void ActivityCollector::appendDropped(std::vector<std::uint8_t>& frames)
+{
+    wire::Dropped dropped;
+    dropped.cuptiRecords = m_cuptiDropped.load();
+    dropped.poolExhausted = m_pool.refused() + m_lostBuffers.load();
+    dropped.zeroTimestamps = m_translator.zeroTimestamps();
+    dropped.undecodable = m_translator.undecodable();
+    wire::appendFrame(frames, dropped);
+}
+
 void ActivityCollector::sendLoop()
 {
     auto nextClock = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     std::vector<std::uint8_t> frames;
+    std::vector<CompletedBuffer> batch;
+    batch.reserve(m_queue.capacity());
     std::unique_lock lock(m_queueMutex);
     for (;;) {
         m_queueChanged.wait_until(lock, nextClock, [this] { return !m_queue.empty() || m_stopSending; });
         if (m_queue.empty() && m_stopSending)
             break;
-        std::deque<Completed> batch;
-        batch.swap(m_queue);
+        batch.clear();
+        for (CompletedBuffer completed; m_queue.pop(completed);)
+            batch.push_back(completed);
         lock.unlock();
         for (const auto& completed : batch) {
             // One CUPTI buffer becomes one batch of frames and one write.
@@ -296,12 +316,7 @@ void ActivityCollector::sendLoop()
             wire::Clock clock;
             clock.sample = sampleClocks();
             wire::appendFrame(frames, clock);
-            wire::Dropped dropped;
-            dropped.cuptiRecords = m_cuptiDropped.load();
-            dropped.poolExhausted = m_pool.refused();
-            dropped.zeroTimestamps = m_translator.zeroTimestamps();
-            dropped.undecodable = m_translator.undecodable();
-            wire::appendFrame(frames, dropped);
+            appendDropped(frames);
             send(frames);
             nextClock = std::chrono::steady_clock::now() + std::chrono::seconds(1);
         }
@@ -316,12 +331,7 @@ void ActivityCollector::sendLoop()
                         "our activity buffers stopped coming back";
         wire::appendFrame(frames, error);
     }
-    wire::Dropped dropped;
-    dropped.cuptiRecords = m_cuptiDropped.load();
-    dropped.poolExhausted = m_pool.refused();
-    dropped.zeroTimestamps = m_translator.zeroTimestamps();
-    dropped.undecodable = m_translator.undecodable();
-    wire::appendFrame(frames, dropped);
+    appendDropped(frames);
     wire::Goodbye goodbye;
     goodbye.records = m_translator.records();
     goodbye.buffersRequested = m_pool.requested() - m_pool.refused();

@@ -2,6 +2,7 @@
 // The collector inside the traced process. Threads and lock order:
 //  - application threads run CUPTI's buffer callbacks: they only take a buffer from the
 //    pool or queue a completed one (m_queueMutex, held briefly, never while calling CUPTI);
+//    they never allocate and never throw (C callers);
 //  - our flush thread calls cuptiActivityFlushAll(0) every 100 ms, so data arrives while the
 //    program runs and survives a crash (a forced flush at exit alone delivers nothing on
 //    kill -9);
@@ -9,12 +10,12 @@
 //    socket; a slow collector only backs up the pool, and at its cap CUPTI drops and counts.
 // Nothing runs in a forked child: its copy of this object is inert (see forkedChild()).
 #include "collector/injection/bufferpool.h"
+#include "collector/injection/bufferqueue.h"
 #include "collector/injection/connection.h"
 #include "collector/injection/recordtranslator.h"
 
 #include <atomic>
 #include <condition_variable>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -53,18 +54,14 @@ private:
     void sendError(wire::ErrorCode code, const std::string& message);
     bool inertHere() const;
 
-    static void bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords);
+    static void bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords) noexcept;
     static void bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer,
-                                std::size_t size, std::size_t validSize);
+                                std::size_t size, std::size_t validSize) noexcept;
     void flushLoop();
     void sendLoop();
+    void appendDropped(std::vector<std::uint8_t>& frames);
     bool send(std::vector<std::uint8_t>& frames);
     void detach();
-
-    struct Completed {
-        std::uint8_t* buffer = nullptr;
-        std::size_t validBytes = 0;
-    };
 
     CollectorOptions m_options;
     Connection m_connection;
@@ -75,10 +72,11 @@ private:
     std::atomic<bool> m_detached{false};
     std::atomic<std::uint64_t> m_cuptiDropped{0};
     std::atomic<std::uint64_t> m_completedBuffers{0};
+    std::atomic<std::uint64_t> m_lostBuffers{0}; // completed, but could not be queued
 
     std::mutex m_queueMutex; // guards everything below
     std::condition_variable m_queueChanged;
-    std::deque<Completed> m_queue;
+    BufferQueue m_queue;
     bool m_stopFlushing = false;
     bool m_stopSending = false;
     bool m_senderDone = false;

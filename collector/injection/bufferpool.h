@@ -3,7 +3,8 @@
 // per-thread buffers), so it never blocks for long and never zeroes memory there: fresh
 // buffers come from calloc (pages the kernel zeroes lazily) and used ones are zeroed by
 // our sender thread before they go back. At the cap it returns nullptr, and CUPTI counts
-// the records it had to drop (safe since CUPTI v27).
+// the records it had to drop (safe since CUPTI v27). Both lists are reserved up front, so
+// acquire() and release() never allocate.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -19,11 +20,13 @@ public:
     BufferPool(const BufferPool&) = delete;
     BufferPool& operator=(const BufferPool&) = delete;
 
-    std::uint8_t* acquire();
+    // nullptr at the cap or when no memory is left; never throws (CUPTI calls it from C).
+    std::uint8_t* acquire() noexcept;
     // `usedBytes` of the buffer are zeroed here, on the caller's (our) thread.
     void release(std::uint8_t* buffer, std::size_t usedBytes);
 
     std::size_t bufferBytes() const { return m_bufferBytes; }
+    std::size_t maxBuffers() const { return m_maxBuffers; }
     std::uint64_t requested() const { return m_requested.load(std::memory_order_relaxed); }
     std::uint64_t refused() const { return m_refused.load(std::memory_order_relaxed); }
 

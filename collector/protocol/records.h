@@ -215,7 +215,7 @@ struct Clock {
 struct Dropped {
     static constexpr RecordType kType = RecordType::Dropped;
     std::uint64_t cuptiRecords = 0;    // CUPTI had no buffer (our pool was exhausted)
-    std::uint64_t poolExhausted = 0;   // buffer requests we refused
+    std::uint64_t poolExhausted = 0;   // buffer requests we refused, completed buffers we could not queue
     std::uint64_t zeroTimestamps = 0;  // GPU records with start = end = 0
     std::uint64_t undecodable = 0;     // records of kinds we do not translate
     template <class R, class F> static void fields(R& r, F& f)
