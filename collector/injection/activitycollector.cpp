@@ -141,8 +141,15 @@ ActivityCollector* ActivityCollector::start(const CollectorOptions& options)
         return nullptr;
     }
     g_collector.store(collector);
-    std::thread([collector] { collector->flushLoop(); }).detach();
-    std::thread([collector] { collector->sendLoop(); }).detach();
+    try {
+        std::thread([collector] { collector->flushLoop(); }).detach();
+        std::thread([collector] { collector->sendLoop(); }).detach();
+    } catch (...) {
+        // No thread to run: stop collecting. The object stays (CUPTI or a started thread
+        // may still use it), without an atexit handler.
+        collector->detach();
+        return nullptr;
+    }
     return collector;
 }
 
@@ -264,7 +271,16 @@ void ActivityCollector::bufferCompleted(CUcontext context, std::uint32_t streamI
         self->m_lostBuffers.fetch_add(1, std::memory_order_relaxed);
 }
 
-void ActivityCollector::flushLoop()
+void ActivityCollector::flushLoop() noexcept
+{
+    try {
+        flushPeriodically();
+    } catch (...) {
+        detach(); // an exception must never terminate the application: stop collecting
+    }
+}
+
+void ActivityCollector::flushPeriodically()
 {
     const auto period = std::chrono::milliseconds(m_options.flushPeriodMs);
     std::unique_lock lock(m_queueMutex);
@@ -278,6 +294,24 @@ void ActivityCollector::flushLoop()
     }
 }
 
+void ActivityCollector::sendLoop() noexcept
+{
+    try {
+        sendUntilStopped();
+    } catch (...) {
+        detach(); // out of memory for frames, say: stop collecting, the program runs on
+    }
+    m_connection.close();
+    // Completion is signalled in every case, so that shutdown() does not wait in vain.
+    try {
+        std::lock_guard lock(m_queueMutex);
+        m_senderDone = true;
+    } catch (...) {
+        // shutdown() gives up after its timeout
+    }
+    m_queueChanged.notify_all();
+}
+
 void ActivityCollector::appendDropped(std::vector<std::uint8_t>& frames)
 {
     wire::Dropped dropped;
@@ -288,7 +322,7 @@ void ActivityCollector::appendDropped(std::vector<std::uint8_t>& frames)
     wire::appendFrame(frames, dropped);
 }
 
-void ActivityCollector::sendLoop()
+void ActivityCollector::sendUntilStopped()
 {
     auto nextClock = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     std::vector<std::uint8_t> frames;
@@ -339,10 +373,6 @@ void ActivityCollector::sendLoop()
     wire::appendFrame(frames, goodbye);
     lock.unlock();
     send(frames);
-    m_connection.close();
-    lock.lock();
-    m_senderDone = true;
-    m_queueChanged.notify_all();
 }
 
 bool ActivityCollector::send(std::vector<std::uint8_t>& frames)

@@ -9,6 +9,7 @@
 //  - our sender thread translates completed buffers into frames and writes them to the
 //    socket; a slow collector only backs up the pool, and at its cap CUPTI drops and counts.
 // Nothing runs in a forked child: its copy of this object is inert (see forkedChild()).
+// An exception on our threads detaches instead of terminating the application.
 #include "collector/injection/bufferpool.h"
 #include "collector/injection/bufferqueue.h"
 #include "collector/injection/connection.h"
@@ -57,8 +58,11 @@ private:
     static void bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords) noexcept;
     static void bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer,
                                 std::size_t size, std::size_t validSize) noexcept;
-    void flushLoop();
-    void sendLoop();
+    // Thread bodies: each runs its loop, and detaches if that throws (out of memory).
+    void flushLoop() noexcept;
+    void sendLoop() noexcept;
+    void flushPeriodically();
+    void sendUntilStopped();
     void appendDropped(std::vector<std::uint8_t>& frames);
     bool send(std::vector<std::uint8_t>& frames);
     void detach();
