@@ -17,6 +17,13 @@ namespace {
 // CUPTI's buffer callbacks are plain functions: they find the collector here.
 std::atomic<ActivityCollector*> g_collector{nullptr};
 
+// Connect and HELLO run inside the application's cuInit: a collector that stalls must not
+// hang it, so we give up and leave the program untraced.
+constexpr int kHandshakeTimeoutMs = 1000;
+// Afterwards only our sender thread writes. A collector that takes nothing for this long is
+// treated as gone: we detach rather than let CUPTI's buffers pile up in our pool.
+constexpr int kStreamTimeoutMs = 10000;
+
 std::int64_t clockNs(clockid_t id)
 {
     timespec ts{};
@@ -128,11 +135,12 @@ ActivityCollector* ActivityCollector::start(const CollectorOptions& options)
 {
     auto* collector = new ActivityCollector(options);
     std::string error;
-    if (!collector->m_connection.connect(options.socketPath, error)) {
+    if (!collector->m_connection.connect(options.socketPath, kHandshakeTimeoutMs, error)
+        || !collector->sendHello()) {
+        collector->m_connection.close();
         delete collector; // nobody to report to: stay inert, the program runs untraced
         return nullptr;
     }
-    collector->sendHello();
     wire::ErrorCode code = wire::ErrorCode::CuptiFailure;
     if (!collector->setUpCupti(error, code)) {
         collector->sendError(code, error);
@@ -140,6 +148,7 @@ ActivityCollector* ActivityCollector::start(const CollectorOptions& options)
         delete collector;
         return nullptr;
     }
+    collector->m_connection.setSendTimeout(kStreamTimeoutMs);
     g_collector.store(collector);
     try {
         std::thread([collector] { collector->flushLoop(); }).detach();
@@ -153,7 +162,7 @@ ActivityCollector* ActivityCollector::start(const CollectorOptions& options)
     return collector;
 }
 
-void ActivityCollector::sendHello()
+bool ActivityCollector::sendHello()
 {
     wire::Hello hello;
     hello.token = m_options.token;
@@ -169,7 +178,7 @@ void ActivityCollector::sendHello()
     hello.clock = sampleClocks();
     std::vector<std::uint8_t> frame;
     wire::appendFrame(frame, hello);
-    m_connection.sendAll(frame.data(), frame.size());
+    return m_connection.sendAll(frame.data(), frame.size());
 }
 
 void ActivityCollector::sendError(wire::ErrorCode code, const std::string& message)

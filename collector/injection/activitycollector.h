@@ -9,7 +9,8 @@
 //  - our sender thread translates completed buffers into frames and writes them to the
 //    socket; a slow collector only backs up the pool, and at its cap CUPTI drops and counts.
 // Nothing runs in a forked child: its copy of this object is inert (see forkedChild()).
-// An exception on our threads detaches instead of terminating the application.
+// Nothing blocks the application for long: connect and HELLO give up after ~1 s (we are
+// inside its cuInit), and an exception on our threads detaches instead of terminating.
 #include "collector/injection/bufferpool.h"
 #include "collector/injection/bufferqueue.h"
 #include "collector/injection/connection.h"
@@ -51,7 +52,7 @@ public:
 private:
     explicit ActivityCollector(const CollectorOptions& options);
     bool setUpCupti(std::string& error, wire::ErrorCode& code);
-    void sendHello();
+    bool sendHello();
     void sendError(wire::ErrorCode code, const std::string& message);
     bool inertHere() const;
 
