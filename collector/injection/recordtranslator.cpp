@@ -62,11 +62,12 @@ std::uint32_t RecordTranslator::text(const char* text, std::vector<std::uint8_t>
 {
     if (!text)
         return 0;
-    const auto it = m_texts.find(text);
+    const std::string_view key(text);
+    const auto it = m_texts.find(key);
     if (it != m_texts.end())
         return it->second;
-    const std::uint32_t id = define(text, out);
-    m_texts.emplace(text, id);
+    const std::uint32_t id = define(std::string(key), out);
+    m_texts.emplace(key, id);
     return id;
 }
 
@@ -112,7 +113,6 @@ void RecordTranslator::translateRecord(const CUpti_Activity* record, std::vector
 {
     ++m_records;
     switch (record->kind) {
-    case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const auto& r = *reinterpret_cast<const CUpti_ActivityKernel10*>(record);
         if (r.start == 0 && r.end == 0) {

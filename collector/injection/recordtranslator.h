@@ -6,7 +6,9 @@
 
 #include <cupti.h>
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -34,7 +36,12 @@ private:
     // pointer is the cheap key; the text is compared on a hit in case a module was
     // unloaded and its address reused.
     std::unordered_map<const char*, std::pair<std::uint32_t, std::string>> m_kernelNames;
-    std::unordered_map<std::string, std::uint32_t> m_texts; // marker and domain names
+    // Marker and domain names, looked up by string_view: no std::string per NVTX marker.
+    struct TextHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
+    };
+    std::unordered_map<std::string, std::uint32_t, TextHash, std::equal_to<>> m_texts;
     std::unordered_map<std::uint64_t, std::uint32_t> m_apiNames; // domain << 32 | cbid
     std::uint64_t m_records = 0;
     std::uint64_t m_zeroTimestamps = 0;
