@@ -1,7 +1,9 @@
 // Entry points the CUDA driver and NVTX call in every process started with
 // CUDA_INJECTION64_PATH / NVTX_INJECTION64_PATH pointing at this library. C ABI, no
-// exceptions across it; both return 1 even on failure (returning 0 from
-// InitializeInjection crashed the target on the H200 we tested).
+// exceptions across it. Neither reports our own failure: returning 0 from
+// InitializeInjection crashed the target on the H200 we tested, and on 0 NVTX dlcloses
+// the library while our threads may be running in it. InitializeInjectionNvtx2 passes on
+// CUPTI's answer when it can forward, else returns 1 (the markers then stay NVTX no-ops).
 #include "collector/injection/activitycollector.h"
 
 #include <cupti.h>
@@ -71,5 +73,5 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(c
 {
     startOnce();
     const NvtxInitialize forward = cuptiNvtxEntry();
-    return forward ? forward(getExportTable) : 0;
+    return forward ? forward(getExportTable) : 1;
 }
