@@ -28,6 +28,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
@@ -150,7 +151,12 @@ void MainWindow::createDocks()
     centralWidget()->layout()->addWidget(gpuViews->overlay());
     auto* gpuDock = new QDockWidget(tr("GPU Summary"), this);
     gpuDock->setObjectName(QStringLiteral("gpuSummaryDock"));
-    gpuDock->setWidget(gpuViews->summary());
+    // Scrollable, so the bottom strip can stay short and leave the height to the timeline.
+    auto* summaryScroll = new QScrollArea(gpuDock);
+    summaryScroll->setWidget(gpuViews->summary());
+    summaryScroll->setWidgetResizable(true);
+    summaryScroll->setFrameShape(QFrame::NoFrame);
+    gpuDock->setWidget(summaryScroll);
     addDockWidget(Qt::BottomDockWidgetArea, gpuDock);
 
     // Operators, Kernels and Range tables (issue 4): they follow the trace and, when asked, the

@@ -416,6 +416,7 @@ void TraceBuilder::assignLanesAndRows(const std::vector<std::uint32_t>& byStart)
     std::uint32_t rowCount = 0;
     for (std::uint32_t ti = 0; ti < m_trace.m_tracks.size(); ++ti) {
         lanes.clear();
+        const std::size_t trackFirst = pos;
         for (; pos < byStart.size() && m_sliceTrack[byStart[pos]] == ti; ++pos) {
             const auto s = byStart[pos];
             const bool python = m_sliceIsPython[s];
@@ -453,10 +454,24 @@ void TraceBuilder::assignLanesAndRows(const std::vector<std::uint32_t>& byStart)
             m_laneOfPending[s] = chosen;
             m_depthOfPending[s] = depth;
         }
+        // Display order: ops first (what users look for), their overflow lanes, then the
+        // Python frames, whatever came first in time.
+        std::vector<std::uint32_t> laneOrder(lanes.size());
+        std::iota(laneOrder.begin(), laneOrder.end(), 0);
+        std::stable_sort(laneOrder.begin(), laneOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return std::pair(lanes[a].python, lanes[a].kind == LaneKind::Overflow)
+                 < std::pair(lanes[b].python, lanes[b].kind == LaneKind::Overflow);
+        });
+        std::vector<std::uint32_t> newLane(lanes.size());
+        for (std::uint32_t k = 0; k < laneOrder.size(); ++k)
+            newLane[laneOrder[k]] = k;
+        for (std::size_t p = trackFirst; p < pos; ++p)
+            m_laneOfPending[byStart[p]] = newLane[m_laneOfPending[byStart[p]]];
         auto& track = m_trace.m_tracks[ti];
         track.rowBegin = rowCount;
         std::uint32_t firstRow = 0;
-        for (const auto& lane : lanes) {
+        for (const auto laneIndex : laneOrder) {
+            const auto& lane = lanes[laneIndex];
             const auto depthCount = static_cast<std::uint16_t>(lane.maxDepth + 1);
             track.lanes.push_back({lane.kind, depthCount, firstRow});
             for (std::uint16_t d = 0; d < depthCount; ++d)

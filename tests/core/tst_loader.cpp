@@ -139,7 +139,10 @@ private slots:
             for (const auto& lane : track.lanes)
                 QVERIFY(lane.kind != LaneKind::Overflow);
         }
-        QCOMPARE(t.tracks()[t.processes()[0].tracks[0]].lanes.size(), std::size_t(2));
+        const auto& mainThread = t.tracks()[t.processes()[0].tracks[0]];
+        QCOMPARE(mainThread.lanes.size(), std::size_t(2));
+        QCOMPARE(mainThread.lanes[0].kind, LaneKind::Main); // ops above the Python frames
+        QCOMPARE(mainThread.lanes[1].kind, LaneKind::Python);
         QCOMPARE(t.diagnostics().count("overlap-moved-to-lane"), 0u);
         QCOMPARE(t.deviceProperties().size(), std::size_t(1));
         QCOMPARE(t.deviceProperties()[0].numSms, 132);
