@@ -161,6 +161,14 @@ std::span<const std::uint32_t> Trace::outgoingFlows(SliceId s) const
     return flowRange(m_flows, m_flowsByFrom, s, &Flow::from);
 }
 
+std::span<const FlowHalf> Trace::unpairedFlowHalves(SliceId s) const
+{
+    auto range = std::equal_range(m_unpairedHalves.begin(), m_unpairedHalves.end(), FlowHalf{0, 0, 0, s, false},
+                                  [](const FlowHalf& a, const FlowHalf& b) { return a.slice < b.slice; });
+    return {m_unpairedHalves.data() + (range.first - m_unpairedHalves.begin()),
+            static_cast<std::size_t>(range.second - range.first)};
+}
+
 const DeviceProperties* Trace::deviceFor(int deviceIndex) const
 {
     for (const auto& d : m_deviceProperties) {

@@ -162,6 +162,16 @@ struct Flow {
     SliceId to = kNoSlice;
 };
 
+// A flow event whose other half never came (kineto's orphan f on most CUDA calls, the s of
+// sync calls): kept so that it can be shown and written back, but never drawn as an arrow.
+struct FlowHalf {
+    StringId category = kEmptyString;
+    StringId name = kEmptyString;
+    std::uint64_t id = 0;
+    SliceId slice = kNoSlice;
+    bool isStart = false;
+};
+
 struct FlowCategoryStats {
     StringId category = kEmptyString;
     std::uint64_t paired = 0;         // arrows
@@ -255,6 +265,9 @@ public:
     // Indices into flows() of the flows that end / start at the slice.
     std::span<const std::uint32_t> incomingFlows(SliceId s) const;
     std::span<const std::uint32_t> outgoingFlows(SliceId s) const;
+    // Unpaired flow halves bound to the slice (sorted by slice).
+    std::span<const FlowHalf> unpairedFlowHalves(SliceId s) const;
+    const std::vector<FlowHalf>& unpairedFlowHalves() const { return m_unpairedHalves; }
 
     // --- display ---
     std::string processDisplayName(std::uint32_t process) const; // "GPU 0 · NVIDIA H200", "python3 (572)"
@@ -277,6 +290,7 @@ private:
     std::vector<std::uint32_t> m_flowsByTo;   // flow indices sorted by `to`
     std::vector<std::uint32_t> m_flowsByFrom; // flow indices sorted by `from`
     std::vector<FlowCategoryStats> m_flowStats;
+    std::vector<FlowHalf> m_unpairedHalves; // sorted by slice
     std::vector<SliceId> m_gpuOpSlices;       // sorted; parallel to m_gpuOps
     std::vector<GpuOpInfo> m_gpuOps;
     std::vector<DeviceProperties> m_deviceProperties;

@@ -560,36 +560,43 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
         return std::tie(a.category, a.name, a.id, a.time, a.phase) < std::tie(b.category, b.name, b.id, b.time, b.phase);
     });
     auto& flows = m_trace.m_flows;
+    auto& halves = m_trace.m_unpairedHalves;
     for (std::size_t i = 0; i < bound.size();) {
         std::size_t j = i;
-        SliceId open = kNoSlice;
+        const Bound* open = nullptr;
         bool openUsed = false;
         auto& s = stats[bound[i].category];
         s.category = bound[i].category;
+        auto unpairedStart = [&] {
+            ++s.unpairedStarts;
+            halves.push_back({open->category, open->name, open->id, open->slice, true});
+        };
         for (; j < bound.size() && bound[j].category == bound[i].category && bound[j].name == bound[i].name
                && bound[j].id == bound[i].id;
              ++j) {
             const auto& b = bound[j];
             if (b.phase != FlowPhase::Start) { // End or Step closes an arrow from the open start
-                if (open != kNoSlice) {
-                    flows.push_back({b.category, b.name, open, b.slice});
+                if (open) {
+                    flows.push_back({b.category, b.name, open->slice, b.slice});
                     openUsed = true;
                     ++s.paired;
                 } else {
                     ++s.unpairedEnds;
+                    halves.push_back({b.category, b.name, b.id, b.slice, false});
                 }
             }
             if (b.phase != FlowPhase::End) { // Start or Step opens the next arrow
-                if (open != kNoSlice && !openUsed)
-                    ++s.unpairedStarts;
-                open = b.slice;
+                if (open && !openUsed)
+                    unpairedStart();
+                open = &b;
                 openUsed = false;
             }
         }
-        if (open != kNoSlice && !openUsed)
-            ++s.unpairedStarts;
+        if (open && !openUsed)
+            unpairedStart();
         i = j;
     }
+    std::stable_sort(halves.begin(), halves.end(), [](const FlowHalf& a, const FlowHalf& b) { return a.slice < b.slice; });
     for (auto& [category, s] : stats)
         m_trace.m_flowStats.push_back(s);
     std::uint64_t unpaired = 0;

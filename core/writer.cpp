@@ -313,6 +313,8 @@ void TraceJsonWriter::assignFlowIds()
     std::map<Key, std::uint64_t> idOfStart;
     std::map<std::pair<StringId, StringId>, std::set<std::uint64_t>> used;
     const StringId ac2g = m_trace.strings().find("ac2g");
+    for (const auto& half : m_trace.unpairedFlowHalves()) // they keep their ids
+        used[{half.category, half.name}].insert(half.id);
     std::vector<std::uint32_t> fresh;
     for (std::uint32_t i = 0; i < flows.size(); ++i) {
         const auto& f = flows[i];
@@ -384,24 +386,27 @@ void TraceJsonWriter::writeSlice(SliceId s, std::string_view rawText)
 
     // Flow halves directly after their slice, with its pid, tid and ts, so that a reader
     // binds them to this slice even when a parent starts at the same time.
-    const auto flowEvent = [&](const char* ph, std::uint32_t flowIndex) {
-        const auto& flow = m_trace.flows()[flowIndex];
+    const auto flowEvent = [&](const char* ph, std::uint64_t id, StringId category, StringId name) {
         EventText f;
-        f.field("ph", ph).field("id", m_flowId[flowIndex]).field("pid", pid).field("tid", tid);
-        f.time("ts", slices.start[s]).field("cat", str(flow.category)).field("name", str(flow.name));
+        f.field("ph", ph).field("id", id).field("pid", pid).field("tid", tid);
+        f.time("ts", slices.start[s]).field("cat", str(category)).field("name", str(name));
         if (*ph == 'f')
             f.field("bp", "e");
         event(f.finish());
     };
     std::set<std::uint64_t> startedIds;
     for (const auto i : m_trace.outgoingFlows(s)) {
-        if (m_trace.flows()[i].to != kNoSlice && startedIds.insert(m_flowId[i]).second)
-            flowEvent("s", i);
+        const auto& flow = m_trace.flows()[i];
+        if (flow.to != kNoSlice && startedIds.insert(m_flowId[i]).second)
+            flowEvent("s", m_flowId[i], flow.category, flow.name);
     }
     for (const auto i : m_trace.incomingFlows(s)) {
-        if (m_trace.flows()[i].from != kNoSlice)
-            flowEvent("f", i);
+        const auto& flow = m_trace.flows()[i];
+        if (flow.from != kNoSlice)
+            flowEvent("f", m_flowId[i], flow.category, flow.name);
     }
+    for (const auto& half : m_trace.unpairedFlowHalves(s))
+        flowEvent(half.isStart ? "s" : "f", half.id, half.category, half.name);
 }
 
 Json TraceJsonWriter::sliceArgs(SliceId s, std::string_view rawText)

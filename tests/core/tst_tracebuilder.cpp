@@ -189,6 +189,15 @@ private slots:
         QCOMPARE(s.paired, 2u);
         QCOMPARE(s.unpairedEnds, 1u);
         QCOMPARE(s.unpairedStarts, 1u);
+        // The halves are kept on their slices (shown and written back), not only counted.
+        QCOMPARE(t->unpairedFlowHalves().size(), std::size_t(2));
+        const auto orphanEnd = t->unpairedFlowHalves(byName(*t, "cudaMalloc"));
+        QCOMPARE(orphanEnd.size(), std::size_t(1));
+        QCOMPARE(orphanEnd[0].id, 10u);
+        QVERIFY(!orphanEnd[0].isStart);
+        const auto syncStart = t->unpairedFlowHalves(byName(*t, "cudaDeviceSynchronize"));
+        QCOMPARE(syncStart.size(), std::size_t(1));
+        QVERIFY(syncStart[0].isStart);
     }
 
     void flowStepsAndV2()
