@@ -9,6 +9,8 @@
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -86,14 +88,32 @@ void RecordingController::saveAs()
     }
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Trace As"), QString(),
                                                       tr("PyTorch profiler traces (*.pt.trace.json.gz *.json)"));
-    if (path.isEmpty())
+    if (!path.isEmpty())
+        saveTo(path);
+}
+
+void RecordingController::saveTo(const QString& path)
+{
+    const auto trace = m_window->trace();
+    if (!trace)
         return;
-    const auto result = writeTraceFile(*trace, path.toStdString());
-    if (!result.ok)
-        QMessageBox::warning(m_window, tr("Save As"),
-                             tr("Could not save %1:\n%2").arg(path, QString::fromStdString(result.error)));
-    else
-        m_window->statusBar()->showMessage(tr("Saved %1 (%L2 events)").arg(path).arg(result.eventsWritten), 5000);
+    // Writing a large trace takes seconds: do it on a worker (the trace is immutable and
+    // shared), and report back on the GUI thread.
+    m_saveAsAction->setEnabled(false);
+    m_window->statusBar()->showMessage(tr("Saving %1…").arg(path));
+    auto* watcher = new QFutureWatcher<TraceWriteResult>(this);
+    connect(watcher, &QFutureWatcher<TraceWriteResult>::finished, this, [this, watcher, path] {
+        const TraceWriteResult result = watcher->result();
+        watcher->deleteLater();
+        m_saveAsAction->setEnabled(true);
+        if (!result.ok)
+            QMessageBox::warning(m_window, tr("Save As"),
+                                 tr("Could not save %1:\n%2").arg(path, QString::fromStdString(result.error)));
+        else
+            m_window->statusBar()->showMessage(tr("Saved %1 (%L2 events)").arg(path).arg(result.eventsWritten), 5000);
+        Q_EMIT saved(path, result.ok);
+    });
+    watcher->setFuture(QtConcurrent::run([trace, file = path.toStdString()] { return writeTraceFile(*trace, file); }));
 }
 
 // Follows the newest events when the view showed the end of the previous snapshot:

@@ -32,6 +32,11 @@ public Q_SLOTS:
     void record();
     void stop();
     void saveAs();
+    // Writes the shown trace to `path` on a worker thread; `saved` reports the outcome.
+    void saveTo(const QString& path);
+
+Q_SIGNALS:
+    void saved(const QString& path, bool ok);
 
 private:
     void showSnapshot(std::shared_ptr<const Trace> trace, const QString& status);

@@ -5,7 +5,11 @@
 #include "app/recordingcontroller.h"
 #include "widgets/timelinewidget.h"
 
+#include "core/loader.h"
+
 #include <QMenuBar>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ks;
@@ -46,6 +50,25 @@ private slots:
         QVERIFY(texts.contains(QStringLiteral("&Record…")));
         QVERIFY(texts.contains(QStringLiteral("S&top Recording")));
         QVERIFY(texts.contains(QStringLiteral("Save &As…")));
+    }
+
+    void saveAsWritesOffTheGuiThread()
+    {
+        MainWindow window;
+        window.openFile(QStringLiteral(KS_TEST_DATA "/transformer.pt.trace.json.gz"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.trace() != nullptr, 20000);
+        auto* controller = window.findChild<RecordingController*>();
+        QSignalSpy saved(controller, &RecordingController::saved);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("copy.pt.trace.json.gz"));
+        controller->saveTo(path);
+        QVERIFY(saved.isEmpty()); // returned before the write finished
+        QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 30000);
+        QCOMPARE(saved.first().at(1).toBool(), true);
+        const auto reloaded = loadTraceFile(path.toStdString());
+        QVERIFY(reloaded.ok());
+        QCOMPARE(reloaded.trace->slices().size(), window.trace()->slices().size());
+        QCOMPARE(reloaded.trace->flows().size(), window.trace()->flows().size());
     }
 
     void timelineFillsInLive()
