@@ -25,18 +25,12 @@ double msSince(Clock::time_point start)
 
 int main(int argc, char** argv)
 {
-    const std::string path = argc > 1 ? argv[1] : bench::largeTracePath(KS_BENCH_DATA);
-    auto start = Clock::now();
-    const LoadResult loaded = loadTraceFile(path);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "cannot load %s\n", path.c_str());
+    const auto loaded = bench::loadBenchTrace(argc, argv, KS_BENCH_DATA);
+    if (!loaded)
         return 1;
-    }
-    const Trace& trace = *loaded.trace;
-    std::printf("%s: %llu events, %zu slices (%.0f ms to load)\n", path.c_str(),
-                static_cast<unsigned long long>(trace.traceEventCount()), trace.slices().size(), msSince(start));
+    const Trace& trace = *loaded;
 
-    start = Clock::now();
+    auto start = Clock::now();
     const gpu::GpuAnalysis analysis = gpu::analyzeGpus(trace);
     std::printf("analysis (windows + per-GPU index): %.1f ms\n", msSince(start));
     if (analysis.gpus.empty())

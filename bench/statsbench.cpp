@@ -44,18 +44,12 @@ void benchWrite(const Trace& trace, const std::string& path)
 
 int main(int argc, char** argv)
 {
-    const std::string path = argc > 1 ? argv[1] : bench::largeTracePath(KS_BENCH_DATA);
-    auto start = Clock::now();
-    const LoadResult loaded = loadTraceFile(path);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "cannot load %s\n", path.c_str());
+    const auto loaded = bench::loadBenchTrace(argc, argv, KS_BENCH_DATA);
+    if (!loaded)
         return 1;
-    }
-    const Trace& trace = *loaded.trace;
-    std::printf("%s: %llu events, %zu slices (%.0f ms to load)\n", path.c_str(),
-                static_cast<unsigned long long>(trace.traceEventCount()), trace.slices().size(), msSince(start));
+    const Trace& trace = *loaded;
 
-    start = Clock::now();
+    auto start = Clock::now();
     const OperatorTable table = computeOperatorTable(trace);
     std::printf("operator table, whole trace      %8.1f ms  (%zu rows)\n", msSince(start), table.rows.size());
 

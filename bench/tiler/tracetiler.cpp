@@ -1,8 +1,11 @@
 #include "bench/tiler/tracetiler.h"
 
+#include "core/loader.h"
+
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
@@ -135,6 +138,21 @@ std::string largeTracePath(const std::string& testDataDir)
         std::filesystem::rename(tmp, path);
     }
     return path;
+}
+
+std::shared_ptr<const Trace> loadBenchTrace(int argc, char** argv, const std::string& testDataDir)
+{
+    const std::string path = argc > 1 ? argv[1] : largeTracePath(testDataDir);
+    const auto start = std::chrono::steady_clock::now();
+    const LoadResult loaded = loadTraceFile(path);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "cannot load %s\n", path.c_str());
+        return nullptr;
+    }
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%s: %llu events, %zu slices (%.0f ms to load)\n", path.c_str(),
+                static_cast<unsigned long long>(loaded.trace->traceEventCount()), loaded.trace->slices().size(), ms);
+    return loaded.trace;
 }
 
 } // namespace ks::bench

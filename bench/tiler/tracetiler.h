@@ -2,7 +2,10 @@
 // Makes large realistic traces for benchmarks: copies of a real kineto trace laid end to
 // end in time, with flow, correlation and External ids shifted so every copy stays
 // self-consistent (its own launches, kernels and arrows).
+#include "core/trace.h"
+
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace ks::bench {
@@ -19,5 +22,9 @@ TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, 
 // The path of a tiled copy of tests/data/big.pt.trace.json.gz with ~745k events (the
 // size of the "huge" kineto trace), made on first use under the system temp directory.
 std::string largeTracePath(const std::string& testDataDir);
+
+// Loads argv[1], or the large trace above, and prints its size and load time; null (with
+// a message on stderr) when it cannot be loaded.
+std::shared_ptr<const Trace> loadBenchTrace(int argc, char** argv, const std::string& testDataDir);
 
 } // namespace ks::bench

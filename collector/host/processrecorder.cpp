@@ -315,24 +315,34 @@ void ProcessRecorder::addGpuOp(RecordedSlice slice, const GpuOpInfo& info, std::
     }
 }
 
+// What kernels, copies and memsets share: usable times, the counter, the context's
+// device, and the slice on (device, stream) with its correlation id.
+template <typename GpuRecord>
+bool ProcessRecorder::beginGpuOp(const GpuRecord& r, EventCategory category, std::uint64_t& counter,
+                                 RecordedSlice& slice, GpuOpInfo& info)
+{
+    if (!usableGpuTimes(r.start, r.end))
+        return false;
+    ++counter;
+    m_contextDevice[r.context] = r.device;
+    slice.pid = r.device;
+    slice.tid = r.stream;
+    slice.start = relative(r.start);
+    slice.duration = r.end - r.start;
+    slice.category = category;
+    slice.correlation = r.correlation;
+    info.device = static_cast<std::int32_t>(r.device);
+    info.stream = r.stream;
+    return true;
+}
+
 void ProcessRecorder::onKernel(const wire::Kernel& k)
 {
-    if (!usableGpuTimes(k.start, k.end))
-        return;
-    ++m_data.counts.kernels;
-    m_contextDevice[k.context] = k.device;
     RecordedSlice slice;
-    slice.pid = k.device;
-    slice.tid = k.stream;
-    slice.start = relative(k.start);
-    slice.duration = k.end - k.start;
-    slice.name = kernelName(k.name);
-    slice.category = EventCategory::Kernel;
-    slice.correlation = k.correlation;
-
     GpuOpInfo info;
-    info.device = static_cast<std::int32_t>(k.device);
-    info.stream = k.stream;
+    if (!beginGpuOp(k, EventCategory::Kernel, m_data.counts.kernels, slice, info))
+        return;
+    slice.name = kernelName(k.name);
     for (int i = 0; i < 3; ++i) {
         info.grid[i] = k.grid[i];
         info.block[i] = k.block[i];
@@ -377,24 +387,13 @@ void ProcessRecorder::onKernel(const wire::Kernel& k)
 
 void ProcessRecorder::onMemcpy(const wire::Memcpy& m)
 {
-    if (!usableGpuTimes(m.start, m.end))
-        return;
-    ++m_data.counts.memcpys;
-    m_contextDevice[m.context] = m.device;
     RecordedSlice slice;
-    slice.pid = m.device;
-    slice.tid = m.stream;
-    slice.start = relative(m.start);
-    slice.duration = m.end - m.start;
+    GpuOpInfo info;
+    if (!beginGpuOp(m, EventCategory::Memcpy, m_data.counts.memcpys, slice, info))
+        return;
     slice.name = intern("Memcpy " + std::string(copyKindName(m.copyKind)) + " ("
                         + std::string(memoryKindName(m.srcKind)) + " -> " + std::string(memoryKindName(m.dstKind))
                         + ")");
-    slice.category = EventCategory::Memcpy;
-    slice.correlation = m.correlation;
-
-    GpuOpInfo info;
-    info.device = static_cast<std::int32_t>(m.device);
-    info.stream = m.stream;
     info.bytes = static_cast<std::int64_t>(m.bytes);
     ArgsText args;
     args.add("device", m.device)
@@ -412,22 +411,11 @@ void ProcessRecorder::onMemcpy(const wire::Memcpy& m)
 
 void ProcessRecorder::onMemset(const wire::Memset& m)
 {
-    if (!usableGpuTimes(m.start, m.end))
-        return;
-    ++m_data.counts.memsets;
-    m_contextDevice[m.context] = m.device;
     RecordedSlice slice;
-    slice.pid = m.device;
-    slice.tid = m.stream;
-    slice.start = relative(m.start);
-    slice.duration = m.end - m.start;
-    slice.name = intern("Memset (" + std::string(memoryKindName(m.memoryKind)) + ")");
-    slice.category = EventCategory::Memset;
-    slice.correlation = m.correlation;
-
     GpuOpInfo info;
-    info.device = static_cast<std::int32_t>(m.device);
-    info.stream = m.stream;
+    if (!beginGpuOp(m, EventCategory::Memset, m_data.counts.memsets, slice, info))
+        return;
+    slice.name = intern("Memset (" + std::string(memoryKindName(m.memoryKind)) + ")");
     info.bytes = static_cast<std::int64_t>(m.bytes);
     ArgsText args;
     args.add("device", m.device)

@@ -149,6 +149,9 @@ private:
 
     // Checks GPU op times; returns false (and counts why) if the op has none usable.
     bool usableGpuTimes(std::int64_t start, std::int64_t end);
+    template <typename GpuRecord>
+    bool beginGpuOp(const GpuRecord& r, EventCategory category, std::uint64_t& counter, RecordedSlice& slice,
+                    GpuOpInfo& info);
     std::uint32_t intern(std::string text);
     std::uint32_t wireName(std::uint32_t wireId) const;
     std::uint32_t kernelName(std::uint32_t wireId);

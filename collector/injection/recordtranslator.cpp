@@ -9,6 +9,24 @@ namespace {
 
 std::int64_t ns(std::uint64_t t) { return static_cast<std::int64_t>(t); }
 
+// The fields that plain and peer-to-peer copy records share.
+template <typename CopyRecord>
+wire::Memcpy copyRecord(const CopyRecord& r)
+{
+    wire::Memcpy m;
+    m.start = ns(r.start);
+    m.end = ns(r.end);
+    m.bytes = r.bytes;
+    m.copyKind = r.copyKind;
+    m.srcKind = r.srcKind;
+    m.dstKind = r.dstKind;
+    m.flags = r.flags;
+    m.device = r.deviceId;
+    m.context = r.contextId;
+    m.stream = r.streamId;
+    return m;
+}
+
 // Two limits the DEVICE record lacks. Queried through the driver the application already
 // loaded; called on our sender thread, never inside an application's CUDA call.
 void queryDriverAttributes(int ordinal, wire::Device& d)
@@ -143,17 +161,7 @@ void RecordTranslator::translateRecord(const CUpti_Activity* record, std::vector
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const auto& r = *reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-        wire::Memcpy m;
-        m.start = ns(r.start);
-        m.end = ns(r.end);
-        m.bytes = r.bytes;
-        m.copyKind = r.copyKind;
-        m.srcKind = r.srcKind;
-        m.dstKind = r.dstKind;
-        m.flags = r.flags;
-        m.device = r.deviceId;
-        m.context = r.contextId;
-        m.stream = r.streamId;
+        wire::Memcpy m = copyRecord(r);
         // Observed 0 in runtimeCorrelationId on CUDA 13: the copy carries the runtime id.
         m.correlation = r.correlationId ? r.correlationId : r.runtimeCorrelationId;
         m.srcDevice = m.dstDevice = r.deviceId;
@@ -163,17 +171,7 @@ void RecordTranslator::translateRecord(const CUpti_Activity* record, std::vector
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY2: {
         const auto& r = *reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
-        wire::Memcpy m;
-        m.start = ns(r.start);
-        m.end = ns(r.end);
-        m.bytes = r.bytes;
-        m.copyKind = r.copyKind;
-        m.srcKind = r.srcKind;
-        m.dstKind = r.dstKind;
-        m.flags = r.flags;
-        m.device = r.deviceId;
-        m.context = r.contextId;
-        m.stream = r.streamId;
+        wire::Memcpy m = copyRecord(r);
         m.correlation = r.correlationId;
         m.srcDevice = r.srcDeviceId;
         m.dstDevice = r.dstDeviceId;
