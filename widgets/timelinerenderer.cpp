@@ -19,6 +19,8 @@ const QColor kTrackShade(240, 241, 244);
 const QColor kHeaderBackground(222, 226, 233);
 const QColor kLabelBackground(235, 237, 241);
 const QColor kGridLine(226, 227, 230);
+const QColor kGlobalInstant = QColor::fromRgb(TimelineRenderer::kGlobalInstantColor);
+const QColor kProcessInstant(90, 90, 160);
 const QColor kSelection(10, 10, 10);
 const QColor kFlowColor(200, 40, 40);
 const QColor kHighlight(255, 170, 0);
@@ -110,6 +112,7 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& 
         const int y = v.toViewY(item.y);
         switch (item.kind) {
         case LayoutItem::Kind::Process:
+            paintScopedInstants(p, v, item.index, y, item.height);
             break;
         case LayoutItem::Kind::Track: {
             const Track& track = m_trace->tracks()[item.index];
@@ -128,6 +131,7 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& 
             break;
         }
     }
+    paintScopedInstants(p, v, kNoIndex, kRulerHeight, v.tracksHeight);
     paintSelection(p, v);
     paintFlows(p, v);
     p.restore();
@@ -269,6 +273,37 @@ const QStaticText& TimelineRenderer::labelFor(StringId name, int width)
     label.setPerformanceHint(QStaticText::AggressiveCaching);
     label.prepare(QTransform(), m_font);
     return m_labels.emplace(key, std::move(label)).first->second;
+}
+
+void TimelineRenderer::paintScopedInstants(QPainter& p, const Viewport& v, std::uint32_t process, int y,
+                                           int height) const
+{
+    // Thread instants come first in the table (sorted by track); the process and global
+    // ones share its time-sorted tail, where track is kNoIndex.
+    const auto& instants = m_trace->instants();
+    const auto tail = std::partition_point(instants.track.begin(), instants.track.end(),
+                                           [](std::uint32_t track) { return track != kNoIndex; });
+    const auto first = static_cast<std::size_t>(tail - instants.track.begin());
+    const TimeScale& scale = v.state.scale;
+    const auto times = instants.time.begin();
+    const TimeNs viewEnd = scale.viewEnd(v.timeWidth);
+    const bool global = process == kNoIndex;
+    const QColor color = global ? kGlobalInstant : kProcessInstant;
+    int lastX = -1;
+    for (auto i = static_cast<std::size_t>(std::lower_bound(times + first, instants.time.end(), scale.viewStart()) - times);
+         i < instants.size() && instants.time[i] <= viewEnd; ++i) {
+        const bool matches = global ? instants.scope[i] == InstantScope::Global
+                                    : instants.scope[i] == InstantScope::Process && instants.process[i] == process;
+        // kineto puts its global instants exactly at the trace's ends: keep them inside.
+        const int x = std::clamp(static_cast<int>(std::floor(scale.timeToX(instants.time[i]))), 0, v.timeWidth - 1);
+        if (!matches || x == lastX)
+            continue;
+        lastX = x;
+        if (global)
+            p.fillRect(QRect(v.timeLeft() + x, y, 1, height), color);
+        else
+            p.fillRect(QRect(v.timeLeft() + x - 1, y + 3, 3, height - 6), color);
+    }
 }
 
 void TimelineRenderer::paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const

@@ -46,6 +46,8 @@ struct TimelineHit {
 class TimelineRenderer {
 public:
     static constexpr int kRulerHeight = 26;
+    // Global instants (kineto's "Iteration Start", "Record Window End") cross every track.
+    static constexpr QRgb kGlobalInstantColor = 0xffc83c3c;
     static constexpr int kLabelWidth = 240;
     // "All flows in view" never draws more arrows than this: dense traces stay smooth.
     static constexpr int kMaxFlowsInView = 400;
@@ -83,6 +85,9 @@ private:
     const QStaticText& labelFor(StringId name, int width);
     void paintRuler(QPainter& p, const Viewport& v) const;
     void paintRow(QPainter& p, const Viewport& v, std::uint32_t row, int y);
+    // Process-scoped instants as ticks in their group header (process == kNoIndex: the
+    // global ones, as lines across all tracks).
+    void paintScopedInstants(QPainter& p, const Viewport& v, std::uint32_t process, int y, int height) const;
     void paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const;
     void paintCounter(QPainter& p, const Viewport& v, std::uint32_t counter, int y) const;
     void paintLabels(QPainter& p, const Viewport& v) const;

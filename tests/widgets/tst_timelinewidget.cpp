@@ -215,6 +215,30 @@ private Q_SLOTS:
         QCOMPARE(w->selectedSlice(), m_kernel);
     }
 
+    // kineto's two global instants ("Iteration Start", "Record Window End") are lines across
+    // every track at their time.
+    void globalInstantsCrossAllTracks()
+    {
+        auto w = makeWidget();
+        w->fitAll(); // kineto puts them at the very start and end: both edges must show them
+        QImage image(w->viewport()->size(), QImage::Format_RGB32);
+        QPainter painter(&image);
+        w->renderTo(painter);
+        painter.end();
+        const auto& instants = m_trace->instants();
+        int checked = 0;
+        for (std::size_t i = 0; i < instants.size(); ++i) {
+            if (instants.scope[i] != InstantScope::Global)
+                continue;
+            const int x = std::clamp(int(std::floor(w->viewportXOf(instants.time[i]))), TimelineRenderer::kLabelWidth,
+                                     TimelineRenderer::kLabelWidth + w->timeAreaWidth() - 1);
+            for (int y : {TimelineRenderer::kRulerHeight + 5, image.height() / 2, image.height() - 5})
+                QCOMPARE(image.pixel(x, y), TimelineRenderer::kGlobalInstantColor);
+            ++checked;
+        }
+        QCOMPARE(checked, 2);
+    }
+
     // Hovering a kernel outlines the launch at the other end of its flow.
     void hoverOutlinesTheLaunch()
     {
