@@ -252,12 +252,17 @@ void TimelineWidget::ensureVisible(SliceId slice)
 
 void TimelineWidget::revealSlice(SliceId slice)
 {
+    reveal(slice, true);
+}
+
+void TimelineWidget::reveal(SliceId slice, bool recordHistory)
+{
     if (!m_trace || slice >= m_trace->slices().size())
         return;
     const std::uint32_t process = m_trace->tracks()[m_trace->trackOf(slice)].process;
     if (isProcessCollapsed(process))
         setProcessCollapsed(process, false);
-    select(slice, true);
+    select(slice, recordHistory);
     ensureVisible(slice);
 }
 
@@ -287,26 +292,12 @@ void TimelineWidget::followOutgoingFlow()
 
 void TimelineWidget::goBack()
 {
-    const SliceId s = m_history.back();
-    if (s == kNoSlice)
-        return;
-    const std::uint32_t process = m_trace->tracks()[m_trace->trackOf(s)].process;
-    if (isProcessCollapsed(process))
-        setProcessCollapsed(process, false);
-    select(s, false);
-    ensureVisible(s);
+    reveal(m_history.back(), false);
 }
 
 void TimelineWidget::goForward()
 {
-    const SliceId s = m_history.forward();
-    if (s == kNoSlice)
-        return;
-    const std::uint32_t process = m_trace->tracks()[m_trace->trackOf(s)].process;
-    if (isProcessCollapsed(process))
-        setProcessCollapsed(process, false);
-    select(s, false);
-    ensureVisible(s);
+    reveal(m_history.forward(), false);
 }
 
 void TimelineWidget::setProcessCollapsed(std::uint32_t process, bool collapsed)

@@ -85,6 +85,8 @@ protected:
 
 private:
     void select(SliceId slice, bool recordHistory);
+    // Selects the slice, expands its group and scrolls it into view.
+    void reveal(SliceId slice, bool recordHistory);
     void ensureVisible(SliceId slice);
     void followFlow(bool incoming);
     void rebuildLayout();

@@ -242,23 +242,6 @@ DeviceProperties toDeviceProperties(const wire::Device& d)
     return p;
 }
 
-std::string devicePropertiesJson(const std::vector<wire::Device>& devices)
-{
-    nlohmann::json list = nlohmann::json::array();
-    for (const auto& d : devices) {
-        list.push_back({{"id", d.id}, {"name", d.name}, {"totalGlobalMem", d.totalGlobalMem},
-                        {"computeMajor", d.computeMajor}, {"computeMinor", d.computeMinor},
-                        {"maxThreadsPerBlock", d.maxThreadsPerBlock},
-                        {"maxThreadsPerMultiprocessor", d.maxThreadsPerMultiprocessor},
-                        {"regsPerBlock", d.regsPerBlock}, {"warpSize", d.warpSize},
-                        {"sharedMemPerBlock", d.sharedMemPerBlock}, {"numSms", d.numSms},
-                        {"regsPerMultiprocessor", d.regsPerMultiprocessor},
-                        {"sharedMemPerBlockOptin", d.sharedMemPerBlockOptin},
-                        {"sharedMemPerMultiprocessor", d.sharedMemPerMultiprocessor}});
-    }
-    return list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options)
 {
     TraceBuilder builder;
@@ -283,7 +266,7 @@ Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const T
     std::sort(devices.begin(), devices.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
 
     builder.addMetadata("schemaVersion", "1");
-    builder.addMetadata("deviceProperties", devicePropertiesJson(devices));
+    // deviceProperties: the writer adds them from the model (setDeviceProperties below).
     if (!processes.empty()) {
         const auto& hello = processes.front().hello;
         // Versions the traced process could not tell are left out rather than written as 0.
