@@ -315,6 +315,24 @@ void ProcessRecorder::addGpuOp(RecordedSlice slice, const GpuOpInfo& info, std::
     }
 }
 
+namespace {
+
+// kineto's args of a copy or a memset.
+template <typename TransferRecord>
+ArgsText transferArgs(const TransferRecord& r, TimeNs duration)
+{
+    ArgsText args;
+    args.add("device", r.device)
+        .add("context", r.context)
+        .add("stream", r.stream)
+        .add("correlation", r.correlation)
+        .add("bytes", r.bytes)
+        .add("memory bandwidth (GB/s)", bandwidthGBs(r.bytes, duration));
+    return args;
+}
+
+} // namespace
+
 // What kernels, copies and memsets share: usable times, the counter, the context's
 // device, and the slice on (device, stream) with its correlation id.
 template <typename GpuRecord>
@@ -395,13 +413,7 @@ void ProcessRecorder::onMemcpy(const wire::Memcpy& m)
                         + std::string(memoryKindName(m.srcKind)) + " -> " + std::string(memoryKindName(m.dstKind))
                         + ")");
     info.bytes = static_cast<std::int64_t>(m.bytes);
-    ArgsText args;
-    args.add("device", m.device)
-        .add("context", m.context)
-        .add("stream", m.stream)
-        .add("correlation", m.correlation)
-        .add("bytes", m.bytes)
-        .add("memory bandwidth (GB/s)", bandwidthGBs(m.bytes, slice.duration));
+    ArgsText args = transferArgs(m, slice.duration);
     if (m.copyKind == 10)
         args.add("fromDevice", m.srcDevice).add("toDevice", m.dstDevice);
     addGpuOp(slice, info,
@@ -417,13 +429,7 @@ void ProcessRecorder::onMemset(const wire::Memset& m)
         return;
     slice.name = intern("Memset (" + std::string(memoryKindName(m.memoryKind)) + ")");
     info.bytes = static_cast<std::int64_t>(m.bytes);
-    ArgsText args;
-    args.add("device", m.device)
-        .add("context", m.context)
-        .add("stream", m.stream)
-        .add("correlation", m.correlation)
-        .add("bytes", m.bytes)
-        .add("memory bandwidth (GB/s)", bandwidthGBs(m.bytes, slice.duration));
+    ArgsText args = transferArgs(m, slice.duration);
     addGpuOp(slice, info,
              sliceText(slice, args),
              m.correlation);
