@@ -8,7 +8,7 @@
 //   - timeline(): the TimelineWidget, whose revealSlice(SliceId) selects and shows a
 //     slice and whose selectionChanged / visibleRangeChanged signals report the user's
 //     navigation (see widgets/timelinewidget.h); revealSlice() here forwards to it.
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <QMainWindow>
 

@@ -3,7 +3,7 @@
 #include "app/mainwindow.h"
 #include "app/recorddialog.h"
 #include "app/recordingsession.h"
-#include "core/writer.h"
+#include "core/writing/writer.h"
 #include "widgets/timelinewidget.h"
 
 #include <QAction>

@@ -3,7 +3,7 @@
 // status bar line while recording, and the live timeline that follows the newest events
 // unless the user has scrolled or zoomed away from them.
 #include "collector/host/launcher.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <QObject>
 

@@ -4,7 +4,7 @@
 // a snapshot of the trace there and hands it to the GUI thread by a queued signal, so the
 // timeline fills in while the program runs and the GUI never waits on the collector.
 #include "collector/host/launcher.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <QObject>
 #include <QThread>

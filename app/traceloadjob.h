@@ -3,7 +3,7 @@
 // timer and receives the immutable trace by a queued signal, so the window never
 // freezes. Starting a new load cancels the previous one; a late result of a cancelled
 // load is dropped by its generation number.
-#include "core/loader.h"
+#include "core/loading/loader.h"
 
 #include <QObject>
 #include <QString>

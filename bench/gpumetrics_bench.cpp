@@ -3,7 +3,7 @@
 // every zoom or pan. Target (issue 5): <= 2 ms per range.
 #include "bench/tiler/tracetiler.h"
 #include "core/gpu/gpumetrics.h"
-#include "core/loader.h"
+#include "core/loading/loader.h"
 
 #include <algorithm>
 #include <chrono>

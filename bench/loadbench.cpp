@@ -3,7 +3,7 @@
 // json.load on the same file, measured in the same run.
 //   bench_load [FILE]      FILE defaults to the tiled trace, made on first use.
 #include "bench/tiler/tracetiler.h"
-#include "core/loader.h"
+#include "core/loading/loader.h"
 
 #include <zlib.h>
 

@@ -4,8 +4,8 @@
 // to 1 µs and while panning. Targets (issue 3): median <= 16 ms per frame at every
 // zoom, and large/transformer median ratio <= 2 (frame cost independent of trace size).
 #include "bench/tiler/tracetiler.h"
-#include "core/loader.h"
-#include "core/tracklayout.h"
+#include "core/loading/loader.h"
+#include "core/timeline/tracklayout.h"
 #include "widgets/timelinerenderer.h"
 
 #include <QApplication>

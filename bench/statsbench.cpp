@@ -2,11 +2,11 @@
 // bench/tiler): operator table (whole trace and a 10 % range, what a range change in the
 // GUI costs), kernel view, range aggregates, and writing .json / .json.gz.
 #include "bench/tiler/tracetiler.h"
-#include "core/loader.h"
+#include "core/loading/loader.h"
 #include "core/stats/kernelstats.h"
 #include "core/stats/operatortable.h"
 #include "core/stats/rangeaggregates.h"
-#include "core/writer.h"
+#include "core/writing/writer.h"
 
 #include <chrono>
 #include <cstdio>

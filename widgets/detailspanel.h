@@ -2,7 +2,7 @@
 // Details of the selected slice: name, category, track, times, self time, depth, the
 // event's args (decoded from its raw JSON only when shown) and its flows as clickable
 // links. Every value can be selected and copied (Ctrl+C or the context menu).
-#include "core/flowlinks.h"
+#include "core/timeline/flowlinks.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Non-modal list of the load's warnings (truncated file, unpaired flows, overlaps moved
 // to extra lanes, ...): one line per code with its count, the located messages inside.
-#include "core/diagnostics.h"
+#include "core/model/diagnostics.h"
 
 #include <QTreeWidget>
 

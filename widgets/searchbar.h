@@ -1,7 +1,7 @@
 #pragma once
 // The search field (Ctrl+F or /): case-insensitive substring over slice names, with a
 // match count; Enter / Shift+Enter step to the next / previous match in time order.
-#include "core/namesearch.h"
+#include "core/timeline/namesearch.h"
 
 #include <QWidget>
 

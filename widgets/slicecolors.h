@@ -2,7 +2,7 @@
 // Stable colours for slices: the hue comes from a hash of the name (the same op has the
 // same colour in every trace and every run), saturation and value from the category,
 // so GPU work, CPU ops, Python frames and runtime calls read differently at a glance.
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <QColor>
 

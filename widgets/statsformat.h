@@ -1,6 +1,6 @@
 #pragma once
 // Cell text shared by the statistics tables.
-#include "core/time.h"
+#include "core/model/time.h"
 
 #include <QList>
 #include <QString>

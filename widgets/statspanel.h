@@ -10,7 +10,7 @@
 //   connect(window, &MainWindow::traceChanged, ops, &StatsPanel::setTrace);
 //   connect(timeline, &TimelineWidget::visibleRangeChanged, ops, &StatsPanel::setVisibleRange);
 //   connect(ops, &StatsPanel::occurrenceRequested, window, &MainWindow::revealSlice);
-#include "core/trace.h"
+#include "core/model/trace.h"
 #include "widgets/statstablemodel.h"
 
 #include <QWidget>

@@ -2,7 +2,7 @@
 // Base of the statistics tables (Operators, Kernels): rows computed from a trace and an
 // optional time range on a worker thread, installed on the GUI thread, each row knowing the
 // slices it counts so the panel can step through its occurrences.
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -1,6 +1,6 @@
 #include "widgets/timelinerenderer.h"
 
-#include "core/flowlinks.h"
+#include "core/timeline/flowlinks.h"
 
 #include <QFontMetrics>
 #include <QObject>

@@ -4,9 +4,9 @@
 // visible row is turned into a level-of-detail draw list first (core/drawlist.h), so a
 // frame costs O(pixels), whatever the number of events. Hit testing rebuilds the list
 // of the one row under the cursor, so it always agrees with what was painted.
-#include "core/drawlist.h"
-#include "core/timescale.h"
-#include "core/tracklayout.h"
+#include "core/timeline/drawlist.h"
+#include "core/timeline/timescale.h"
+#include "core/timeline/tracklayout.h"
 #include "widgets/slicecolors.h"
 
 #include <QFont>

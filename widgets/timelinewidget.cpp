@@ -1,6 +1,6 @@
 #include "widgets/timelinewidget.h"
 
-#include "core/flowlinks.h"
+#include "core/timeline/flowlinks.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>

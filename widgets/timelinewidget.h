@@ -8,8 +8,8 @@
 //   - selectionChanged(SliceId) and visibleRangeChanged(start, end) report user actions;
 //   - traceChanged(trace) fires after setTrace().
 // Everything here runs on the GUI thread; the trace is immutable and shared read-only.
-#include "core/navigationhistory.h"
-#include "core/tracklayout.h"
+#include "core/timeline/navigationhistory.h"
+#include "core/timeline/tracklayout.h"
 #include "widgets/timelinerenderer.h"
 
 #include <QAbstractScrollArea>

@@ -1,6 +1,6 @@
 #include "bench/tiler/tracetiler.h"
 
-#include "core/loader.h"
+#include "core/loading/loader.h"
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>

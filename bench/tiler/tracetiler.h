@@ -2,7 +2,7 @@
 // Makes large realistic traces for benchmarks: copies of a real kineto trace laid end to
 // end in time, with flow, correlation and External ids shifted so every copy stays
 // self-consistent (its own launches, kernels and arrows).
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "collector/host/collectedtrace.h"
 
-#include "core/tracebuilder.h"
+#include "core/model/tracebuilder.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #include "collector/host/eventtext.h"
 
-#include "core/writer.h"
+#include "core/writing/writer.h"
 
 #include <algorithm>
 #include <cmath>

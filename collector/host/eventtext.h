@@ -4,7 +4,7 @@
 // are written with std::to_chars (integers exactly, doubles shortest round-trip), and every
 // string value goes through nlohmann::json for escaping. ts/dur are written exactly by
 // ks::formatMicroseconds, negative values clamped to 0 as kineto does.
-#include "core/time.h"
+#include "core/model/time.h"
 
 #include <charconv>
 #include <cstdint>

@@ -7,7 +7,7 @@
 #include "collector/host/eventtext.h"
 #include "collector/host/textarena.h"
 #include "collector/protocol/framing.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <functional>
 #include <memory>

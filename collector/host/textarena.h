@@ -2,7 +2,7 @@
 // Append-only store for the JSON text of collected events. Live snapshots of the trace
 // share it with the collector: text is only ever appended and never moves, so offsets
 // handed out stay valid for every snapshot. Thread-safe.
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <memory>
 #include <mutex>

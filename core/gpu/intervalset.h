@@ -1,7 +1,7 @@
 #pragma once
 // A union of half-open time intervals, kept sorted and disjoint, with the set algebra the
 // step-time breakdown needs.
-#include "core/time.h"
+#include "core/model/time.h"
 
 #include <utility>
 #include <vector>

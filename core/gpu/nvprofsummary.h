@@ -2,7 +2,7 @@
 // nvprof's summary mode: "GPU activities" (each kernel name, one row per memcpy kind such as
 // "[CUDA memcpy HtoD]", "[CUDA memset]") and "API calls" (runtime and driver), each row
 // with Time(%), Time, Calls, Avg, Min, Max, Name, sorted by total time.
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <string>
 #include <vector>

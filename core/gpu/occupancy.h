@@ -1,7 +1,7 @@
 #pragma once
 // kineto's per-kernel "est. achieved occupancy %" (collector-notes.md §7), for traces that
 // lack it (our collector's, or kineto's when the SM count was unknown).
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <optional>
 

@@ -2,7 +2,7 @@
 // The event kinds the TensorBoard profiler plugin distinguished (by `cat`, case-insensitive),
 // as listed in docs/gpu-metrics.md §1. The GPU metrics and the step breakdown use only these;
 // everything else (cuda_driver, overhead, python_function, ...) is ignored.
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <string_view>
 #include <vector>

@@ -2,7 +2,7 @@
 // A piecewise-constant function of time with a prefix integral, built by sweeping
 // weighted intervals. Any integral over [a, b] costs two binary searches, so metrics for
 // any range and any bucket width never rescan the kernels.
-#include "core/time.h"
+#include "core/model/time.h"
 
 #include <cstdint>
 #include <functional>

@@ -2,7 +2,7 @@
 // The TensorBoard plugin's time windows (docs/gpu-metrics.md §2): ProfilerStep steps with
 // its device adjustment and tail trim, the steps window [S, E] and the global window.
 #include "core/gpu/pluginkind.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <string>
 #include <vector>

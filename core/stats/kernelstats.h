@@ -3,7 +3,7 @@
 // grouping, per name, launching operator and launch configuration), calls,
 // total/mean/min/max duration, and the duration-weighted mean blocks per SM and estimated
 // achieved occupancy.
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <array>
 #include <limits>

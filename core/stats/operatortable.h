@@ -2,7 +2,7 @@
 // The operator table that torch's key_averages().table() prints, computed from a trace:
 // one row per event name (CPU ops, record_function ranges, runtime and driver calls,
 // overhead, and GPU activities), with torch's rules for nesting and GPU attribution.
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <limits>
 #include <optional>

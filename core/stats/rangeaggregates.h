@@ -1,7 +1,7 @@
 #pragma once
 // Aggregates for a time range × a set of tracks (the timeline's range selection): per slice
 // name count, total, self, average, min and max, and per GPU stream the busy time.
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <limits>
 #include <span>

@@ -1,5 +1,5 @@
 // The Kernel view numbers on the transformer fixture.
-#include "core/loader.h"
+#include "core/loading/loader.h"
 #include "core/stats/kernelstats.h"
 
 #include <QTest>

@@ -1,5 +1,5 @@
 // The operator table against torch's own key_averages() of the same session.
-#include "core/loader.h"
+#include "core/loading/loader.h"
 #include "core/stats/operatortable.h"
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // Range aggregates on a tiny inline trace, with sums worked out by hand.
-#include "core/loader.h"
+#include "core/loading/loader.h"
 #include "core/stats/rangeaggregates.h"
 
 #include <QTest>

@@ -1,7 +1,7 @@
 // The Operators and Kernels docks inside the main window: they fill when a trace is shown
 // and their occurrence buttons select slices in the timeline.
 #include "app/mainwindow.h"
-#include "core/loader.h"
+#include "core/loading/loader.h"
 #include "widgets/statspanel.h"
 #include "widgets/timelinewidget.h"
 

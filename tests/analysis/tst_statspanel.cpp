@@ -1,6 +1,6 @@
 // The Operators and Kernels tables: models checked with QAbstractItemModelTester, the
 // panel's filter, range following, occurrence stepping and copy.
-#include "core/loader.h"
+#include "core/loading/loader.h"
 #include "widgets/kerneltablemodel.h"
 #include "widgets/opstablemodel.h"
 #include "widgets/statsformat.h"

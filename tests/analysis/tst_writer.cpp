@@ -1,7 +1,7 @@
 // Writer round trips: every fixture loads, writes and loads back to the same model.
-#include "core/loader.h"
-#include "core/tracebuilder.h"
-#include "core/writer.h"
+#include "core/loading/loader.h"
+#include "core/model/tracebuilder.h"
+#include "core/writing/writer.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Loads fixture traces and the plugin's reference numbers for the GPU analysis tests.
-#include "core/loader.h"
+#include "core/loading/loader.h"
 
 #include <nlohmann/json.hpp>
 

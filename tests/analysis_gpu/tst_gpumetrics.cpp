@@ -2,7 +2,7 @@
 // counter series on every fixture, against the TensorBoard plugin's own numbers
 // (tests/data/reference/plugin_gpu_metrics.json, docs/gpu-metrics.md §9).
 #include "core/gpu/gpumetrics.h"
-#include "core/tracebuilder.h"
+#include "core/model/tracebuilder.h"
 #include "fixtureloader.h"
 
 #include <QTest>

@@ -1,7 +1,7 @@
 // `kinetoscope-cli collect` end to end on a fake traced program (no GPU): exit status,
 // the written file read back by our loader, errors for programs that are missing or never
 // use CUDA, and a crashed target.
-#include "core/loader.h"
+#include "core/loading/loader.h"
 
 #include <QDir>
 #include <QProcess>

@@ -2,8 +2,8 @@
 // launches (1 -> N), NVTX ranges, occupancy against the fixture's values, crashes, two
 // processes with equal correlation ids, and the written file read back by our loader.
 #include "collector/host/collectedtrace.h"
-#include "core/loader.h"
-#include "core/writer.h"
+#include "core/loading/loader.h"
+#include "core/writing/writer.h"
 
 #include <QTest>
 

@@ -5,7 +5,7 @@
 #include "app/recordingcontroller.h"
 #include "widgets/timelinewidget.h"
 
-#include "core/loader.h"
+#include "core/loading/loader.h"
 
 #include <QMenuBar>
 #include <QSignalSpy>

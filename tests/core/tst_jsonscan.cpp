@@ -1,4 +1,4 @@
-#include "core/jsonscan.h"
+#include "core/loading/jsonscan.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // exact timestamps, on-demand args (plain and gzip), truncation and chunk splitting.
 #include "testtraces.h"
 
-#include "core/loader.h"
+#include "core/loading/loader.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // Bad input (trace-format.md §7): each class gets a clear message naming the file and the
 // place, or a partial load with a warning; nothing crashes.
-#include "core/loader.h"
+#include "core/loading/loader.h"
 
 #include <QtTest>
 

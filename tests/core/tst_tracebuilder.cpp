@@ -1,5 +1,5 @@
 // Tiny inline traces for each ph kind and flow rule (trace-format.md §3, §6).
-#include "core/loader.h"
+#include "core/loading/loader.h"
 
 #include <QtTest>
 

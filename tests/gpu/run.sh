@@ -36,7 +36,7 @@ if ! cmake "${generator[@]}" -S "$ROOT" -B "$BUILD" -DKINETOSCOPE_BUILD_GUI=OFF 
     tail -30 "$OUT/build.log" "$OUT/cmake.log" 2>/dev/null
     exit 1
 fi
-CLI=$BUILD/collector/kinetoscope-cli
+CLI=$BUILD/cli/kinetoscope-cli
 ARCH=${CUDA_ARCH:-sm_90}
 for program in shapes forks crash emptyloop; do
     if ! "$NVCC" -arch="$ARCH" -O2 -o "$BUILD/bin/$program" "$ROOT/tests/gpu/$program.cu" -lcuda \

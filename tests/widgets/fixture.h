@@ -1,6 +1,6 @@
 #pragma once
 // Loads a fixture trace from tests/data for the widget tests.
-#include "core/loader.h"
+#include "core/loading/loader.h"
 
 #include <QTest>
 

@@ -1,4 +1,4 @@
-#include "core/timescale.h"
+#include "core/timeline/timescale.h"
 
 #include <QTest>
 

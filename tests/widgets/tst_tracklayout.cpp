@@ -1,5 +1,5 @@
-#include "core/tracebuilder.h"
-#include "core/tracklayout.h"
+#include "core/model/tracebuilder.h"
+#include "core/timeline/tracklayout.h"
 #include "fixture.h"
 
 #include <QTest>

@@ -1,0 +1,231 @@
+// kinetoscope-cli gpu: GPU efficiency metrics (the TensorBoard plugin's GPU summary), the
+// step-time breakdown and nvprof's summary ("GPU activities", "API calls").
+#include "cli/command.h"
+#include "core/gpu/gpumetrics.h"
+#include "core/gpu/nvprofsummary.h"
+#include "core/gpu/stepbreakdown.h"
+#include "core/loading/loader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+namespace ks::cli {
+
+namespace {
+
+using gpu::StepRole;
+
+struct GpuOptions {
+    std::string path;
+    bool json = false;
+    bool pluginCompat = false;
+};
+
+void printGpuUsage(std::FILE* out)
+{
+    std::fprintf(out,
+                 "usage: kinetoscope-cli gpu [--json] [--plugin-compat] FILE\n\n"
+                 "GPU Utilization, Est. SM Efficiency and Est. Achieved Occupancy per GPU over the\n"
+                 "steps window, the step-time breakdown, and nvprof's GPU activities / API calls.\n\n"
+                 "  --json           machine-readable output\n"
+                 "  --plugin-compat  count GPU-side ProfilerStep copies as steps and keep the free-time\n"
+                 "                   reset, as TensorBoard's profiler plugin did (its Overview numbers)\n");
+}
+
+double toUs(double ns) { return ns / 1000.0; }
+
+nlohmann::json optionalPct(const std::optional<double>& v, double scale)
+{
+    return v ? nlohmann::json(*v * scale) : nlohmann::json(nullptr);
+}
+
+nlohmann::json breakdownRowJson(const gpu::StepBreakdownRow& row)
+{
+    nlohmann::json j{{"name", row.name}, {"start_us", toUs(double(row.start))}, {"end_us", toUs(double(row.end))},
+                     {"total_us", toUs(row.total)}};
+    for (std::size_t r = 0; r < gpu::kStepRoleCount; ++r) {
+        const std::string key(gpu::stepRoleName(StepRole(r)));
+        j["parts_us"][key] = toUs(row.parts[r]);
+        j["parts_pct"][key] = row.percent(StepRole(r));
+    }
+    return j;
+}
+
+nlohmann::json nvprofRowsJson(const std::vector<gpu::NvprofRow>& rows)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : rows) {
+        nlohmann::json j{{"name", r.name}, {"time_pct", r.timePercent}, {"time_us", toUs(double(r.total))},
+                         {"calls", r.calls}, {"avg_us", toUs(r.average())}, {"min_us", toUs(double(r.min))},
+                         {"max_us", toUs(double(r.max))}};
+        if (r.bytes >= 0)
+            j["bytes"] = r.bytes;
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
+std::string computeCapability(const DeviceProperties* d)
+{
+    return d ? std::to_string(d->computeMajor) + "." + std::to_string(d->computeMinor) : std::string();
+}
+
+void printJson(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBreakdown& b,
+               const gpu::NvprofSummary& nv)
+{
+    const auto& w = a.windows;
+    nlohmann::json j;
+    j["window"] = {{"steps_start_us", toUs(double(w.stepsStart))}, {"steps_end_us", toUs(double(w.stepsEnd))},
+                   {"steps_span_us", toUs(double(w.stepsSpan()))}, {"global_start_us", toUs(double(w.globalStart))},
+                   {"global_end_us", toUs(double(w.globalEnd))}, {"global_span_us", toUs(double(w.globalSpan()))},
+                   {"steps", w.steps.size()}, {"has_profiler_steps", w.hasProfilerSteps}};
+    j["gpus"] = nlohmann::json::array();
+    for (const auto& s : a.summaries) {
+        const DeviceProperties* d = trace.deviceFor(s.device);
+        const auto* index = a.gpu(s.device);
+        nlohmann::json g{{"device", s.device},
+                         {"name", d ? d->name : std::string()},
+                         {"memory_bytes", d ? d->totalGlobalMem : 0},
+                         {"compute_capability", computeCapability(d)},
+                         {"kernels", index->counts().kernels},
+                         {"utilization_pct", s.steps.utilization * 100.0},
+                         {"sm_efficiency_pct", optionalPct(s.steps.smEfficiency, 100.0)},
+                         {"achieved_occupancy_pct", optionalPct(s.steps.achievedOccupancy, 1.0)},
+                         {"counter_bucket_us", toUs(double(s.counters.bucketWidth))},
+                         {"sm_efficiency_segments", s.smSegments}};
+        nlohmann::json series = nlohmann::json::array();
+        for (std::size_t i = 0; i < s.counters.size(); ++i)
+            series.push_back({toUs(double(s.counters.bucketStart[i])), s.counters.utilization[i]});
+        g["utilization_counter"] = std::move(series);
+        j["gpus"].push_back(std::move(g));
+    }
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& row : b.steps)
+        steps.push_back(breakdownRowJson(row));
+    j["step_breakdown"] = {{"steps", std::move(steps)}, {"average", breakdownRowJson(b.average)},
+                           {"has_gpu_columns", b.hasGpuColumns}, {"has_communication", b.hasCommunication}};
+    j["nvprof"] = {{"gpu_activities", nvprofRowsJson(nv.gpuActivities)}, {"api_calls", nvprofRowsJson(nv.apiCalls)}};
+    std::cout << j.dump(2) << '\n';
+}
+
+// nvprof prints times with 3 significant decimals and a unit per cell.
+std::string nvprofTime(double ns)
+{
+    char text[32];
+    if (ns >= 1e9)
+        std::snprintf(text, sizeof text, "%.4gs", ns / 1e9);
+    else if (ns >= 1e6)
+        std::snprintf(text, sizeof text, "%.4gms", ns / 1e6);
+    else if (ns >= 1e3)
+        std::snprintf(text, sizeof text, "%.4gus", ns / 1e3);
+    else
+        std::snprintf(text, sizeof text, "%.4gns", ns);
+    return text;
+}
+
+void printNvprofSection(const char* title, const std::vector<gpu::NvprofRow>& rows)
+{
+    std::printf("%16s  Time(%%)      Time     Calls       Avg       Min       Max  Name\n", "Type");
+    bool first = true;
+    for (const auto& r : rows) {
+        std::printf("%16s  %6.2f%%  %8s  %8llu  %8s  %8s  %8s  %s", first ? title : "", r.timePercent,
+                    nvprofTime(double(r.total)).c_str(), static_cast<unsigned long long>(r.calls),
+                    nvprofTime(r.average()).c_str(), nvprofTime(double(r.min)).c_str(),
+                    nvprofTime(double(r.max)).c_str(), r.name.c_str());
+        if (r.bytes >= 0)
+            std::printf("  (%lld bytes)", static_cast<long long>(r.bytes));
+        std::printf("\n");
+        first = false;
+    }
+}
+
+void printText(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBreakdown& b,
+               const gpu::NvprofSummary& nv)
+{
+    const auto& w = a.windows;
+    std::printf("Steps window: %s (%zu steps)   global window: %s\n", formatDuration(w.stepsSpan()).c_str(),
+                w.steps.size(), formatDuration(w.globalSpan()).c_str());
+    if (!w.hasHostEvents)
+        std::printf("  (no host events: the steps window is the global window)\n");
+    for (const auto& s : a.summaries) {
+        const DeviceProperties* d = trace.deviceFor(s.device);
+        std::printf("\nGPU %d", s.device);
+        if (d)
+            std::printf(" · %s · %s · compute capability %s", d->name.c_str(),
+                        gpu::formatDeviceMemory(d->totalGlobalMem).c_str(), computeCapability(d).c_str());
+        std::printf("\n  GPU Utilization          %s\n", gpu::formatPluginPercent(100.0 * s.steps.utilization).c_str());
+        std::printf("  Est. SM Efficiency       %s\n",
+                    s.steps.smEfficiency ? gpu::formatPluginPercent(100.0 * *s.steps.smEfficiency).c_str() : "-");
+        std::printf("  Est. Achieved Occupancy  %s\n",
+                    s.steps.achievedOccupancy ? gpu::formatPluginPercent(*s.steps.achievedOccupancy).c_str() : "-");
+    }
+
+    std::printf("\nStep time breakdown (µs, %% of step)\n%-10s %10s", "Step", "Total");
+    for (std::size_t r = 0; r < gpu::kStepRoleCount; ++r)
+        std::printf(" %16s", std::string(gpu::stepRoleName(StepRole(r))).c_str());
+    std::printf("\n");
+    auto printRow = [](const gpu::StepBreakdownRow& row) {
+        std::printf("%-10s %10.0f", row.name.c_str(), std::nearbyint(toUs(row.total)));
+        for (std::size_t r = 0; r < gpu::kStepRoleCount; ++r)
+            std::printf(" %8.0f (%5.2f)", std::nearbyint(toUs(row.parts[r])), row.percent(StepRole(r)));
+        std::printf("\n");
+    };
+    for (const auto& row : b.steps)
+        printRow(row);
+    printRow(b.average);
+
+    std::printf("\n");
+    printNvprofSection("GPU activities:", nv.gpuActivities);
+    printNvprofSection("API calls:", nv.apiCalls);
+}
+
+} // namespace
+
+int runGpu(const std::vector<std::string>& args)
+{
+    GpuOptions options;
+    for (const auto& arg : args) {
+        if (arg == "--help" || arg == "-h") {
+            printGpuUsage(stdout);
+            return 0;
+        }
+        if (arg == "--json")
+            options.json = true;
+        else if (arg == "--plugin-compat")
+            options.pluginCompat = true;
+        else if (!arg.empty() && arg[0] == '-') {
+            std::fprintf(stderr, "kinetoscope-cli gpu: unknown option '%s'\n", arg.c_str());
+            printGpuUsage(stderr);
+            return 2;
+        } else
+            options.path = arg;
+    }
+    if (options.path.empty()) {
+        printGpuUsage(stderr);
+        return 2;
+    }
+    const LoadResult loaded = loadTraceFile(options.path);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "kinetoscope-cli gpu: %s\n",
+                     loaded.fatal ? loaded.fatal->located().c_str() : "cannot load the trace");
+        return 1;
+    }
+    const Trace& trace = *loaded.trace;
+    const auto gpuSteps = options.pluginCompat ? gpu::GpuStepAnnotations::AsSteps : gpu::GpuStepAnnotations::Ignore;
+    const gpu::GpuAnalysis analysis = gpu::analyzeGpus(trace, gpuSteps);
+    gpu::BreakdownOptions breakdownOptions;
+    breakdownOptions.pluginFreeTimeReset = options.pluginCompat;
+    const gpu::StepBreakdown breakdown =
+        gpu::computeStepBreakdown(trace, gpu::classifySlices(trace), analysis.windows, breakdownOptions);
+    const gpu::NvprofSummary nvprof = gpu::computeNvprofSummary(trace);
+    if (options.json)
+        printJson(trace, analysis, breakdown, nvprof);
+    else
+        printText(trace, analysis, breakdown, nvprof);
+    return 0;
+}
+
+} // namespace ks::cli

@@ -1,0 +1,337 @@
+#include "core/loading/jsonscan.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace ks::json {
+
+namespace {
+
+int hexValue(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+void appendUtf8(std::string& s, std::uint32_t cp)
+{
+    if (cp < 0x80) {
+        s += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        s += static_cast<char>(0xC0 | (cp >> 6));
+        s += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        s += static_cast<char>(0xE0 | (cp >> 12));
+        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        s += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        s += static_cast<char>(0xF0 | (cp >> 18));
+        s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        s += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+constexpr std::uint32_t kReplacement = 0xFFFD;
+
+// Reads 4 hex digits after "\u"; -1 if malformed, -2 if the window ended.
+long readHex4(const char* p, const char* end)
+{
+    if (end - p < 4)
+        return -2;
+    long v = 0;
+    for (int i = 0; i < 4; ++i) {
+        const int h = hexValue(p[i]);
+        if (h < 0)
+            return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+// Moves p (just past an opening quote) past the closing quote; false if the window ends.
+bool skipStringBody(const char*& p, const char* end)
+{
+    while (true) {
+        while (p < end && *p != '"' && *p != '\\')
+            ++p;
+        if (p >= end)
+            return false;
+        if (*p == '"') {
+            ++p;
+            return true;
+        }
+        p += 2; // an escape: skip the escaped character
+    }
+}
+
+// Bytes that end a scalar token: delimiters, whitespace, and the start of another value.
+struct ScalarEndTable {
+    bool ends[256] = {};
+    constexpr ScalarEndTable()
+    {
+        for (unsigned char ch : {',', '}', ']', ':', ' ', '\n', '\r', '\t', '"', '{', '['})
+            ends[ch] = true;
+    }
+};
+constexpr ScalarEndTable kScalarEnd;
+
+} // namespace
+
+Status parseString(Cursor& c, std::string_view& out, std::string& scratch)
+{
+    const char* start = ++c.p; // past the opening quote
+    const char* p = start;
+    // Fast path: find the closing quote with no escapes.
+    while (p < c.end && *p != '"' && *p != '\\')
+        ++p;
+    if (p >= c.end)
+        return Status::Incomplete;
+    if (*p == '"') {
+        out = std::string_view(start, static_cast<std::size_t>(p - start));
+        c.p = p + 1;
+        return Status::Ok;
+    }
+    scratch.assign(start, p);
+    while (true) {
+        if (p >= c.end)
+            return Status::Incomplete;
+        const char ch = *p;
+        if (ch == '"') {
+            out = scratch;
+            c.p = p + 1;
+            return Status::Ok;
+        }
+        if (ch != '\\') {
+            scratch += ch;
+            ++p;
+            continue;
+        }
+        if (p + 1 >= c.end)
+            return Status::Incomplete;
+        const char e = p[1];
+        p += 2;
+        switch (e) {
+        case '"': scratch += '"'; break;
+        case '\\': scratch += '\\'; break;
+        case '/': scratch += '/'; break;
+        case 'b': scratch += '\b'; break;
+        case 'f': scratch += '\f'; break;
+        case 'n': scratch += '\n'; break;
+        case 'r': scratch += '\r'; break;
+        case 't': scratch += '\t'; break;
+        case 'u': {
+            const long hi = readHex4(p, c.end);
+            if (hi == -2)
+                return Status::Incomplete;
+            if (hi < 0) {
+                appendUtf8(scratch, kReplacement);
+                break;
+            }
+            p += 4;
+            std::uint32_t cp = static_cast<std::uint32_t>(hi);
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                // A pair needs "\\uXXXX" next; anything else makes this a lone surrogate.
+                if (p >= c.end || (*p == '\\' && p + 1 >= c.end))
+                    return Status::Incomplete;
+                const bool pairFollows = p[0] == '\\' && p[1] == 'u';
+                if (pairFollows && c.end - p < 6)
+                    return Status::Incomplete;
+                const long lo = pairFollows ? readHex4(p + 2, c.end) : -1;
+                if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (static_cast<std::uint32_t>(lo) - 0xDC00);
+                    p += 6;
+                } else {
+                    cp = kReplacement;
+                }
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                cp = kReplacement;
+            }
+            appendUtf8(scratch, cp);
+            break;
+        }
+        default:
+            appendUtf8(scratch, kReplacement);
+            break;
+        }
+    }
+}
+
+Status skipValue(Cursor& c)
+{
+    if (!skipSpace(c))
+        return Status::Incomplete;
+    const char first = *c.p;
+    if (first != '{' && first != '[') {
+        if (first == '"') {
+            const char* p = c.p + 1;
+            if (!skipStringBody(p, c.end))
+                return Status::Incomplete;
+            c.p = p;
+            return Status::Ok;
+        }
+        std::string_view token;
+        return scanScalar(c, token);
+    }
+    // Containers: count depth; strings may hold brackets.
+    std::size_t depth = 0;
+    const char* p = c.p;
+    while (p < c.end) {
+        const char ch = *p++;
+        if (ch == '"') {
+            if (!skipStringBody(p, c.end))
+                return Status::Incomplete;
+        } else if (ch == '{' || ch == '[') {
+            ++depth;
+        } else if (ch == '}' || ch == ']') {
+            if (--depth == 0) {
+                c.p = p;
+                return Status::Ok;
+            }
+        }
+    }
+    return Status::Incomplete;
+}
+
+Status scanScalar(Cursor& c, std::string_view& token)
+{
+    const char* start = c.p;
+    const char* p = start;
+    while (p < c.end && !kScalarEnd.ends[static_cast<unsigned char>(*p)])
+        ++p;
+    if (p >= c.end)
+        return Status::Incomplete;
+    if (p == start)
+        return c.fail("expected a value");
+    token = std::string_view(start, static_cast<std::size_t>(p - start));
+    c.p = p;
+    return Status::Ok;
+}
+
+bool decimalToScaled(std::string_view t, int scaleDigits, std::int64_t& out)
+{
+    std::size_t i = 0;
+    bool negative = false;
+    if (i < t.size() && (t[i] == '-' || t[i] == '+'))
+        negative = t[i++] == '-';
+    // Collect up to 19 significant digits and the decimal exponent of the last one.
+    std::uint64_t mantissa = 0;
+    int digits = 0;
+    int exponent = 0; // value = mantissa * 10^exponent
+    bool sawDigit = false, roundUp = false, dropped = false;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+        sawDigit = true;
+        if (digits < 19) {
+            if (mantissa || t[i] != '0') {
+                mantissa = mantissa * 10 + static_cast<unsigned>(t[i] - '0');
+                ++digits;
+            }
+        } else {
+            ++exponent; // integer digits beyond precision: too large anyway
+        }
+    }
+    if (i < t.size() && t[i] == '.') {
+        for (++i; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+            sawDigit = true;
+            if (digits < 19) {
+                mantissa = mantissa * 10 + static_cast<unsigned>(t[i] - '0');
+                if (mantissa)
+                    ++digits;
+                --exponent;
+            } else if (!dropped) {
+                roundUp = t[i] >= '5';
+                dropped = true;
+            }
+        }
+    }
+    if (!sawDigit)
+        return false;
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        int e = 0;
+        const auto [ptr, ec] = std::from_chars(t.data() + i + 1 + (t.size() > i + 1 && t[i + 1] == '+'), t.data() + t.size(), e);
+        if (ec != std::errc() || ptr != t.data() + t.size() || e > 400 || e < -400)
+            return false;
+        exponent += e;
+        i = t.size();
+    }
+    if (i != t.size())
+        return false;
+    if (roundUp)
+        ++mantissa;
+    int shift = exponent + scaleDigits;
+    unsigned __int128 v = mantissa;
+    if (shift >= 0) {
+        for (; shift > 0; --shift) {
+            v *= 10;
+            if (v > static_cast<unsigned __int128>(std::numeric_limits<std::int64_t>::max()))
+                return mantissa == 0 ? (out = 0, true) : false;
+        }
+    } else if (shift < -38) {
+        v = 0; // far below one unit
+    } else {
+        unsigned __int128 divisor = 1;
+        for (; shift < 0; ++shift)
+            divisor *= 10;
+        const unsigned __int128 remainder = v % divisor;
+        v /= divisor;
+        if (remainder * 2 >= divisor)
+            ++v;
+    }
+    if (v > static_cast<unsigned __int128>(std::numeric_limits<std::int64_t>::max()))
+        return false;
+    out = negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+    return true;
+}
+
+bool parseInt64(std::string_view t, std::int64_t& out)
+{
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+    if (ec == std::errc() && ptr == t.data() + t.size())
+        return true;
+    // Integral floats ("1.0", "1e3"): exact decimal arithmetic, no strtod (locale-dependent).
+    std::int64_t milli = 0;
+    if (!decimalToScaled(t, 3, milli) || milli % 1000 != 0)
+        return false;
+    out = milli / 1000;
+    return true;
+}
+
+bool parseUint64(std::string_view t, std::uint64_t& out)
+{
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+    if (ec == std::errc() && ptr == t.data() + t.size())
+        return true;
+    std::int64_t v;
+    if (parseInt64(t, v) && v >= 0) {
+        out = static_cast<std::uint64_t>(v);
+        return true;
+    }
+    return false;
+}
+
+bool parseDouble(std::string_view t, double& out)
+{
+    if (t == "NaN" || t == "nan") {
+        out = std::numeric_limits<double>::quiet_NaN();
+        return true;
+    }
+    if (t == "Infinity" || t == "inf") {
+        out = std::numeric_limits<double>::infinity();
+        return true;
+    }
+    if (t == "-Infinity" || t == "-inf") {
+        out = -std::numeric_limits<double>::infinity();
+        return true;
+    }
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+    return ec == std::errc() && ptr == t.data() + t.size();
+}
+
+} // namespace ks::json

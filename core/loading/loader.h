@@ -1,0 +1,44 @@
+#pragma once
+// Streaming loader for PyTorch profiler traces and Chrome Trace Event JSON
+// (.json or .json.gz, object or bare-array form). Never builds a DOM of the file:
+// each traceEvents entry is parsed in place from a bounded window of the stream.
+#include "core/model/trace.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ks {
+
+class ByteSource;
+
+// Shared with the thread that watches the load (the GUI polls it from a timer).
+struct LoadProgress {
+    std::atomic<std::uint64_t> bytesDone{0};  // compressed bytes consumed
+    std::atomic<std::uint64_t> bytesTotal{0}; // file size, 0 if unknown
+    std::atomic<std::uint64_t> eventsDone{0};
+    std::atomic<bool> cancelRequested{false};
+};
+
+struct LoadResult {
+    std::shared_ptr<const Trace> trace; // null only on a fatal error or cancel
+    std::optional<Diagnostic> fatal;    // why nothing could be loaded
+    bool cancelled = false;
+    bool ok() const { return trace != nullptr; }
+};
+
+struct LoadOptions {
+    std::size_t chunkBytes = 1 << 20; // read granularity (tests use tiny chunks)
+    bool readInBackgroundThread = true; // inflate/read on a second thread
+};
+
+LoadResult loadTraceFile(const std::string& path, LoadProgress* progress = nullptr,
+                         const LoadOptions& options = {});
+
+// For tests and the collector: parse JSON text already in memory, delivered to the
+// parser in chunks of `options.chunkBytes`.
+LoadResult loadTraceFromMemory(std::string text, std::string displayName,
+                               LoadProgress* progress = nullptr, const LoadOptions& options = {});
+
+} // namespace ks

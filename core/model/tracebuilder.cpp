@@ -1,0 +1,722 @@
+#include "core/model/tracebuilder.h"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+namespace ks {
+
+namespace {
+
+// Applies `order` (new position -> old index) to one column, using one temporary.
+template <typename T>
+void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
+{
+    std::vector<T> out;
+    out.reserve(order.size());
+    for (std::uint32_t old : order)
+        out.push_back(column[old]);
+    column.swap(out);
+}
+
+int processRank(const Process& p)
+{
+    if (p.isDevice)
+        return 1;
+    if (p.pid.isText || p.pid.number < 0)
+        return 2; // kineto's "Spans" and the pid -1 CUPTI overhead row go last
+    return 0;
+}
+
+} // namespace
+
+std::size_t TraceBuilder::TrackKeyHash::operator()(const TrackKey& k) const noexcept
+{
+    auto mix = [](std::uint64_t h, std::uint64_t v) { return (h ^ v) * 0x9E3779B97F4A7C15ull; };
+    std::uint64_t h = mix(0, static_cast<std::uint64_t>(k.pid.number) ^ (std::uint64_t(k.pid.text) << 32));
+    h = mix(h, static_cast<std::uint64_t>(k.tid.number) ^ (std::uint64_t(k.tid.text) << 32));
+    h = mix(h, (k.pid.isText ? 1 : 0) | (k.tid.isText ? 2 : 0) | (k.device ? 4 : 0));
+    return static_cast<std::size_t>(h ^ (h >> 31));
+}
+
+TraceBuilder::TraceBuilder() = default;
+
+std::uint32_t TraceBuilder::trackFor(JsonId pid, JsonId tid, bool device)
+{
+    if (m_lastTrack != kNoIndex) {
+        const auto& k = m_trackKeys[m_lastTrack];
+        if (k.device == device && k.pid == pid && k.tid == tid)
+            return m_lastTrack;
+    }
+    TrackKey key{pid, tid, device};
+    auto [it, inserted] = m_trackIndex.try_emplace(key, static_cast<std::uint32_t>(m_trackKeys.size()));
+    if (inserted)
+        m_trackKeys.push_back(key);
+    m_lastTrack = it->second;
+    return it->second;
+}
+
+SliceClass TraceBuilder::categoryClass(StringId category)
+{
+    auto& classes = m_trace.m_categoryClass;
+    if (category >= m_categoryKnown.size()) {
+        m_categoryKnown.resize(category + 1, false);
+        classes.resize(category + 1, SliceClass::Other);
+    }
+    if (!m_categoryKnown[category]) {
+        m_categoryKnown[category] = true;
+        classes[category] = classifyCategory(m_trace.str(category));
+    }
+    return classes[category];
+}
+
+std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
+{
+    auto& t = m_trace.m_slices;
+    const auto index = static_cast<std::uint32_t>(t.start.size());
+    t.start.push_back(e.start);
+    t.duration.push_back(e.duration);
+    t.name.push_back(e.name);
+    t.category.push_back(e.category);
+    t.rawOffset.push_back(e.rawOffset);
+    t.rawLength.push_back(e.rawLength);
+    t.correlation.push_back(e.correlation);
+    t.externalId.push_back(e.externalId);
+    m_sliceTrack.push_back(trackFor(e.pid, e.tid, e.device));
+    m_sliceIsPython.push_back(categoryClass(e.category) == SliceClass::PythonFunction);
+    if (e.gpuOp) {
+        m_sliceGpuOp.push_back(static_cast<std::uint32_t>(m_gpuOps.size()));
+        m_gpuOps.push_back(*e.gpuOp);
+    } else {
+        m_sliceGpuOp.push_back(kNoIndex);
+    }
+    return index;
+}
+
+void TraceBuilder::addInstant(const InstantEvent& e)
+{
+    m_instantEvents.push_back(e);
+    if (e.scope == InstantScope::Thread)
+        trackFor(e.pid, e.tid, e.device);
+}
+
+void TraceBuilder::addCounterSample(JsonId pid, std::string_view seriesName, TimeNs time, double value, bool derived)
+{
+    addCounterSample(counterSeries(pid, seriesName, derived), time, value);
+}
+
+void TraceBuilder::addCounterSample(std::uint32_t seriesIndex, TimeNs time, double value)
+{
+    auto& series = m_trace.m_counters[seriesIndex];
+    series.time.push_back(time);
+    series.value.push_back(value);
+}
+
+std::uint32_t TraceBuilder::counterSeries(JsonId pid, std::string_view seriesName, bool derived)
+{
+    auto [it, inserted] = m_counterIndex.try_emplace({pid, std::string(seriesName)},
+                                                     static_cast<std::uint32_t>(m_trace.m_counters.size()));
+    if (inserted) {
+        CounterSeries series;
+        series.pid = pid;
+        series.name = std::string(seriesName);
+        series.derived = derived;
+        m_trace.m_counters.push_back(std::move(series));
+    }
+    return it->second;
+}
+
+void TraceBuilder::addFlowEvent(const FlowEvent& e)
+{
+    m_flowEvents.push_back(e);
+}
+
+void TraceBuilder::setProcessName(JsonId pid, std::string_view name)
+{
+    m_processMeta[pid].name = std::string(name);
+}
+
+void TraceBuilder::setProcessLabels(JsonId pid, std::string_view labels)
+{
+    m_processMeta[pid].labels = std::string(labels);
+}
+
+void TraceBuilder::setProcessSortIndex(JsonId pid, std::int64_t index)
+{
+    auto& m = m_processMeta[pid];
+    m.sortIndex = index;
+    m.hasSortIndex = true;
+}
+
+void TraceBuilder::setThreadName(JsonId pid, JsonId tid, std::string_view name)
+{
+    m_threadMeta[{pid, tid}].name = std::string(name);
+}
+
+void TraceBuilder::setThreadSortIndex(JsonId pid, JsonId tid, std::int64_t index)
+{
+    auto& m = m_threadMeta[{pid, tid}];
+    m.sortIndex = index;
+    m.hasSortIndex = true;
+}
+
+void TraceBuilder::addMetadata(std::string key, std::string rawJson)
+{
+    m_trace.m_metadata.emplace_back(std::move(key), std::move(rawJson));
+}
+
+void TraceBuilder::setDeviceProperties(std::vector<DeviceProperties> props)
+{
+    m_trace.m_deviceProperties = std::move(props);
+}
+
+void TraceBuilder::setTextSource(std::shared_ptr<const EventTextSource> source)
+{
+    m_trace.m_textSource = std::move(source);
+}
+
+void TraceBuilder::countEntry(char phase, StringId category)
+{
+    ++m_phaseCounts[(std::uint64_t(static_cast<unsigned char>(phase)) << 32) | category];
+}
+
+void TraceBuilder::countEntry(std::string_view key)
+{
+    ++m_otherPhaseCounts[std::string(key)];
+}
+
+Trace TraceBuilder::finish()
+{
+    // classOf() indexes by any category id, so cover the whole pool.
+    m_trace.m_categoryClass.resize(m_trace.m_strings.size(), SliceClass::Other);
+    buildProcessesAndTracks();
+    const auto byStart = sortByTrackAndStart();
+    assignLanesAndRows(byStart);
+
+    // Final order: by row (track, lane, depth), then start. byStart is already start
+    // ordered within each track, so a stable bucket pass by row finishes the job.
+    const std::size_t n = byStart.size();
+    auto& rows = m_trace.m_rows;
+    std::vector<std::uint32_t> rowOfPending(n);
+    std::vector<std::uint32_t> rowFill(rows.size() + 1, 0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const auto& track = m_trace.m_tracks[m_sliceTrack[i]];
+        const auto& lane = track.lanes[m_laneOfPending[i]];
+        rowOfPending[i] = track.rowBegin + lane.firstRow + m_depthOfPending[i];
+        ++rowFill[rowOfPending[i] + 1];
+    }
+    std::partial_sum(rowFill.begin(), rowFill.end(), rowFill.begin());
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        rows[r].begin = rowFill[r];
+        rows[r].end = rowFill[r + 1];
+    }
+    std::vector<std::uint32_t> order(n);
+    std::vector<SliceId> finalIdOfPending(n);
+    for (std::uint32_t old : byStart) {
+        const auto pos = rowFill[rowOfPending[old]]++;
+        order[pos] = old;
+        finalIdOfPending[old] = pos;
+    }
+    m_laneOfPending = {};
+    m_depthOfPending = {};
+
+    auto& t = m_trace.m_slices;
+    permute(t.start, order);
+    permute(t.duration, order);
+    permute(t.name, order);
+    permute(t.category, order);
+    permute(t.rawOffset, order);
+    permute(t.rawLength, order);
+    permute(t.correlation, order);
+    permute(t.externalId, order);
+    t.row.resize(n);
+    for (std::uint32_t pos = 0; pos < n; ++pos)
+        t.row[pos] = rowOfPending[order[pos]];
+    for (auto& track : m_trace.m_tracks) {
+        track.sliceBegin = track.rowBegin < track.rowEnd ? rows[track.rowBegin].begin : 0;
+        track.sliceEnd = track.rowBegin < track.rowEnd ? rows[track.rowEnd - 1].end : 0;
+    }
+
+    // GPU-op side table, keyed by final slice id.
+    std::vector<std::pair<SliceId, std::uint32_t>> gpuOps;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (m_sliceGpuOp[i] != kNoIndex)
+            gpuOps.emplace_back(finalIdOfPending[i], m_sliceGpuOp[i]);
+    }
+    std::sort(gpuOps.begin(), gpuOps.end());
+    for (const auto& [slice, info] : gpuOps) {
+        m_trace.m_gpuOpSlices.push_back(slice);
+        m_trace.m_gpuOps.push_back(m_gpuOps[info]);
+    }
+    m_gpuOps = {};
+    m_sliceGpuOp = {};
+    m_sliceIsPython = {};
+
+    bindAndPairFlows(finalIdOfPending);
+    m_sliceTrack = {};
+    finishInstants();
+    finishCounters();
+    finishPhaseCounts();
+    computeExtent();
+
+    for (auto& p : m_trace.m_processes) {
+        p.eventCount = 0;
+        for (auto ti : p.tracks)
+            p.eventCount += m_trace.m_tracks[ti].sliceCount() + m_trace.m_tracks[ti].instantCount();
+    }
+    for (const auto& c : m_trace.m_counters) {
+        if (c.process != kNoIndex)
+            m_trace.m_processes[c.process].eventCount += c.time.size();
+    }
+
+    Trace out = std::move(m_trace);
+    *this = TraceBuilder();
+    return out;
+}
+
+void TraceBuilder::buildProcessesAndTracks()
+{
+    auto& processes = m_trace.m_processes;
+    auto& tracks = m_trace.m_tracks;
+    std::map<std::pair<JsonId, bool>, std::uint32_t> processIndex;
+    tracks.resize(m_trackKeys.size());
+    for (std::uint32_t ti = 0; ti < m_trackKeys.size(); ++ti) {
+        const auto& key = m_trackKeys[ti];
+        auto [it, inserted] = processIndex.try_emplace({key.pid, key.device}, static_cast<std::uint32_t>(processes.size()));
+        if (inserted) {
+            Process p;
+            p.pid = key.pid;
+            p.isDevice = key.device;
+            if (key.device && !key.pid.isText)
+                p.deviceIndex = static_cast<int>(key.pid.number);
+            if (auto m = m_processMeta.find(key.pid); m != m_processMeta.end()) {
+                p.name = m->second.name;
+                p.labels = m->second.labels;
+                p.sortIndex = m->second.sortIndex;
+                p.hasSortIndex = m->second.hasSortIndex;
+            }
+            processes.push_back(std::move(p));
+        }
+        auto& track = tracks[ti];
+        track.process = it->second;
+        track.tid = key.tid;
+        const auto& process = processes[track.process];
+        track.kind = key.device ? TrackKind::GpuStream
+                   : processRank(process) == 2 ? TrackKind::Other
+                                               : TrackKind::CpuThread;
+        if (auto m = m_threadMeta.find({key.pid, key.tid}); m != m_threadMeta.end()) {
+            track.name = m->second.name;
+            track.sortIndex = m->second.sortIndex;
+            track.hasSortIndex = m->second.hasSortIndex;
+        }
+        processes[track.process].tracks.push_back(ti);
+    }
+
+    auto trackLess = [&](std::uint32_t a, std::uint32_t b) {
+        const auto& x = tracks[a];
+        const auto& y = tracks[b];
+        const auto kx = x.hasSortIndex ? x.sortIndex : x.tid.number;
+        const auto ky = y.hasSortIndex ? y.sortIndex : y.tid.number;
+        return std::tie(kx, x.tid) < std::tie(ky, y.tid);
+    };
+    for (auto& p : processes)
+        std::sort(p.tracks.begin(), p.tracks.end(), trackLess);
+
+    // Processes in display order: CPU, GPU, then the rest; by sort index, else pid.
+    std::vector<std::uint32_t> processOrder(processes.size());
+    std::iota(processOrder.begin(), processOrder.end(), 0);
+    std::stable_sort(processOrder.begin(), processOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const auto& x = processes[a];
+        const auto& y = processes[b];
+        const auto kx = x.hasSortIndex ? x.sortIndex : x.pid.number;
+        const auto ky = y.hasSortIndex ? y.sortIndex : y.pid.number;
+        return std::tuple(processRank(x), kx, x.pid) < std::tuple(processRank(y), ky, y.pid);
+    });
+    std::vector<std::uint32_t> newProcessIndex(processes.size());
+    std::vector<Process> sortedProcesses;
+    for (std::uint32_t i = 0; i < processOrder.size(); ++i) {
+        newProcessIndex[processOrder[i]] = i;
+        sortedProcesses.push_back(std::move(processes[processOrder[i]]));
+    }
+    processes = std::move(sortedProcesses);
+
+    // Renumber tracks to display order so track indices read top to bottom.
+    std::vector<std::uint32_t> newTrackIndex(tracks.size());
+    std::vector<Track> sortedTracks;
+    for (auto& p : processes) {
+        for (auto& ti : p.tracks) {
+            newTrackIndex[ti] = static_cast<std::uint32_t>(sortedTracks.size());
+            sortedTracks.push_back(std::move(tracks[ti]));
+            ti = newTrackIndex[ti];
+        }
+    }
+    for (auto& track : sortedTracks)
+        track.process = newProcessIndex[track.process];
+    tracks = std::move(sortedTracks);
+    for (auto& ti : m_sliceTrack)
+        ti = newTrackIndex[ti];
+    std::vector<TrackKey> keys(m_trackKeys.size());
+    for (std::uint32_t old = 0; old < m_trackKeys.size(); ++old)
+        keys[newTrackIndex[old]] = m_trackKeys[old];
+    m_trackKeys = std::move(keys);
+    m_trackIndex.clear();
+    for (std::uint32_t ti = 0; ti < m_trackKeys.size(); ++ti)
+        m_trackIndex.emplace(m_trackKeys[ti], ti);
+    m_lastTrack = kNoIndex;
+}
+
+std::vector<std::uint32_t> TraceBuilder::sortByTrackAndStart() const
+{
+    const auto& t = m_trace.m_slices;
+    const std::size_t n = t.start.size();
+    // Bucket by track (stable), then sort each track by (start, longer first, file order).
+    std::vector<std::uint32_t> fill(m_trace.m_tracks.size() + 1, 0);
+    for (auto ti : m_sliceTrack)
+        ++fill[ti + 1];
+    std::partial_sum(fill.begin(), fill.end(), fill.begin());
+    std::vector<std::uint32_t> order(n);
+    auto cursor = fill;
+    for (std::uint32_t i = 0; i < n; ++i)
+        order[cursor[m_sliceTrack[i]]++] = i;
+    auto less = [&](std::uint32_t a, std::uint32_t b) {
+        if (t.start[a] != t.start[b])
+            return t.start[a] < t.start[b];
+        if (t.duration[a] != t.duration[b])
+            return t.duration[a] > t.duration[b];
+        return a < b;
+    };
+    for (std::size_t ti = 0; ti + 1 < fill.size(); ++ti) {
+        auto first = order.begin() + fill[ti];
+        auto last = order.begin() + fill[ti + 1];
+        if (!std::is_sorted(first, last, less))
+            std::sort(first, last, less);
+    }
+    return order;
+}
+
+void TraceBuilder::assignLanesAndRows(const std::vector<std::uint32_t>& byStart)
+{
+    const auto& t = m_trace.m_slices;
+    m_laneOfPending.assign(byStart.size(), 0);
+    m_depthOfPending.assign(byStart.size(), 0);
+
+    struct LaneState {
+        LaneKind kind;
+        bool python;
+        std::vector<TimeNs> openEnds; // stack of enclosing slices' ends
+        std::uint16_t maxDepth = 0;
+    };
+    // Bounds that keep pathological input (65k-deep nesting, staggered overlaps that
+    // would need a lane per slice) linear and inside the 16-bit row fields.
+    constexpr std::size_t kMaxDepth = 1024;
+    constexpr std::size_t kMaxLanes = 256;
+    std::vector<LaneState> lanes;
+    std::uint64_t overlaps = 0, crowded = 0;
+    std::size_t pos = 0;
+    std::uint32_t rowCount = 0;
+    for (std::uint32_t ti = 0; ti < m_trace.m_tracks.size(); ++ti) {
+        lanes.clear();
+        const std::size_t trackFirst = pos;
+        for (; pos < byStart.size() && m_sliceTrack[byStart[pos]] == ti; ++pos) {
+            const auto s = byStart[pos];
+            const bool python = m_sliceIsPython[s];
+            const TimeNs start = t.start[s];
+            const TimeNs end = start + t.duration[s];
+            std::uint32_t chosen = kNoIndex;
+            for (std::uint32_t li = 0; li < lanes.size(); ++li) {
+                auto& lane = lanes[li];
+                if (lane.python != python)
+                    continue;
+                while (!lane.openEnds.empty() && lane.openEnds.back() <= start)
+                    lane.openEnds.pop_back();
+                if (lane.openEnds.size() < kMaxDepth && (lane.openEnds.empty() || end <= lane.openEnds.back())) {
+                    chosen = li;
+                    break;
+                }
+            }
+            if (chosen == kNoIndex && lanes.size() >= kMaxLanes) {
+                // Out of lanes: restart the last one; its rows may then overlap.
+                chosen = static_cast<std::uint32_t>(lanes.size() - 1);
+                lanes.back().openEnds.clear();
+                ++crowded;
+            }
+            if (chosen == kNoIndex) {
+                const bool first = std::none_of(lanes.begin(), lanes.end(), [&](const LaneState& l) { return l.python == python; });
+                if (!first)
+                    ++overlaps;
+                lanes.push_back({first ? (python ? LaneKind::Python : LaneKind::Main) : LaneKind::Overflow, python, {}, 0});
+                chosen = static_cast<std::uint32_t>(lanes.size() - 1);
+            }
+            auto& lane = lanes[chosen];
+            const auto depth = static_cast<std::uint16_t>(std::min<std::size_t>(lane.openEnds.size(), UINT16_MAX));
+            lane.maxDepth = std::max(lane.maxDepth, depth);
+            lane.openEnds.push_back(end);
+            m_laneOfPending[s] = chosen;
+            m_depthOfPending[s] = depth;
+        }
+        // Display order: ops first (what users look for), their overflow lanes, then the
+        // Python frames, whatever came first in time.
+        std::vector<std::uint32_t> laneOrder(lanes.size());
+        std::iota(laneOrder.begin(), laneOrder.end(), 0);
+        std::stable_sort(laneOrder.begin(), laneOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return std::pair(lanes[a].python, lanes[a].kind == LaneKind::Overflow)
+                 < std::pair(lanes[b].python, lanes[b].kind == LaneKind::Overflow);
+        });
+        std::vector<std::uint32_t> newLane(lanes.size());
+        for (std::uint32_t k = 0; k < laneOrder.size(); ++k)
+            newLane[laneOrder[k]] = k;
+        for (std::size_t p = trackFirst; p < pos; ++p)
+            m_laneOfPending[byStart[p]] = newLane[m_laneOfPending[byStart[p]]];
+        auto& track = m_trace.m_tracks[ti];
+        track.rowBegin = rowCount;
+        std::uint32_t firstRow = 0;
+        for (const auto laneIndex : laneOrder) {
+            const auto& lane = lanes[laneIndex];
+            const auto depthCount = static_cast<std::uint16_t>(lane.maxDepth + 1);
+            track.lanes.push_back({lane.kind, depthCount, firstRow});
+            for (std::uint16_t d = 0; d < depthCount; ++d)
+                m_trace.m_rows.push_back({ti, static_cast<std::uint16_t>(track.lanes.size() - 1), d, 0, 0});
+            firstRow += depthCount;
+        }
+        rowCount += firstRow;
+        track.rowEnd = rowCount;
+    }
+    if (crowded)
+        m_trace.m_diagnostics.add({Diagnostic::Severity::Warning, "too-many-lanes",
+                                   "a track needed more than 256 lanes for its overlapping slices; some share a row",
+                                   kNoOffset, kNoEventIndex},
+                                  crowded);
+    if (overlaps)
+        m_trace.m_diagnostics.add({Diagnostic::Severity::Warning, "overlap-moved-to-lane",
+                                   "slices overlapping a sibling without nesting were drawn in an extra lane",
+                                   kNoOffset, kNoEventIndex},
+                                  overlaps);
+}
+
+SliceId TraceBuilder::bindFlowEvent(const FlowEvent& e, const std::vector<SliceId>& finalIdOfPending) const
+{
+    if (e.pendingSlice != kNoIndex)
+        return finalIdOfPending[e.pendingSlice];
+    auto it = m_trackIndex.find(TrackKey{e.pid, e.tid, e.device});
+    if (it == m_trackIndex.end()) // a flow on a host row whose slices are device rows, or vice versa
+        it = m_trackIndex.find(TrackKey{e.pid, e.tid, !e.device});
+    if (it == m_trackIndex.end())
+        return kNoSlice;
+    const auto& trace = m_trace;
+    const auto& track = trace.m_tracks[it->second];
+    const auto& t = trace.m_slices;
+    // Exact start first (kineto puts each flow half at its slice's start), innermost wins;
+    // then the deepest slice open at the time; then, for a plain f, the next slice.
+    SliceId exact = kNoSlice, enclosing = kNoSlice, next = kNoSlice;
+    for (auto r = track.rowEnd; r-- > track.rowBegin;) {
+        const auto& row = trace.m_rows[r];
+        auto first = t.start.begin() + row.begin;
+        auto last = t.start.begin() + row.end;
+        auto lb = std::lower_bound(first, last, e.time);
+        if (lb != last && *lb == e.time && exact == kNoSlice)
+            exact = static_cast<SliceId>(lb - t.start.begin());
+        if (lb != last && (next == kNoSlice || *lb < t.start[next]))
+            next = static_cast<SliceId>(lb - t.start.begin());
+        if (enclosing == kNoSlice && lb != first) {
+            const auto prev = static_cast<SliceId>(lb - t.start.begin() - 1);
+            if (t.end(prev) > e.time)
+                enclosing = prev;
+        }
+    }
+    if (exact != kNoSlice)
+        return exact;
+    if (enclosing != kNoSlice)
+        return enclosing;
+    if (e.phase == FlowPhase::End && !e.bindEnclosing)
+        return next;
+    return kNoSlice;
+}
+
+void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending)
+{
+    struct Bound {
+        StringId category, name;
+        std::uint64_t id;
+        TimeNs time;
+        FlowPhase phase;
+        SliceId slice;
+    };
+    std::vector<Bound> bound;
+    bound.reserve(m_flowEvents.size());
+    std::map<StringId, FlowCategoryStats> stats;
+    for (const auto& e : m_flowEvents) {
+        const SliceId slice = bindFlowEvent(e, finalIdOfPending);
+        if (slice == kNoSlice) {
+            auto& s = stats[e.category];
+            s.category = e.category;
+            ++s.unbound;
+            continue;
+        }
+        ++m_trace.m_tracks[m_trace.trackOf(slice)].flowEventCount;
+        bound.push_back({e.category, e.name, e.id, e.time, e.phase, slice});
+    }
+    m_flowEvents = {};
+    std::stable_sort(bound.begin(), bound.end(), [](const Bound& a, const Bound& b) {
+        return std::tie(a.category, a.name, a.id, a.time, a.phase) < std::tie(b.category, b.name, b.id, b.time, b.phase);
+    });
+    auto& flows = m_trace.m_flows;
+    auto& halves = m_trace.m_unpairedHalves;
+    for (std::size_t i = 0; i < bound.size();) {
+        std::size_t j = i;
+        const Bound* open = nullptr;
+        bool openUsed = false;
+        auto& s = stats[bound[i].category];
+        s.category = bound[i].category;
+        auto unpairedStart = [&] {
+            ++s.unpairedStarts;
+            halves.push_back({open->category, open->name, open->id, open->slice, true});
+        };
+        for (; j < bound.size() && bound[j].category == bound[i].category && bound[j].name == bound[i].name
+               && bound[j].id == bound[i].id;
+             ++j) {
+            const auto& b = bound[j];
+            if (b.phase != FlowPhase::Start) { // End or Step closes an arrow from the open start
+                if (open) {
+                    flows.push_back({b.category, b.name, open->slice, b.slice});
+                    openUsed = true;
+                    ++s.paired;
+                } else {
+                    ++s.unpairedEnds;
+                    halves.push_back({b.category, b.name, b.id, b.slice, false});
+                }
+            }
+            if (b.phase != FlowPhase::End) { // Start or Step opens the next arrow
+                if (open && !openUsed)
+                    unpairedStart();
+                open = &b;
+                openUsed = false;
+            }
+        }
+        if (open && !openUsed)
+            unpairedStart();
+        i = j;
+    }
+    std::stable_sort(halves.begin(), halves.end(), [](const FlowHalf& a, const FlowHalf& b) { return a.slice < b.slice; });
+    for (auto& [category, s] : stats)
+        m_trace.m_flowStats.push_back(s);
+    std::uint64_t unpaired = 0;
+    for (const auto& s : m_trace.m_flowStats)
+        unpaired += s.unpairedStarts + s.unpairedEnds;
+    if (unpaired)
+        m_trace.m_diagnostics.add({Diagnostic::Severity::Warning, "unpaired-flow",
+                                   "flow events without their other half (kineto writes one for every CUDA API call)",
+                                   kNoOffset, kNoEventIndex},
+                                  unpaired);
+
+    auto& byFrom = m_trace.m_flowsByFrom;
+    auto& byTo = m_trace.m_flowsByTo;
+    byFrom.resize(flows.size());
+    std::iota(byFrom.begin(), byFrom.end(), 0);
+    byTo = byFrom;
+    std::stable_sort(byFrom.begin(), byFrom.end(), [&](auto a, auto b) { return flows[a].from < flows[b].from; });
+    std::stable_sort(byTo.begin(), byTo.end(), [&](auto a, auto b) { return flows[a].to < flows[b].to; });
+}
+
+void TraceBuilder::finishInstants()
+{
+    auto& events = m_instantEvents;
+    std::vector<std::uint32_t> trackOf(events.size(), kNoIndex);
+    std::map<std::pair<JsonId, bool>, std::uint32_t> processOf;
+    for (std::uint32_t p = 0; p < m_trace.m_processes.size(); ++p)
+        processOf.emplace(std::pair{m_trace.m_processes[p].pid, m_trace.m_processes[p].isDevice}, p);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        if (events[i].scope == InstantScope::Thread)
+            trackOf[i] = m_trackIndex.at(TrackKey{events[i].pid, events[i].tid, events[i].device});
+    }
+    std::vector<std::uint32_t> order(events.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
+        return std::tie(trackOf[a], events[a].time) < std::tie(trackOf[b], events[b].time);
+    });
+    auto& out = m_trace.m_instants;
+    for (auto i : order) {
+        const auto& e = events[i];
+        std::uint32_t process = kNoIndex;
+        if (e.scope == InstantScope::Process) {
+            if (auto it = processOf.find({e.pid, e.device}); it != processOf.end())
+                process = it->second;
+        }
+        if (trackOf[i] != kNoIndex) {
+            auto& track = m_trace.m_tracks[trackOf[i]];
+            if (track.instantEnd == 0)
+                track.instantBegin = static_cast<std::uint32_t>(out.size());
+            track.instantEnd = static_cast<std::uint32_t>(out.size() + 1);
+        }
+        out.time.push_back(e.time);
+        out.name.push_back(e.name);
+        out.category.push_back(e.category);
+        out.track.push_back(trackOf[i]);
+        out.process.push_back(process);
+        out.scope.push_back(trackOf[i] == kNoIndex && e.scope == InstantScope::Thread ? InstantScope::Global : e.scope);
+        out.rawOffset.push_back(e.rawOffset);
+        out.rawLength.push_back(e.rawLength);
+    }
+    events = {};
+}
+
+void TraceBuilder::finishCounters()
+{
+    std::map<JsonId, std::uint32_t> hostProcess;
+    for (std::uint32_t p = 0; p < m_trace.m_processes.size(); ++p)
+        hostProcess.emplace(m_trace.m_processes[p].pid, p); // first wins: host before device
+    for (auto& series : m_trace.m_counters) {
+        if (auto it = hostProcess.find(series.pid); it != hostProcess.end())
+            series.process = it->second;
+        if (std::is_sorted(series.time.begin(), series.time.end()))
+            continue;
+        std::vector<std::uint32_t> order(series.time.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return series.time[a] < series.time[b]; });
+        permute(series.time, order);
+        permute(series.value, order);
+    }
+}
+
+void TraceBuilder::finishPhaseCounts()
+{
+    std::map<std::string, std::uint64_t> counts = std::move(m_otherPhaseCounts);
+    for (const auto& [key, n] : m_phaseCounts) {
+        std::string k(1, static_cast<char>(key >> 32));
+        k += '/';
+        k += m_trace.str(static_cast<StringId>(key & 0xffffffffu));
+        counts[k] += n;
+    }
+    std::uint64_t total = 0;
+    for (auto& [k, n] : counts) {
+        m_trace.m_phaseCounts.push_back({k, n});
+        total += n;
+    }
+    m_trace.m_traceEventCount = total;
+}
+
+void TraceBuilder::computeExtent()
+{
+    auto& tr = m_trace;
+    TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
+    const auto& t = tr.m_slices;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        lo = std::min(lo, t.start[i]);
+        hi = std::max(hi, t.start[i] + t.duration[i]);
+    }
+    for (auto time : tr.m_instants.time) {
+        lo = std::min(lo, time);
+        hi = std::max(hi, time);
+    }
+    for (const auto& c : tr.m_counters) {
+        if (!c.time.empty()) {
+            lo = std::min(lo, c.time.front());
+            hi = std::max(hi, c.time.back());
+        }
+    }
+    if (lo > hi)
+        lo = hi = 0;
+    tr.m_startTime = lo;
+    tr.m_endTime = hi;
+}
+
+} // namespace ks

@@ -1,0 +1,148 @@
+#pragma once
+// Collects events in any order (as kineto writes them: names last, kernels before their
+// launches) and turns them into an immutable Trace: tracks named and ordered, slices
+// sorted and split into properly nested lanes, flow halves bound and paired.
+// Used by the JSON loader and by the collector's host side.
+#include "core/model/trace.h"
+
+#include <map>
+#include <string_view>
+#include <unordered_map>
+
+namespace ks {
+
+struct SliceEvent {
+    JsonId pid, tid;
+    bool device = false; // GPU row (see isDeviceCategory)
+    TimeNs start = 0;
+    TimeNs duration = 0;
+    StringId name = kEmptyString;
+    StringId category = kEmptyString;
+    std::uint64_t rawOffset = 0;
+    std::uint32_t rawLength = 0;
+    std::int64_t correlation = kNoId;
+    std::int64_t externalId = kNoId;
+    const GpuOpInfo* gpuOp = nullptr; // kernels, memcpy, memset
+    std::int64_t eventIndex = kNoEventIndex;
+};
+
+struct InstantEvent {
+    JsonId pid, tid;
+    bool device = false;
+    InstantScope scope = InstantScope::Thread;
+    TimeNs time = 0;
+    StringId name = kEmptyString;
+    StringId category = kEmptyString;
+    std::uint64_t rawOffset = 0;
+    std::uint32_t rawLength = 0;
+};
+
+enum class FlowPhase : std::uint8_t { Start, Step, End };
+
+// One half (or step) of a flow: v1 s/t/f events, or v2 bind_id on a slice.
+struct FlowEvent {
+    FlowPhase phase = FlowPhase::Start;
+    StringId category = kEmptyString;
+    StringId name = kEmptyString;
+    std::uint64_t id = 0;         // numeric id (string ids are parsed as hex, as Perfetto does)
+    JsonId pid, tid;
+    bool device = false;
+    TimeNs time = 0;
+    bool bindEnclosing = false;   // f with "bp":"e"
+    std::int64_t eventIndex = kNoEventIndex;
+    // v2 flows (and the loader's fast path) name their slice directly:
+    std::uint32_t pendingSlice = kNoIndex; // index returned by addSlice
+};
+
+class TraceBuilder {
+public:
+    TraceBuilder();
+    StringPool& strings() { return m_trace.m_strings; }
+    Diagnostics& diagnostics() { return m_trace.m_diagnostics; }
+
+    // Returns the builder's index of the slice (valid until finish()).
+    std::uint32_t addSlice(const SliceEvent& e);
+    // classifyCategory, computed once per category.
+    SliceClass categoryClass(StringId category);
+    void addInstant(const InstantEvent& e);
+    void addCounterSample(JsonId pid, std::string_view seriesName, TimeNs time, double value, bool derived = false);
+    // The series for (pid, name), made on first use; with addCounterSample(series, ...)
+    // a caller that caches the id adds samples without building names.
+    std::uint32_t counterSeries(JsonId pid, std::string_view seriesName, bool derived = false);
+    void addCounterSample(std::uint32_t series, TimeNs time, double value);
+    void addFlowEvent(const FlowEvent& e);
+
+    // Metadata events: the last one wins.
+    void setProcessName(JsonId pid, std::string_view name);
+    void setProcessLabels(JsonId pid, std::string_view labels);
+    void setProcessSortIndex(JsonId pid, std::int64_t index);
+    void setThreadName(JsonId pid, JsonId tid, std::string_view name);
+    void setThreadSortIndex(JsonId pid, JsonId tid, std::int64_t index);
+
+    void addMetadata(std::string key, std::string rawJson);
+    void setBaseTimeNs(std::int64_t base) { m_trace.m_baseTimeNs = base; }
+    void setDeviceProperties(std::vector<DeviceProperties> props);
+    void setTextSource(std::shared_ptr<const EventTextSource> source);
+    // Counts every traceEvents entry by "<ph>/<cat>" (ph "?" when missing).
+    void countEntry(char phase, StringId category);
+    void countEntry(std::string_view key);
+
+    std::size_t sliceCount() const { return m_trace.m_slices.size(); }
+
+    // Builds the trace; the builder is left empty.
+    Trace finish();
+
+private:
+    struct TrackKey {
+        JsonId pid, tid;
+        bool device = false;
+        bool operator==(const TrackKey&) const = default;
+    };
+    struct TrackKeyHash {
+        std::size_t operator()(const TrackKey& k) const noexcept;
+    };
+    struct ProcessMeta {
+        std::string name, labels;
+        std::int64_t sortIndex = 0;
+        bool hasSortIndex = false;
+    };
+    struct ThreadMeta {
+        std::string name;
+        std::int64_t sortIndex = 0;
+        bool hasSortIndex = false;
+    };
+
+    std::uint32_t trackFor(JsonId pid, JsonId tid, bool device);
+    void buildProcessesAndTracks();
+    std::vector<std::uint32_t> sortByTrackAndStart() const;
+    void assignLanesAndRows(const std::vector<std::uint32_t>& byStart);
+    void bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending);
+    SliceId bindFlowEvent(const FlowEvent& e, const std::vector<SliceId>& finalIdOfPending) const;
+    void finishInstants();
+    void finishCounters();
+    void finishPhaseCounts();
+    void computeExtent();
+
+    Trace m_trace;
+    // Slices are appended straight into m_trace.m_slices (columns); these columns only
+    // live until finish(): the track of each slice and its GPU-op record (or kNoIndex).
+    std::vector<std::uint32_t> m_sliceTrack;
+    std::vector<std::uint32_t> m_sliceGpuOp;
+    std::vector<std::uint8_t> m_sliceIsPython;
+    std::vector<bool> m_categoryKnown; // classifyCategory has run for this StringId
+    std::vector<GpuOpInfo> m_gpuOps;
+    std::vector<std::uint32_t> m_laneOfPending;  // filled by assignLanesAndRows
+    std::vector<std::uint16_t> m_depthOfPending;
+    std::vector<InstantEvent> m_instantEvents;
+    std::vector<FlowEvent> m_flowEvents;
+    std::vector<TrackKey> m_trackKeys;
+    std::unordered_map<TrackKey, std::uint32_t, TrackKeyHash> m_trackIndex;
+    std::uint32_t m_lastTrack = kNoIndex;
+    std::map<JsonId, ProcessMeta> m_processMeta;
+    std::map<std::pair<JsonId, JsonId>, ThreadMeta> m_threadMeta;
+    std::map<std::pair<JsonId, std::string>, std::uint32_t> m_counterIndex;
+    std::unordered_map<std::uint64_t, std::uint64_t> m_phaseCounts; // (ph << 32 | cat) -> n
+    std::map<std::string, std::uint64_t> m_otherPhaseCounts;
+};
+
+} // namespace ks

@@ -1,0 +1,62 @@
+// Batched read-back of raw event text (Trace::forEachEventText / forEachInstantText).
+#include "core/model/trace.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ks {
+
+namespace {
+
+// Neighbouring texts are fetched as one block of at most this many bytes: one inflater
+// restart per block instead of one per event, with memory bounded by the block.
+constexpr std::uint64_t kBlockBytes = 8u << 20;
+
+template <class Id>
+void readInBlocks(const EventTextSource* source, std::span<const Id> ids, const std::vector<std::uint64_t>& offsets,
+                  const std::vector<std::uint32_t>& lengths, const std::function<void(Id, std::string_view)>& sink)
+{
+    std::vector<Id> order(ids.begin(), ids.end());
+    std::stable_sort(order.begin(), order.end(), [&](Id a, Id b) { return offsets[a] < offsets[b]; });
+    std::string block;
+    std::size_t i = 0;
+    while (i < order.size()) {
+        const Id first = order[i];
+        if (!source || lengths[first] == 0) {
+            sink(first, {});
+            ++i;
+            continue;
+        }
+        const std::uint64_t begin = offsets[first];
+        std::uint64_t end = begin + lengths[first];
+        std::size_t j = i + 1;
+        while (j < order.size() && lengths[order[j]] != 0 && offsets[order[j]] + lengths[order[j]] - begin <= kBlockBytes) {
+            end = std::max(end, offsets[order[j]] + lengths[order[j]]);
+            ++j;
+        }
+        if (!source->read(begin, static_cast<std::uint32_t>(end - begin), block))
+            block.clear();
+        for (; i < j; ++i) {
+            const Id id = order[i];
+            const std::uint64_t from = offsets[id] - begin;
+            sink(id, from + lengths[id] <= block.size() ? std::string_view(block).substr(from, lengths[id])
+                                                        : std::string_view());
+        }
+    }
+}
+
+} // namespace
+
+void Trace::forEachEventText(std::span<const SliceId> slices,
+                             const std::function<void(SliceId, std::string_view)>& sink) const
+{
+    readInBlocks<SliceId>(m_textSource.get(), slices, m_slices.rawOffset, m_slices.rawLength, sink);
+}
+
+void Trace::forEachInstantText(std::span<const std::uint32_t> instants,
+                               const std::function<void(std::uint32_t, std::string_view)>& sink) const
+{
+    readInBlocks<std::uint32_t>(m_textSource.get(), instants, m_instants.rawOffset, m_instants.rawLength, sink);
+}
+
+} // namespace ks

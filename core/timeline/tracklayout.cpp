@@ -1,0 +1,129 @@
+#include "core/timeline/tracklayout.h"
+
+#include <algorithm>
+#include <numeric>
+#include <utility>
+
+namespace ks {
+
+std::vector<std::uint32_t> processDisplayOrder(const Trace& trace)
+{
+    const auto& processes = trace.processes();
+    std::vector<std::uint32_t> order(processes.size());
+    std::iota(order.begin(), order.end(), 0u);
+    // Processes without a sort index (kineto's CUPTI overhead row) go after the others.
+    const auto key = [&](std::uint32_t p) {
+        const Process& proc = processes[p];
+        return std::pair(!proc.hasSortIndex, proc.hasSortIndex ? proc.sortIndex : proc.pid.number);
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+    return order;
+}
+
+void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed,
+                        bool orphanCountersCollapsed, const LayoutMetrics& metrics)
+{
+    m_metrics = metrics;
+    m_items.clear();
+    m_groups.clear();
+    m_rowTop.assign(trace.rows().size(), -1);
+    m_instantTop.assign(trace.tracks().size(), -1);
+    m_trackRows.clear();
+    for (const Track& track : trace.tracks())
+        m_trackRows.emplace_back(track.rowBegin, track.rowEnd);
+
+    std::vector<std::vector<std::uint32_t>> countersOf(trace.processes().size());
+    std::vector<std::uint32_t> orphanCounters;
+    for (std::uint32_t c = 0; c < trace.counters().size(); ++c) {
+        const std::uint32_t p = trace.counters()[c].process;
+        (p < countersOf.size() ? countersOf[p] : orphanCounters).push_back(c);
+    }
+
+    int y = 0;
+    const auto addGroup = [&](std::uint32_t process, const std::vector<std::uint32_t>& tracks,
+                              const std::vector<std::uint32_t>& counters, bool isCollapsed) {
+        m_groups.push_back(process);
+        m_items.push_back({LayoutItem::Kind::Process, process, process, y, metrics.processHeader,
+                           isCollapsed});
+        y += metrics.processHeader;
+        if (isCollapsed)
+            return;
+        for (std::uint32_t t : tracks) {
+            const Track& track = trace.tracks()[t];
+            const int rowCount = static_cast<int>(track.rowEnd - track.rowBegin);
+            if (rowCount == 0 && track.instantCount() == 0)
+                continue;
+            const int top = y;
+            if (track.instantCount() > 0) {
+                m_instantTop[t] = y;
+                y += metrics.instantStrip;
+            }
+            for (std::uint32_t r = track.rowBegin; r < track.rowEnd; ++r) {
+                m_rowTop[r] = y;
+                y += metrics.rowHeight;
+            }
+            y += metrics.trackGap;
+            m_items.push_back({LayoutItem::Kind::Track, t, process, top, y - top});
+        }
+        for (std::uint32_t c : counters) {
+            m_items.push_back({LayoutItem::Kind::Counter, c, process, y, metrics.counterHeight});
+            y += metrics.counterHeight;
+        }
+    };
+
+    for (std::uint32_t p : processDisplayOrder(trace)) {
+        const Process& proc = trace.processes()[p];
+        const bool hasTracks = std::any_of(proc.tracks.begin(), proc.tracks.end(), [&](auto t) {
+            const Track& track = trace.tracks()[t];
+            return track.rowEnd > track.rowBegin || track.instantCount() > 0;
+        });
+        if (!hasTracks && countersOf[p].empty())
+            continue; // kineto declares 16 GPUs whatever the machine has
+        addGroup(p, proc.tracks, countersOf[p], p < collapsed.size() && collapsed[p]);
+    }
+    if (!orphanCounters.empty())
+        addGroup(kNoIndex, {}, orphanCounters, orphanCountersCollapsed);
+    m_totalHeight = y;
+}
+
+const LayoutItem* TrackLayout::itemAt(int y) const
+{
+    auto it = std::upper_bound(m_items.begin(), m_items.end(), y,
+                               [](int value, const LayoutItem& item) { return value < item.y; });
+    if (it == m_items.begin())
+        return nullptr;
+    --it;
+    return y < it->y + it->height ? &*it : nullptr;
+}
+
+std::uint32_t TrackLayout::rowAt(int y) const
+{
+    const LayoutItem* item = itemAt(y);
+    if (!item || item->kind != LayoutItem::Kind::Track)
+        return kNoIndex;
+    // Rows of a track are contiguous below its optional instant strip.
+    const auto [rowBegin, rowEnd] = m_trackRows[item->index];
+    if (rowBegin == rowEnd || y < m_rowTop[rowBegin])
+        return kNoIndex;
+    const auto r = rowBegin + static_cast<std::uint32_t>((y - m_rowTop[rowBegin]) / m_metrics.rowHeight);
+    return r < rowEnd ? r : kNoIndex;
+}
+
+std::pair<std::size_t, std::size_t> TrackLayout::itemsIn(int yTop, int yBottom) const
+{
+    const auto first = std::partition_point(m_items.begin(), m_items.end(), [&](const LayoutItem& item) {
+        return item.y + item.height <= yTop;
+    });
+    const auto last = std::partition_point(first, m_items.end(),
+                                           [&](const LayoutItem& item) { return item.y < yBottom; });
+    return {static_cast<std::size_t>(first - m_items.begin()),
+            static_cast<std::size_t>(last - m_items.begin())};
+}
+
+int TrackLayout::instantStripTop(std::uint32_t track) const
+{
+    return track < m_instantTop.size() ? m_instantTop[track] : -1;
+}
+
+} // namespace ks
