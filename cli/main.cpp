@@ -11,6 +11,7 @@ const ks::cli::Command kCommands[] = {
     {"info", "devices, processes, tracks, event counts and warnings of a trace", ks::cli::runInfo},
     {"gpu", "GPU utilization, SM efficiency, occupancy, step breakdown, nvprof summary", ks::cli::runGpu},
     {"ops", "operator table like torch's key_averages().table()", ks::cli::runOps},
+    {"insights", "what to fix: findings with time per step, evidence and advice", ks::cli::runInsights},
     {"collect", "run a CUDA program under the CUPTI collector and write its trace", ks::cli::runCollect},
 };
 
