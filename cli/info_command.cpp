@@ -37,7 +37,7 @@ int runInfo(const std::vector<std::string>& args)
         return 1;
     }
     if (asJson)
-        std::cout << traceInfoJson(*result.trace, path).dump(2) << "\n";
+        std::cout << traceInfoJson(*result.trace, path).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else
         std::cout << traceInfoText(*result.trace, path);
     return 0;

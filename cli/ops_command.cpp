@@ -176,7 +176,7 @@ void printJson(const OperatorTable& table, const std::vector<OperatorRow>& rows,
         }
         out.push_back(std::move(j));
     }
-    std::cout << out.dump(1) << '\n';
+    std::cout << out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 bool parseOptions(const std::vector<std::string>& args, OpsOptions& options)
