@@ -186,6 +186,41 @@ std::string repairUtf8(std::string_view text)
     return out;
 }
 
+// NaN and Infinity (outside strings) are not JSON: they become null, so that every other
+// reader still gets the entry. Returns whether anything changed.
+bool nullNonFiniteNumbers(std::string& text)
+{
+    std::string out;
+    bool inString = false, changed = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size())
+                out += text[++i];
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"')
+            inString = true;
+        const std::string_view rest(text.data() + i, text.size() - i);
+        bool replaced = false;
+        for (const std::string_view token : {"-Infinity", "Infinity", "-NaN", "NaN"}) {
+            if (!replaced && rest.starts_with(token)) {
+                out += "null";
+                i += token.size() - 1;
+                changed = replaced = true;
+            }
+        }
+        if (!replaced)
+            out += c;
+    }
+    if (changed)
+        text = std::move(out);
+    return changed;
+}
+
 class TraceJsonWriter {
 public:
     TraceJsonWriter(const std::vector<const Trace*>& inputs, bool normalize, Sink& sink)
@@ -246,6 +281,7 @@ private:
     bool m_firstKey = true;
     TraceWriteResult m_result;
     std::map<std::string, std::uint64_t> m_lost;
+    std::uint64_t m_nonFinite = 0; // kept entries whose NaN/Infinity became null
     std::set<std::string> m_keysWritten;
     std::set<Json> m_namedPids;          // written pids that have a process_name
     std::vector<std::uint64_t> m_flowId; // per flow of the current input
@@ -335,6 +371,8 @@ TraceWriteResult TraceJsonWriter::run()
     flush();
     for (const auto& [what, n] : m_lost)
         m_result.lost.push_back({what, n});
+    if (m_nonFinite)
+        m_result.notes.push_back(std::to_string(m_nonFinite) + " entries had NaN or Infinity numbers, written as null");
     m_result.ok = m_ok;
     if (!m_ok)
         m_result.error = "write failed";
@@ -425,8 +463,12 @@ void TraceJsonWriter::writeKept(std::string_view text)
         return;
     }
     Json parsed = Json::parse(text, nullptr, false);
-    if (parsed.is_discarded())
-        parsed = Json::parse(repairUtf8(text), nullptr, false);
+    if (parsed.is_discarded()) {
+        std::string repaired = repairUtf8(text);
+        if (nullNonFiniteNumbers(repaired))
+            ++m_nonFinite;
+        parsed = Json::parse(repaired, nullptr, false);
+    }
     if (parsed.is_discarded()) {
         lose("entries that are not valid JSON");
         return;
