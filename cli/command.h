@@ -17,5 +17,6 @@ int runInfo(const std::vector<std::string>& args);
 int runCollect(const std::vector<std::string>& args);
 int runGpu(const std::vector<std::string>& args);
 int runOps(const std::vector<std::string>& args);
+int runInsights(const std::vector<std::string>& args);
 
 } // namespace ks::cli

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
 
 namespace {
 
@@ -10,6 +11,7 @@ const ks::cli::Command kCommands[] = {
     {"info", "devices, processes, tracks, event counts and warnings of a trace", ks::cli::runInfo},
     {"gpu", "GPU utilization, SM efficiency, occupancy, step breakdown, nvprof summary", ks::cli::runGpu},
     {"ops", "operator table like torch's key_averages().table()", ks::cli::runOps},
+    {"insights", "what to fix: findings with time per step, evidence and advice", ks::cli::runInsights},
     {"collect", "run a CUDA program under the CUPTI collector and write its trace", ks::cli::runCollect},
 };
 
@@ -21,9 +23,7 @@ void printUsage(std::FILE* out)
     std::fprintf(out, "\nRun 'kinetoscope-cli <command> --help' for a command's options.\n");
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+int runCli(int argc, char** argv)
 {
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         printUsage(argc < 2 ? stderr : stdout);
@@ -36,4 +36,19 @@ int main(int argc, char** argv)
     std::fprintf(stderr, "kinetoscope-cli: unknown command '%s'\n\n", argv[1]);
     printUsage(stderr);
     return 2;
+}
+
+} // namespace
+
+// Nothing ends in std::terminate: whatever a command failed to handle is an error, exit 1.
+int main(int argc, char** argv)
+{
+    try {
+        return runCli(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "error: unexpected failure\n");
+    }
+    return 1;
 }
