@@ -1,14 +1,18 @@
 #include "app/mainwindow.h"
+#include "core/version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 
 int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Kinetoscope"));
     QApplication::setApplicationName(QStringLiteral("kinetoscope"));
-    QApplication::setApplicationVersion(QStringLiteral(KS_VERSION));
+    QApplication::setApplicationVersion(QString::fromLatin1(ks::kVersion));
+    QApplication::setDesktopFileName(QStringLiteral(KS_APP_ID)); // the installed .desktop entry
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("kinetoscope")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Viewer for PyTorch profiler traces"));

@@ -1,6 +1,7 @@
 #include "core/writing/writer.h"
 
 #include "core/loading/jsonscan.h"
+#include "core/version.h"
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -245,10 +246,12 @@ TraceWriteResult TraceJsonWriter::run()
 {
     // kineto's key order: metadata, then traceEvents, then distributedInfo and traceName.
     const auto isTrailer = [](std::string_view k) { return k == "distributedInfo" || k == "traceName"; };
+    constexpr std::string_view kWriterVersionKey = "kinetoscopeVersion"; // which Kinetoscope wrote the file
     for (const auto& [key, raw] : m_trace.metadata()) {
-        if (!isTrailer(key))
+        if (!isTrailer(key) && key != kWriterVersionKey)
             writeTopLevel(key, raw);
     }
+    writeTopLevel(kWriterVersionKey, dump(Json(kVersion)));
     if (!m_trace.metadataValue("deviceProperties") && !m_trace.deviceProperties().empty())
         writeTopLevel("deviceProperties", dump(devicePropertiesJson(m_trace.deviceProperties())));
     if (!m_trace.metadataValue("baseTimeNanoseconds") && m_trace.baseTimeNs() != 0)
