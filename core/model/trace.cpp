@@ -231,6 +231,7 @@ std::size_t Trace::memoryBytes() const
            + bytes(i.rawOffset) + bytes(i.rawLength);
     for (const auto& c : m_counters)
         total += bytes(c.time) + bytes(c.value) + c.name.capacity();
+    total += bytes(m_keptEntries);
     total += bytes(m_flows) + bytes(m_flowsByTo) + bytes(m_flowsByFrom) + bytes(m_rows) + bytes(m_tracks)
            + bytes(m_processes) + bytes(m_gpuOpSlices) + bytes(m_gpuOps);
     for (const auto& tr : m_tracks)

@@ -133,6 +133,11 @@ void TraceBuilder::addFlowEvent(const FlowEvent& e)
     m_flowEvents.push_back(e);
 }
 
+void TraceBuilder::keepEntry(std::uint64_t offset, std::uint32_t length, char phase)
+{
+    m_trace.m_keptEntries.push_back({offset, length, phase});
+}
+
 void TraceBuilder::setProcessName(JsonId pid, std::string_view name)
 {
     m_processMeta[pid].name = utf8::sanitized(name);
@@ -266,6 +271,8 @@ Trace TraceBuilder::finish()
     finishCounters();
     finishPhaseCounts();
     computeExtent();
+    std::stable_sort(m_trace.m_keptEntries.begin(), m_trace.m_keptEntries.end(),
+                     [](const KeptEntry& a, const KeptEntry& b) { return a.offset < b.offset; });
 
     for (auto& p : m_trace.m_processes) {
         p.eventCount = 0;
@@ -558,6 +565,8 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
             auto& s = stats[e.category];
             s.category = e.category;
             ++s.unbound;
+            if (e.rawLength)
+                keepEntry(e.rawOffset, e.rawLength, e.phase == FlowPhase::Start ? 's' : e.phase == FlowPhase::Step ? 't' : 'f');
             continue;
         }
         ++m_trace.m_tracks[m_trace.trackOf(slice)].flowEventCount;
@@ -585,7 +594,7 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
             const auto& b = bound[j];
             if (b.phase != FlowPhase::Start) { // End or Step closes an arrow from the open start
                 if (open) {
-                    flows.push_back({b.category, b.name, open->slice, b.slice});
+                    flows.push_back({b.category, b.name, open->slice, b.slice, b.id});
                     openUsed = true;
                     ++s.paired;
                 } else {

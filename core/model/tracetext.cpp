@@ -62,4 +62,25 @@ void Trace::forEachInstantText(std::span<const std::uint32_t> instants,
     readInBlocks<std::uint32_t>(m_textSource.get(), instants, m_instants.rawOffset, m_instants.rawLength, sink);
 }
 
+bool Trace::isKeptOffset(std::uint64_t offset) const
+{
+    const auto it = std::lower_bound(m_keptEntries.begin(), m_keptEntries.end(), offset,
+                                     [](const KeptEntry& e, std::uint64_t o) { return e.offset < o; });
+    return it != m_keptEntries.end() && it->offset == offset;
+}
+
+void Trace::forEachText(std::span<const TextSpan> spans,
+                        const std::function<void(std::uint32_t, std::string_view)>& sink) const
+{
+    std::vector<std::uint64_t> offsets(spans.size());
+    std::vector<std::uint32_t> lengths(spans.size());
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        offsets[i] = spans[i].offset;
+        lengths[i] = spans[i].length;
+    }
+    std::vector<std::uint32_t> ids(spans.size());
+    std::iota(ids.begin(), ids.end(), 0u);
+    readInBlocks<std::uint32_t>(m_textSource.get(), ids, offsets, lengths, sink);
+}
+
 } // namespace ks

@@ -167,18 +167,35 @@ void OperatorTableBuilder::collectEvents()
 
 // CUPTI overhead records (e.g. "Activity Buffer Request") carry no ids in the JSON, but torch
 // links each to the op that was running when CUPTI asked for the buffer: the overhead is
-// nested under that op on its thread and is credited with that op's GPU time as well.
+// nested under that op on its thread and is credited with that op's GPU time as well. The op
+// is the innermost enclosing one on the overhead's own thread, never on another thread: the
+// CPU thread with the overhead's tid, else (kineto writes the overhead row as pid -1, tid 0)
+// the main thread of a host process (tid == pid).
 void OperatorTableBuilder::linkOverheads()
 {
+    const auto& tracks = m_trace.tracks();
+    const auto isMainThread = [&](std::uint32_t t) {
+        const JsonId& pid = m_trace.processes()[tracks[t].process].pid;
+        return !pid.isText && !tracks[t].tid.isText && tracks[t].tid.number == pid.number;
+    };
     for (const auto o : m_overheads) {
         Node& overhead = m_nodes[o];
-        const Node* best = nullptr;
-        for (const auto& n : m_nodes) {
-            if (n.id == kNoId || n.start > overhead.start || n.end <= overhead.start)
-                continue;
-            if (!best || n.start > best->start || (n.start == best->start && n.end < best->end))
-                best = &n;
-        }
+        const JsonId ownTid = tracks[overhead.track].tid;
+        const auto innermost = [&](const auto& onThread) {
+            const Node* best = nullptr;
+            for (const auto& n : m_nodes) {
+                if (n.id == kNoId || n.start > overhead.start || n.end <= overhead.start || !onThread(n.track))
+                    continue;
+                if (!best || n.start > best->start || (n.start == best->start && n.end < best->end))
+                    best = &n;
+            }
+            return best;
+        };
+        const Node* best = innermost([&](std::uint32_t t) {
+            return t != overhead.track && tracks[t].kind == TrackKind::CpuThread && tracks[t].tid == ownTid;
+        });
+        if (!best)
+            best = innermost(isMainThread);
         if (best) {
             overhead.id = best->id;
             overhead.track = best->track;
