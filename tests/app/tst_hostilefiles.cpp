@@ -1,0 +1,93 @@
+// The GUI on every fuzz seed and committed reproducer (tests/fuzz), so on every malformed
+// class of trace-format.md §7: each opens through the real main window and ends in an error
+// dialog naming the file, or in a trace with its warnings behind the ⚠ button. Then every
+// slice goes through the details panel (lazy args decoding) and the window paints.
+#include "app/mainwindow.h"
+#include "widgets/detailspanel.h"
+
+#include <QDir>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <QToolButton>
+
+using namespace ks;
+
+namespace {
+
+QMessageBox* visibleMessageBox(const QWidget& window)
+{
+    for (QMessageBox* box : window.findChildren<QMessageBox*>()) {
+        if (box->isVisible())
+            return box;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestHostileFiles : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTest"));
+        QSettings().clear();
+    }
+
+    void opensEachFile_data()
+    {
+        QTest::addColumn<QString>("path");
+        int files = 0;
+        for (const char* dir : {"corpus/trace", "reproducers/trace"}) {
+            const QDir d(QStringLiteral(KS_FUZZ_DIR "/") + QLatin1String(dir));
+            for (const QString& name : d.entryList(QDir::Files, QDir::Name)) {
+                QTest::newRow(qPrintable(name)) << d.filePath(name);
+                ++files;
+            }
+        }
+        QVERIFY(files >= 20);
+    }
+
+    void opensEachFile()
+    {
+        QFETCH(QString, path);
+        MainWindow window;
+        window.show();
+        QSignalSpy changed(&window, &MainWindow::traceChanged);
+        window.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), 30000);
+        if (QMessageBox* box = visibleMessageBox(window)) {
+            QVERIFY(!window.trace());
+            QVERIFY2(box->text().contains(QDir::toNativeSeparators(path)), qPrintable(box->text()));
+            box->close();
+            return;
+        }
+        QVERIFY2(window.trace(), "neither a trace nor an error dialog");
+        const Trace& trace = *window.trace();
+        std::uint64_t expectedWarnings = 0;
+        for (const auto& [code, count] : trace.diagnostics().counts())
+            expectedWarnings += count;
+        bool shown = false;
+        for (QToolButton* button : window.findChildren<QToolButton*>()) {
+            if (button->isVisible() && button->text().startsWith(QStringLiteral("⚠")))
+                shown = button->text().contains(QString::number(expectedWarnings));
+        }
+        QCOMPARE(shown, expectedWarnings > 0);
+        if (QFileInfo(path).fileName().startsWith(QLatin1String("utf8-")))
+            QVERIFY(trace.diagnostics().count("invalid-utf8") > 0);
+        // Details of every slice (args decoded from the file) and a paint of the window.
+        const SliceId slices = SliceId(std::min<std::size_t>(trace.slices().size(), 300));
+        for (SliceId s = 0; s < slices; ++s) {
+            window.revealSlice(s);
+            QCOMPARE(window.detailsPanel()->slice(), s);
+        }
+        QVERIFY(!window.grab().isNull());
+    }
+};
+
+QTEST_MAIN(TestHostileFiles)
+#include "tst_hostilefiles.moc"
