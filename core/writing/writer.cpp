@@ -1,6 +1,7 @@
 #include "core/writing/writer.h"
 
 #include "core/loading/jsonscan.h"
+#include "core/writing/filemode.h"
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -545,7 +546,7 @@ TraceWriteResult writeTraceFile(const Trace& trace, const std::string& path, con
         result.error = errnoText("cannot create a temporary file for", path);
         return result;
     }
-    ::fchmod(fd, 0644);
+    ::fchmod(fd, newFileMode()); // mkstemp made it 0600; honour the umask like any new file
     const bool gzip = options.compression == TraceWriteOptions::Compression::Gzip
                    || (options.compression == TraceWriteOptions::Compression::ByExtension && endsWith(path, ".gz"));
     bool ok = true;
