@@ -1,7 +1,9 @@
 #include "app/mainwindow.h"
+#include "core/version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 
 #include <cstdio>
 #include <exception>
@@ -13,7 +15,9 @@ int runApp(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Kinetoscope"));
     QApplication::setApplicationName(QStringLiteral("kinetoscope"));
-    QApplication::setApplicationVersion(QStringLiteral(KS_VERSION));
+    QApplication::setApplicationVersion(QString::fromLatin1(ks::kVersion));
+    QApplication::setDesktopFileName(QStringLiteral(KS_APP_ID)); // the installed .desktop entry
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("kinetoscope")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Viewer for PyTorch profiler traces"));
