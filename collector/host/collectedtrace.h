@@ -19,8 +19,6 @@ struct TraceBuildOptions {
 // apart (the event text keeps kineto's numeric pid).
 Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options);
 
-// kineto's `deviceProperties` array for the devices seen (JSON text).
-std::string devicePropertiesJson(const std::vector<wire::Device>& devices);
 DeviceProperties toDeviceProperties(const wire::Device& device);
 
 } // namespace ks::collector

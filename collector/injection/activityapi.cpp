@@ -20,8 +20,8 @@ std::string cuptiVersionText(std::uint32_t version)
 {
     if (version < kFirstDottedVersion)
         return "v" + std::to_string(version);
-    return std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + " ("
-        + std::to_string(version) + ")";
+    return std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + " (" + std::to_string(version)
+        + ")";
 }
 
 } // namespace ks::injection

@@ -10,16 +10,24 @@ std::int64_t ns(std::uint64_t t) { return static_cast<std::int64_t>(t); }
 
 // Noise that kineto also disables: queries issued once per launch by the runtime itself.
 constexpr CUpti_CallbackId kNoisyDriverCalls[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuKernelGetName,         CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute,    CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,
+    CUPTI_DRIVER_TRACE_CBID_cuKernelGetName,
+    CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,
     CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState,
 };
 constexpr CUpti_CallbackId kNoisyRuntimeCalls[] = {CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020};
 
 constexpr CUpti_ActivityKind kKinds[] = {
-    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_MEMCPY2,
-    CUPTI_ACTIVITY_KIND_MEMSET,            CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
-    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_MARKER,  CUPTI_ACTIVITY_KIND_DEVICE,
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+    CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMCPY2,
+    CUPTI_ACTIVITY_KIND_MEMSET,
+    CUPTI_ACTIVITY_KIND_RUNTIME,
+    CUPTI_ACTIVITY_KIND_DRIVER,
+    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+    CUPTI_ACTIVITY_KIND_MARKER,
+    CUPTI_ACTIVITY_KIND_DEVICE,
     CUPTI_ACTIVITY_KIND_OVERHEAD,
 };
 
@@ -32,7 +40,7 @@ ApiResult failure(const char* call, CUptiResult result)
 }
 
 // The subscriber's callback: we only subscribe to claim CUPTI, no callbacks are enabled.
-void CUPTIAPI ignoreCallback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+void CUPTIAPI ignoreCallback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) { }
 
 // CUPTI's callbacks take a CUcontext; ours an opaque pointer. CUPTI keeps one pair per process.
 BufferRequestedFn g_requested = nullptr;
@@ -61,8 +69,8 @@ void* loadedSymbol(const char* library, const char* symbol)
 void queryDriverAttributes(int ordinal, wire::Device& d)
 {
     using GetAttribute = CUresult (*)(int*, CUdevice_attribute, CUdevice);
-    static const auto getAttribute
-        = reinterpret_cast<GetAttribute>(loadedSymbol("libcuda.so.1", "cuDeviceGetAttribute"));
+    static const auto getAttribute =
+        reinterpret_cast<GetAttribute>(loadedSymbol("libcuda.so.1", "cuDeviceGetAttribute"));
     if (!getAttribute)
         return;
     int value = 0;
@@ -135,8 +143,12 @@ void decodeCuptiRecord(const CUpti_Activity& record, ActivitySink& sink)
         k.context = r.contextId;
         k.stream = r.streamId;
         k.correlation = r.correlationId;
-        k.grid[0] = r.gridX; k.grid[1] = r.gridY; k.grid[2] = r.gridZ;
-        k.block[0] = r.blockX; k.block[1] = r.blockY; k.block[2] = r.blockZ;
+        k.grid[0] = r.gridX;
+        k.grid[1] = r.gridY;
+        k.grid[2] = r.gridZ;
+        k.block[0] = r.blockX;
+        k.block[1] = r.blockY;
+        k.block[2] = r.blockZ;
         k.cluster[0] = static_cast<std::int32_t>(r.clusterX);
         k.cluster[1] = static_cast<std::int32_t>(r.clusterY);
         k.cluster[2] = static_cast<std::int32_t>(r.clusterZ);
@@ -237,9 +249,7 @@ void decodeCuptiRecord(const CUpti_Activity& record, ActivitySink& sink)
     case CUPTI_ACTIVITY_KIND_DEVICE:
         sink.device(deviceRecord(reinterpret_cast<const CUpti_ActivityDevice5&>(record)));
         return;
-    default:
-        sink.unknownKind();
-        return;
+    default: sink.unknownKind(); return;
     }
 }
 
@@ -318,10 +328,7 @@ void CuptiActivityApi::disable()
         cuptiActivityDisable(kind);
 }
 
-void CuptiActivityApi::flush(bool forced)
-{
-    cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
-}
+void CuptiActivityApi::flush(bool forced) { cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0); }
 
 std::size_t CuptiActivityApi::droppedRecords(void* context, std::uint32_t streamId)
 {
@@ -342,8 +349,8 @@ void CuptiActivityApi::decode(const std::uint8_t* buffer, std::size_t validBytes
 
 std::string CuptiActivityApi::callbackName(wire::ApiDomain domain, std::uint32_t cbid)
 {
-    const CUpti_CallbackDomain cuptiDomain
-        = domain == wire::ApiDomain::Runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API;
+    const CUpti_CallbackDomain cuptiDomain =
+        domain == wire::ApiDomain::Runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API;
     const char* name = nullptr;
     if (cuptiGetCallbackName(cuptiDomain, cbid, &name) != CUPTI_SUCCESS || !name)
         return {};

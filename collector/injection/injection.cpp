@@ -65,12 +65,14 @@ NvtxInitialize cuptiNvtxEntry()
 
 } // namespace
 
+// NOLINTNEXTLINE(readability-identifier-naming): the name the CUDA driver looks up
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
 {
     startOnce();
     return 1;
 }
 
+// NOLINTNEXTLINE(readability-identifier-naming): the name NVTX looks up
 extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void* (*getExportTable)(std::uint32_t))
 {
     startOnce();

@@ -15,7 +15,10 @@ namespace ks::injection {
 
 class RecordTranslator : private ActivitySink {
 public:
-    explicit RecordTranslator(ActivityApi& api) : m_api(api) {}
+    explicit RecordTranslator(ActivityApi& api)
+        : m_api(api)
+    {
+    }
 
     // Appends frames for every record of the buffer to `out`.
     void translate(const std::uint8_t* buffer, std::size_t validBytes, std::vector<std::uint8_t>& out);

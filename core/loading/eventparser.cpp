@@ -1,5 +1,7 @@
 #include "core/loading/eventparser.h"
 
+#include "core/model/timelimits.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -103,9 +105,7 @@ Status EventParser::parseTimeField(Cursor& c, TimeNs& out, bool& has, bool& bad)
         has = true;
         return Status::Ok;
     }
-    // ±2^62 ns (146 years) leaves room for start + duration without overflow.
-    constexpr std::int64_t kLimit = std::int64_t(1) << 62;
-    if (json::decimalToScaled(token, 3, v) && v > -kLimit && v < kLimit) {
+    if (json::decimalToScaled(token, 3, v) && v >= -kMaxTimeNs && v <= kMaxTimeNs) {
         out = v;
         has = true;
     } else {

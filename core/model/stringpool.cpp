@@ -3,6 +3,7 @@
 #include "core/model/utf8.h"
 
 #include <cstring>
+#include <memory>
 
 namespace ks {
 
@@ -43,11 +44,12 @@ StringId StringPool::intern(std::string_view text)
     char* dest;
     if (text.size() > kBlockBytes / 4) {
         // Long names (kernel templates) get a block of their own; the current block stays.
-        m_blocks.emplace_back(new char[text.size()]);
+        // Owned before the vector grows: a throwing growth must not leak the block.
+        m_blocks.push_back(std::make_unique_for_overwrite<char[]>(text.size()));
         dest = m_blocks.back().get();
     } else {
         if (!m_current || m_blockUsed + text.size() > kBlockBytes) {
-            m_blocks.emplace_back(new char[kBlockBytes]);
+            m_blocks.push_back(std::make_unique_for_overwrite<char[]>(kBlockBytes));
             m_current = m_blocks.back().get();
             m_blockUsed = 0;
         }

@@ -1,7 +1,7 @@
 #include "core/model/time.h"
 
 #include <cstdio>
-#include <cstdlib>
+#include <cstdint>
 
 namespace ks {
 
@@ -14,7 +14,9 @@ struct Unit {
 
 Unit unitFor(TimeNs magnitude)
 {
-    magnitude = std::llabs(magnitude);
+    // std::llabs(INT64_MIN) is undefined: compare the negative side instead.
+    if (magnitude < 0)
+        magnitude = magnitude == INT64_MIN ? INT64_MAX : -magnitude;
     if (magnitude >= 1'000'000'000)
         return {1'000'000'000, "s"};
     if (magnitude >= 1'000'000)

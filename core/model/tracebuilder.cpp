@@ -1,5 +1,6 @@
 #include "core/model/tracebuilder.h"
 
+#include "core/model/timelimits.h"
 #include "core/model/utf8.h"
 
 #include <algorithm>
@@ -76,8 +77,9 @@ std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
 {
     auto& t = m_trace.m_slices;
     const auto index = static_cast<std::uint32_t>(t.start.size());
-    t.start.push_back(e.start);
-    t.duration.push_back(e.duration);
+    // The JSON path already skips times beyond the limit; the collector's come unchecked.
+    t.start.push_back(std::clamp(e.start, -kMaxTimeNs, kMaxTimeNs));
+    t.duration.push_back(std::clamp(e.duration, TimeNs(0), kMaxTimeNs));
     t.name.push_back(e.name);
     t.category.push_back(e.category);
     t.rawOffset.push_back(e.rawOffset);
@@ -98,6 +100,7 @@ std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
 void TraceBuilder::addInstant(const InstantEvent& e)
 {
     m_instantEvents.push_back(e);
+    m_instantEvents.back().time = std::clamp(e.time, -kMaxTimeNs, kMaxTimeNs);
     if (e.scope == InstantScope::Thread)
         trackFor(e.pid, e.tid, e.device);
 }

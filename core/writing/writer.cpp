@@ -1,6 +1,7 @@
 #include "core/writing/writer.h"
 
 #include "core/loading/jsonscan.h"
+#include "core/writing/filemode.h"
 #include "core/writing/idplan.h"
 #include "core/version.h"
 
@@ -830,7 +831,7 @@ TraceWriteResult writeMergedTraceFile(const std::vector<const Trace*>& traces, c
         result.error = errnoText("cannot create a temporary file for", path);
         return result;
     }
-    ::fchmod(fd, 0644);
+    ::fchmod(fd, newFileMode()); // mkstemp made it 0600; honour the umask like any new file
     const bool gzip = options.compression == TraceWriteOptions::Compression::Gzip
                    || (options.compression == TraceWriteOptions::Compression::ByExtension && endsWith(path, ".gz"));
     bool ok = true;

@@ -52,9 +52,15 @@ KS_TEST(kernelLaunchShape)
     r.contextId = 5;
     r.streamId = 13;
     r.correlationId = 77;
-    r.gridX = 1024; r.gridY = 3; r.gridZ = 1;
-    r.blockX = 128; r.blockY = 2; r.blockZ = 1;
-    r.clusterX = 2; r.clusterY = 1; r.clusterZ = 1;
+    r.gridX = 1024;
+    r.gridY = 3;
+    r.gridZ = 1;
+    r.blockX = 128;
+    r.blockY = 2;
+    r.blockZ = 1;
+    r.clusterX = 2;
+    r.clusterY = 1;
+    r.clusterZ = 1;
     r.registersPerThread = 72;
     r.staticSharedMemory = 2048;
     r.dynamicSharedMemory = 98304;

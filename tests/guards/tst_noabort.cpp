@@ -77,7 +77,9 @@ KS_TEST(cliInfoJsonOnNonUtf8Path)
 {
     char dir[] = "/tmp/ks-noabort-XXXXXX";
     KS_CHECK(mkdtemp(dir));
-    const std::string path = std::string(dir) + "/tr\xff\xfe" "ace.pt.trace.json.gz";
+    const std::string path = std::string(dir)
+        + "/tr\xff\xfe"
+          "ace.pt.trace.json.gz";
     std::filesystem::copy_file(KS_TEST_DATA "/square.pt.trace.json.gz", path);
     const Run run = runCli("info --json " + shellQuoted(path));
     std::filesystem::remove_all(dir);

@@ -42,7 +42,7 @@ inline void fail(const char* file, int line, const std::string& what)
 template <class T>
 std::string show(const T& value)
 {
-    if constexpr (requires(std::ostream& os) { os << value; }) {
+    if constexpr (requires(std::ostream & os) { os << value; }) {
         std::ostringstream out;
         out << value;
         return out.str();
@@ -77,30 +77,30 @@ inline int runAll(int argc, char** argv)
 
 } // namespace ks::minitest
 
-#define KS_TEST(name)                                                                                              \
-    static void name();                                                                                            \
-    static const ks::minitest::Registrar name##_registrar(#name, name);                                             \
+#define KS_TEST(name)                                                                                                  \
+    static void name();                                                                                                \
+    static const ks::minitest::Registrar name##_registrar(#name, name);                                                \
     static void name()
 
-#define KS_CHECK(condition)                                                                                        \
-    do {                                                                                                           \
-        if (!(condition)) {                                                                                        \
-            ks::minitest::fail(__FILE__, __LINE__, #condition);                                                    \
-            return;                                                                                                \
-        }                                                                                                          \
+#define KS_CHECK(condition)                                                                                            \
+    do {                                                                                                               \
+        if (!(condition)) {                                                                                            \
+            ks::minitest::fail(__FILE__, __LINE__, #condition);                                                        \
+            return;                                                                                                    \
+        }                                                                                                              \
     } while (false)
 
-#define KS_CHECK_EQ(actual, expected)                                                                              \
-    do {                                                                                                           \
-        const auto& ksActual = (actual);                                                                           \
-        const auto& ksExpected = (expected);                                                                       \
-        if (!(ksActual == ksExpected)) {                                                                           \
-            ks::minitest::fail(__FILE__, __LINE__,                                                                 \
-                               std::string(#actual " == " #expected ": ") + ks::minitest::show(ksActual)         \
-                                   + " != " + ks::minitest::show(ksExpected));                                     \
-            return;                                                                                                \
-        }                                                                                                          \
+#define KS_CHECK_EQ(actual, expected)                                                                                  \
+    do {                                                                                                               \
+        const auto& ksActual = (actual);                                                                               \
+        const auto& ksExpected = (expected);                                                                           \
+        if (!(ksActual == ksExpected)) {                                                                               \
+            ks::minitest::fail(__FILE__, __LINE__,                                                                     \
+                               std::string(#actual " == " #expected ": ") + ks::minitest::show(ksActual)               \
+                                   + " != " + ks::minitest::show(ksExpected));                                         \
+            return;                                                                                                    \
+        }                                                                                                              \
     } while (false)
 
-#define KS_TEST_MAIN()                                                                                             \
+#define KS_TEST_MAIN()                                                                                                 \
     int main(int argc, char** argv) { return ks::minitest::runAll(argc, argv); }
