@@ -34,6 +34,8 @@ InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->hide();
+    // The dock is narrow: numbers take what they need, the finding gets the rest.
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setSectionResizeMode(InsightsModel::TitleColumn, QHeaderView::Stretch);
     m_view->setWordWrap(false);
     m_details->setOpenLinks(false);
@@ -80,6 +82,7 @@ InsightsPanel::~InsightsPanel()
 void InsightsPanel::analyze(std::shared_ptr<const Trace> trace)
 {
     const quint64 generation = ++m_generation;
+    m_hasResult = false;
     if (!trace) {
         apply({}, generation);
         return;
@@ -100,6 +103,7 @@ void InsightsPanel::apply(std::vector<analysis::Insight> insights, quint64 gener
 {
     if (generation != m_generation)
         return; // a newer trace was shown meanwhile
+    m_hasResult = m_timeline && m_timeline->trace();
     m_model->setInsights(std::move(insights));
     m_view->resizeColumnToContents(InsightsModel::SeverityColumn);
     selectInsight(-1);
@@ -120,7 +124,7 @@ void InsightsPanel::refreshCurrent()
     m_evidence.clear();
     m_evidenceIndex = -1;
     if (!insight) {
-        m_details->clear();
+        showOverview();
         if (m_timeline)
             m_timeline->setHighlightedSlices({});
         updateLabels();
@@ -152,6 +156,24 @@ void InsightsPanel::refreshCurrent()
     }
     m_details->setHtml(html);
     updateLabels();
+}
+
+// Without a selection the text pane lists every finding in full (the table elides titles).
+void InsightsPanel::showOverview()
+{
+    if (m_model->rowCount() == 0) {
+        m_details->setHtml(m_hasResult ? tr("<p>Nothing to fix found in this trace.</p>") : QString());
+        return;
+    }
+    QString html = QStringLiteral("<p>") + tr("Select a finding to highlight its evidence on the timeline.")
+        + QStringLiteral("</p><ul>");
+    for (const auto& insight : m_model->insights()) {
+        html += QStringLiteral("<li><b>%1</b> %2 <small>(%3 per step)</small></li>")
+                    .arg(QString::fromStdString(insight.id).toHtmlEscaped(),
+                         QString::fromStdString(insight.title).toHtmlEscaped(),
+                         QString::fromStdString(formatDuration(TimeNs(insight.timeUs * 1000.0 + 0.5))));
+    }
+    m_details->setHtml(html + QStringLiteral("</ul>"));
 }
 
 void InsightsPanel::nextEvidence()

@@ -53,6 +53,7 @@ private:
     void apply(std::vector<analysis::Insight> insights, quint64 generation);
     void onVisibleRangeChanged(TimeNs start, TimeNs end);
     void refreshCurrent();
+    void showOverview();
     void stepEvidence(int delta);
     void updateLabels();
 
@@ -67,6 +68,7 @@ private:
     QLabel* m_evidenceLabel;
     QLabel* m_countLabel;
     quint64 m_generation = 0;
+    bool m_hasResult = false; // the current trace was analysed
     std::vector<analysis::Evidence> m_evidence;
     int m_evidenceIndex = -1;
     TimeNs m_viewStart = 0, m_viewEnd = 0;
