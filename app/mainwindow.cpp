@@ -1,5 +1,6 @@
 #include "app/mainwindow.h"
 
+#include "app/aboutdialog.h"
 #include "app/recordingcontroller.h"
 #include "app/traceloadjob.h"
 #include "widgets/detailspanel.h"
@@ -234,6 +235,10 @@ void MainWindow::createActions()
     m_viewMenu->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Kinetoscope"), this, [this] { showAboutDialog(this); });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
