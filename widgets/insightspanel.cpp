@@ -1,10 +1,10 @@
 #include "widgets/insightspanel.h"
 
 #include "widgets/insightsmodel.h"
+#include "widgets/jobtracker.h"
 #include "widgets/timelinewidget.h"
 
 #include <QCheckBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -13,13 +13,13 @@
 #include <QTextBrowser>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace ks {
 
 InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     : QWidget(parent)
     , m_timeline(timeline)
+    , m_jobs(new JobTracker(this))
     , m_model(new InsightsModel(this))
     , m_view(new QTableView(this))
     , m_details(new QTextBrowser(this))
@@ -29,7 +29,6 @@ InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     , m_evidenceLabel(new QLabel(this))
     , m_countLabel(new QLabel(this))
 {
-    m_pool.setMaxThreadCount(1); // one analysis at a time; a newer trace supersedes it
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -74,35 +73,28 @@ InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     updateLabels();
 }
 
-InsightsPanel::~InsightsPanel()
-{
-    m_pool.waitForDone(); // the worker holds only shared_ptrs, but must not outlive the pool
-}
+InsightsPanel::~InsightsPanel() = default;
 
 void InsightsPanel::analyze(std::shared_ptr<const Trace> trace)
 {
-    const quint64 generation = ++m_generation;
     m_hasResult = false;
     if (!trace) {
-        apply({}, generation);
+        m_jobs->cancel();
+        apply({});
         return;
     }
     m_countLabel->setText(tr("Insights: analysing…"));
-    using Result = std::vector<analysis::Insight>;
-    auto* watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        apply(watcher->result(), generation);
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run(&m_pool, [trace] {
-        return analysis::findInsights(*analysis::makeTraceFacts(trace));
-    }));
+    m_jobs->start([trace] { return analysis::findInsights(*analysis::makeTraceFacts(trace)); },
+                  [this](std::vector<analysis::Insight> insights) { apply(std::move(insights)); },
+                  [this](const QString& error) {
+                      apply({});
+                      m_countLabel->setText(tr("Insights failed"));
+                      m_details->setPlainText(tr("Insights could not be computed: %1").arg(error));
+                  });
 }
 
-void InsightsPanel::apply(std::vector<analysis::Insight> insights, quint64 generation)
+void InsightsPanel::apply(std::vector<analysis::Insight> insights)
 {
-    if (generation != m_generation)
-        return; // a newer trace was shown meanwhile
     m_hasResult = m_timeline && m_timeline->trace();
     m_model->setInsights(std::move(insights));
     m_view->resizeColumnToContents(InsightsModel::SeverityColumn);
