@@ -1,10 +1,10 @@
 #include "widgets/insightspanel.h"
 
 #include "widgets/insightsmodel.h"
+#include "widgets/jobtracker.h"
 #include "widgets/timelinewidget.h"
 
 #include <QCheckBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -13,13 +13,13 @@
 #include <QTextBrowser>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace ks {
 
 InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     : QWidget(parent)
     , m_timeline(timeline)
+    , m_jobs(new JobTracker(this))
     , m_model(new InsightsModel(this))
     , m_view(new QTableView(this))
     , m_details(new QTextBrowser(this))
@@ -29,11 +29,12 @@ InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     , m_evidenceLabel(new QLabel(this))
     , m_countLabel(new QLabel(this))
 {
-    m_pool.setMaxThreadCount(1); // one analysis at a time; a newer trace supersedes it
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->hide();
+    // The dock is narrow: numbers take what they need, the finding gets the rest.
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setSectionResizeMode(InsightsModel::TitleColumn, QHeaderView::Stretch);
     m_view->setWordWrap(false);
     m_details->setOpenLinks(false);
@@ -72,34 +73,29 @@ InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     updateLabels();
 }
 
-InsightsPanel::~InsightsPanel()
-{
-    m_pool.waitForDone(); // the worker holds only shared_ptrs, but must not outlive the pool
-}
+InsightsPanel::~InsightsPanel() = default;
 
 void InsightsPanel::analyze(std::shared_ptr<const Trace> trace)
 {
-    const quint64 generation = ++m_generation;
+    m_hasResult = false;
     if (!trace) {
-        apply({}, generation);
+        m_jobs->cancel();
+        apply({});
         return;
     }
     m_countLabel->setText(tr("Insights: analysing…"));
-    using Result = std::vector<analysis::Insight>;
-    auto* watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        apply(watcher->result(), generation);
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run(&m_pool, [trace] {
-        return analysis::findInsights(*analysis::makeTraceFacts(trace));
-    }));
+    m_jobs->start([trace] { return analysis::findInsights(*analysis::makeTraceFacts(trace)); },
+                  [this](std::vector<analysis::Insight> insights) { apply(std::move(insights)); },
+                  [this](const QString& error) {
+                      apply({});
+                      m_countLabel->setText(tr("Insights failed"));
+                      m_details->setPlainText(tr("Insights could not be computed: %1").arg(error));
+                  });
 }
 
-void InsightsPanel::apply(std::vector<analysis::Insight> insights, quint64 generation)
+void InsightsPanel::apply(std::vector<analysis::Insight> insights)
 {
-    if (generation != m_generation)
-        return; // a newer trace was shown meanwhile
+    m_hasResult = m_timeline && m_timeline->trace();
     m_model->setInsights(std::move(insights));
     m_view->resizeColumnToContents(InsightsModel::SeverityColumn);
     selectInsight(-1);
@@ -120,7 +116,7 @@ void InsightsPanel::refreshCurrent()
     m_evidence.clear();
     m_evidenceIndex = -1;
     if (!insight) {
-        m_details->clear();
+        showOverview();
         if (m_timeline)
             m_timeline->setHighlightedSlices({});
         updateLabels();
@@ -152,6 +148,24 @@ void InsightsPanel::refreshCurrent()
     }
     m_details->setHtml(html);
     updateLabels();
+}
+
+// Without a selection the text pane lists every finding in full (the table elides titles).
+void InsightsPanel::showOverview()
+{
+    if (m_model->rowCount() == 0) {
+        m_details->setHtml(m_hasResult ? tr("<p>Nothing to fix found in this trace.</p>") : QString());
+        return;
+    }
+    QString html = QStringLiteral("<p>") + tr("Select a finding to highlight its evidence on the timeline.")
+        + QStringLiteral("</p><ul>");
+    for (const auto& insight : m_model->insights()) {
+        html += QStringLiteral("<li><b>%1</b> %2 <small>(%3 per step)</small></li>")
+                    .arg(QString::fromStdString(insight.id).toHtmlEscaped(),
+                         QString::fromStdString(insight.title).toHtmlEscaped(),
+                         QString::fromStdString(formatDuration(TimeNs(insight.timeUs * 1000.0 + 0.5))));
+    }
+    m_details->setHtml(html + QStringLiteral("</ul>"));
 }
 
 void InsightsPanel::nextEvidence()

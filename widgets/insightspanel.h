@@ -4,13 +4,12 @@
 // explanation and fix; Previous/Next walk the evidence (select and reveal). "Visible range
 // only" keeps the findings, and the evidence walked, to what is in view.
 //
-// It follows the timeline by itself: a new trace is analysed on the panel's own thread
-// pool (never the global one); a newer trace makes older results stale. The host adds the
+// It follows the timeline by itself: a new trace is analysed by a JobTracker (its private
+// thread pool, never the global one); a newer trace makes older results stale. The host adds the
 // panel to a dock and countLabel() to its status bar. GUI thread only.
 #include "core/analysis/insights.h"
 
 #include <QPointer>
-#include <QThreadPool>
 #include <QWidget>
 
 class QCheckBox;
@@ -22,6 +21,7 @@ class QToolButton;
 namespace ks {
 
 class InsightsModel;
+class JobTracker;
 class TimelineWidget;
 
 class InsightsPanel : public QWidget {
@@ -50,14 +50,15 @@ Q_SIGNALS:
 
 private:
     void analyze(std::shared_ptr<const Trace> trace);
-    void apply(std::vector<analysis::Insight> insights, quint64 generation);
+    void apply(std::vector<analysis::Insight> insights);
     void onVisibleRangeChanged(TimeNs start, TimeNs end);
     void refreshCurrent();
+    void showOverview();
     void stepEvidence(int delta);
     void updateLabels();
 
     QPointer<TimelineWidget> m_timeline;
-    QThreadPool m_pool;
+    JobTracker* m_jobs; // the analysis runs on its private pool; a newer trace supersedes it
     InsightsModel* m_model;
     QTableView* m_view;
     QTextBrowser* m_details;
@@ -66,7 +67,7 @@ private:
     QToolButton* m_next;
     QLabel* m_evidenceLabel;
     QLabel* m_countLabel;
-    quint64 m_generation = 0;
+    bool m_hasResult = false; // the current trace was analysed
     std::vector<analysis::Evidence> m_evidence;
     int m_evidenceIndex = -1;
     TimeNs m_viewStart = 0, m_viewEnd = 0;

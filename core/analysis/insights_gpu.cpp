@@ -214,6 +214,8 @@ std::vector<IdleGap> findIdleGaps(const InsightContext& context)
         for (const SliceId s : ops)
             busy.emplace_back(slices.start[s], slices.end(s));
         const gpu::IntervalSet busySet = gpu::IntervalSet::unionOf(std::move(busy));
+        if (busySet.empty())
+            continue; // only zero-length ops: nothing to measure gaps against
         const TimeNs deviceStart = busySet.intervals().front().first;
         const TimeNs deviceEnd = busySet.intervals().back().second;
         for (const auto& step : facts.windows.steps) {

@@ -83,8 +83,9 @@ std::optional<Insight> detectPageableCopy(const InsightContext& context)
     }
     context.setTime(insight, copyNs);
     const double bytesPerStep = bytes / context.stepCount;
-    insight.title = printfString("%.3g copies per step from pageable memory (%.3g MB, %s on the GPU)",
-                                 double(copies.size()) / context.stepCount, bytesPerStep / 1e6,
+    const double perStep = double(copies.size()) / context.stepCount;
+    insight.title = printfString("%.3g %s per step from pageable memory (%.3g MB, %s on the GPU)", perStep,
+                                 perStep == 1.0 ? "copy" : "copies", bytesPerStep / 1e6,
                                  formatUs(insight.timeUs).c_str());
     insight.explanation
         = "Copies between the GPU and pageable (ordinary) host memory go through a staging buffer: the driver "
@@ -115,8 +116,9 @@ std::optional<Insight> detectMemcpyDtod(const InsightContext& context)
     for (const SliceId s : copies)
         insight.evidence.push_back(evidenceFor(context.facts, s));
     context.setTime(insight, copyNs);
-    insight.title = printfString("%.3g device-to-device copies per step (%s)",
-                                 double(copies.size()) / context.stepCount, formatUs(insight.timeUs).c_str());
+    const double perStep = double(copies.size()) / context.stepCount;
+    insight.title = printfString("%.3g device-to-device %s per step (%s)", perStep, perStep == 1.0 ? "copy" : "copies",
+                                 formatUs(insight.timeUs).c_str());
     insight.explanation
         = "Device-to-device copies move data without computing anything: clone(), contiguous() after a "
           "transpose or permute, torch.cat, non-inplace masked_fill and dtype conversions all make them.";

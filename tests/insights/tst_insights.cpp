@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <regex>
 #include <set>
 
@@ -245,6 +246,29 @@ private slots:
         QVERIFY(loaded.ok());
         const auto insights = findInsights(*makeTraceFacts(loaded.trace));
         QVERIFY2(insights.empty(), insights.empty() ? "" : insights.front().id.c_str());
+    }
+
+    void oddTracesDoNotBreakIt()
+    {
+        // Zero-length GPU ops, a launch without its kernel, a kernel without a launch, a step
+        // of zero length, absurd times: findings may be empty, nothing may crash.
+        const char* text = R"json({"traceEvents":[
+ {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
+ {"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":1,"tid":1,"ts":100,"dur":0},
+ {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":7}},
+ {"ph":"X","cat":"cuda_runtime","name":"cudaStreamSynchronize","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":8}},
+ {"ph":"X","cat":"kernel","name":"sgemm_kernel","pid":0,"tid":7,"ts":12,"dur":0,"args":{"correlation":7,"device":0,"stream":7}},
+ {"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":7,"ts":1e15,"dur":1e15,"args":{"correlation":99}}
+]})json";
+        const LoadResult loaded = loadTraceFromMemory(text, "odd.json");
+        QVERIFY(loaded.ok());
+        const auto facts = makeTraceFacts(loaded.trace);
+        const auto insights = findInsights(*facts);
+        for (const auto& i : insights) {
+            QVERIFY(std::isfinite(i.timeUs));
+            QVERIFY(std::isfinite(i.share));
+        }
+        (void)insightsToJson(insights, {facts}, {"odd.json"}).dump();
     }
 
     void fp32RulesOnKernelNames()
