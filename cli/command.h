@@ -48,5 +48,6 @@ void addInfoCommand(CLI::App& app);
 void addGpuCommand(CLI::App& app);
 void addOpsCommand(CLI::App& app);
 void addCollectCommand(CLI::App& app);
+void addInsightsCommand(CLI::App& app);
 
 } // namespace ks::cli

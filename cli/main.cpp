@@ -19,9 +19,7 @@ std::string failureMessage(const CLI::App* app, const CLI::Error& error)
     return command + ": " + what + "\nRun '" + command + " --help' for usage.\n";
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+int runCli(int argc, char** argv)
 {
     CLI::App app("Inspect, summarise and collect PyTorch profiler / Chrome trace files.", "kinetoscope-cli");
     app.set_version_flag("--version", std::string("kinetoscope-cli ") + ks::kVersion);
@@ -30,6 +28,7 @@ int main(int argc, char** argv)
     ks::cli::addInfoCommand(app);
     ks::cli::addGpuCommand(app);
     ks::cli::addOpsCommand(app);
+    ks::cli::addInsightsCommand(app);
     ks::cli::addCollectCommand(app);
     try {
         app.parse(argc, argv);
@@ -37,9 +36,21 @@ int main(int argc, char** argv)
         return e.get_exit_code();
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : ks::cli::kUsageError; // --help and --version exit with 0
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "error: %s\n", e.what());
-        return 1;
     }
     return 0;
+}
+
+} // namespace
+
+// Nothing ends in std::terminate: whatever a command failed to handle is an error, exit 1.
+int main(int argc, char** argv)
+{
+    try {
+        return runCli(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "error: unexpected failure\n");
+    }
+    return 1;
 }
