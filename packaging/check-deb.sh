@@ -87,12 +87,16 @@ fi
 
 # The extracted programs find what they need relative to themselves, with no environment.
 [ "$("$root/usr/bin/kinetoscope-cli" --version)" = "kinetoscope-cli $version" ] || fail "kinetoscope-cli --version"
-collect=$(env -u KINETOSCOPE_INJECTION_LIBRARY "$root/usr/bin/kinetoscope-cli" collect -- /bin/true 2>&1) || true
+[ "$(QT_QPA_PLATFORM=offscreen "$root/usr/bin/kinetoscope" --version 2> /dev/null)" = "kinetoscope $version" ] \
+  || fail "kinetoscope --version"
+collect() { env -u KINETOSCOPE_INJECTION_LIBRARY "$root/usr/bin/kinetoscope-cli" collect -- /bin/true 2>&1; }
 if [ -n "$injection_built" ]; then
-  grep -q "without using CUDA" <<< "$collect" || fail "collect did not use the installed injection library: $collect"
-else
-  grep -q "injection library is missing" <<< "$collect" || fail "collect without an injection library: $collect"
+  output=$(collect) || true
+  grep -q "without using CUDA" <<< "$output" || fail "collect did not use the installed injection library: $output"
+  rm "$root"/usr/lib/*/kinetoscope/libkinetoscope_injection.so
 fi
+output=$(collect) && fail "collect without an injection library succeeded"
+grep -q "injection library is missing" <<< "$output" || fail "collect without an injection library: $output"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed for $(basename "$deb")" >&2
