@@ -78,6 +78,11 @@ zcat "$root/usr/share/doc/kinetoscope/changelog.gz" | head -1 | grep -q "^kineto
   || fail "changelog does not start with version $version"
 grep -q "<release version=\"$version\"" "$metainfo" \
   || fail "metainfo has no release $version"
+# Every command of kinetoscope-cli has its entry in the man page.
+for command in $("$root/usr/bin/kinetoscope-cli" --help | sed -n '/^Subcommands:/,$s/^  \([a-z-]*\) .*/\1/p'); do
+  zcat "$root/usr/share/man/man1/kinetoscope-cli.1.gz" | grep -q "^\.BR $command " \
+    || fail "man page kinetoscope-cli.1 lacks the command $command"
+done
 if command -v groff > /dev/null; then
   for page in kinetoscope kinetoscope-cli; do
     warnings=$(zcat "$root/usr/share/man/man1/$page.1.gz" | groff -man -ww -z 2>&1) || true
