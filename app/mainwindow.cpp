@@ -8,6 +8,7 @@
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
 #include "widgets/gpuviews.h"
+#include "widgets/insightspanel.h"
 #include "widgets/kerneltablemodel.h"
 #include "widgets/opstablemodel.h"
 #include "widgets/searchbar.h"
@@ -137,6 +138,14 @@ void MainWindow::createDocks()
     detailsDock->setObjectName(QStringLiteral("detailsDock"));
     detailsDock->setWidget(m_details);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+
+    // Insights (issue 11): under Details, visible without a click; it follows the timeline.
+    auto* insights = new InsightsPanel(m_timeline);
+    auto* insightsDock = new QDockWidget(tr("Insights"), this);
+    insightsDock->setObjectName(QStringLiteral("insightsDock"));
+    insightsDock->setWidget(insights);
+    addDockWidget(Qt::RightDockWidgetArea, insightsDock);
+    statusBar()->addPermanentWidget(insights->countLabel());
 
     m_diagnosticsDock = new QDockWidget(tr("Warnings"), this);
     m_diagnosticsDock->setObjectName(QStringLiteral("warningsDock"));

@@ -136,10 +136,11 @@ std::optional<std::vector<std::string>> buildEnvironment(const std::vector<std::
         if (std::none_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == key; }))
             env.push_back(entry);
     }
-    for (const auto& [key, value] : overrides) {
-        // A later override of the same key wins: drop an earlier one.
-        std::erase_if(env, [&](const std::string& e) { return keyOf(e) == key; });
-        env.push_back(key + "=" + value);
+    for (const auto& override : overrides) {
+        // A later override of the same key wins: drop an earlier one. (No structured binding:
+        // clang 14, used for the fuzz build, cannot capture one in a lambda.)
+        std::erase_if(env, [&](const std::string& e) { return keyOf(e) == override.first; });
+        env.push_back(override.first + "=" + override.second);
     }
     return env;
 }
