@@ -78,6 +78,11 @@ zcat "$root/usr/share/doc/kinetoscope/changelog.gz" | head -1 | grep -q "^kineto
   || fail "changelog does not start with version $version"
 grep -q "<release version=\"$version\"" "$metainfo" \
   || fail "metainfo has no release $version"
+# Every command of kinetoscope-cli has its entry in the man page.
+for command in $("$root/usr/bin/kinetoscope-cli" --help | sed -n '/^Subcommands:/,$s/^  \([a-z-]*\) .*/\1/p'); do
+  zcat "$root/usr/share/man/man1/kinetoscope-cli.1.gz" | grep -q "^\.BR $command " \
+    || fail "man page kinetoscope-cli.1 lacks the command $command"
+done
 if command -v groff > /dev/null; then
   for page in kinetoscope kinetoscope-cli; do
     warnings=$(zcat "$root/usr/share/man/man1/$page.1.gz" | groff -man -ww -z 2>&1) || true
@@ -87,12 +92,16 @@ fi
 
 # The extracted programs find what they need relative to themselves, with no environment.
 [ "$("$root/usr/bin/kinetoscope-cli" --version)" = "kinetoscope-cli $version" ] || fail "kinetoscope-cli --version"
-collect=$(env -u KINETOSCOPE_INJECTION_LIBRARY "$root/usr/bin/kinetoscope-cli" collect -- /bin/true 2>&1) || true
+[ "$(QT_QPA_PLATFORM=offscreen "$root/usr/bin/kinetoscope" --version 2> /dev/null)" = "kinetoscope $version" ] \
+  || fail "kinetoscope --version"
+collect() { env -u KINETOSCOPE_INJECTION_LIBRARY "$root/usr/bin/kinetoscope-cli" collect -- /bin/true 2>&1; }
 if [ -n "$injection_built" ]; then
-  grep -q "without using CUDA" <<< "$collect" || fail "collect did not use the installed injection library: $collect"
-else
-  grep -q "injection library is missing" <<< "$collect" || fail "collect without an injection library: $collect"
+  output=$(collect) || true
+  grep -q "without using CUDA" <<< "$output" || fail "collect did not use the installed injection library: $output"
+  rm "$root"/usr/lib/*/kinetoscope/libkinetoscope_injection.so
 fi
+output=$(collect) && fail "collect without an injection library succeeded"
+grep -q "injection library is missing" <<< "$output" || fail "collect without an injection library: $output"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed for $(basename "$deb")" >&2

@@ -16,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 
 # Debian's hardening flags (dpkg-buildflags), as a Debian build would use them.
 if command -v dpkg-buildflags > /dev/null; then
-  eval "$(dpkg-buildflags --export=sh)"
+  eval "$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --export=sh)"
   export CXXFLAGS="$CXXFLAGS $CPPFLAGS" # CMake does not read CPPFLAGS (_FORTIFY_SOURCE)
 fi
 cmake -S "$root" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
