@@ -18,5 +18,6 @@ int runCollect(const std::vector<std::string>& args);
 int runGpu(const std::vector<std::string>& args);
 int runOps(const std::vector<std::string>& args);
 int runInsights(const std::vector<std::string>& args);
+int runConvert(const std::vector<std::string>& args);
 
 } // namespace ks::cli

@@ -12,6 +12,7 @@ const ks::cli::Command kCommands[] = {
     {"gpu", "GPU utilization, SM efficiency, occupancy, step breakdown, nvprof summary", ks::cli::runGpu},
     {"ops", "operator table like torch's key_averages().table()", ks::cli::runOps},
     {"insights", "what to fix: findings with time per step, evidence and advice", ks::cli::runInsights},
+    {"convert", "write traces again (.json <-> .json.gz), several merged into one file", ks::cli::runConvert},
     {"collect", "run a CUDA program under the CUPTI collector and write its trace", ks::cli::runCollect},
 };
 
