@@ -4,6 +4,7 @@
 // unless the user has scrolled or zoomed away from them.
 #include "collector/host/launcher.h"
 #include "core/model/trace.h"
+#include "core/writing/writer.h"
 
 #include <QObject>
 
@@ -43,6 +44,7 @@ private:
     void onFinished(std::shared_ptr<const Trace> trace, const QString& summary);
     void onFailed(const QString& message);
     void setRecordingUi(bool recording);
+    static QString lossText(const std::vector<WriteLoss>& losses);
 
     MainWindow* m_window;
     std::unique_ptr<RecordingSession> m_session;
