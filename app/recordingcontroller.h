@@ -15,6 +15,7 @@ class QLabel;
 
 namespace ks {
 
+class JobTracker;
 class MainWindow;
 class RecordingSession;
 
@@ -44,6 +45,7 @@ private:
     void onFinished(std::shared_ptr<const Trace> trace, const QString& summary);
     void onFailed(const QString& message);
     void setRecordingUi(bool recording);
+    void onSaved(const QString& path, const TraceWriteResult& result);
     static QString lossText(const std::vector<WriteLoss>& losses);
 
     MainWindow* m_window;
@@ -53,6 +55,7 @@ private:
     QAction* m_saveAsAction = nullptr;
     QLabel* m_status = nullptr;
     QString m_title;
+    JobTracker* m_saveJob;
 };
 
 } // namespace ks

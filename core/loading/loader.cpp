@@ -3,10 +3,12 @@
 #include "core/loading/bytesource.h"
 #include "core/loading/eventparser.h"
 #include "core/model/tracebuilder.h"
+#include "core/model/utf8.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -20,6 +22,7 @@ using json::Status;
 namespace {
 
 constexpr std::size_t kMaxMetadataBytes = 1 << 20; // larger top-level values are skipped
+constexpr const char* kInvalidUtf8 = "invalid UTF-8 (or a lone UTF-16 surrogate) was replaced with U+FFFD";
 
 std::vector<DeviceProperties> parseDeviceProperties(const std::string& raw)
 {
@@ -84,6 +87,8 @@ private:
     Status stepObjectMember(Cursor& c);
     Status parseObjectMember(Cursor& c);
     Status stepEvents(Cursor& c);
+    // An event whose text is not valid UTF-8: warns, and points its kept fields at valid copies.
+    void keepValidText(RawEvent& ev, const char* firstBad);
     void handleEvent(const RawEvent& ev, std::uint64_t offset, std::uint32_t length);
     bool handleKeptEvent(const RawEvent& ev, std::uint64_t offset, std::uint32_t length);
     void handleSlice(const RawEvent& ev, JsonId pid, JsonId tid, StringId name, StringId category, bool device,
@@ -122,6 +127,7 @@ private:
     EventParser m_parser;
     RawEvent m_event;
     std::string m_keyScratch;
+    std::array<std::string, 6> m_validText; // see keepValidText()
     std::vector<std::int8_t> m_deviceCategory; // by category id: -1 unknown, 0 host, 1 device
 
     // The last X slice, for kineto's "flow event right after its slice" fast path.
@@ -363,6 +369,14 @@ Status TraceReader::parseObjectMember(Cursor& c)
         return Status::Ok;
     }
     std::string raw(valueStart, c.p);
+    const std::size_t badValue = utf8::firstInvalidJson(raw);
+    const std::size_t badKey = utf8::firstInvalid(keyCopy);
+    if (badValue != utf8::kValid || badKey != utf8::kValid) {
+        m_builder.diagnostics().warn("invalid-utf8", "top-level \"" + utf8::sanitized(keyCopy) + "\": " + kInvalidUtf8,
+                                     badKey != utf8::kValid ? kNoOffset : offsetOf(valueStart) + badValue);
+        raw = utf8::sanitizedJson(raw);
+        keyCopy = utf8::sanitized(keyCopy);
+    }
     if (keyCopy == "baseTimeNanoseconds") {
         std::int64_t base = 0;
         if (json::parseInt64(raw, base))
@@ -409,9 +423,21 @@ Status TraceReader::stepEvents(Cursor& c)
                 c.p = start;
             return st;
         }
-        handleEvent(m_event, offsetOf(start), static_cast<std::uint32_t>(c.p - start));
+        const std::string_view text(start, static_cast<std::size_t>(c.p - start));
+        if (const std::size_t bad = utf8::firstInvalidJson(text); bad != utf8::kValid) [[unlikely]]
+            keepValidText(m_event, start + bad);
+        handleEvent(m_event, offsetOf(start), static_cast<std::uint32_t>(text.size()));
         ++m_eventIndex;
     }
+}
+
+void TraceReader::keepValidText(RawEvent& ev, const char* firstBad)
+{
+    warnAt("invalid-utf8", kInvalidUtf8, firstBad);
+    std::string_view* kept[] = {&ev.name, &ev.category, &ev.args.name, &ev.args.labels, &ev.scope, &ev.bp};
+    static_assert(std::size(kept) == std::tuple_size_v<decltype(m_validText)>);
+    for (std::size_t i = 0; i < std::size(kept); ++i)
+        *kept[i] = utf8::validView(*kept[i], m_validText[i]);
 }
 
 bool TraceReader::deviceCategory(StringId category)

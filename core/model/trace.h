@@ -268,6 +268,7 @@ public:
     SliceId sliceAt(std::uint32_t row, TimeNs t) const;
     const GpuOpInfo* gpuOpInfo(SliceId s) const;
     // The raw JSON text of the event ("{...}"), read back from its source; empty if none.
+    // Texts are valid UTF-8: ill-formed bytes and lone surrogate escapes become U+FFFD.
     std::string eventText(SliceId s) const;
     std::string instantText(std::uint32_t instant) const;
     // The texts of many slices (instants) in one pass, read in batches in source order: far

@@ -1,5 +1,7 @@
 #include "core/model/tracebuilder.h"
 
+#include "core/model/utf8.h"
+
 #include <algorithm>
 #include <numeric>
 #include <tuple>
@@ -119,7 +121,7 @@ std::uint32_t TraceBuilder::counterSeries(JsonId pid, std::string_view seriesNam
     if (inserted) {
         CounterSeries series;
         series.pid = pid;
-        series.name = std::string(seriesName);
+        series.name = utf8::sanitized(seriesName);
         series.derived = derived;
         m_trace.m_counters.push_back(std::move(series));
     }
@@ -138,12 +140,12 @@ void TraceBuilder::keepEntry(std::uint64_t offset, std::uint32_t length, char ph
 
 void TraceBuilder::setProcessName(JsonId pid, std::string_view name)
 {
-    m_processMeta[pid].name = std::string(name);
+    m_processMeta[pid].name = utf8::sanitized(name);
 }
 
 void TraceBuilder::setProcessLabels(JsonId pid, std::string_view labels)
 {
-    m_processMeta[pid].labels = std::string(labels);
+    m_processMeta[pid].labels = utf8::sanitized(labels);
 }
 
 void TraceBuilder::setProcessSortIndex(JsonId pid, std::int64_t index)
@@ -155,7 +157,7 @@ void TraceBuilder::setProcessSortIndex(JsonId pid, std::int64_t index)
 
 void TraceBuilder::setThreadName(JsonId pid, JsonId tid, std::string_view name)
 {
-    m_threadMeta[{pid, tid}].name = std::string(name);
+    m_threadMeta[{pid, tid}].name = utf8::sanitized(name);
 }
 
 void TraceBuilder::setThreadSortIndex(JsonId pid, JsonId tid, std::int64_t index)
@@ -167,11 +169,17 @@ void TraceBuilder::setThreadSortIndex(JsonId pid, JsonId tid, std::int64_t index
 
 void TraceBuilder::addMetadata(std::string key, std::string rawJson)
 {
+    if (utf8::firstInvalid(key) != utf8::kValid)
+        key = utf8::sanitized(key);
+    if (utf8::firstInvalidJson(rawJson) != utf8::kValid)
+        rawJson = utf8::sanitizedJson(rawJson);
     m_trace.m_metadata.emplace_back(std::move(key), std::move(rawJson));
 }
 
 void TraceBuilder::setDeviceProperties(std::vector<DeviceProperties> props)
 {
+    for (auto& p : props)
+        p.name = utf8::sanitized(p.name);
     m_trace.m_deviceProperties = std::move(props);
 }
 

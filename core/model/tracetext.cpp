@@ -1,5 +1,6 @@
 // Batched read-back of raw event text (Trace::forEachEventText / forEachInstantText).
 #include "core/model/trace.h"
+#include "core/model/utf8.h"
 
 #include <algorithm>
 #include <numeric>
@@ -18,7 +19,7 @@ void readInBlocks(const EventTextSource* source, std::span<const Id> ids, const 
 {
     std::vector<Id> order(ids.begin(), ids.end());
     std::stable_sort(order.begin(), order.end(), [&](Id a, Id b) { return offsets[a] < offsets[b]; });
-    std::string block;
+    std::string block, sanitized;
     std::size_t i = 0;
     while (i < order.size()) {
         const Id first = order[i];
@@ -39,8 +40,10 @@ void readInBlocks(const EventTextSource* source, std::span<const Id> ids, const 
         for (; i < j; ++i) {
             const Id id = order[i];
             const std::uint64_t from = offsets[id] - begin;
-            sink(id, from + lengths[id] <= block.size() ? std::string_view(block).substr(from, lengths[id])
-                                                        : std::string_view());
+            const std::string_view text = from + lengths[id] <= block.size()
+                                            ? std::string_view(block).substr(from, lengths[id])
+                                            : std::string_view();
+            sink(id, utf8::validJsonView(text, sanitized));
         }
     }
 }

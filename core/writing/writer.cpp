@@ -2,6 +2,7 @@
 
 #include "core/writing/eventtext.h"
 #include "core/writing/idplan.h"
+#include "core/version.h"
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -195,6 +196,8 @@ Json devicePropertiesJson(const std::vector<DeviceProperties>& props)
     return list;
 }
 
+constexpr std::string_view kWriterVersionKey = "kinetoscopeVersion"; // which Kinetoscope wrote the file
+
 bool isTrailerKey(std::string_view k)
 {
     return k == "distributedInfo" || k == "traceName";
@@ -207,7 +210,7 @@ void TraceJsonWriter::writeTopLevelKeys(bool trailer)
     std::map<std::string, std::string> firstValue;
     for (std::size_t k = 0; k < m_inputs.size(); ++k) {
         for (const auto& [key, raw] : m_inputs[k]->metadata()) {
-            if (isTrailerKey(key) != trailer)
+            if (isTrailerKey(key) != trailer || key == kWriterVersionKey)
                 continue;
             const auto [it, inserted] = firstValue.try_emplace(key, raw);
             if (inserted)
@@ -219,6 +222,7 @@ void TraceJsonWriter::writeTopLevelKeys(bool trailer)
     }
     if (trailer)
         return;
+    writeTopLevel(kWriterVersionKey, dumpJson(Json(kVersion)));
     const Trace& first = *m_inputs.front();
     if (!firstValue.count("deviceProperties") && !first.deviceProperties().empty())
         writeTopLevel("deviceProperties", dumpJson(devicePropertiesJson(first.deviceProperties())));
