@@ -86,6 +86,12 @@ void RecordingController::saveAs()
         QMessageBox::information(m_window, tr("Save As"), tr("There is no trace to save."));
         return;
     }
+    // Save As never drops data silently: what cannot be written is named before writing.
+    if (const auto losses = unwritableParts(*trace); !losses.empty()
+        && QMessageBox::question(m_window, tr("Save As"),
+                                 tr("Some parts of this trace cannot be written:\n%1\nSave the rest?").arg(lossText(losses)))
+               != QMessageBox::Yes)
+        return;
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Trace As"), QString(),
                                                       tr("PyTorch profiler traces (*.pt.trace.json.gz *.json)"));
     if (!path.isEmpty())
@@ -110,12 +116,22 @@ void RecordingController::saveTo(const QString& path)
                      });
 }
 
+QString RecordingController::lossText(const std::vector<WriteLoss>& losses)
+{
+    QStringList lines;
+    for (const auto& loss : losses)
+        lines << tr("%L1 %2").arg(loss.count).arg(QString::fromStdString(loss.what));
+    return lines.join(QLatin1Char('\n'));
+}
+
 void RecordingController::onSaved(const QString& path, const TraceWriteResult& result)
 {
     m_saveAsAction->setEnabled(true);
     if (!result.ok)
         QMessageBox::warning(m_window, tr("Save As"),
                              tr("Could not save %1:\n%2").arg(path, QString::fromStdString(result.error)));
+    else if (!result.lost.empty())
+        QMessageBox::warning(m_window, tr("Save As"), tr("Saved %1, but left out:\n%2").arg(path, lossText(result.lost)));
     else
         m_window->statusBar()->showMessage(tr("Saved %1 (%L2 events)").arg(path).arg(result.eventsWritten), 5000);
     Q_EMIT saved(path, result.ok);

@@ -46,6 +46,7 @@ private:
     void onFailed(const QString& message);
     void setRecordingUi(bool recording);
     void onSaved(const QString& path, const TraceWriteResult& result);
+    static QString lossText(const std::vector<WriteLoss>& losses);
 
     MainWindow* m_window;
     std::unique_ptr<RecordingSession> m_session;

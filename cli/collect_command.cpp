@@ -41,9 +41,13 @@ std::string pathForProcess(const std::string& path, std::int64_t pid)
     return path + tag;
 }
 
-bool writeTrace(const Trace& trace, const std::string& path)
+// Merged files are made unambiguous for other tools (integer pids, correlation ids unique per
+// process, flow ids equal to them): see TraceWriteOptions::normalizeIds.
+bool writeTrace(const Trace& trace, const std::string& path, bool merged)
 {
-    const auto result = writeTraceFile(trace, path);
+    TraceWriteOptions options;
+    options.normalizeIds = merged;
+    const auto result = writeTraceFile(trace, path, options);
     if (!result.ok) {
         std::fprintf(stderr, "collect: cannot write %s: %s\n", path.c_str(), result.error.c_str());
         return false;
@@ -162,11 +166,11 @@ int runCollect(CollectArgs options)
                                           : "no process initialised CUDA yet, nothing was recorded")
                          : "the traced processes produced no GPU activity; nothing was written");
     } else if (options.merge || processes.size() == 1) {
-        wrote = writeTrace(session.traceOf(processes), options.output);
+        wrote = writeTrace(session.traceOf(processes), options.output, options.merge);
     } else {
         wrote = true;
         for (const auto& p : processes)
-            wrote = writeTrace(session.traceOf({p}), pathForProcess(options.output, p.hello.pid)) && wrote;
+            wrote = writeTrace(session.traceOf({p}), pathForProcess(options.output, p.hello.pid), false) && wrote;
     }
 
     if (durationReached && !target.poll()) {

@@ -49,5 +49,6 @@ void addGpuCommand(CLI::App& app);
 void addOpsCommand(CLI::App& app);
 void addCollectCommand(CLI::App& app);
 void addInsightsCommand(CLI::App& app);
+void addConvertCommand(CLI::App& app);
 
 } // namespace ks::cli

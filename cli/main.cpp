@@ -29,6 +29,7 @@ int runCli(int argc, char** argv)
     ks::cli::addGpuCommand(app);
     ks::cli::addOpsCommand(app);
     ks::cli::addInsightsCommand(app);
+    ks::cli::addConvertCommand(app);
     ks::cli::addCollectCommand(app);
     try {
         app.parse(argc, argv);

@@ -2,6 +2,7 @@
 
 #include "core/loading/jsonscan.h"
 #include "core/writing/filemode.h"
+#include "core/writing/eventtext.h"
 #include "core/writing/idplan.h"
 #include "core/version.h"
 
@@ -39,38 +40,6 @@ std::string formatMicroseconds(TimeNs ns)
 }
 
 namespace {
-
-std::string dump(const Json& value)
-{
-    // Invalid UTF-8 in names (older kineto) becomes U+FFFD instead of throwing.
-    return value.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-// The raw text of the top-level "args" value of one event ("" if none or unreadable).
-std::string_view rawArgs(std::string_view event)
-{
-    json::Cursor c{event.data(), event.data() + event.size()};
-    if (!json::skipSpace(c) || *c.p != '{')
-        return {};
-    ++c.p;
-    std::string scratch;
-    while (json::skipSpace(c) && *c.p != '}') {
-        std::string_view key;
-        if (json::parseString(c, key, scratch) != json::Status::Ok || !json::skipSpace(c) || *c.p != ':')
-            return {};
-        ++c.p;
-        if (!json::skipSpace(c))
-            return {};
-        const char* valueStart = c.p;
-        if (json::skipValue(c) != json::Status::Ok)
-            return {};
-        if (key == "args")
-            return {valueStart, std::size_t(c.p - valueStart)};
-        if (json::skipSpace(c) && *c.p == ',')
-            ++c.p;
-    }
-    return {};
-}
 
 class Sink {
 public:
@@ -128,100 +97,6 @@ public:
 private:
     gzFile m_file;
 };
-
-// One traceEvents entry. Variable parts go through nlohmann's dump; ts and dur are inserted
-// as exact fixed-point numbers, which a JSON value cannot carry without passing through double.
-class EventText {
-public:
-    EventText& field(std::string_view key, const Json& value)
-    {
-        separate(key);
-        m_text += dump(value);
-        return *this;
-    }
-    // JSON text already validated by nlohmann (args copied byte for byte from the source).
-    EventText& validated(std::string_view key, std::string_view jsonText)
-    {
-        separate(key);
-        m_text += jsonText;
-        return *this;
-    }
-    EventText& time(std::string_view key, TimeNs ns)
-    {
-        separate(key);
-        m_text += formatMicroseconds(ns);
-        return *this;
-    }
-    std::string finish() { return std::move(m_text) + '}'; }
-
-private:
-    void separate(std::string_view key)
-    {
-        m_text += m_text.size() > 1 ? ",\"" : "\"";
-        m_text += key; // keys are fixed ASCII identifiers of the format
-        m_text += "\":";
-    }
-    std::string m_text = "{";
-};
-
-// Invalid UTF-8 (older kineto names) becomes U+FFFD, so that the text is valid JSON again.
-std::string repairUtf8(std::string_view text)
-{
-    std::string out;
-    out.reserve(text.size());
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    const auto* end = p + text.size();
-    while (p < end) {
-        const unsigned c = *p;
-        int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-        bool valid = extra >= 0 && end - p > extra;
-        for (int i = 1; valid && i <= extra; ++i)
-            valid = (p[i] & 0xC0) == 0x80;
-        if (!valid) {
-            out += "\xEF\xBF\xBD";
-            ++p;
-            continue;
-        }
-        out.append(reinterpret_cast<const char*>(p), static_cast<std::size_t>(extra + 1));
-        p += extra + 1;
-    }
-    return out;
-}
-
-// NaN and Infinity (outside strings) are not JSON: they become null, so that every other
-// reader still gets the entry. Returns whether anything changed.
-bool nullNonFiniteNumbers(std::string& text)
-{
-    std::string out;
-    bool inString = false, changed = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            out += c;
-            if (c == '\\' && i + 1 < text.size())
-                out += text[++i];
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        if (c == '"')
-            inString = true;
-        const std::string_view rest(text.data() + i, text.size() - i);
-        bool replaced = false;
-        for (const std::string_view token : {"-Infinity", "Infinity", "-NaN", "NaN"}) {
-            if (!replaced && rest.starts_with(token)) {
-                out += "null";
-                i += token.size() - 1;
-                changed = replaced = true;
-            }
-        }
-        if (!replaced)
-            out += c;
-    }
-    if (changed)
-        text = std::move(out);
-    return changed;
-}
 
 class TraceJsonWriter {
 public:
@@ -301,9 +176,9 @@ void TraceJsonWriter::writeTopLevel(std::string_view key, const std::string& raw
     }
     put(m_firstKey ? "{\n  " : ",\n  ");
     m_firstKey = false;
-    put(dump(Json(std::string(key))));
+    put(dumpJson(Json(std::string(key))));
     put(": ");
-    put(dump(value));
+    put(dumpJson(value));
 }
 
 Json devicePropertiesJson(const std::vector<DeviceProperties>& props)
@@ -349,10 +224,10 @@ void TraceJsonWriter::writeTopLevelKeys(bool trailer)
     }
     if (trailer)
         return;
-    writeTopLevel(kWriterVersionKey, dump(Json(kVersion)));
+    writeTopLevel(kWriterVersionKey, dumpJson(Json(kVersion)));
     const Trace& first = *m_inputs.front();
     if (!firstValue.count("deviceProperties") && !first.deviceProperties().empty())
-        writeTopLevel("deviceProperties", dump(devicePropertiesJson(first.deviceProperties())));
+        writeTopLevel("deviceProperties", dumpJson(devicePropertiesJson(first.deviceProperties())));
     if (!firstValue.count("baseTimeNanoseconds") && first.baseTimeNs() != 0)
         writeTopLevel("baseTimeNanoseconds", std::to_string(first.baseTimeNs()));
     for (std::size_t k = 1; k < m_inputs.size(); ++k) {
@@ -483,7 +358,7 @@ void TraceJsonWriter::writeKept(std::string_view text)
         if (parsed.value("ph", "") == "M" && parsed.value("name", "") == "process_name")
             m_namedPids.insert(parsed["pid"]);
     }
-    event(dump(parsed));
+    event(dumpJson(parsed));
 }
 
 void TraceJsonWriter::writeMetadataEvents()
@@ -618,7 +493,7 @@ std::string TraceJsonWriter::argsText(SliceId s, std::string_view rawText)
         if (rebuilt.contains("External id"))
             rebuilt["External id"] = m_plan.externalId(m_k, s);
     }
-    return rebuilt.is_null() ? std::string() : dump(rebuilt);
+    return rebuilt.is_null() ? std::string() : dumpJson(rebuilt);
 }
 
 // Flow halves directly after their slice, with its pid, tid and ts, so that a reader binds

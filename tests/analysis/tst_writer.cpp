@@ -580,6 +580,32 @@ private Q_SLOTS:
         }
     }
 
+    // Converted and merged files have no partially overlapping slices on one row (Perfetto
+    // drops them): overhead slices in an overflow lane go on a tid of their own.
+    void overlappingOverheadGoesOnItsOwnTid()
+    {
+        const auto original = loadText(R"({"traceEvents":[
+ {"ph":"X","cat":"overhead","name":"Activity Buffer Request","pid":-1,"tid":0,"ts":10,"dur":10},
+ {"ph":"X","cat":"overhead","name":"Activity Buffer Request","pid":-1,"tid":0,"ts":15,"dur":10},
+ {"ph":"X","cat":"overhead","name":"Activity Buffer Flush","pid":-1,"tid":0,"ts":30,"dur":2}]})", "overhead");
+        QVERIFY(original);
+        QCOMPARE(original->tracks().size(), std::size_t(1));
+        QCOMPARE(original->tracks()[0].lanes.size(), std::size_t(2)); // main + overflow
+        TraceWriteOptions normalized;
+        normalized.normalizeIds = true;
+        std::string written;
+        const auto reloaded = roundTripText(*original, &written, normalized);
+        QVERIFY(reloaded);
+        QCOMPARE(reloaded->slices().size(), std::size_t(3));
+        QCOMPARE(reloaded->tracks().size(), std::size_t(2));
+        for (const auto& track : reloaded->tracks())
+            QCOMPARE(track.lanes.size(), std::size_t(1));
+        // Plain Save As keeps the file's rows as they were.
+        const auto plain = roundTripText(*original);
+        QVERIFY(plain);
+        QCOMPARE(plain->tracks().size(), std::size_t(1));
+    }
+
     // Slices built without JSON text (the collector's path) get their args from the model.
     void synthesizesArgsForBuiltTraces()
     {

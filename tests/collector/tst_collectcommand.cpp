@@ -8,6 +8,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
+#include <set>
+
 namespace {
 
 struct Run {
@@ -103,6 +106,23 @@ private slots:
         QVERIFY(loaded.ok());
         QCOMPARE(countNamed(*loaded.trace, "fakeKernel(float*, int)"), std::size_t(50));
         QCOMPARE(loaded.trace->flows().size(), std::size_t(50)); // equal correlation ids kept apart
+        // Unambiguous for other tools: integer pids, each correlation id in one process only,
+        // and every ac2g flow id equal to the correlation id of its launch and its kernel.
+        const auto& t = *loaded.trace;
+        std::map<std::int64_t, std::set<std::uint32_t>> processesOfCorrelation;
+        for (ks::SliceId s = 0; s < t.slices().size(); ++s) {
+            if (t.slices().correlation[s] != ks::kNoId && !t.processes()[t.tracks()[t.trackOf(s)].process].isDevice)
+                processesOfCorrelation[t.slices().correlation[s]].insert(t.tracks()[t.trackOf(s)].process);
+        }
+        QVERIFY(processesOfCorrelation.size() >= 50);
+        for (const auto& [correlation, processes] : processesOfCorrelation)
+            QCOMPARE(processes.size(), std::size_t(1));
+        for (const auto& f : t.flows()) {
+            QCOMPARE(std::int64_t(f.id), t.slices().correlation[f.from]);
+            QCOMPARE(t.slices().correlation[f.to], t.slices().correlation[f.from]);
+        }
+        for (const auto& p : t.processes())
+            QVERIFY(!p.pid.isText);
         int gpuProcesses = 0;
         for (const auto& p : loaded.trace->processes())
             gpuProcesses += p.isDevice;
