@@ -202,6 +202,13 @@ double DiffRow::deltaPercent() const
     return baseNs != 0 ? 100.0 * (newNs - baseNs) / baseNs : 0.0;
 }
 
+double DiffReport::meanPerCallNs(const DiffRow& row, bool baseSide) const
+{
+    const std::uint64_t count = baseSide ? row.baseCount : row.newCount;
+    const double steps = double(std::max<std::size_t>(baseSide ? base.steps : neu.steps, 1));
+    return count ? (baseSide ? row.baseNs : row.newNs) * steps / double(count) : 0.0;
+}
+
 std::string kernelFamily(std::string_view name)
 {
     if (name.starts_with("ncclDevKernel_") || name.starts_with("ncclKernel_"))
