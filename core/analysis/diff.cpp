@@ -82,8 +82,9 @@ void addKernels(RowJoin& join, const Trace& trace, const SideData& d, bool isBas
     KernelStatsOptions options;
     options.rangeStart = d.side.windowStart;
     options.rangeEnd = d.side.windowEnd;
-    for (const KernelRow& k : computeKernelStats(trace, options)) {
+    for (KernelRow& k : computeKernelStats(trace, options)) {
         DiffRow& row = join.at(k.name, k.name, isBase);
+        (isBase ? row.baseSlices : row.newSlices) = std::move(k.slices);
         (isBase ? row.baseCount : row.newCount) += k.calls;
         (isBase ? row.baseNs : row.newNs) += double(k.total) / d.perStep;
     }
@@ -95,10 +96,11 @@ void addOps(RowJoin& join, const Trace& trace, const SideData& d, bool isBase, c
     options.groupByInputShapes = diffOptions.groupOpsByInputShapes;
     options.rangeStart = d.side.windowStart;
     options.rangeEnd = d.side.windowEnd;
-    for (const OperatorRow& op : computeOperatorTable(trace, options).rows) {
+    for (OperatorRow& op : computeOperatorTable(trace, options).rows) {
         if (op.isDevice)
             continue;
         DiffRow& row = join.at(op.name + '\0' + op.inputShapes, op.name, isBase);
+        (isBase ? row.baseSlices : row.newSlices) = std::move(op.slices);
         row.detail = op.inputShapes;
         (isBase ? row.baseCount : row.newCount) += op.calls;
         (isBase ? row.baseNs : row.newNs) += double(op.selfCpu) / d.perStep;
@@ -117,6 +119,7 @@ void addCopies(RowJoin& join, const Trace& trace, const SideData& d, bool isBase
             continue;
         const std::string name = copy ? gpu::nvprofMemcpyName(trace.str(slices.name[s])) : "[CUDA memset]";
         DiffRow& row = join.at(name, name, isBase);
+        (isBase ? row.baseSlices : row.newSlices).push_back(s);
         ++(isBase ? row.baseCount : row.newCount);
         (isBase ? row.baseNs : row.newNs) += double(slices.duration[s]) / d.perStep;
         const GpuOpInfo* info = trace.gpuOpInfo(s);
@@ -138,6 +141,9 @@ std::vector<DiffRow> familiesOf(const std::vector<DiffRow>& kernels)
             DiffRow& row = join.at(family, family, isBase);
             (isBase ? row.baseCount : row.newCount) += isBase ? k.baseCount : k.newCount;
             (isBase ? row.baseNs : row.newNs) += isBase ? k.baseNs : k.newNs;
+            const auto& slices = isBase ? k.baseSlices : k.newSlices;
+            auto& into = isBase ? row.baseSlices : row.newSlices;
+            into.insert(into.end(), slices.begin(), slices.end());
             (isBase ? names[family].first : names[family].second).insert(k.name);
         }
     }
