@@ -1,5 +1,6 @@
 #include "core/analysis/diff.h"
 
+#include "core/analysis/tracefacts.h"
 #include "core/gpu/nvprofsummary.h"
 #include "core/gpu/stepbreakdown.h"
 #include "core/stats/kernelstats.h"
@@ -19,7 +20,7 @@ bool contains(std::string_view s, std::string_view part) { return s.find(part) !
 // What one side contributes: its window, step count and GPU breakdown.
 struct SideData {
     DiffSide side;
-    std::vector<gpu::PluginKind> kinds;
+    std::shared_ptr<const TraceFacts> facts; // slice kinds and the plugin's step windows
     gpu::StepBreakdown breakdown;
     double perStep = 1.0; // divisor turning window totals into per-step figures
 };
@@ -29,10 +30,10 @@ SideData analyzeSide(const WorkspaceMember& member)
     const Trace& trace = *member.trace;
     SideData d;
     d.side.file = member.identity.file;
-    d.kinds = gpu::classifySlices(trace);
-    const auto windows = gpu::computePluginWindows(trace, d.kinds);
-    d.breakdown = gpu::computeStepBreakdown(trace, d.kinds, windows);
-    const bool hasSteps = windows.hasProfilerSteps && !member.steps.empty();
+    d.facts = makeTraceFacts(member.trace);
+    const auto& windows = d.facts->windows;
+    d.breakdown = gpu::computeStepBreakdown(trace, d.facts->kinds, windows);
+    const bool hasSteps = d.facts->hasSteps() && !member.steps.empty();
     d.side.steps = hasSteps ? windows.steps.size() : 0;
     d.side.windowStart = hasSteps ? windows.stepsStart : trace.startTime();
     d.side.windowEnd = hasSteps ? windows.stepsEnd : trace.endTime();
@@ -113,8 +114,9 @@ void addCopies(RowJoin& join, const Trace& trace, const SideData& d, bool isBase
 {
     const auto& slices = trace.slices();
     for (SliceId s = 0; s < slices.size(); ++s) {
-        const bool copy = d.kinds[s] == gpu::PluginKind::Memcpy;
-        if ((!copy && d.kinds[s] != gpu::PluginKind::Memset) || slices.start[s] < d.side.windowStart
+        const gpu::PluginKind kind = d.facts->kinds[s];
+        const bool copy = kind == gpu::PluginKind::Memcpy;
+        if ((!copy && kind != gpu::PluginKind::Memset) || slices.start[s] < d.side.windowStart
             || slices.start[s] >= d.side.windowEnd)
             continue;
         const std::string name = copy ? gpu::nvprofMemcpyName(trace.str(slices.name[s])) : "[CUDA memset]";
