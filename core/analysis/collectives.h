@@ -45,7 +45,7 @@ struct CollectiveParticipant {
 };
 
 struct MatchedCollective {
-    std::string processGroup;
+    std::string processGroup;  // "?" when no kernel carried args (collector traces)
     std::size_t seq = 0;       // issue order within the group
     std::string name;
     std::int64_t bytes = -1;
