@@ -50,5 +50,7 @@ void addOpsCommand(CLI::App& app);
 void addCollectCommand(CLI::App& app);
 void addInsightsCommand(CLI::App& app);
 void addConvertCommand(CLI::App& app);
+void addDiffCommand(CLI::App& app);
+void addRanksCommand(CLI::App& app);
 
 } // namespace ks::cli

@@ -13,6 +13,7 @@ namespace ks::analysis {
 namespace {
 
 constexpr std::size_t kWarningsPerKind = 10;
+constexpr const char* kUnknownGroup = "?";
 
 int dtypeBytes(std::string_view dtype)
 {
@@ -96,7 +97,11 @@ std::size_t leadingUnattributed(const std::vector<const CollectiveKernel*>& list
 // by their number; with none, this is plain issue order.
 long long bestShift(const std::vector<const CollectiveKernel*>& ref, const std::vector<const CollectiveKernel*>& other)
 {
-    const long long bound = static_cast<long long>(std::max(leadingUnattributed(ref), leadingUnattributed(other)));
+    constexpr std::size_t kMaxShift = 16; // kernels before the window are a handful, not thousands
+    const std::size_t leading = std::max(leadingUnattributed(ref), leadingUnattributed(other));
+    if (leading == ref.size() || leading == other.size()) // nothing with args to compare: issue order
+        return 0;
+    const long long bound = static_cast<long long>(std::min(leading, kMaxShift));
     long long best = 0, bestScore = LLONG_MIN;
     for (long long s = -bound; s <= bound; ++s) {
         long long score = 0;
@@ -211,6 +216,8 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
                     group = *onStream.begin();
                 else if (memberGroups.size() == 1)
                     group = *memberGroups.begin();
+                else if (memberGroups.empty()) // no args at all (collector traces): one group, issue order
+                    group = kUnknownGroup;
                 else {
                     unplaced.add(members[m].identity.label() + ": NCCL kernel without args at "
                                  + formatDuration(k.start - members[m].trace->startTime())
@@ -265,6 +272,7 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
                 p.member = m;
                 p.rank = members[m].identity.rank;
                 p.kernel = index;
+                p.slice = k.slice;
                 p.start = k.start + members[m].offset;
                 p.end = k.end + members[m].offset;
                 c.ranks.push_back(p);
@@ -282,7 +290,9 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
             c.dtype = first->dtype;
             for (const auto& p : c.ranks) {
                 const CollectiveKernel& k = result.kernels[p.member][p.kernel];
-                if (k.attributed && first->attributed && !k.sameCollectiveAs(*first)) {
+                const bool differs = k.attributed && first->attributed ? !k.sameCollectiveAs(*first)
+                                     : !k.attributed && !first->attributed && k.name != first->name;
+                if (differs) {
                     c.mismatch = true;
                     mismatches.add("process group " + group + " collective #" + std::to_string(seq) + ": "
                                    + describe(*first) + " on one rank but " + describe(k) + " on "

@@ -34,10 +34,11 @@ struct DiffRow {
     double baseTotalCpuNs = 0, newTotalCpuNs = 0;
     double baseDeviceNs = 0, newDeviceNs = 0;
     std::int64_t baseBytes = -1, newBytes = -1;  // memcpy/memset kinds: bytes per step
+    // The occurrences counted on each side (to highlight them on the timelines); none for categories.
+    std::vector<SliceId> baseSlices, newSlices;
 
     double deltaNs() const { return newNs - baseNs; }
     double deltaPercent() const; // of base; 0 when base is 0
-    double baseMeanNs() const { return baseCount ? baseNs / double(baseCount) : 0.0; } // per call, per-step units
 };
 
 struct DiffOptions {
@@ -55,6 +56,9 @@ struct DiffReport {
     std::vector<DiffRow> memcpy;         // "[CUDA memcpy HtoD]", "[CUDA memset]", sorted by |Δ|
     std::vector<std::string> notes;      // no steps, devices differ, ...
     std::string summary;                 // "step time 12.29 ms → 7.16 ms (1.72× faster); GEMM kernels −3.47 ms/step, ..."
+
+    // Mean duration per call of a row's kernel/copy (its per-step time back to a window total).
+    double meanPerCallNs(const DiffRow& row, bool baseSide) const;
 };
 
 // The family of a kernel: names that differ only in template or tile parameters share it

@@ -85,6 +85,8 @@ private Q_SLOTS:
             QCOMPARE(c.ranks[1].rank, 1);
             QCOMPARE(c.ranks[0].start, k0[i].start); // same baseTimeNanoseconds: no shift
             QCOMPARE(c.ranks[1].end, k1[i].end);
+            for (const auto& p : c.ranks)
+                QCOMPARE(report.matching.kernels[p.member][p.kernel].slice, p.slice);
             const TimeNs last = std::max(k0[i].start, k1[i].start);
             const int lastRank = k0[i].start > k1[i].start ? 0 : 1;
             QCOMPARE(c.lastRank, lastRank);
@@ -222,6 +224,47 @@ private Q_SLOTS:
         QCOMPARE(v.share, 1.0);
         QCOMPARE(v.waitCaused, expectedCaused);
         QVERIFY(v.text.starts_with("rank 1 is the straggler"));
+    }
+
+    // kinetoscope-cli collect --merge: one file, two GPUs, no distributedInfo and no NCCL args.
+    void mergedCollectorFileMatchesInIssueOrder()
+    {
+        std::string events;
+        auto kernel = [&](int pid, int device, int correlation, double launch, double start) {
+            char buf[1024];
+            std::snprintf(buf, sizeof buf,
+                          R"J({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":%d,"tid":1,"ts":%.3f,"dur":2,"args":{"correlation":%d}},
+{"ph":"s","cat":"ac2g","name":"ac2g","id":%d,"pid":%d,"tid":1,"ts":%.3f},
+{"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)","pid":%d,"tid":7,"ts":%.3f,"dur":10,"args":{"device":%d,"stream":7,"correlation":%d}},
+{"ph":"f","cat":"ac2g","name":"ac2g","id":%d,"pid":%d,"tid":7,"ts":%.3f,"bp":"e"},
+)J",
+                          pid, launch, correlation, correlation, pid, launch, device, start, device, correlation, correlation,
+                          device, start);
+            events += buf;
+        };
+        kernel(100, 0, 1, 90, 100);
+        kernel(200, 1, 2, 95, 150);
+        kernel(100, 0, 3, 250, 300);
+        kernel(200, 1, 4, 260, 280);
+        events += R"({"ph":"X","cat":"cpu_op","name":"launcher","pid":50,"tid":50,"ts":1,"dur":400})";
+        auto result = loadTraceFromMemory("{\"traceEvents\": [" + events + "]}", "merged.pt.trace.json");
+        QVERIFY(result.ok());
+        Workspace ws;
+        ws.add(result.trace, "merged.pt.trace.json");
+        ws.sortByRank();
+        ws.alignAbsoluteClock();
+        const auto report = analyzeRanks(ws);
+        const auto& cs = report.matching.collectives;
+        QCOMPARE(cs.size(), std::size_t(2));
+        QCOMPARE(cs[0].processGroup, std::string("?"));
+        QCOMPARE(cs[0].name, std::string("allreduce"));
+        QCOMPARE(cs[0].ranks.size(), std::size_t(2));
+        QCOMPARE(cs[0].lastRank, 1);
+        QCOMPARE(cs[0].ranks[0].wait, TimeNs(50000));
+        QCOMPARE(cs[1].lastRank, 0);
+        QCOMPARE(cs[1].ranks[1].wait, TimeNs(20000));
+        QCOMPARE(report.ranks[0].waitCaused, TimeNs(20000));
+        QCOMPARE(report.ranks[1].waitCaused, TimeNs(50000));
     }
 
     void kernelFamilyNameOfArglessKernel()
