@@ -1,0 +1,476 @@
+#include "core/analysis/workspace.h"
+
+#include "core/gpu/pluginkind.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace ks::analysis {
+
+namespace {
+
+bool endsWith(std::string_view s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool isTraceFileName(std::string_view name)
+{
+    return endsWith(name, ".json") || endsWith(name, ".json.gz");
+}
+
+// "host_123.1795373964384517086.pt.trace.json.gz" -> "host_123" (tensorboard_trace_handler
+// writes "<worker>.<time ns>.pt.trace.json"); other names lose only their extensions.
+std::string workerFromFileName(const std::string& path)
+{
+    std::string name = std::filesystem::path(path).filename().string();
+    for (std::string_view ext : {".gz", ".json", ".trace", ".pt"}) {
+        if (endsWith(name, ext))
+            name.resize(name.size() - ext.size());
+    }
+    const auto dot = name.rfind('.');
+    if (dot != std::string::npos && name.size() - dot - 1 >= 10
+        && std::all_of(name.begin() + dot + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        name.resize(dot);
+    return name;
+}
+
+void readDistributedInfo(const Trace& trace, TraceIdentity& id)
+{
+    const std::string* text = trace.metadataValue("distributedInfo");
+    if (!text)
+        return;
+    const auto info = nlohmann::json::parse(*text, nullptr, false);
+    if (!info.is_object())
+        return;
+    if (auto it = info.find("rank"); it != info.end() && it->is_number_integer())
+        id.rank = it->get<int>();
+    if (auto it = info.find("world_size"); it != info.end() && it->is_number_integer())
+        id.worldSize = it->get<int>();
+    if (auto it = info.find("backend"); it != info.end() && it->is_string())
+        id.backend = it->get<std::string>();
+    nlohmann::json key = {{"backend", id.backend}, {"world_size", id.worldSize}};
+    if (auto it = info.find("pg_config"); it != info.end())
+        key["pg_config"] = *it;
+    id.runKey = key.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::vector<StepSpan> profilerSteps(const Trace& trace, const std::vector<bool>& ownedProcess)
+{
+    std::vector<StepSpan> steps;
+    const auto& slices = trace.slices();
+    for (const Track& track : trace.tracks()) {
+        if (track.kind != TrackKind::CpuThread || !ownedProcess[track.process])
+            continue;
+        for (SliceId s = track.sliceBegin; s < track.sliceEnd; ++s) {
+            if (trace.classOf(s) != SliceClass::UserAnnotation)
+                continue;
+            const long long n = gpu::profilerStepNumber(trace.str(slices.name[s]));
+            if (n >= 0)
+                steps.push_back({n, slices.start[s], slices.end(s), s});
+        }
+    }
+    std::sort(steps.begin(), steps.end(), [](const StepSpan& a, const StepSpan& b) { return a.start < b.start; });
+    return steps;
+}
+
+TimeNs firstGpuActivity(const Trace& trace, const std::vector<bool>& ownedProcess)
+{
+    TimeNs first = -1;
+    for (const Track& track : trace.tracks()) {
+        if (!ownedProcess[track.process])
+            continue;
+        for (SliceId s = track.sliceBegin; s < track.sliceEnd; ++s) {
+            const SliceClass c = trace.classOf(s);
+            if ((c == SliceClass::Kernel || c == SliceClass::Memcpy || c == SliceClass::Memset)
+                && (first < 0 || trace.slices().start[s] < first))
+                first = trace.slices().start[s];
+        }
+    }
+    return first;
+}
+
+bool hasGpuWork(const Trace& trace, const Process& process)
+{
+    for (std::uint32_t t : process.tracks) {
+        const Track& track = trace.tracks()[t];
+        for (SliceId s = track.sliceBegin; s < track.sliceEnd; ++s) {
+            const SliceClass c = trace.classOf(s);
+            if (c == SliceClass::Kernel || c == SliceClass::Memcpy || c == SliceClass::Memset)
+                return true;
+        }
+    }
+    return false;
+}
+
+// Merged collector file: the device processes with GPU work, ordered by device index, and
+// for each CPU process the device its launches (flows) mostly went to.
+struct InferredRanks {
+    std::vector<std::uint32_t> devices;             // rank i = devices[i]
+    std::vector<std::vector<std::uint32_t>> owned;  // processes of rank i
+    std::vector<std::uint32_t> unassigned;          // CPU processes that launched nothing
+};
+
+InferredRanks inferRanks(const Trace& trace)
+{
+    InferredRanks r;
+    const auto& processes = trace.processes();
+    for (std::uint32_t p = 0; p < processes.size(); ++p) {
+        if (processes[p].isDevice && hasGpuWork(trace, processes[p]))
+            r.devices.push_back(p);
+    }
+    std::sort(r.devices.begin(), r.devices.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return processes[a].deviceIndex < processes[b].deviceIndex;
+    });
+    if (r.devices.size() < 2)
+        return r;
+    std::map<std::uint32_t, std::size_t> rankOfDevice;
+    for (std::size_t i = 0; i < r.devices.size(); ++i)
+        rankOfDevice[r.devices[i]] = i;
+    std::map<std::uint32_t, std::vector<std::uint64_t>> launches; // cpu process -> per rank
+    for (const Flow& f : trace.flows()) {
+        if (f.from == kNoSlice || f.to == kNoSlice)
+            continue;
+        const std::uint32_t from = trace.tracks()[trace.trackOf(f.from)].process;
+        const std::uint32_t to = trace.tracks()[trace.trackOf(f.to)].process;
+        auto it = rankOfDevice.find(to);
+        if (processes[from].isDevice || it == rankOfDevice.end())
+            continue;
+        auto& counts = launches[from];
+        counts.resize(r.devices.size());
+        ++counts[it->second];
+    }
+    r.owned.resize(r.devices.size());
+    for (std::size_t i = 0; i < r.devices.size(); ++i)
+        r.owned[i].push_back(r.devices[i]);
+    for (std::uint32_t p = 0; p < processes.size(); ++p) {
+        if (processes[p].isDevice)
+            continue;
+        auto it = launches.find(p);
+        if (it == launches.end()) {
+            r.unassigned.push_back(p);
+            continue;
+        }
+        const auto& counts = it->second;
+        r.owned[std::max_element(counts.begin(), counts.end()) - counts.begin()].push_back(p);
+    }
+    return r;
+}
+
+} // namespace
+
+std::string TraceIdentity::label() const
+{
+    const std::string name = worker.empty() ? std::filesystem::path(file).filename().string() : worker;
+    if (rank < 0)
+        return name;
+    return "Rank " + std::to_string(rank) + " \xC2\xB7 " + name;
+}
+
+bool WorkspaceMember::ownsProcess(std::uint32_t process) const
+{
+    return processes.empty() || std::find(processes.begin(), processes.end(), process) != processes.end();
+}
+
+const StepSpan* WorkspaceMember::step(long long number) const
+{
+    for (const StepSpan& s : steps) {
+        if (s.number == number)
+            return &s;
+    }
+    return nullptr;
+}
+
+std::size_t Workspace::add(std::shared_ptr<const Trace> trace, std::string file, bool splitMergedRanks)
+{
+    TraceIdentity id;
+    id.file = std::move(file);
+    id.worker = workerFromFileName(id.file);
+    readDistributedInfo(*trace, id);
+
+    const std::size_t processCount = trace->processes().size();
+    auto addMember = [&](TraceIdentity identity, std::vector<std::uint32_t> processes) {
+        WorkspaceMember m;
+        std::vector<bool> owned(processCount, processes.empty());
+        for (std::uint32_t p : processes)
+            owned[p] = true;
+        m.trace = trace;
+        m.identity = std::move(identity);
+        m.processes = std::move(processes);
+        m.steps = profilerSteps(*trace, owned);
+        m.firstGpuActivity = firstGpuActivity(*trace, owned);
+        m_members.push_back(std::move(m));
+    };
+
+    InferredRanks inferred;
+    if (id.rank < 0 && splitMergedRanks)
+        inferred = inferRanks(*trace);
+    if (inferred.devices.size() < 2) {
+        addMember(id, {});
+        return 1;
+    }
+    const int world = static_cast<int>(inferred.devices.size());
+    for (std::size_t i = 0; i < inferred.devices.size(); ++i) {
+        TraceIdentity rankId = id;
+        rankId.rank = static_cast<int>(i);
+        rankId.worldSize = world;
+        rankId.rankInferred = true;
+        rankId.worker = trace->processDisplayName(inferred.devices[i]);
+        addMember(std::move(rankId), inferred.owned[i]);
+    }
+    if (!inferred.unassigned.empty()) {
+        TraceIdentity other = id;
+        other.worker += " (other processes)";
+        addMember(std::move(other), inferred.unassigned);
+    }
+    return inferred.devices.size() + (inferred.unassigned.empty() ? 0 : 1);
+}
+
+void Workspace::sortByRank()
+{
+    std::stable_sort(m_members.begin(), m_members.end(), [](const WorkspaceMember& a, const WorkspaceMember& b) {
+        const int ra = a.identity.rank < 0 ? INT32_MAX : a.identity.rank;
+        const int rb = b.identity.rank < 0 ? INT32_MAX : b.identity.rank;
+        return ra < rb;
+    });
+}
+
+std::vector<std::string> Workspace::warnings() const
+{
+    std::vector<std::string> out;
+    std::map<int, std::vector<std::string>> filesOfRank;
+    std::set<std::string> runKeys;
+    std::set<int> worldSizes;
+    for (const auto& m : m_members) {
+        if (m.identity.rank >= 0)
+            filesOfRank[m.identity.rank].push_back(m.identity.label() + " (" + m.identity.file + ")");
+        if (!m.identity.runKey.empty())
+            runKeys.insert(m.identity.runKey);
+        if (m.identity.worldSize > 0)
+            worldSizes.insert(m.identity.worldSize);
+    }
+    for (const auto& [rank, files] : filesOfRank) {
+        if (files.size() > 1) {
+            std::string line = "rank " + std::to_string(rank) + " appears " + std::to_string(files.size()) + " times:";
+            for (const auto& f : files)
+                line += " " + f;
+            out.push_back(std::move(line));
+        }
+    }
+    if (runKeys.size() > 1)
+        out.push_back("the files come from " + std::to_string(runKeys.size())
+                      + " different runs (their distributedInfo differs: backend, world size or process groups)");
+    if (worldSizes.size() == 1 && !filesOfRank.empty()
+        && static_cast<int>(filesOfRank.size()) < *worldSizes.begin())
+        out.push_back(std::to_string(filesOfRank.size()) + " of " + std::to_string(*worldSizes.begin())
+                      + " ranks are open");
+    return out;
+}
+
+std::vector<long long> Workspace::commonSteps() const
+{
+    std::vector<long long> common;
+    if (m_members.empty())
+        return common;
+    for (const StepSpan& s : m_members.front().steps) {
+        const bool everywhere = std::all_of(m_members.begin() + 1, m_members.end(),
+                                            [&](const WorkspaceMember& m) { return m.step(s.number) != nullptr; });
+        if (everywhere)
+            common.push_back(s.number);
+    }
+    std::sort(common.begin(), common.end());
+    common.erase(std::unique(common.begin(), common.end()), common.end());
+    return common;
+}
+
+AlignmentReport Workspace::alignAbsoluteClock()
+{
+    AlignmentReport report;
+    report.mode = Alignment::AbsoluteClock;
+    if (m_members.empty())
+        return report;
+    const std::int64_t base0 = m_members.front().trace->baseTimeNs();
+    const auto common = commonSteps();
+    TimeNs lo = 0, hi = 0;
+    for (std::size_t i = 0; i < m_members.size(); ++i) {
+        WorkspaceMember& m = m_members[i];
+        m.offset = m.trace->baseTimeNs() - base0;
+        const StepSpan* step = common.empty() ? nullptr : m.step(common.front());
+        const TimeNs start = (step ? step->start : m.trace->startTime()) + m.offset;
+        lo = i == 0 ? start : std::min(lo, start);
+        hi = i == 0 ? start : std::max(hi, start);
+    }
+    report.startSpread = hi - lo;
+    report.description = "aligned by the absolute clock (baseTimeNanoseconds + ts); "
+                         + std::string(common.empty() ? "first events" : "ProfilerStep#" + std::to_string(common.front()))
+                         + " start within " + formatDuration(report.startSpread);
+    return report;
+}
+
+AlignmentReport Workspace::alignAtStep(std::optional<long long> step)
+{
+    AlignmentReport report;
+    report.mode = Alignment::StepStarts;
+    if (m_members.empty())
+        return report;
+    if (!step) {
+        const auto common = commonSteps();
+        if (!common.empty())
+            step = common.front();
+    }
+    const bool haveStep = step && std::all_of(m_members.begin(), m_members.end(),
+                                              [&](const WorkspaceMember& m) { return m.step(*step) != nullptr; });
+    const bool haveGpu = std::all_of(m_members.begin(), m_members.end(),
+                                     [](const WorkspaceMember& m) { return m.firstGpuActivity >= 0; });
+    auto anchor = [&](const WorkspaceMember& m) -> TimeNs {
+        if (haveStep)
+            return m.step(*step)->start;
+        return haveGpu ? m.firstGpuActivity : m.trace->startTime();
+    };
+    const TimeNs anchor0 = anchor(m_members.front());
+    for (WorkspaceMember& m : m_members)
+        m.offset = anchor0 - anchor(m);
+    report.step = haveStep ? *step : -1;
+    report.usedGpuActivity = !haveStep && haveGpu;
+    report.description = haveStep ? "aligned at the start of ProfilerStep#" + std::to_string(*step)
+                         : haveGpu ? std::string("no common ProfilerStep: aligned at the first GPU activity")
+                                   : std::string("no common ProfilerStep and no GPU activity: aligned at the first event");
+    return report;
+}
+
+std::optional<TimeNs> Workspace::stepOffset(std::size_t member, long long number) const
+{
+    if (member >= m_members.size() || m_members.empty())
+        return std::nullopt;
+    const StepSpan* ref = m_members.front().step(number);
+    const StepSpan* own = m_members[member].step(number);
+    if (!ref || !own)
+        return std::nullopt;
+    return ref->start - own->start;
+}
+
+// ---- loading ----
+
+MultiLoadProgress::MultiLoadProgress(std::size_t files)
+    : m_count(files)
+    , m_files(std::make_unique<LoadProgress[]>(files))
+{
+}
+
+std::uint64_t MultiLoadProgress::bytesDone() const
+{
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < m_count; ++i)
+        sum += m_files[i].bytesDone.load();
+    return sum;
+}
+
+std::uint64_t MultiLoadProgress::bytesTotal() const
+{
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < m_count; ++i)
+        sum += m_files[i].bytesTotal.load();
+    return sum;
+}
+
+void MultiLoadProgress::cancel()
+{
+    m_cancel = true;
+    for (std::size_t i = 0; i < m_count; ++i)
+        m_files[i].cancelRequested = true;
+}
+
+std::vector<LoadResult> loadTraceFiles(const std::vector<std::string>& paths, MultiLoadProgress* progress,
+                                       unsigned maxThreads)
+{
+    std::vector<LoadResult> results(paths.size());
+    std::unique_ptr<MultiLoadProgress> own;
+    if (!progress || progress->fileCount() != paths.size()) {
+        own = std::make_unique<MultiLoadProgress>(paths.size());
+        progress = own.get();
+    }
+    if (maxThreads == 0)
+        maxThreads = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threadCount = std::min<std::size_t>(maxThreads, paths.size());
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i = next++; i < paths.size(); i = next++) {
+            if (progress->cancelled()) {
+                results[i].cancelled = true;
+                continue;
+            }
+            try {
+                results[i] = loadTraceFile(paths[i], &progress->file(i));
+            } catch (const std::exception& e) { // bad_alloc on a huge file must not take the others down
+                results[i] = {};
+                results[i].fatal = Diagnostic{Diagnostic::Severity::Error, "load-failed", e.what()};
+            }
+            progress->markFileDone();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t t = 1; t < threadCount; ++t)
+        threads.emplace_back(work);
+    work();
+    for (auto& t : threads)
+        t.join();
+    return results;
+}
+
+std::vector<std::string> traceFilesIn(const std::string& folder)
+{
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+        if (entry.is_regular_file(ec) && isTraceFileName(entry.path().filename().string()))
+            files.push_back(entry.path().string());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths, std::vector<FileError>& errors)
+{
+    std::vector<std::string> files;
+    for (const auto& path : paths) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) {
+            auto inFolder = traceFilesIn(path);
+            if (inFolder.empty())
+                errors.push_back({path, "no trace files (*.json, *.json.gz) in this folder"});
+            files.insert(files.end(), inFolder.begin(), inFolder.end());
+        } else if (!std::filesystem::exists(path, ec)) {
+            errors.push_back({path, "no such file or folder"});
+        } else {
+            files.push_back(path);
+        }
+    }
+    return files;
+}
+
+LoadedWorkspace loadWorkspace(const std::vector<std::string>& files, MultiLoadProgress* progress, unsigned maxThreads)
+{
+    LoadedWorkspace out;
+    auto results = loadTraceFiles(files, progress, maxThreads);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        LoadResult& r = results[i];
+        if (r.cancelled) {
+            out.cancelled = true;
+        } else if (!r.ok()) {
+            out.errors.push_back({files[i], r.fatal ? r.fatal->located() : "could not be loaded"});
+        } else if (r.trace->slices().size() == 0) {
+            out.errors.push_back({files[i], "no events"});
+        } else {
+            out.workspace.add(std::move(r.trace), files[i]);
+        }
+    }
+    out.workspace.sortByRank();
+    return out;
+}
+
+} // namespace ks::analysis

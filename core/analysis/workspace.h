@@ -1,0 +1,160 @@
+#pragma once
+// Several loaded traces open at once, on one time axis: the ranks of a distributed run
+// (issue 13) or BASE and NEW of a comparison (issue 12). Qt-free; the GUI builds its
+// track groups from the members and draws member m's times shifted by its offset.
+//
+// A member is one rank (or one side of a diff). A per-rank file is one member; a merged
+// collector file holding several GPUs and processes without distributedInfo becomes one
+// member per GPU, all sharing the same Trace, each owning a subset of its processes.
+#include "core/loading/loader.h"
+#include "core/model/trace.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::analysis {
+
+// Who a member is. Rank and world size come from kineto's distributedInfo; for merged files
+// they are inferred (GPU order); worker is the tensorboard_trace_handler worker name taken
+// from the file name ("<worker>.<time ns>.pt.trace.json.gz"; its default worker name is
+// "<host>_<pid>").
+struct TraceIdentity {
+    std::string file;     // as given
+    std::string worker;   // from the file name; "" when it says nothing
+    int rank = -1;        // -1: unknown
+    int worldSize = -1;   // -1: unknown
+    bool rankInferred = false; // not from distributedInfo (merged file, or file order)
+    std::string backend;  // "nccl", from distributedInfo
+    // Run fingerprint from distributedInfo (backend, world size, process groups); ranks of
+    // one run share it. Empty without distributedInfo.
+    std::string runKey;
+
+    // "Rank 0 · ddp_rank0", "Rank 1 · GPU 1", or the worker / file name when rank is unknown.
+    std::string label() const;
+};
+
+// A host-side ProfilerStep#N range of a member, in the member's own time.
+struct StepSpan {
+    long long number = -1;
+    TimeNs start = 0, end = 0;
+    SliceId slice = kNoSlice;
+};
+
+struct WorkspaceMember {
+    std::shared_ptr<const Trace> trace;
+    TraceIdentity identity;
+    // Processes of `trace` that belong to this member; empty: all of them.
+    std::vector<std::uint32_t> processes;
+    std::vector<StepSpan> steps; // in time order
+    TimeNs firstGpuActivity = -1; // start of its first kernel/memcpy/memset, -1 if none
+    // Added to the member's times to place them on the workspace's axis.
+    TimeNs offset = 0;
+
+    bool ownsProcess(std::uint32_t process) const;
+    bool ownsSlice(SliceId s) const { return ownsProcess(trace->tracks()[trace->trackOf(s)].process); }
+    const StepSpan* step(long long number) const; // nullptr if the member lacks it
+};
+
+enum class Alignment {
+    AbsoluteClock, // baseTimeNanoseconds + ts: one clock for ranks of one host (or synced hosts)
+    StepStarts,    // shift each member so that the chosen ProfilerStep begins together
+};
+
+struct AlignmentReport {
+    Alignment mode = Alignment::AbsoluteClock;
+    long long step = -1;        // the step aligned at (StepStarts), -1 if none was common
+    bool usedGpuActivity = false; // no common step: first GPU activities were aligned instead
+    // AbsoluteClock: the spread of the members' first step starts (else of their first
+    // events) on the common clock; how far apart the ranks began.
+    TimeNs startSpread = 0;
+    std::string description;    // one line for the status bar / CLI
+};
+
+class Workspace {
+public:
+    // Adds a loaded trace. With splitMergedRanks, a file with several GPUs and no
+    // distributedInfo becomes one member per GPU. Returns the number of members added.
+    std::size_t add(std::shared_ptr<const Trace> trace, std::string file, bool splitMergedRanks = true);
+    // Ranks first (ascending; unknown ranks after, in insertion order). Call after adding.
+    void sortByRank();
+
+    const std::vector<WorkspaceMember>& members() const { return m_members; }
+    std::size_t size() const { return m_members.size(); }
+
+    // Different runs, duplicate ranks, inconsistent world sizes: one sentence each.
+    std::vector<std::string> warnings() const;
+
+    // Step numbers every member has, ascending.
+    std::vector<long long> commonSteps() const;
+
+    // Sets every member's offset; member 0 keeps offset 0 (the axis is its time).
+    AlignmentReport alignAbsoluteClock();
+    // Aligns `step`'s starts (default: the first common step); without a common step, the
+    // members' first GPU activities (else their first events).
+    AlignmentReport alignAtStep(std::optional<long long> step = std::nullopt);
+
+    // Step-by-step alignment (diff: step k of NEW over step k of BASE): the offset that puts
+    // member m's step `number` at the start of member 0's same step; nullopt if either lacks it.
+    std::optional<TimeNs> stepOffset(std::size_t member, long long number) const;
+
+private:
+    std::vector<WorkspaceMember> m_members;
+};
+
+// ---- loading several files ----
+
+// Shared with the thread that watches (the GUI polls it from a timer).
+class MultiLoadProgress {
+public:
+    explicit MultiLoadProgress(std::size_t files);
+    std::size_t fileCount() const { return m_count; }
+    LoadProgress& file(std::size_t i) { return m_files[i]; }
+    const LoadProgress& file(std::size_t i) const { return m_files[i]; }
+    std::uint64_t bytesDone() const;
+    std::uint64_t bytesTotal() const; // of the files started so far
+    std::size_t filesDone() const { return m_filesDone.load(); }
+    void cancel(); // running loads stop, unstarted ones never start
+    bool cancelled() const { return m_cancel.load(); }
+    void markFileDone() { ++m_filesDone; }
+
+private:
+    std::size_t m_count;
+    std::unique_ptr<LoadProgress[]> m_files;
+    std::atomic<std::size_t> m_filesDone{0};
+    std::atomic<bool> m_cancel{false};
+};
+
+// Loads each file with its own loader on at most `maxThreads` threads (0: the number of
+// cores), results in the order of `paths`. A file that fails has its own fatal error; the
+// others still load.
+std::vector<LoadResult> loadTraceFiles(const std::vector<std::string>& paths, MultiLoadProgress* progress = nullptr,
+                                       unsigned maxThreads = 0);
+
+// The trace files of a folder (*.json, *.json.gz), sorted by name; not recursive.
+std::vector<std::string> traceFilesIn(const std::string& folder);
+
+// A file of a multi-file open that gave no trace.
+struct FileError {
+    std::string file;
+    std::string message;
+};
+
+// Files as given, folders replaced by their trace files; a folder without traces or a
+// path that does not exist is an error.
+std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths, std::vector<FileError>& errors);
+
+// Loads `files` in parallel and builds a workspace ordered by rank; failed files are errors
+// (the others load), cancelled ones are neither members nor errors.
+struct LoadedWorkspace {
+    Workspace workspace;
+    std::vector<FileError> errors;
+    bool cancelled = false;
+};
+LoadedWorkspace loadWorkspace(const std::vector<std::string>& files, MultiLoadProgress* progress = nullptr,
+                              unsigned maxThreads = 0);
+
+} // namespace ks::analysis

@@ -1,0 +1,205 @@
+// NCCL collectives across ranks on the 2-rank DDP fixtures: matching, waits computed by hand
+// from the fixture events, the per-rank table, the straggler verdict, and kernels launched
+// before the profiling window (no args).
+#include "core/analysis/ranks.h"
+
+#include <nlohmann/json.hpp>
+#include <zlib.h>
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+using namespace ks;
+using namespace ks::analysis;
+
+namespace {
+
+std::string fixture(const char* name) { return std::string(KS_TEST_DATA "/") + name; }
+
+nlohmann::json readGz(const std::string& path)
+{
+    gzFile f = gzopen(path.c_str(), "rb");
+    std::string text;
+    char buf[1 << 16];
+    int n;
+    while ((n = gzread(f, buf, sizeof buf)) > 0)
+        text.append(buf, static_cast<std::size_t>(n));
+    gzclose(f);
+    return nlohmann::json::parse(text);
+}
+
+TimeNs ns(double us) { return static_cast<TimeNs>(std::llround(us * 1000.0)); }
+
+struct Kernel {
+    TimeNs start, end;
+    std::int64_t elements;
+};
+
+// The NCCL kernels of a fixture with their args, in time order.
+std::vector<Kernel> ncclKernels(const nlohmann::json& trace)
+{
+    std::vector<Kernel> out;
+    for (const auto& e : trace["traceEvents"]) {
+        if (e.value("cat", "") == "kernel" && e["args"].contains("Collective name"))
+            out.push_back({ns(e["ts"].get<double>()), ns(e["ts"].get<double>()) + ns(e["dur"].get<double>()),
+                           e["args"]["In msg nelems"].get<std::int64_t>()});
+    }
+    std::sort(out.begin(), out.end(), [](const Kernel& a, const Kernel& b) { return a.start < b.start; });
+    return out;
+}
+
+RanksReport analyze(const std::vector<std::string>& files)
+{
+    auto loaded = loadWorkspace(files);
+    loaded.workspace.alignAbsoluteClock();
+    return analyzeRanks(loaded.workspace);
+}
+
+} // namespace
+
+class TestRanks : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void collectivesMatchedWithHandComputedWaits()
+    {
+        const auto k0 = ncclKernels(readGz(fixture("ddp_rank0.pt.trace.json.gz")));
+        const auto k1 = ncclKernels(readGz(fixture("ddp_rank1.pt.trace.json.gz")));
+        QCOMPARE(k0.size(), std::size_t(6));
+        QCOMPARE(k1.size(), std::size_t(6));
+        const auto report = analyze({fixture("ddp_rank1.pt.trace.json.gz"), fixture("ddp_rank0.pt.trace.json.gz")});
+        QVERIFY(report.matching.warnings.empty());
+        const auto& cs = report.matching.collectives;
+        QCOMPARE(cs.size(), std::size_t(6));
+        TimeNs waited[2] = {0, 0}, caused[2] = {0, 0};
+        for (std::size_t i = 0; i < 6; ++i) {
+            const auto& c = cs[i];
+            QCOMPARE(c.processGroup, std::string("0"));
+            QCOMPARE(c.seq, i);
+            QCOMPARE(c.name, std::string("allreduce"));
+            QCOMPARE(c.bytes, k0[i].elements * 4); // Float
+            QVERIFY(c.complete && !c.mismatch);
+            QCOMPARE(c.ranks.size(), std::size_t(2));
+            QCOMPARE(c.ranks[0].rank, 0);
+            QCOMPARE(c.ranks[1].rank, 1);
+            QCOMPARE(c.ranks[0].start, k0[i].start); // same baseTimeNanoseconds: no shift
+            QCOMPARE(c.ranks[1].end, k1[i].end);
+            const TimeNs last = std::max(k0[i].start, k1[i].start);
+            const int lastRank = k0[i].start > k1[i].start ? 0 : 1;
+            QCOMPARE(c.lastRank, lastRank);
+            QCOMPARE(c.ranks[0].wait, last - k0[i].start);
+            QCOMPARE(c.ranks[1].wait, last - k1[i].start);
+            QCOMPARE(c.maxWait, std::max(last - k0[i].start, last - k1[i].start));
+            waited[0] += last - k0[i].start;
+            waited[1] += last - k1[i].start;
+            caused[lastRank] += c.maxWait;
+        }
+        // What the data shows: rank 1 waits in the first three collectives (3.7, 4.4, 2.3 ms),
+        // rank 0 in the last three (0.5, 0.6, 1.7 ms).
+        QCOMPARE(cs[0].lastRank, 0);
+        QCOMPARE(cs[0].ranks[1].wait, TimeNs(3734175));
+        QCOMPARE(cs[5].lastRank, 1);
+        QCOMPARE(cs[5].ranks[0].wait, TimeNs(1658401));
+
+        QCOMPARE(report.ranks.size(), std::size_t(2));
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(report.ranks[r].rank, r);
+            QCOMPARE(report.ranks[r].collectiveWait, waited[r]);
+            QCOMPARE(report.ranks[r].waitCaused, caused[r]);
+            QCOMPARE(report.ranks[r].lastArrivals, std::size_t(3));
+            QCOMPARE(report.ranks[r].steps, std::size_t(3));
+        }
+    }
+
+    void rankTableAndHonestVerdict()
+    {
+        const auto report = analyze({fixture("ddp_rank0.pt.trace.json.gz"), fixture("ddp_rank1.pt.trace.json.gz")});
+        const auto json1 = readGz(fixture("ddp_rank1.pt.trace.json.gz"));
+        double stepSum = 0;
+        for (const auto& e : json1["traceEvents"]) {
+            if (e.value("cat", "") == "user_annotation" && e.value("name", "").starts_with("ProfilerStep#"))
+                stepSum += e["dur"].get<double>();
+        }
+        QCOMPARE(report.ranks[1].stepTimeMean, ns(stepSum) / 3);
+        for (const auto& r : report.ranks) {
+            QVERIFY(r.kernelTime > 0 && r.collectiveTime > 0 && r.idleTime > 0);
+            QVERIFY(r.kernelTime + r.collectiveTime + r.idleTime >= r.windowEnd - r.windowStart);
+        }
+        // Rank 0 caused 79% of the waiting, in steps 2 and 3, but rank 1 caused the waiting in
+        // step 4: unbalanced, with no consistent straggler.
+        const auto& v = report.straggler;
+        QCOMPARE(v.rank.value_or(-1), 0);
+        QVERIFY(!v.balanced);
+        QVERIFY(!v.consistent);
+        QVERIFY(v.share > 0.78 && v.share < 0.80);
+        QCOMPARE(v.stepsWithWait, std::size_t(3));
+        QCOMPARE(v.stepsLed, std::size_t(2));
+        QCOMPARE(v.worstStep, 2LL);
+        QCOMPARE(report.steps.size(), std::size_t(3));
+        QCOMPARE(report.steps[2].step, 4LL);
+        QCOMPARE(report.steps[2].rank, 1);
+        QVERIFY(v.text.starts_with("no consistent straggler"));
+    }
+
+    // kineto drops the args of a collective whose launch came before the profiling window.
+    void kernelsWithoutArgsStillMatch()
+    {
+        QTemporaryDir dir;
+        auto rank0 = readGz(fixture("ddp_rank0.pt.trace.json.gz"));
+        auto rank1 = readGz(fixture("ddp_rank1.pt.trace.json.gz"));
+        nlohmann::json* firstNccl = nullptr;
+        for (auto& e : rank1["traceEvents"]) {
+            if (e.value("cat", "") == "kernel" && e["args"].contains("Collective name")
+                && (!firstNccl || e["ts"].get<double>() < (*firstNccl)["ts"].get<double>()))
+                firstNccl = &e;
+        }
+        // Rank 1's first collective lost its args, and rank 0 has an extra one before it.
+        nlohmann::json early = *firstNccl;
+        for (const char* key : {"Collective name", "Process Group Name", "Process Group Ranks", "In msg nelems",
+                                "Out msg nelems", "dtype", "Group size", "External id"})
+            firstNccl->at("args").erase(key);
+        early["pid"] = 0;
+        early["ts"] = early["ts"].get<double>() - 2000.0;
+        early["dur"] = 50.0;
+        early["args"] = {{"device", 0}, {"stream", 17}};
+        rank0["traceEvents"].push_back(early);
+        const std::string p0 = dir.filePath(QStringLiteral("r0.json")).toStdString();
+        const std::string p1 = dir.filePath(QStringLiteral("r1.json")).toStdString();
+        std::ofstream(p0) << rank0.dump();
+        std::ofstream(p1) << rank1.dump();
+        const auto report = analyze({p0, p1});
+        const auto& cs = report.matching.collectives;
+        // The extra kernel is collective 0, on rank 0 only; the six real ones still pair up,
+        // the argless one on rank 1 with rank 0's first allreduce of 1,049,088 elements.
+        QCOMPARE(cs.size(), std::size_t(7));
+        QCOMPARE(cs[0].ranks.size(), std::size_t(1));
+        QCOMPARE(cs[0].ranks[0].rank, 0);
+        for (std::size_t i = 1; i < 7; ++i) {
+            QCOMPARE(cs[i].ranks.size(), std::size_t(2));
+            QVERIFY(!cs[i].mismatch);
+            QCOMPARE(cs[i].name, std::string("allreduce"));
+        }
+        QCOMPARE(cs[1].bytes, std::int64_t(1049088) * 4);
+        QCOMPARE(cs[1].ranks[1].start, ns((*firstNccl)["ts"].get<double>()));
+        bool shiftExplained = false, missingNamed = false;
+        for (const auto& w : report.matching.warnings) {
+            shiftExplained |= w.find("before the profiling window") != std::string::npos;
+            missingNamed |= w.find("collective #0 (allreduce) is on 1 of 2 ranks") != std::string::npos;
+        }
+        QVERIFY(shiftExplained);
+        QVERIFY(missingNamed);
+    }
+
+    void kernelFamilyNameOfArglessKernel()
+    {
+        QCOMPARE(collectiveNameFromKernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"),
+                 std::string("allreduce"));
+        QCOMPARE(collectiveNameFromKernel("ncclKernel_AllGather_RING_LL_Sum_int8_t(x)"), std::string("allgather"));
+        QVERIFY(isNcclKernelName("ncclDevKernel_SendRecv(x)"));
+        QVERIFY(!isNcclKernelName("void at::native::reduce_kernel<>"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRanks)
+#include "tst_ranks.moc"
