@@ -17,5 +17,7 @@ int runInfo(const std::vector<std::string>& args);
 int runCollect(const std::vector<std::string>& args);
 int runGpu(const std::vector<std::string>& args);
 int runOps(const std::vector<std::string>& args);
+int runDiff(const std::vector<std::string>& args);
+int runRanks(const std::vector<std::string>& args);
 
 } // namespace ks::cli

@@ -10,6 +10,8 @@ const ks::cli::Command kCommands[] = {
     {"info", "devices, processes, tracks, event counts and warnings of a trace", ks::cli::runInfo},
     {"gpu", "GPU utilization, SM efficiency, occupancy, step breakdown, nvprof summary", ks::cli::runGpu},
     {"ops", "operator table like torch's key_averages().table()", ks::cli::runOps},
+    {"diff", "compare two traces: step time, categories, operators, kernels, copies", ks::cli::runDiff},
+    {"ranks", "ranks of a distributed run: collectives across ranks, waits, the straggler", ks::cli::runRanks},
     {"collect", "run a CUDA program under the CUPTI collector and write its trace", ks::cli::runCollect},
 };
 

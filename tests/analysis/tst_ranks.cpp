@@ -191,6 +191,39 @@ private Q_SLOTS:
         QVERIFY(missingNamed);
     }
 
+    // Recorded on two H200s: rank 1 sleeps 20 ms before every step. Rank 0's first NCCL
+    // kernel was launched before the profiling window (no args; its twin on rank 1 ran
+    // before rank 1's window began).
+    void sleepingRankIsTheStraggler()
+    {
+        const auto k0 = ncclKernels(readGz(fixture("straggler_rank0.pt.trace.json.gz")));
+        const auto k1 = ncclKernels(readGz(fixture("straggler_rank1.pt.trace.json.gz")));
+        QCOMPARE(k0.size(), std::size_t(8));
+        QCOMPARE(k1.size(), std::size_t(8));
+        TimeNs expectedCaused = 0;
+        for (std::size_t i = 0; i < 8; ++i) {
+            QVERIFY(k1[i].start > k0[i].start);
+            expectedCaused += k1[i].start - k0[i].start;
+        }
+        const auto report = analyze({fixture("straggler_rank1.pt.trace.json.gz"), fixture("straggler_rank0.pt.trace.json.gz")});
+        const auto& cs = report.matching.collectives;
+        QCOMPARE(cs.size(), std::size_t(9));
+        QCOMPARE(cs[0].ranks.size(), std::size_t(1)); // the argless kernel, on rank 0 only
+        for (std::size_t i = 1; i < 9; ++i) {
+            QVERIFY(cs[i].complete && !cs[i].mismatch);
+            QCOMPARE(cs[i].lastRank, 1);
+            QCOMPARE(cs[i].ranks[0].start, k0[i - 1].start);
+        }
+        QCOMPARE(report.ranks[1].waitCaused, expectedCaused);
+        QCOMPARE(report.ranks[0].waitCaused, TimeNs(0));
+        const auto& v = report.straggler;
+        QCOMPARE(v.rank.value_or(-1), 1);
+        QVERIFY(v.consistent && !v.balanced);
+        QCOMPARE(v.share, 1.0);
+        QCOMPARE(v.waitCaused, expectedCaused);
+        QVERIFY(v.text.starts_with("rank 1 is the straggler"));
+    }
+
     void kernelFamilyNameOfArglessKernel()
     {
         QCOMPARE(collectiveNameFromKernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"),

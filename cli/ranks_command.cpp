@@ -1,0 +1,205 @@
+// kinetoscope-cli ranks: the ranks of a distributed run, NCCL collectives matched across them,
+// the per-rank table and the straggler verdict, headless.
+#include "cli/command.h"
+#include "core/analysis/ranks.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+namespace ks::cli {
+
+namespace {
+
+struct RanksCommandOptions {
+    std::vector<std::string> paths;
+    std::size_t top = 20; // collectives listed in the text output (0: all)
+    bool json = false;
+    bool alignSteps = false;
+};
+
+void printRanksUsage(std::FILE* out)
+{
+    std::fprintf(out,
+                 "usage: kinetoscope-cli ranks [--json] [--top N] [--align-steps] FILE...|DIR\n\n"
+                 "Opens every rank of a distributed run (one file per rank, a folder of them, or a merged\n"
+                 "collector file), matches NCCL collectives across ranks per process group, and names the\n"
+                 "rank that makes the others wait. Times are on rank 0's clock (baseTimeNanoseconds + ts).\n\n"
+                 "  --top N         collectives listed in the text output, longest wait first (default 20; 0: all)\n"
+                 "  --align-steps   align ranks at the first common ProfilerStep instead of the absolute clock\n"
+                 "                  (for hosts whose clocks are not synchronised)\n"
+                 "  --json          the report as JSON\n");
+}
+
+double us(TimeNs ns) { return double(ns) / 1000.0; }
+
+nlohmann::json reportJson(const analysis::Workspace& ws, const analysis::RanksReport& r,
+                          const std::vector<analysis::FileError>& errors, const analysis::AlignmentReport& alignment)
+{
+    nlohmann::json j;
+    j["ranks"] = nlohmann::json::array();
+    for (const auto& s : r.ranks) {
+        const auto& id = ws.members()[s.member].identity;
+        j["ranks"].push_back({{"rank", s.rank},
+                              {"file", id.file},
+                              {"label", id.label()},
+                              {"world_size", id.worldSize},
+                              {"rank_inferred", id.rankInferred},
+                              {"steps", s.steps},
+                              {"step_time_us", us(s.stepTimeMean)},
+                              {"kernel_time_us", us(s.kernelTime)},
+                              {"collective_time_us", us(s.collectiveTime)},
+                              {"collective_wait_us", us(s.collectiveWait)},
+                              {"idle_time_us", us(s.idleTime)},
+                              {"wait_caused_us", us(s.waitCaused)},
+                              {"last_arrivals", s.lastArrivals}});
+    }
+    j["collectives"] = nlohmann::json::array();
+    for (const auto& c : r.matching.collectives) {
+        nlohmann::json ranks = nlohmann::json::array();
+        for (const auto& p : c.ranks)
+            ranks.push_back({{"rank", p.rank}, {"start_us", us(p.start)}, {"end_us", us(p.end)}, {"wait_us", us(p.wait)}});
+        j["collectives"].push_back({{"process_group", c.processGroup},
+                                    {"seq", c.seq},
+                                    {"name", c.name},
+                                    {"bytes", c.bytes},
+                                    {"dtype", c.dtype},
+                                    {"ranks", std::move(ranks)},
+                                    {"last_rank", c.lastRank},
+                                    {"max_wait_us", us(c.maxWait)},
+                                    {"complete", c.complete},
+                                    {"mismatch", c.mismatch}});
+    }
+    const auto& v = r.straggler;
+    j["straggler"] = {{"rank", v.rank ? nlohmann::json(*v.rank) : nlohmann::json(nullptr)},
+                      {"wait_caused_us", us(v.waitCaused)},
+                      {"total_wait_us", us(v.totalWait)},
+                      {"share", v.share},
+                      {"consistent", v.consistent},
+                      {"balanced", v.balanced},
+                      {"steps_led", v.stepsLed},
+                      {"steps_with_wait", v.stepsWithWait},
+                      {"worst_step", v.worstStep},
+                      {"worst_step_wait_caused_us", us(v.worstStepWaitCaused)},
+                      {"verdict", v.text}};
+    j["steps"] = nlohmann::json::array();
+    for (const auto& s : r.steps)
+        j["steps"].push_back({{"step", s.step}, {"rank", s.rank}, {"wait_caused_us", us(s.waitCaused)},
+                              {"total_wait_us", us(s.totalWait)}});
+    j["alignment"] = {{"mode", alignment.mode == analysis::Alignment::AbsoluteClock ? "absolute_clock" : "step_starts"},
+                      {"step", alignment.step},
+                      {"start_spread_us", us(alignment.startSpread)},
+                      {"description", alignment.description}};
+    j["warnings"] = ws.warnings();
+    for (const auto& w : r.matching.warnings)
+        j["warnings"].push_back(w);
+    j["errors"] = nlohmann::json::array();
+    for (const auto& e : errors)
+        j["errors"].push_back({{"file", e.file}, {"message", e.message}});
+    j["match_ms"] = r.matching.matchSeconds * 1000.0;
+    return j;
+}
+
+std::string ms(TimeNs ns)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", double(ns) / 1e6);
+    return buf;
+}
+
+void printText(const analysis::Workspace& ws, const analysis::RanksReport& r, const analysis::AlignmentReport& alignment,
+               std::size_t top)
+{
+    std::printf("%zu rank(s); %s\n\n", ws.size(), alignment.description.c_str());
+    std::printf("%-32s %5s %10s %10s %10s %10s %10s %10s\n", "rank (times in ms)", "steps", "step", "compute",
+                "collective", "wait", "idle", "caused");
+    for (const auto& s : r.ranks) {
+        std::printf("%-32s %5zu %10s %10s %10s %10s %10s %10s\n", ws.members()[s.member].identity.label().substr(0, 32).c_str(),
+                    s.steps, ms(s.stepTimeMean).c_str(), ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(),
+                    ms(s.collectiveWait).c_str(), ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
+    }
+    std::printf("(step: mean ProfilerStep; the others are totals over the steps; caused: the others' wait when this "
+                "rank arrived last)\n\n%s\n",
+                r.straggler.text.c_str());
+    for (const auto& s : r.steps) {
+        if (s.totalWait > 0)
+            std::printf("  step %lld: rank %d caused %s ms of %s ms waiting\n", s.step, s.rank, ms(s.waitCaused).c_str(),
+                        ms(s.totalWait).c_str());
+    }
+
+    std::vector<const analysis::MatchedCollective*> byWait;
+    for (const auto& c : r.matching.collectives)
+        byWait.push_back(&c);
+    std::stable_sort(byWait.begin(), byWait.end(), [](auto* a, auto* b) { return a->maxWait > b->maxWait; });
+    std::printf("\n%zu collective(s) matched; longest waits:\n%-6s %5s %-16s %14s %6s %12s\n", r.matching.collectives.size(),
+                "group", "seq", "name", "bytes", "last", "max wait ms");
+    for (std::size_t i = 0; i < byWait.size() && (top == 0 || i < top); ++i) {
+        const auto& c = *byWait[i];
+        std::printf("%-6s %5zu %-16s %14lld %6d %12s%s\n", c.processGroup.c_str(), c.seq, c.name.c_str(),
+                    static_cast<long long>(c.bytes), c.lastRank, ms(c.maxWait).c_str(),
+                    c.complete ? "" : "  (not on every rank)");
+    }
+    auto warnings = ws.warnings();
+    warnings.insert(warnings.end(), r.matching.warnings.begin(), r.matching.warnings.end());
+    for (const auto& w : warnings)
+        std::printf("warning: %s\n", w.c_str());
+}
+
+} // namespace
+
+int runRanks(const std::vector<std::string>& args)
+{
+    RanksCommandOptions o;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--help" || a == "-h") {
+            printRanksUsage(stdout);
+            return 0;
+        } else if (a == "--json") {
+            o.json = true;
+        } else if (a == "--align-steps") {
+            o.alignSteps = true;
+        } else if (a == "--top" && i + 1 < args.size()) {
+            char* end = nullptr;
+            const long long n = std::strtoll(args[++i].c_str(), &end, 10);
+            if (*end || n < 0) {
+                std::fprintf(stderr, "kinetoscope-cli ranks: --top needs a count, got '%s'\n", args[i].c_str());
+                return 2;
+            }
+            o.top = static_cast<std::size_t>(n);
+        } else if (a.starts_with("-")) {
+            std::fprintf(stderr, "kinetoscope-cli ranks: unknown option '%s'\n\n", a.c_str());
+            printRanksUsage(stderr);
+            return 2;
+        } else {
+            o.paths.push_back(a);
+        }
+    }
+    if (o.paths.empty()) {
+        printRanksUsage(stderr);
+        return 2;
+    }
+    std::vector<analysis::FileError> errors;
+    const auto files = analysis::expandTracePaths(o.paths, errors);
+    auto loaded = analysis::loadWorkspace(files);
+    errors.insert(errors.end(), loaded.errors.begin(), loaded.errors.end());
+    for (const auto& e : errors)
+        std::fprintf(stderr, "kinetoscope-cli ranks: %s: %s\n", e.file.c_str(), e.message.c_str());
+    analysis::Workspace& ws = loaded.workspace;
+    if (ws.size() == 0) {
+        std::fprintf(stderr, "kinetoscope-cli ranks: no trace could be opened\n");
+        return 1;
+    }
+    const auto alignment = o.alignSteps ? ws.alignAtStep() : ws.alignAbsoluteClock();
+    const auto report = analysis::analyzeRanks(ws);
+    if (o.json)
+        std::cout << reportJson(ws, report, errors, alignment).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
+    else
+        printText(ws, report, alignment, o.top);
+    return 0;
+}
+
+} // namespace ks::cli
