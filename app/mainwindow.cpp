@@ -493,6 +493,7 @@ void MainWindow::showWorkspace(const std::vector<LoadedFile>& files, OpenKind ki
                                                               QFileInfo(files[1].path).fileName())
                                          : tr("%n traces", nullptr, int(m_timeline->traceCount()));
         adoptTrace(m_timeline->trace(), files.front().path, title);
+        m_statusLabel->setText(m_workspace->alignmentText());
         m_alignMenu->setEnabled(true);
         QDockWidget* dock = comparison ? m_diffDock : m_ranksDock;
         dock->show();

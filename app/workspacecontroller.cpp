@@ -11,6 +11,7 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <charconv>
 
 namespace ks {
@@ -46,6 +47,7 @@ WorkspaceController::WorkspaceController(TimelineWidget* timeline, DetailsPanel*
 {
     m_pool.setMaxThreadCount(1);
     connect(m_diff, &DiffPanel::rowActivated, this, &WorkspaceController::highlightDiffRow);
+    connect(m_diff, &DiffPanel::highlightCleared, m_timeline, &TimelineWidget::clearHighlights);
     connect(m_ranks, &RanksPanel::stepRequested, this, &WorkspaceController::revealStep);
     connect(m_ranks, &RanksPanel::collectiveActivated, this, &WorkspaceController::revealCollective);
     connect(m_timeline, &TimelineWidget::traceSelectionChanged, this, &WorkspaceController::onSelection);
@@ -262,8 +264,7 @@ void WorkspaceController::highlightDiffRow(DiffTableModel::Kind kind, const QStr
             occurrences += names[trace.slices().name[s]] ? 1 : 0;
         m_timeline->setHighlightedNames(i, std::move(names));
     }
-    Q_EMIT statusMessage(tr("%1: %n occurrence(s) highlighted in both timelines (Escape in the search bar clears)",
-                            nullptr, int(occurrences))
+    Q_EMIT statusMessage(tr("%1: %n occurrence(s) highlighted in both timelines", nullptr, int(occurrences))
                              .arg(name.left(80)));
 }
 
@@ -285,6 +286,10 @@ void WorkspaceController::markSameStep(TraceSlice selection)
     }
     for (std::uint32_t m = 0; m < m_workspace.size(); ++m) {
         const analysis::StepSpan* step = number >= 0 ? m_workspace.members()[m].step(number) : nullptr;
+        if (step && m != selection.trace) {
+            const Trace& trace = *m_workspace.members()[m].trace;
+            m_timeline->setProcessCollapsed(m, trace.tracks()[trace.trackOf(step->slice)].process, false);
+        }
         m_timeline->setMarkedSlices(m, step && m != selection.trace ? std::vector<SliceId>{step->slice}
                                                                     : std::vector<SliceId>{});
     }
@@ -306,14 +311,17 @@ void WorkspaceController::describeCollective(TraceSlice selection)
     if (c.bytes >= 0)
         rows.append({tr("Message"), statsBytes(c.bytes) + QStringLiteral(" ") + QString::fromStdString(c.dtype)});
     rows.append({tr("Last to arrive"), tr("rank %1").arg(c.lastRank)});
-    const TimeNs origin = c.ranks.empty() ? 0 : c.ranks.front().start;
+    // Times from the first arrival, so every figure is a plain duration.
+    TimeNs origin = c.ranks.empty() ? 0 : c.ranks.front().start;
+    for (const analysis::CollectiveParticipant& p : c.ranks)
+        origin = std::min(origin, p.start);
     for (const analysis::CollectiveParticipant& p : c.ranks) {
         const auto& kernel = m_ranksReport->matching.kernels[p.member][p.kernel];
         m_collectiveTargets.push_back({std::uint32_t(p.member), kernel.slice});
         rows.append({names.value(int(p.member)),
-                     tr("start %1, end %2, waited %3")
-                         .arg(qstr(formatTimeInUnitOf(p.start - origin, 1000)), qstr(formatTimeInUnitOf(p.end - origin, 1000)),
-                              statsDuration(p.wait)),
+                     tr("waited %1 · start +%2 · end +%3")
+                         .arg(statsDuration(p.wait), qstr(formatDuration(p.start - origin)),
+                              qstr(formatDuration(p.end - origin))),
                      int(m_collectiveTargets.size() - 1)});
     }
     m_details->addSection(tr("Collective %1 across ranks").arg(QString::fromStdString(c.name)), rows);

@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -32,9 +33,13 @@ DiffPanel::DiffPanel(QWidget* parent)
     m_families->setToolTip(tr("Group kernels whose names differ only in template or tile parameters "
                               "(all GEMMs, all attention kernels, …)"));
 
+    auto* clearHighlight = new QPushButton(tr("Clear Highlight"), this);
+    clearHighlight->setToolTip(tr("Double-click a row to highlight its occurrences in both timelines"));
+    connect(clearHighlight, &QPushButton::clicked, this, &DiffPanel::highlightCleared);
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_filter, 1);
     controls->addWidget(m_families);
+    controls->addWidget(clearHighlight);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
@@ -127,6 +132,11 @@ void DiffPanel::fillKernels()
 {
     if (m_report)
         model(DiffTableModel::Kind::Kernels)->setRows(m_families->isChecked() ? m_report->kernelFamilies : m_report->kernels);
+    // Numbers fit their columns; names keep a wide, elided first column.
+    for (const Table& table : m_tables) {
+        table.view->resizeColumnsToContents();
+        table.view->horizontalHeader()->resizeSection(0, 380);
+    }
 }
 
 } // namespace ks

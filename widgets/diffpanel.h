@@ -37,6 +37,7 @@ public:
 Q_SIGNALS:
     // A row was double-clicked: its name (a kernel family's name when `family`).
     void rowActivated(ks::DiffTableModel::Kind kind, const QString& name, bool family);
+    void highlightCleared();
 
 private:
     struct Table {

@@ -120,7 +120,9 @@ void RanksPanel::setAlignmentText(const QString& text)
 
 void RanksPanel::setReport(std::shared_ptr<const analysis::RanksReport> report, const QStringList& labels)
 {
+    const QString alignment = m_alignment->text();
     clear();
+    m_alignment->setText(alignment);
     m_report = std::move(report);
     if (!m_report)
         return;
@@ -152,7 +154,8 @@ void RanksPanel::setReport(std::shared_ptr<const analysis::RanksReport> report, 
                 item->setFont(font);
                 item->setForeground(QColor(180, 30, 30));
             }
-            row.front()->setText(label + tr(" (straggler)"));
+            // Named the straggler only when the analysis says the waiting is consistently its.
+            row.front()->setText(label + (verdict.consistent ? tr(" (straggler)") : tr(" (caused most waiting)")));
         }
         m_rankModel->appendRow(row);
     }

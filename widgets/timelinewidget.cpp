@@ -97,6 +97,15 @@ void TimelineWidget::setTraces(std::vector<TimelineTrace> traces)
         lane.source = std::move(source);
         m_lanes.push_back(std::move(lane));
     }
+    if (m_lanes.size() > 1) {
+        // Several traces: host processes start collapsed, so every trace's GPU streams
+        // fit on screen together; a click (or revealing a slice) expands one.
+        for (Lane& lane : m_lanes) {
+            const auto& processes = lane.source.trace->processes();
+            for (std::size_t p = 0; p < processes.size(); ++p)
+                lane.collapsed[p] = !processes[p].isDevice;
+        }
+    }
     m_traceCollapsed.assign(m_lanes.size(), false);
     m_crossLinks.clear();
     m_history.clear();

@@ -217,6 +217,15 @@ private Q_SLOTS:
         QCOMPARE(timeline.selection(), (TraceSlice{0, k0}));
         timeline.followOutgoingFlow();
         QCOMPARE(timeline.selection(), (TraceSlice{1, kernels1[2]}));
+
+        // Selecting ProfilerStep#3 on rank 1 outlines rank 0's ProfilerStep#3.
+        const auto steps0 = kernelsNamed(*rank0, "ProfilerStep#3");
+        const auto steps1 = kernelsNamed(*rank1, "ProfilerStep#3");
+        QVERIFY(!steps0.empty() && !steps1.empty());
+        timeline.revealTraceSlice({1, steps1.front()});
+        QCOMPARE(timeline.markedSlices(0), std::vector<SliceId>{steps0.front()});
+        QVERIFY(timeline.markedSlices(1).empty());
+        QVERIFY(!timeline.isProcessCollapsed(0, rank0->tracks()[rank0->trackOf(steps0.front())].process));
     }
 
     void corruptFileAmongThreeNamesItselfAndTheOthersOpen()
