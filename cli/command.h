@@ -19,5 +19,6 @@ int runGpu(const std::vector<std::string>& args);
 int runOps(const std::vector<std::string>& args);
 int runDiff(const std::vector<std::string>& args);
 int runRanks(const std::vector<std::string>& args);
+int runInsights(const std::vector<std::string>& args);
 
 } // namespace ks::cli

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
 
 namespace {
 
@@ -12,6 +13,7 @@ const ks::cli::Command kCommands[] = {
     {"ops", "operator table like torch's key_averages().table()", ks::cli::runOps},
     {"diff", "compare two traces: step time, categories, operators, kernels, copies", ks::cli::runDiff},
     {"ranks", "ranks of a distributed run: collectives across ranks, waits, the straggler", ks::cli::runRanks},
+    {"insights", "what to fix: findings with time per step, evidence and advice", ks::cli::runInsights},
     {"collect", "run a CUDA program under the CUPTI collector and write its trace", ks::cli::runCollect},
 };
 
@@ -23,9 +25,7 @@ void printUsage(std::FILE* out)
     std::fprintf(out, "\nRun 'kinetoscope-cli <command> --help' for a command's options.\n");
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+int runCli(int argc, char** argv)
 {
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         printUsage(argc < 2 ? stderr : stdout);
@@ -38,4 +38,19 @@ int main(int argc, char** argv)
     std::fprintf(stderr, "kinetoscope-cli: unknown command '%s'\n\n", argv[1]);
     printUsage(stderr);
     return 2;
+}
+
+} // namespace
+
+// Nothing ends in std::terminate: whatever a command failed to handle is an error, exit 1.
+int main(int argc, char** argv)
+{
+    try {
+        return runCli(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "error: unexpected failure\n");
+    }
+    return 1;
 }

@@ -58,7 +58,8 @@ void shiftId(nlohmann::json& obj, const char* key, std::int64_t offset)
 
 } // namespace
 
-TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, std::uint64_t targetEvents)
+TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, std::uint64_t targetEvents,
+                     std::uint64_t copies)
 {
     TileResult result;
     const auto doc = nlohmann::json::parse(readGzip(sourcePath), nullptr, false);
@@ -81,8 +82,12 @@ TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, 
 
     std::ofstream out(outPath, std::ios::binary);
     out << "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": " << doc.value("deviceProperties", nlohmann::json::array()).dump()
-        << ",\n  \"baseTimeNanoseconds\": " << doc.value("baseTimeNanoseconds", std::int64_t(0))
-        << ",\n  \"traceEvents\": [\n";
+        << ",\n  \"baseTimeNanoseconds\": " << doc.value("baseTimeNanoseconds", std::int64_t(0));
+    if (doc.contains("distributedInfo"))
+        out << ",\n  \"distributedInfo\": " << doc["distributedInfo"].dump();
+    out << ",\n  \"traceEvents\": [\n";
+    if (copies > 0)
+        targetEvents = UINT64_MAX;
     bool first = true;
     auto emit = [&](nlohmann::json e, std::int64_t copy) {
         const std::int64_t idShift = copy * 100'000'000;
@@ -107,7 +112,7 @@ TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, 
         first = false;
         ++result.events;
     };
-    for (std::int64_t copy = 0; result.events < targetEvents; ++copy) {
+    for (std::int64_t copy = 0; result.events < targetEvents && (copies == 0 || std::uint64_t(copy) < copies); ++copy) {
         for (const auto& e : events) {
             if (result.events >= targetEvents)
                 break;

@@ -16,8 +16,10 @@ struct TileResult {
     std::string error;
 };
 
-// Writes uncompressed JSON at `outPath` holding about `targetEvents` traceEvents.
-TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, std::uint64_t targetEvents);
+// Writes uncompressed JSON at `outPath` holding about `targetEvents` traceEvents, or exactly
+// `copies` whole copies when that is nonzero. The source's distributedInfo is kept.
+TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, std::uint64_t targetEvents,
+                     std::uint64_t copies = 0);
 
 // The path of a tiled copy of tests/data/big.pt.trace.json.gz with ~745k events (the
 // size of the "huge" kineto trace), made on first use under the system temp directory.

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fcntl.h>
 #include <map>
 #include <poll.h>
@@ -30,7 +31,17 @@ bool sameToken(const std::string& a, const std::string& b)
     return diff == 0;
 }
 
+// Owns its socket: an exception that unwinds the receiving loop closes every connection.
 struct Peer {
+    Peer() = default;
+    Peer(const Peer&) = delete;
+    Peer& operator=(const Peer&) = delete;
+    ~Peer()
+    {
+        if (fd >= 0)
+            close(fd);
+    }
+    int fd = -1;
     ConnectionId id = 0;
     bool accepted = false; // HELLO with the right token seen
     wire::FrameDecoder decoder;
@@ -132,7 +143,29 @@ void CollectorServer::removeDirectory()
     m_directory.clear();
 }
 
-void CollectorServer::run()
+void CollectorServer::run() noexcept
+{
+    try {
+        receive();
+    } catch (...) {
+        m_openConnections = 0; // receive()'s peers closed their sockets while unwinding
+        const std::exception_ptr failure = std::current_exception();
+        try {
+            std::string error = "the collector stopped receiving";
+            try {
+                std::rethrow_exception(failure);
+            } catch (const std::exception& e) {
+                error += std::string(": ") + e.what();
+            } catch (...) {
+            }
+            m_sink.receiverFailed(error);
+        } catch (...) {
+            // out of memory or a sink that throws again: nobody left to tell
+        }
+    }
+}
+
+void CollectorServer::receive()
 {
     std::map<int, Peer> peers; // by fd
     ConnectionId nextId = 1;
@@ -146,8 +179,7 @@ void CollectorServer::run()
         } else if (!rejection.empty()) {
             m_sink.connectionRejected(rejection);
         }
-        close(fd);
-        peers.erase(fd);
+        peers.erase(fd); // closes it
     };
 
     for (;;) {
@@ -177,7 +209,9 @@ void CollectorServer::run()
                     close(fd);
                     continue;
                 }
-                peers[fd].id = nextId++;
+                Peer& peer = peers[fd];
+                peer.fd = fd;
+                peer.id = nextId++;
             }
         }
         for (std::size_t i = 2; i < fds.size(); ++i) {

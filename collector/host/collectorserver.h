@@ -25,6 +25,9 @@ public:
     virtual void connectionClosed(ConnectionId id, bool byCollector) = 0;
     // A peer that was turned away: wrong uid, bad token, garbage, wrong protocol version.
     virtual void connectionRejected(const std::string& reason) = 0;
+    // The receiving thread ended on an exception (out of memory, a sink that threw): every
+    // connection was closed (traced processes detach and run on), nothing more arrives.
+    virtual void receiverFailed(const std::string& error) = 0;
 };
 
 class CollectorServer {
@@ -47,7 +50,9 @@ public:
     int openConnections() const { return m_openConnections.load(); }
 
 private:
-    void run();
+    // The thread's body: receive() until stop(); an exception is reported, never terminates.
+    void run() noexcept;
+    void receive();
     void removeDirectory();
 
     RecordSink& m_sink;

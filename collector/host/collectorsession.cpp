@@ -104,12 +104,19 @@ void CollectorSession::connectionRejected(const std::string& reason)
     m_rejections.push_back(reason);
 }
 
+void CollectorSession::receiverFailed(const std::string& error)
+{
+    std::lock_guard lock(m_mutex);
+    m_receiverErrors.push_back(error);
+}
+
 SessionStats CollectorSession::stats() const
 {
     SessionStats s;
     s.openConnections = m_server.openConnections();
     std::lock_guard lock(m_mutex);
     s.rejections = m_rejections;
+    s.errors = m_receiverErrors;
     for (const auto& [id, recorder] : m_recorders) {
         const RecordedProcess& p = recorder->data();
         ++s.processes;

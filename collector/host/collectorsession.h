@@ -20,7 +20,7 @@ struct SessionStats {
     std::uint64_t kernels = 0, memcpys = 0, memsets = 0, apiCalls = 0, ranges = 0;
     std::uint64_t dropped = 0;
     TimeNs cuptiOverhead = 0; // total duration of CUPTI's own overhead records
-    std::vector<std::string> errors;    // from the traced processes (CUPTI in use, ...)
+    std::vector<std::string> errors;    // from the traced processes (CUPTI in use, ...) and our receiver
     std::vector<std::string> rejections; // peers turned away
     std::uint64_t events() const { return kernels + memcpys + memsets + apiCalls + ranges; }
 };
@@ -62,6 +62,7 @@ private:
     void frameReceived(ConnectionId id, const wire::Frame& frame) override;
     void connectionClosed(ConnectionId id, bool byCollector) override;
     void connectionRejected(const std::string& reason) override;
+    void receiverFailed(const std::string& error) override;
 
     SessionOptions m_options;
     std::int64_t m_baseNs = 0;
@@ -72,6 +73,7 @@ private:
     mutable std::mutex m_mutex; // guards the recorders and rejections
     std::map<ConnectionId, std::unique_ptr<ProcessRecorder>> m_recorders;
     std::vector<std::string> m_rejections;
+    std::vector<std::string> m_receiverErrors;
 };
 
 } // namespace ks::collector

@@ -305,12 +305,29 @@ void ProcessRecorder::addGpuOp(RecordedSlice slice, const GpuOpInfo& info, std::
 {
     slice.gpuOp = static_cast<std::int32_t>(m_data.gpuOps.size());
     m_data.gpuOps.push_back(info);
-    const std::uint32_t index = addSlice(slice, text);
-    m_data.flows.push_back({index, false, correlation});
+    linkGpuSide(addSlice(slice, text), correlation);
+}
+
+// Either side of a correlation can arrive first (runtime and GPU records come in different
+// buffers): the start of the flow is added once both the call and something it waits for
+// or launched are known.
+void ProcessRecorder::linkGpuSide(std::uint32_t slice, std::uint32_t correlation)
+{
+    m_data.flows.push_back({slice, false, correlation});
     Correlation& c = m_correlations[correlation];
     c.hasGpuOps = true;
     if (c.apiSlice >= 0 && !c.startAdded) {
         m_data.flows.push_back({static_cast<std::uint32_t>(c.apiSlice), true, correlation});
+        c.startAdded = true;
+    }
+}
+
+void ProcessRecorder::linkApiSide(std::uint32_t slice, std::uint32_t correlation)
+{
+    Correlation& c = m_correlations[correlation];
+    c.apiSlice = static_cast<std::int32_t>(slice);
+    if (c.hasGpuOps && !c.startAdded) {
+        m_data.flows.push_back({slice, true, correlation});
         c.startAdded = true;
     }
 }
@@ -458,14 +475,7 @@ void ProcessRecorder::onApi(const wire::Api& a)
     args.add("cbid", a.cbid).add("correlation", a.correlation);
     if (a.returnValue != 0)
         args.add("return value", a.returnValue);
-    const std::uint32_t index = addSlice(
-        slice, sliceText(slice, args));
-    Correlation& c = m_correlations[a.correlation];
-    c.apiSlice = static_cast<std::int32_t>(index);
-    if (c.hasGpuOps && !c.startAdded) {
-        m_data.flows.push_back({index, true, a.correlation});
-        c.startAdded = true;
-    }
+    linkApiSide(addSlice(slice, sliceText(slice, args)), a.correlation);
 }
 
 void ProcessRecorder::onSync(const wire::Sync& s)
@@ -486,16 +496,8 @@ void ProcessRecorder::onSync(const wire::Sync& s)
         args.add("stream", s.stream);
     if (s.event != kInvalid)
         args.add("event", s.event);
-    const std::uint32_t index = addSlice(
-        slice, sliceText(slice, args));
     // A sync waits for the GPU: its call gets an ac2g arrow like a launch does.
-    m_data.flows.push_back({index, false, s.correlation});
-    Correlation& c = m_correlations[s.correlation];
-    c.hasGpuOps = true;
-    if (c.apiSlice >= 0 && !c.startAdded) {
-        m_data.flows.push_back({static_cast<std::uint32_t>(c.apiSlice), true, s.correlation});
-        c.startAdded = true;
-    }
+    linkGpuSide(addSlice(slice, sliceText(slice, args)), s.correlation);
 }
 
 void ProcessRecorder::addRange(const OpenMarker& start, TimeNs end)

@@ -161,6 +161,9 @@ private:
     std::string sliceText(const RecordedSlice& slice, const ArgsText& args) const;
     QuotedJson quotedName(std::uint32_t name) const { return {m_quotedNames[name]}; }
     void addGpuOp(RecordedSlice slice, const GpuOpInfo& info, std::string_view text, std::uint32_t correlation);
+    // The two ends of a launch/sync flow, linked by correlation id in either arrival order.
+    void linkGpuSide(std::uint32_t slice, std::uint32_t correlation);
+    void linkApiSide(std::uint32_t slice, std::uint32_t correlation);
     void noteThread(std::int64_t tid);
     void addRange(const OpenMarker& start, TimeNs end);
     // Marks an event of the process itself (error, termination) on its main thread.

@@ -31,17 +31,6 @@ std::int64_t clockNs(clockid_t id)
     return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-wire::ClockSample sampleClocks()
-{
-    wire::ClockSample sample;
-    std::uint64_t cupti = 0;
-    cuptiGetTimestamp(&cupti);
-    sample.cuptiNs = static_cast<std::int64_t>(cupti);
-    sample.realtimeNs = clockNs(CLOCK_REALTIME);
-    sample.monotonicNs = clockNs(CLOCK_MONOTONIC);
-    return sample;
-}
-
 std::vector<std::string> commandLine()
 {
     std::ifstream in("/proc/self/cmdline", std::ios::binary);
@@ -65,31 +54,6 @@ std::string executablePath()
     const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
     return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
 }
-
-// Noise that kineto also disables: queries issued once per launch by the runtime itself.
-constexpr CUpti_CallbackId kNoisyDriverCalls[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuKernelGetName,         CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute,    CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,
-    CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState,
-};
-constexpr CUpti_CallbackId kNoisyRuntimeCalls[] = {CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020};
-
-constexpr CUpti_ActivityKind kKinds[] = {
-    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_MEMCPY2,
-    CUPTI_ACTIVITY_KIND_MEMSET,            CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
-    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_MARKER,  CUPTI_ACTIVITY_KIND_DEVICE,
-    CUPTI_ACTIVITY_KIND_OVERHEAD,
-};
-
-std::string cuptiError(const char* call, CUptiResult result)
-{
-    const char* text = nullptr;
-    cuptiGetResultString(result, &text);
-    return std::string(call) + " failed: " + (text ? text : "error " + std::to_string(result));
-}
-
-// The subscriber's callback: we only subscribe to claim CUPTI, no callbacks are enabled.
-void CUPTIAPI ignoreCallback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
 
 } // namespace
 
@@ -123,17 +87,19 @@ bool optionsFromEnvironment(CollectorOptions& options)
     return true;
 }
 
-ActivityCollector::ActivityCollector(const CollectorOptions& options)
-    : m_options(options)
+ActivityCollector::ActivityCollector(ActivityApi& api, const CollectorOptions& options)
+    : m_api(api)
+    , m_options(options)
     , m_pool(options.bufferBytes, options.maxBuffers)
+    , m_translator(api)
     , m_initPid(getpid())
     , m_queue(options.maxBuffers)
 {
 }
 
-ActivityCollector* ActivityCollector::start(const CollectorOptions& options)
+ActivityCollector* ActivityCollector::start(ActivityApi& api, const CollectorOptions& options)
 {
-    auto* collector = new ActivityCollector(options);
+    auto* collector = new ActivityCollector(api, options);
     std::string error;
     if (!collector->m_connection.connect(options.socketPath, kHandshakeTimeoutMs, error)
         || !collector->sendHello()) {
@@ -173,8 +139,10 @@ bool ActivityCollector::sendHello()
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     hello.host = host;
-    cuptiGetVersion(&hello.cuptiVersion);
-    hello.cuptiCompiledVersion = CUPTI_API_VERSION;
+    hello.cuptiVersion = m_api.loadedVersion();
+    hello.cuptiCompiledVersion = m_api.compiledVersion();
+    hello.driverVersion = m_api.driverVersion();
+    hello.runtimeVersion = m_api.runtimeVersion();
     hello.clock = sampleClocks();
     std::vector<std::uint8_t> frame;
     wire::appendFrame(frame, hello);
@@ -191,50 +159,38 @@ void ActivityCollector::sendError(wire::ErrorCode code, const std::string& messa
     m_connection.sendAll(frame.data(), frame.size());
 }
 
+wire::ClockSample ActivityCollector::sampleClocks()
+{
+    wire::ClockSample sample;
+    sample.cuptiNs = m_api.timestampNs();
+    sample.realtimeNs = clockNs(CLOCK_REALTIME);
+    sample.monotonicNs = clockNs(CLOCK_MONOTONIC);
+    return sample;
+}
+
 bool ActivityCollector::setUpCupti(std::string& error, wire::ErrorCode& code)
 {
-    std::uint32_t version = 0;
-    cuptiGetVersion(&version);
-    // Record layouts follow the libcupti actually loaded (torch brings its own copy): decode
-    // only what we were compiled for, major.minor.
-    if (version / 100 != CUPTI_API_VERSION / 100) {
+    const std::uint32_t loaded = m_api.loadedVersion();
+    const std::uint32_t compiled = m_api.compiledVersion();
+    if (!cuptiVersionsCompatible(loaded, compiled)) {
         code = wire::ErrorCode::CuptiVersion;
-        error = "the process loaded CUPTI " + std::to_string(version) + " but the collector was built for "
-            + std::to_string(CUPTI_API_VERSION);
+        error = "the process loaded CUPTI " + cuptiVersionText(loaded) + " but the collector was built for "
+            + cuptiVersionText(compiled);
         return false;
     }
-    CUpti_SubscriberHandle subscriber = nullptr;
-    const CUptiResult subscribed = cuptiSubscribe(&subscriber, ignoreCallback, nullptr);
-    if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    ApiResult result = m_api.subscribe();
+    if (result.status == ApiResult::Status::InUse) {
         code = wire::ErrorCode::CuptiInUse;
         error = "another CUPTI client (Nsight Systems, Nsight Compute, compute-sanitizer or a profiler "
                 "inside the program) already owns CUPTI in this process";
         return false;
     }
-    if (subscribed != CUPTI_SUCCESS) {
-        error = cuptiError("cuptiSubscribe", subscribed);
+    if (result.ok())
+        result = m_api.enable(bufferRequested, bufferCompleted);
+    if (!result.ok()) {
+        error = std::move(result.error);
         return false;
     }
-    cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
-    std::uint8_t zeroed = 1;
-    std::size_t zeroedSize = sizeof zeroed;
-    cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroedSize, &zeroed);
-    CUptiResult result = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
-    if (result != CUPTI_SUCCESS) {
-        error = cuptiError("cuptiActivityRegisterCallbacks", result);
-        return false;
-    }
-    for (const auto kind : kKinds) {
-        result = cuptiActivityEnable(kind);
-        if (result != CUPTI_SUCCESS) {
-            error = cuptiError("cuptiActivityEnable", result) + " (kind " + std::to_string(kind) + ")";
-            return false;
-        }
-    }
-    for (const auto cbid : kNoisyDriverCalls)
-        cuptiActivityEnableDriverApi(cbid, 0);
-    for (const auto cbid : kNoisyRuntimeCalls)
-        cuptiActivityEnableRuntimeApi(cbid, 0);
     return true;
 }
 
@@ -256,15 +212,14 @@ void ActivityCollector::bufferRequested(std::uint8_t** buffer, std::size_t* size
     *size = *buffer ? self->m_pool.bufferBytes() : 0;
 }
 
-void ActivityCollector::bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer,
-                                        std::size_t, std::size_t validSize) noexcept
+void ActivityCollector::bufferCompleted(void* context, std::uint32_t streamId, std::uint8_t* buffer, std::size_t,
+                                        std::size_t validSize) noexcept
 {
     ActivityCollector* self = g_collector.load();
     if (!self || !buffer || self->inertHere())
         return;
     // Outside our lock: CUPTI takes its own locks here (kineto hit an ABBA deadlock).
-    std::size_t dropped = 0;
-    if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS && dropped > 0)
+    if (const std::size_t dropped = self->m_api.droppedRecords(context, streamId))
         self->m_cuptiDropped.fetch_add(dropped, std::memory_order_relaxed);
     self->m_completedBuffers.fetch_add(1, std::memory_order_relaxed);
     bool queued = false;
@@ -298,7 +253,7 @@ void ActivityCollector::flushPeriodically()
         if (m_stopFlushing || m_detached.load())
             break;
         lock.unlock(); // never hold our lock while calling CUPTI
-        cuptiActivityFlushAll(0);
+        m_api.flush(false);
         lock.lock();
     }
 }
@@ -399,8 +354,7 @@ void ActivityCollector::detach()
 {
     if (m_detached.exchange(true))
         return;
-    for (const auto kind : kKinds)
-        cuptiActivityDisable(kind);
+    m_api.disable();
 }
 
 void ActivityCollector::shutdown()
@@ -414,7 +368,7 @@ void ActivityCollector::shutdown()
     m_queueChanged.notify_all();
     if (!m_detached.load()) {
         // FORCED only here: it also returns records of work still running (with end = 0).
-        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        m_api.flush(true);
     }
     std::unique_lock lock(m_queueMutex);
     // After a forced flush every buffer we handed out has come back, unless another client

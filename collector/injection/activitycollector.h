@@ -3,7 +3,7 @@
 //  - application threads run CUPTI's buffer callbacks: they only take a buffer from the
 //    pool or queue a completed one (m_queueMutex, held briefly, never while calling CUPTI);
 //    they never allocate and never throw (C callers);
-//  - our flush thread calls cuptiActivityFlushAll(0) every 100 ms, so data arrives while the
+//  - our flush thread asks CUPTI for a (non-forced) flush every 100 ms, so data arrives while the
 //    program runs and survives a crash (a forced flush at exit alone delivers nothing on
 //    kill -9);
 //  - our sender thread translates completed buffers into frames and writes them to the
@@ -11,6 +11,8 @@
 // Nothing runs in a forked child: its copy of this object is inert (see forkedChild()).
 // Nothing blocks the application for long: connect and HELLO give up after ~1 s (we are
 // inside its cuInit), and an exception on our threads detaches instead of terminating.
+// CUPTI is reached only through ActivityApi (tests run all of this on a fake).
+#include "collector/injection/activityapi.h"
 #include "collector/injection/bufferpool.h"
 #include "collector/injection/bufferqueue.h"
 #include "collector/injection/connection.h"
@@ -42,7 +44,8 @@ public:
     // Starts collecting; on any failure reports it to the collector (when connected) and
     // stays inert. Returns nullptr when inert. The object is never destroyed: CUPTI and our
     // detached threads may use it until the process is gone.
-    static ActivityCollector* start(const CollectorOptions& options);
+    // `api` must outlive the process's use of CUPTI (it is never destroyed either).
+    static ActivityCollector* start(ActivityApi& api, const CollectorOptions& options);
 
     // atexit: stop flushing, forced flush, drain, GOODBYE; waits at most ~2 s.
     void shutdown();
@@ -50,15 +53,16 @@ public:
     void forkedChild();
 
 private:
-    explicit ActivityCollector(const CollectorOptions& options);
+    ActivityCollector(ActivityApi& api, const CollectorOptions& options);
     bool setUpCupti(std::string& error, wire::ErrorCode& code);
+    wire::ClockSample sampleClocks();
     bool sendHello();
     void sendError(wire::ErrorCode code, const std::string& message);
     bool inertHere() const;
 
     static void bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords) noexcept;
-    static void bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer,
-                                std::size_t size, std::size_t validSize) noexcept;
+    static void bufferCompleted(void* context, std::uint32_t streamId, std::uint8_t* buffer, std::size_t size,
+                                std::size_t validSize) noexcept;
     // Thread bodies: each runs its loop, and detaches if that throws (out of memory).
     void flushLoop() noexcept;
     void sendLoop() noexcept;
@@ -68,6 +72,7 @@ private:
     bool send(std::vector<std::uint8_t>& frames);
     void detach();
 
+    ActivityApi& m_api;
     CollectorOptions m_options;
     Connection m_connection;
     BufferPool m_pool;

@@ -5,6 +5,7 @@
 // the library while our threads may be running in it. InitializeInjectionNvtx2 passes on
 // CUPTI's answer when it can forward, else returns 1 (the markers then stay NVTX no-ops).
 #include "collector/injection/activitycollector.h"
+#include "collector/injection/cuptiactivityapi.h"
 
 #include <cupti.h>
 #include <dlfcn.h>
@@ -37,7 +38,8 @@ void startOnce()
             ks::injection::CollectorOptions options;
             if (!ks::injection::optionsFromEnvironment(options))
                 return;
-            g_active = ks::injection::ActivityCollector::start(options);
+            static ks::injection::CuptiActivityApi cupti; // never destroyed before our threads stop
+            g_active = ks::injection::ActivityCollector::start(cupti, options);
             if (g_active) {
                 pthread_atfork(nullptr, nullptr, inForkedChild);
                 std::atexit(stopAtExit);

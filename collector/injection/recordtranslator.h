@@ -1,10 +1,9 @@
 #pragma once
-// Translates the records of one completed CUPTI activity buffer into our wire frames.
+// Translates the records of one completed activity buffer into our wire frames.
 // Names are interned: a STRING frame is emitted the first time a name is used on this
 // connection. Runs on the sender thread only.
+#include "collector/injection/activityapi.h"
 #include "collector/protocol/framing.h"
-
-#include <cupti.h>
 
 #include <functional>
 #include <string>
@@ -14,23 +13,35 @@
 
 namespace ks::injection {
 
-class RecordTranslator {
+class RecordTranslator : private ActivitySink {
 public:
+    explicit RecordTranslator(ActivityApi& api) : m_api(api) {}
+
     // Appends frames for every record of the buffer to `out`.
-    void translate(std::uint8_t* buffer, std::size_t validBytes, std::vector<std::uint8_t>& out);
+    void translate(const std::uint8_t* buffer, std::size_t validBytes, std::vector<std::uint8_t>& out);
 
     std::uint64_t records() const { return m_records; }
     std::uint64_t zeroTimestamps() const { return m_zeroTimestamps; }
     std::uint64_t undecodable() const { return m_undecodable; }
 
 private:
-    void translateRecord(const CUpti_Activity* record, std::vector<std::uint8_t>& out);
-    std::uint32_t kernelName(const char* name, std::vector<std::uint8_t>& out);
-    std::uint32_t text(const char* text, std::vector<std::uint8_t>& out);
-    std::uint32_t apiName(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, std::vector<std::uint8_t>& out);
-    std::uint32_t define(std::string text, std::vector<std::uint8_t>& out);
-    void device(const CUpti_ActivityDevice5& d, std::vector<std::uint8_t>& out);
+    void kernel(const KernelActivity& activity) override;
+    void memcpy(const wire::Memcpy& record) override;
+    void memset(const wire::Memset& record) override;
+    void api(const wire::Api& record) override;
+    void sync(const wire::Sync& record) override;
+    void marker(const MarkerActivity& activity) override;
+    void overhead(const wire::Overhead& record) override;
+    void device(const wire::Device& record) override;
+    void unknownKind() override;
 
+    std::uint32_t kernelName(const char* name);
+    std::uint32_t text(const char* text);
+    std::uint32_t apiName(wire::ApiDomain domain, std::uint32_t cbid);
+    std::uint32_t define(std::string text);
+
+    ActivityApi& m_api;
+    std::vector<std::uint8_t>* m_out = nullptr; // during translate()
     std::uint32_t m_nextString = 1;
     // Kernel names: CUPTI shares one name pointer between all records of a kernel, so the
     // pointer is the cheap key; the text is compared on a hit in case a module was

@@ -265,6 +265,7 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
                 p.member = m;
                 p.rank = members[m].identity.rank;
                 p.kernel = index;
+                p.slice = k.slice;
                 p.start = k.start + members[m].offset;
                 p.end = k.end + members[m].offset;
                 c.ranks.push_back(p);

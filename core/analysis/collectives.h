@@ -38,7 +38,8 @@ std::vector<CollectiveKernel> collectiveKernelsOf(const WorkspaceMember& member)
 struct CollectiveParticipant {
     std::size_t member = 0;
     int rank = -1;
-    std::size_t kernel = 0; // index into RankCollectives::kernels of that member
+    std::size_t kernel = 0; // index into CollectiveMatching::kernels[member]
+    SliceId slice = kNoSlice; // the NCCL kernel in that member's trace
     TimeNs start = 0, end = 0; // on the workspace axis (member offset applied)
     TimeNs wait = 0;           // until the last rank's start
 };

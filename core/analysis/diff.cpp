@@ -1,5 +1,6 @@
 #include "core/analysis/diff.h"
 
+#include "core/analysis/tracefacts.h"
 #include "core/gpu/nvprofsummary.h"
 #include "core/gpu/stepbreakdown.h"
 #include "core/stats/kernelstats.h"
@@ -19,7 +20,7 @@ bool contains(std::string_view s, std::string_view part) { return s.find(part) !
 // What one side contributes: its window, step count and GPU breakdown.
 struct SideData {
     DiffSide side;
-    std::vector<gpu::PluginKind> kinds;
+    std::shared_ptr<const TraceFacts> facts; // slice kinds and the plugin's step windows
     gpu::StepBreakdown breakdown;
     double perStep = 1.0; // divisor turning window totals into per-step figures
 };
@@ -29,10 +30,10 @@ SideData analyzeSide(const WorkspaceMember& member)
     const Trace& trace = *member.trace;
     SideData d;
     d.side.file = member.identity.file;
-    d.kinds = gpu::classifySlices(trace);
-    const auto windows = gpu::computePluginWindows(trace, d.kinds);
-    d.breakdown = gpu::computeStepBreakdown(trace, d.kinds, windows);
-    const bool hasSteps = windows.hasProfilerSteps && !member.steps.empty();
+    d.facts = makeTraceFacts(member.trace);
+    const auto& windows = d.facts->windows;
+    d.breakdown = gpu::computeStepBreakdown(trace, d.facts->kinds, windows);
+    const bool hasSteps = d.facts->hasSteps() && !member.steps.empty();
     d.side.steps = hasSteps ? windows.steps.size() : 0;
     d.side.windowStart = hasSteps ? windows.stepsStart : trace.startTime();
     d.side.windowEnd = hasSteps ? windows.stepsEnd : trace.endTime();
@@ -82,8 +83,9 @@ void addKernels(RowJoin& join, const Trace& trace, const SideData& d, bool isBas
     KernelStatsOptions options;
     options.rangeStart = d.side.windowStart;
     options.rangeEnd = d.side.windowEnd;
-    for (const KernelRow& k : computeKernelStats(trace, options)) {
+    for (KernelRow& k : computeKernelStats(trace, options)) {
         DiffRow& row = join.at(k.name, k.name, isBase);
+        (isBase ? row.baseSlices : row.newSlices) = std::move(k.slices);
         (isBase ? row.baseCount : row.newCount) += k.calls;
         (isBase ? row.baseNs : row.newNs) += double(k.total) / d.perStep;
     }
@@ -95,10 +97,11 @@ void addOps(RowJoin& join, const Trace& trace, const SideData& d, bool isBase, c
     options.groupByInputShapes = diffOptions.groupOpsByInputShapes;
     options.rangeStart = d.side.windowStart;
     options.rangeEnd = d.side.windowEnd;
-    for (const OperatorRow& op : computeOperatorTable(trace, options).rows) {
+    for (OperatorRow& op : computeOperatorTable(trace, options).rows) {
         if (op.isDevice)
             continue;
         DiffRow& row = join.at(op.name + '\0' + op.inputShapes, op.name, isBase);
+        (isBase ? row.baseSlices : row.newSlices) = std::move(op.slices);
         row.detail = op.inputShapes;
         (isBase ? row.baseCount : row.newCount) += op.calls;
         (isBase ? row.baseNs : row.newNs) += double(op.selfCpu) / d.perStep;
@@ -111,12 +114,14 @@ void addCopies(RowJoin& join, const Trace& trace, const SideData& d, bool isBase
 {
     const auto& slices = trace.slices();
     for (SliceId s = 0; s < slices.size(); ++s) {
-        const bool copy = d.kinds[s] == gpu::PluginKind::Memcpy;
-        if ((!copy && d.kinds[s] != gpu::PluginKind::Memset) || slices.start[s] < d.side.windowStart
+        const gpu::PluginKind kind = d.facts->kinds[s];
+        const bool copy = kind == gpu::PluginKind::Memcpy;
+        if ((!copy && kind != gpu::PluginKind::Memset) || slices.start[s] < d.side.windowStart
             || slices.start[s] >= d.side.windowEnd)
             continue;
         const std::string name = copy ? gpu::nvprofMemcpyName(trace.str(slices.name[s])) : "[CUDA memset]";
         DiffRow& row = join.at(name, name, isBase);
+        (isBase ? row.baseSlices : row.newSlices).push_back(s);
         ++(isBase ? row.baseCount : row.newCount);
         (isBase ? row.baseNs : row.newNs) += double(slices.duration[s]) / d.perStep;
         const GpuOpInfo* info = trace.gpuOpInfo(s);
@@ -138,6 +143,9 @@ std::vector<DiffRow> familiesOf(const std::vector<DiffRow>& kernels)
             DiffRow& row = join.at(family, family, isBase);
             (isBase ? row.baseCount : row.newCount) += isBase ? k.baseCount : k.newCount;
             (isBase ? row.baseNs : row.newNs) += isBase ? k.baseNs : k.newNs;
+            const auto& slices = isBase ? k.baseSlices : k.newSlices;
+            auto& into = isBase ? row.baseSlices : row.newSlices;
+            into.insert(into.end(), slices.begin(), slices.end());
             (isBase ? names[family].first : names[family].second).insert(k.name);
         }
     }

@@ -34,6 +34,8 @@ struct DiffRow {
     double baseTotalCpuNs = 0, newTotalCpuNs = 0;
     double baseDeviceNs = 0, newDeviceNs = 0;
     std::int64_t baseBytes = -1, newBytes = -1;  // memcpy/memset kinds: bytes per step
+    // The occurrences counted on each side (to highlight them on the timelines); none for categories.
+    std::vector<SliceId> baseSlices, newSlices;
 
     double deltaNs() const { return newNs - baseNs; }
     double deltaPercent() const; // of base; 0 when base is 0

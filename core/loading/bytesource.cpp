@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <sys/stat.h>
 #include <thread>
@@ -351,7 +352,7 @@ private:
 class PrefetchingSource final : public ByteSource {
 public:
     PrefetchingSource(std::unique_ptr<ByteSource> inner, std::size_t chunk)
-        : m_inner(std::move(inner)), m_chunk(chunk), m_thread([this] { produce(); }) {}
+        : m_inner(std::move(inner)), m_chunk(chunk), m_thread([this] { run(); }) {}
     ~PrefetchingSource() override
     {
         {
@@ -409,6 +410,30 @@ public:
 
 private:
     static constexpr std::size_t kDepth = 4;
+
+    // The thread's body: an exception (out of memory, a failing inner source) ends the
+    // stream with an error, as a read error does, instead of std::terminate.
+    void run() noexcept
+    {
+        try {
+            produce();
+        } catch (...) {
+            const std::exception_ptr failure = std::current_exception();
+            std::unique_lock lock(m_mutex);
+            m_done = true;
+            try {
+                try {
+                    std::rethrow_exception(failure);
+                } catch (const std::exception& e) {
+                    m_error = std::string("read-ahead failed: ") + e.what();
+                }
+            } catch (...) {
+                m_error = "read-ahead failed";
+            }
+            lock.unlock();
+            m_changed.notify_all();
+        }
+    }
 
     void produce()
     {

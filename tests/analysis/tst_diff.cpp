@@ -97,6 +97,8 @@ private Q_SLOTS:
             QVERIFY(row.basePresent && !row.newPresent);
             QCOMPARE(row.newCount, std::uint64_t(0));
             QVERIFY(row.baseCount > 0 && row.deltaNs() < 0);
+            QCOMPARE(row.baseSlices.size(), std::size_t(row.baseCount));
+            QVERIFY(row.newSlices.empty());
         }
         QCOMPARE(sgemm, std::size_t(4));
         // The largest change is an fp32 GEMM kernel; an sgemm is in the top 5.

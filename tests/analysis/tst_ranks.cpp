@@ -85,6 +85,8 @@ private Q_SLOTS:
             QCOMPARE(c.ranks[1].rank, 1);
             QCOMPARE(c.ranks[0].start, k0[i].start); // same baseTimeNanoseconds: no shift
             QCOMPARE(c.ranks[1].end, k1[i].end);
+            for (const auto& p : c.ranks)
+                QCOMPARE(report.matching.kernels[p.member][p.kernel].slice, p.slice);
             const TimeNs last = std::max(k0[i].start, k1[i].start);
             const int lastRank = k0[i].start > k1[i].start ? 0 : 1;
             QCOMPARE(c.lastRank, lastRank);

@@ -5,6 +5,10 @@
 
 #include <QTest>
 
+#include <atomic>
+#include <mutex>
+#include <stdexcept>
+
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -28,6 +32,7 @@ public:
     }
     ~FakeTarget() { close(); }
     bool connected() const { return m_connected; }
+    int fd() const { return m_fd; }
     template <class Record> void send(const Record& r)
     {
         std::vector<std::uint8_t> bytes;
@@ -56,6 +61,30 @@ wire::Hello helloWith(const std::string& token, std::int64_t pid = 777)
     return h;
 }
 
+// A sink that fails on the first record, as a sink out of memory would.
+class ThrowingSink : public RecordSink {
+public:
+    void connectionAccepted(ConnectionId, wire::Hello) override { ++accepted; }
+    void frameReceived(ConnectionId, const wire::Frame&) override { throw std::runtime_error("no room for records"); }
+    void connectionClosed(ConnectionId, bool) override {}
+    void connectionRejected(const std::string&) override {}
+    void receiverFailed(const std::string& error) override
+    {
+        std::lock_guard lock(mutex);
+        failure = error;
+    }
+    std::string failureText()
+    {
+        std::lock_guard lock(mutex);
+        return failure;
+    }
+    std::atomic<int> accepted{0};
+
+private:
+    std::mutex mutex;
+    std::string failure;
+};
+
 } // namespace
 
 class TestCollectorServer : public QObject {
@@ -78,6 +107,26 @@ private slots:
     }
 
     void tokensAreRandom() { QVERIFY(randomToken() != randomToken()); }
+
+    // An exception on the receiving thread is reported, never std::terminate; the traced
+    // process sees its connection closed and runs on.
+    void receiverExceptionIsReported()
+    {
+        ThrowingSink sink;
+        CollectorServer server(sink);
+        std::string error;
+        QVERIFY2(server.listen(error), error.c_str());
+        FakeTarget target(server.socketPath());
+        QVERIFY(target.connected());
+        target.send(helloWith(server.token()));
+        target.send(wire::StringDef{1, "kernel"});
+        QTRY_COMPARE(sink.failureText(), std::string("the collector stopped receiving: no room for records"));
+        QCOMPARE(sink.accepted.load(), 1);
+        QCOMPARE(server.openConnections(), 0);
+        char byte = 0;
+        QCOMPARE(::recv(target.fd(), &byte, 1, 0), ssize_t(0)); // EOF: our end was closed
+        server.stop();
+    }
 
     void wrongTokenIsRejected()
     {

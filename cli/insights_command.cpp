@@ -1,0 +1,98 @@
+// kinetoscope-cli insights: what to fix, with the time at stake per step and the evidence.
+#include "cli/command.h"
+#include "core/analysis/insightsjson.h"
+#include "core/loading/loader.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace ks::cli {
+
+namespace {
+
+void printInsightsUsage(std::FILE* out)
+{
+    std::fprintf(out,
+                 "usage: kinetoscope-cli insights [--json] FILE...\n\n"
+                 "Findings with the time they cost per step, the events that prove them and the fix.\n"
+                 "Several FILEs are the ranks of one run.\n\n"
+                 "  --json  {\"insights\":[{\"id\",\"severity\",\"title\",\"time_us\",\"share\",\n"
+                 "          \"evidence\":[{\"name\",\"ts_us\",\"dur_us\",\"track\"}],\"advice\",...}]}\n");
+}
+
+void printText(const std::vector<analysis::Insight>& insights, const std::vector<std::string>& files,
+               const std::vector<std::shared_ptr<const analysis::TraceFacts>>& traces)
+{
+    if (insights.empty()) {
+        std::cout << "No findings.\n";
+        return;
+    }
+    constexpr std::size_t kEvidenceShown = 5;
+    for (const auto& insight : insights) {
+        const Trace& trace = *traces[std::size_t(insight.traceIndex)]->trace;
+        std::printf("[%s] %s  %.1f us/step (%.1f %% of the step)\n", std::string(analysis::severityName(insight.severity)).c_str(),
+                    insight.id.c_str(), insight.timeUs, insight.share * 100.0);
+        std::cout << "  " << insight.title << '\n';
+        if (files.size() > 1)
+            std::cout << "  in " << files[std::size_t(insight.traceIndex)] << '\n';
+        std::cout << "  why: " << insight.explanation << '\n' << "  fix: " << insight.advice << '\n';
+        std::cout << "  evidence (" << insight.evidence.size() << "):\n";
+        for (std::size_t i = 0; i < insight.evidence.size() && i < kEvidenceShown; ++i) {
+            const auto& e = insight.evidence[i];
+            std::printf("    %.3f us  %s  %s  %s%s%s\n", double(e.start) / 1000.0, formatDuration(e.duration).c_str(),
+                        e.track == kNoIndex ? "" : trace.trackDisplayName(e.track).c_str(), e.name.c_str(),
+                        e.context.empty() ? "" : "  <- ", e.context.c_str());
+        }
+        if (insight.evidence.size() > kEvidenceShown)
+            std::cout << "    ... " << insight.evidence.size() - kEvidenceShown << " more\n";
+        std::cout << '\n';
+    }
+}
+
+} // namespace
+
+int runInsights(const std::vector<std::string>& args)
+{
+    bool json = false;
+    std::vector<std::string> files;
+    for (const auto& a : args) {
+        if (a == "--help" || a == "-h") {
+            printInsightsUsage(stdout);
+            return 0;
+        }
+        if (a == "--json") {
+            json = true;
+        } else if (!a.empty() && a[0] == '-') {
+            std::fprintf(stderr, "kinetoscope-cli insights: unknown option '%s'\n", a.c_str());
+            printInsightsUsage(stderr);
+            return 2;
+        } else {
+            files.push_back(a);
+        }
+    }
+    if (files.empty()) {
+        std::fprintf(stderr, "kinetoscope-cli insights: no FILE given\n");
+        printInsightsUsage(stderr);
+        return 2;
+    }
+    std::vector<std::shared_ptr<const analysis::TraceFacts>> traces;
+    for (const auto& path : files) {
+        const auto loaded = loadTraceFile(path);
+        if (!loaded.ok()) {
+            std::fprintf(stderr, "kinetoscope-cli insights: %s: %s\n", path.c_str(),
+                         loaded.fatal ? loaded.fatal->located().c_str() : "cancelled");
+            return 1;
+        }
+        traces.push_back(analysis::makeTraceFacts(loaded.trace));
+    }
+    const auto insights = analysis::findInsights(traces);
+    if (json)
+        std::cout << analysis::insightsToJson(insights, traces, files).dump(1, ' ', false,
+                                                                           nlohmann::json::error_handler_t::replace)
+                  << '\n';
+    else
+        printText(insights, files, traces);
+    return 0;
+}
+
+} // namespace ks::cli

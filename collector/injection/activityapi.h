@@ -1,0 +1,87 @@
+#pragma once
+// The seam between the collector inside the traced process and CUPTI. Everything that runs
+// in users' processes (translation, buffer pool, takeover and detach, fork, drop accounting)
+// talks to CUPTI only through ActivityApi, so that it is tested without a GPU or CUPTI
+// headers against a fake that synthesizes records. cuptiactivityapi.cpp is the real one.
+// Records cross the seam already decoded into our wire structs; texts stay pointers into
+// CUPTI's memory until RecordTranslator interns them.
+#include "collector/protocol/records.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ks::injection {
+
+struct KernelActivity {
+    wire::Kernel record; // `name` is left 0
+    const char* name = nullptr;
+};
+
+struct MarkerActivity {
+    wire::Marker record; // `name` and `domain` are left 0
+    const char* name = nullptr;
+    const char* domain = nullptr;
+};
+
+// Receives the records of one activity buffer, in buffer order.
+class ActivitySink {
+public:
+    virtual ~ActivitySink() = default;
+    virtual void kernel(const KernelActivity& activity) = 0;
+    virtual void memcpy(const wire::Memcpy& record) = 0;
+    virtual void memset(const wire::Memset& record) = 0;
+    virtual void api(const wire::Api& record) = 0; // `name` is left 0
+    virtual void sync(const wire::Sync& record) = 0;
+    virtual void marker(const MarkerActivity& activity) = 0;
+    virtual void overhead(const wire::Overhead& record) = 0;
+    virtual void device(const wire::Device& record) = 0;
+    virtual void unknownKind() = 0; // a kind we do not translate
+};
+
+// CUPTI's buffer callbacks, with the context as an opaque pointer. Both are called on
+// application threads and must neither block for long nor throw.
+using BufferRequestedFn = void (*)(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords);
+using BufferCompletedFn = void (*)(void* context, std::uint32_t streamId, std::uint8_t* buffer, std::size_t size,
+                                   std::size_t validSize);
+
+struct ApiResult {
+    enum class Status { Ok, InUse, Failed };
+    Status status = Status::Ok;
+    std::string error; // what failed, for the collector's ERROR frame
+    bool ok() const { return status == Status::Ok; }
+};
+
+class ActivityApi {
+public:
+    virtual ~ActivityApi() = default;
+    virtual std::uint32_t loadedVersion() = 0;   // of the libcupti the process loaded
+    virtual std::uint32_t compiledVersion() = 0; // CUPTI_API_VERSION we were built with
+    virtual std::int64_t timestampNs() = 0;      // CUPTI's clock
+    // 0 where unknown; never initializes CUDA (we run inside cuInit).
+    virtual std::int32_t driverVersion() = 0;
+    virtual std::int32_t runtimeVersion() = 0;
+    // Claims CUPTI for this process: InUse when another client (Nsight, a profiler) owns it.
+    virtual ApiResult subscribe() = 0;
+    // Registers the buffer callbacks and enables every activity kind we record.
+    virtual ApiResult enable(BufferRequestedFn requested, BufferCompletedFn completed) = 0;
+    // Disables every activity kind: no more buffers are requested.
+    virtual void disable() = 0;
+    // Asks CUPTI to complete its buffers; `forced` also returns records of work still running.
+    virtual void flush(bool forced) = 0;
+    // Records CUPTI dropped for want of a buffer, for the context and stream of a completed one.
+    virtual std::size_t droppedRecords(void* context, std::uint32_t streamId) = 0;
+    // Walks the records of a completed buffer.
+    virtual void decode(const std::uint8_t* buffer, std::size_t validBytes, ActivitySink& sink) = 0;
+    // CUPTI's name of a runtime or driver call ("cudaLaunchKernel_v7000"); empty if unknown.
+    virtual std::string callbackName(wire::ApiDomain domain, std::uint32_t cbid) = 0;
+};
+
+// Record layouts follow the libcupti the process loaded (torch brings its own): we decode
+// only the release we were compiled for. Versions up to CUDA 12.9 count up (v28); from
+// CUDA 13 they read xxyyzz (major, minor, CUPTI update), where only xxyy must match.
+bool cuptiVersionsCompatible(std::uint32_t loaded, std::uint32_t compiled);
+// "13.0 (130001)", "v28".
+std::string cuptiVersionText(std::uint32_t version);
+
+} // namespace ks::injection

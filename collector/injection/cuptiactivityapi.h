@@ -1,0 +1,29 @@
+#pragma once
+// ActivityApi on the real CUPTI: the only code of the injection library that calls CUPTI.
+#include "collector/injection/activityapi.h"
+
+#include <cupti.h>
+
+namespace ks::injection {
+
+class CuptiActivityApi final : public ActivityApi {
+public:
+    std::uint32_t loadedVersion() override;
+    std::uint32_t compiledVersion() override { return CUPTI_API_VERSION; }
+    std::int64_t timestampNs() override;
+    std::int32_t driverVersion() override;
+    std::int32_t runtimeVersion() override;
+    ApiResult subscribe() override;
+    ApiResult enable(BufferRequestedFn requested, BufferCompletedFn completed) override;
+    void disable() override;
+    void flush(bool forced) override;
+    std::size_t droppedRecords(void* context, std::uint32_t streamId) override;
+    void decode(const std::uint8_t* buffer, std::size_t validBytes, ActivitySink& sink) override;
+    std::string callbackName(wire::ApiDomain domain, std::uint32_t cbid) override;
+};
+
+// One CUPTI record in our terms (the layouts of the CUPTI release we build against).
+// Needs only CUPTI's headers: tests feed it records they fill in themselves.
+void decodeCuptiRecord(const CUpti_Activity& record, ActivitySink& sink);
+
+} // namespace ks::injection

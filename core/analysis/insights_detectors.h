@@ -1,0 +1,64 @@
+#pragma once
+// Internal to the insights: what the detectors share, and the detectors themselves (one
+// function per finding id, grouped by what they look at: insights_host.cpp for host-side
+// findings, insights_gpu.cpp for kernels and idle gaps).
+#include "core/analysis/insights.h"
+#include "core/gpu/intervalset.h"
+
+#include <optional>
+
+namespace ks::analysis::detail {
+
+// Per-trace inputs of the detectors, computed once.
+struct InsightContext {
+    const TraceFacts& facts;
+    const Trace& trace;
+    double stepCount = 1.0;
+    double meanStepNs = 0.0;
+    // Host calls that block the CPU on the GPU inside steps (not the trailing sync after
+    // the last launch): synchronize calls and blocking device-to-pageable copies.
+    std::vector<SliceId> hostSyncs;
+    // DataLoader ranges on the host (their union), inside steps.
+    gpu::IntervalSet dataLoading;
+    std::vector<SliceId> dataLoaderSlices;
+
+    explicit InsightContext(const TraceFacts& f);
+    double perStepUs(double totalNs) const { return totalNs / stepCount / 1000.0; }
+    double shareOf(double perStepUs) const { return meanStepNs > 0 ? perStepUs * 1000.0 / meanStepNs : 0.0; }
+    // Fills time, share and severity from the total time at stake over all steps.
+    void setTime(Insight& insight, double totalNs) const;
+    // True when a host slice lies inside a step (always true without steps).
+    bool hostInSteps(SliceId s) const;
+    // True when a GPU op belongs to a step.
+    bool deviceInSteps(SliceId s) const { return facts.deviceStepOf(s) >= 0; }
+};
+
+// A GPU idle gap inside a step and why it happened.
+struct IdleGap {
+    TimeNs start = 0, end = 0;
+    IdleCause cause = IdleCause::Unknown;
+    SliceId causeSlice = kNoSlice; // the DataLoader range, sync call or launch behind it
+    std::uint32_t track = kNoIndex; // the GPU stream whose op ended the gap
+};
+std::vector<IdleGap> findIdleGaps(const InsightContext& context);
+
+std::optional<Insight> detectHostSync(const InsightContext& context, const std::vector<IdleGap>& gaps);
+std::optional<Insight> detectPageableCopy(const InsightContext& context);
+std::optional<Insight> detectMemcpyDtod(const InsightContext& context);
+std::optional<Insight> detectSlowDataLoader(const InsightContext& context);
+std::optional<Insight> detectFp32Gemm(const InsightContext& context);
+std::optional<Insight> detectLowOccupancy(const InsightContext& context);
+std::optional<Insight> detectGpuIdle(const InsightContext& context, const std::vector<IdleGap>& gaps);
+std::optional<Insight> detectLaunchBound(const InsightContext& context, const std::vector<IdleGap>& gaps);
+
+// printf into a std::string (titles with numbers); µs per step as "1.23 ms".
+std::string printfString(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string formatUs(double us);
+
+// Kernel-name rules (docs: insights-notes §2): a GEMM/conv kernel doing fp32 math without
+// tensor cores. Exposed for the tests.
+bool isFp32GemmKernel(std::string_view name);
+// "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize" and driver twins.
+bool isSyncCall(std::string_view name);
+
+} // namespace ks::analysis::detail

@@ -1,0 +1,92 @@
+#pragma once
+// Facts about one trace that several analyses need (insights, diff, multi-rank), computed
+// once off the GUI thread and then shared read-only, like gpu::GpuReport for the GPU views:
+// the plugin kind of every slice, the step windows, and the links between host calls and
+// GPU work (by correlation id, by External id, and by nesting on the host timeline).
+//
+// Not yet used by the older analyses that re-derive parts of this on their own:
+// gpu::computeStepBreakdown/analyzeGpus (kinds + windows) and the operator table's GPU
+// attribution (correlation). They can take a TraceFacts later.
+#include "core/gpu/pluginkind.h"
+#include "core/gpu/stepwindows.h"
+#include "core/model/trace.h"
+
+#include <memory>
+#include <span>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ks::analysis {
+
+// Runtime/driver launches <-> GPU ops <-> CPU ops. Lookups are binary searches over sorted
+// (id, slice) pairs: no per-slice arrays beyond what the links need. Refers to the trace it
+// was built from, which must outlive it (TraceFacts keeps both together).
+class CorrelationIndex {
+public:
+    CorrelationIndex() = default;
+    CorrelationIndex(const Trace& trace, const std::vector<gpu::PluginKind>& kinds);
+
+    // The runtime or driver call that launched a kernel/memcpy/memset, or kNoSlice.
+    SliceId launchOf(SliceId gpuOp) const;
+    // The GPU ops a runtime/driver call launched (usually 0 or 1), by start time.
+    std::span<const SliceId> gpuOpsOf(SliceId launch) const;
+    // The runtime/driver calls made under a CPU op (same External id), by start time.
+    std::span<const SliceId> launchesOf(SliceId cpuOp) const;
+    // The CPU op a runtime/driver call was made under: the op with its External id, else
+    // the innermost CPU op enclosing it on its thread; kNoSlice when none.
+    SliceId opOf(SliceId launch) const;
+
+    // True for cuda_runtime/cuda_driver slices (what launches GPU work or syncs with it).
+    static bool isLaunchClass(SliceClass c) { return c == SliceClass::CudaRuntime || c == SliceClass::CudaDriver; }
+
+    // Slices grouped by an id (correlation or External id), sorted by (id, start).
+    class Links {
+    public:
+        void add(std::int64_t id, SliceId s) { m_pairs.emplace_back(id, s); }
+        void finish(const Trace& trace);
+        std::span<const SliceId> find(std::int64_t id) const;
+
+    private:
+        std::vector<std::pair<std::int64_t, SliceId>> m_pairs; // until finish()
+        std::vector<std::int64_t> m_ids;
+        std::vector<SliceId> m_slices;
+    };
+
+private:
+    const Trace* m_trace = nullptr;
+    Links m_launchByCorrelation;
+    Links m_gpuOpByCorrelation;
+    Links m_launchByExternalId;
+    Links m_opByExternalId;
+};
+
+// The innermost slice of `lane` on the slice's track that encloses [start, end] of `s` and
+// satisfies `accept`; kNoSlice when none. E.g. the Python frame around a runtime call.
+SliceId enclosingSlice(const Trace& trace, SliceId s, LaneKind lane, bool (*accept)(SliceClass));
+// The innermost python_function frame around a host slice (needs with_stack), or kNoSlice.
+SliceId pythonFrameOf(const Trace& trace, SliceId hostSlice);
+
+struct TraceFacts {
+    std::shared_ptr<const Trace> trace;
+    std::vector<gpu::PluginKind> kinds; // gpu::classifySlices
+    gpu::PluginWindows windows;         // gpu::computePluginWindows, GPU-side step copies ignored
+    CorrelationIndex links;
+
+    // True when the trace has ProfilerStep ranges: analyses then count only inside them.
+    bool hasSteps() const { return windows.hasProfilerSteps && !windows.steps.empty(); }
+    // Number of steps to average over (1 when the trace has none: the whole trace is one).
+    std::size_t stepCount() const { return windows.steps.empty() ? 1 : windows.steps.size(); }
+    // Mean length of a step (adjusted to its device work), or the steps window without steps.
+    TimeNs meanStepTime() const;
+    // Index of the step whose host range [hostStart, hostEnd] holds [start, end]; -1 if none.
+    // Without ProfilerSteps every interval belongs to step 0 (the whole trace).
+    int hostStepOf(TimeNs start, TimeNs end) const;
+    // Step of a GPU op: its launch's host step when it has one, else the adjusted window
+    // holding its start; -1 if none.
+    int deviceStepOf(SliceId gpuOp) const;
+};
+
+std::shared_ptr<const TraceFacts> makeTraceFacts(std::shared_ptr<const Trace> trace);
+
+} // namespace ks::analysis

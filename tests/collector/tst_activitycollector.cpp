@@ -1,0 +1,523 @@
+// The code that runs inside users' processes, on a fake CUPTI (no GPU, no CUPTI headers):
+// per-kind translation into wire frames, the buffer cap and drop accounting, takeover
+// detection, a collector that goes away mid-stream, an exception on our flush thread and
+// a fork in the middle of a flush. Qt-free: it builds with KINETOSCOPE_BUILD_GUI=OFF.
+#include "fakeactivityapi.h"
+#include "minitest.h"
+
+#include "collector/injection/activitycollector.h"
+#include "collector/injection/recordtranslator.h"
+#include "collector/protocol/framing.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <pthread.h>
+#include <string>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace ks;
+using ks::injection::ActivityCollector;
+using ks::injection::CollectorOptions;
+using ks::testing::FakeActivityApi;
+using ks::testing::FakeBufferWriter;
+using ks::testing::FakeKind;
+
+namespace {
+
+struct DecodedFrame {
+    wire::RecordType type;
+    std::vector<std::uint8_t> payload;
+};
+
+std::vector<DecodedFrame> decodeAll(const std::vector<std::uint8_t>& bytes)
+{
+    wire::FrameDecoder decoder;
+    decoder.append(bytes.data(), bytes.size());
+    std::vector<DecodedFrame> frames;
+    wire::Frame frame;
+    while (decoder.next(frame) == wire::FrameDecoder::Status::Frame)
+        frames.push_back({frame.type, {frame.payload.begin(), frame.payload.end()}});
+    return frames;
+}
+
+template <class Record>
+std::vector<Record> recordsOf(const std::vector<DecodedFrame>& frames)
+{
+    std::vector<Record> records;
+    for (const auto& f : frames) {
+        Record r;
+        if (f.type == Record::kType && wire::decodePayload(f.payload, r))
+            records.push_back(r);
+    }
+    return records;
+}
+
+std::string stringText(const std::vector<DecodedFrame>& frames, std::uint32_t id)
+{
+    for (const auto& s : recordsOf<wire::StringDef>(frames))
+        if (s.id == id)
+            return s.text;
+    return "<undefined " + std::to_string(id) + ">";
+}
+
+// The collector's end of the socket: accepts one connection and reads it to EOF on a thread.
+class FakeCollector {
+public:
+    FakeCollector()
+    {
+        char dir[] = "/tmp/ks-injection-XXXXXX";
+        m_dir = mkdtemp(dir);
+        path = m_dir + "/socket";
+        m_listen = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+        ::bind(m_listen, reinterpret_cast<const sockaddr*>(&address), sizeof address);
+        ::listen(m_listen, 4);
+    }
+    ~FakeCollector()
+    {
+        if (m_reader.joinable())
+            m_reader.join();
+        ::close(m_listen);
+        ::unlink(path.c_str());
+        ::rmdir(m_dir.c_str());
+    }
+    // `hangUpAfterHello`: reads the HELLO, then closes its end (the collector went away).
+    void serve(bool hangUpAfterHello = false)
+    {
+        m_reader = std::thread([this, hangUpAfterHello] {
+            const int fd = ::accept(m_listen, nullptr, nullptr);
+            if (fd < 0)
+                return;
+            std::uint8_t chunk[65536];
+            for (;;) {
+                const ssize_t n = ::read(fd, chunk, sizeof chunk);
+                if (n <= 0)
+                    break;
+                m_bytes.insert(m_bytes.end(), chunk, chunk + n);
+                if (hangUpAfterHello && !decodeAll(m_bytes).empty())
+                    break;
+            }
+            ::close(fd);
+        });
+    }
+    // Everything received once the traced side closed its end.
+    std::vector<DecodedFrame> frames()
+    {
+        if (m_reader.joinable())
+            m_reader.join();
+        return decodeAll(m_bytes);
+    }
+    std::string path;
+
+private:
+    std::string m_dir;
+    int m_listen = -1;
+    std::thread m_reader;
+    std::vector<std::uint8_t> m_bytes;
+};
+
+CollectorOptions optionsFor(const FakeCollector& server, std::size_t maxBuffers = 4)
+{
+    CollectorOptions options;
+    options.socketPath = server.path;
+    options.token = "token-42";
+    options.bufferBytes = 4096;
+    options.maxBuffers = maxBuffers;
+    options.flushPeriodMs = 5;
+    return options;
+}
+
+template <class Predicate>
+bool waitFor(Predicate done, int timeoutMs = 5000)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > deadline)
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return true;
+}
+
+injection::KernelActivity kernel(std::uint32_t correlation, const char* name)
+{
+    injection::KernelActivity k;
+    k.record.start = 5'000;
+    k.record.end = 7'500;
+    k.record.queued = 4'000;
+    k.record.device = 1;
+    k.record.context = 3;
+    k.record.stream = 7;
+    k.record.correlation = correlation;
+    k.record.grid[0] = 128; k.record.grid[1] = 2; k.record.grid[2] = 1;
+    k.record.block[0] = 256; k.record.block[1] = 1; k.record.block[2] = 1;
+    k.record.cluster[0] = 2; k.record.cluster[1] = 1; k.record.cluster[2] = 1;
+    k.record.registersPerThread = 40;
+    k.record.staticSharedMemory = 1024;
+    k.record.dynamicSharedMemory = 49152;
+    k.record.graphId = 9;
+    k.record.graphNodeId = 0x1234567890ull;
+    k.name = name;
+    return k;
+}
+
+wire::Api api(wire::ApiDomain domain, std::uint32_t cbid, std::uint32_t correlation)
+{
+    wire::Api a;
+    a.start = 4'000;
+    a.end = 4'200;
+    a.domain = static_cast<std::uint8_t>(domain);
+    a.cbid = cbid;
+    a.correlation = correlation;
+    a.threadId = 4242;
+    return a;
+}
+
+// A buffer's worth of every kind we record (one kernel with zero timestamps).
+FakeBufferWriter everyKind(FakeActivityApi& fake)
+{
+    static const char kKernelName[] = "_Z6squarePfi";
+    static const char kMarkerName[] = "forward";
+    static const char kDomain[] = "torch";
+    wire::Memcpy htod;
+    htod.start = 1'000; htod.end = 2'000; htod.bytes = 4096; htod.copyKind = 1; htod.srcKind = 1; htod.dstKind = 3;
+    htod.flags = 1; htod.device = 1; htod.context = 3; htod.stream = 7; htod.correlation = 11;
+    htod.srcDevice = htod.dstDevice = 1; htod.graphId = 0;
+    wire::Memcpy peer = htod;
+    peer.copyKind = 10; peer.srcKind = 3; peer.srcDevice = 0; peer.dstDevice = 1; peer.correlation = 12;
+    peer.graphId = 9;
+    wire::Memset memset;
+    memset.start = 3'000; memset.end = 3'100; memset.bytes = 512; memset.value = 0xff; memset.memoryKind = 3;
+    memset.device = 1; memset.context = 3; memset.stream = 7; memset.correlation = 13; memset.graphId = 9;
+    wire::Sync sync;
+    sync.start = 8'000; sync.end = 9'000; sync.type = 3; sync.context = 3; sync.stream = 7; sync.correlation = 14;
+    injection::MarkerActivity start;
+    start.record.time = 500; start.record.id = 1; start.record.flags = wire::Marker::Start; start.record.threadId = 4242;
+    start.name = kMarkerName;
+    start.domain = kDomain;
+    injection::MarkerActivity end = start;
+    end.record.time = 9'500; end.record.flags = wire::Marker::End;
+    end.name = nullptr;
+    wire::Overhead overhead;
+    overhead.start = 100; overhead.end = 400; overhead.kind = 65536; overhead.threadId = 4242;
+    wire::Device device;
+    device.id = 1; device.name = "NVIDIA H200"; device.numSms = 132; device.computeMajor = 9;
+    fake.devices = {device};
+    injection::KernelActivity unfinished = kernel(16, kKernelName);
+    unfinished.record.start = unfinished.record.end = 0;
+    FakeBufferWriter w;
+    w.add(FakeKind::Device, std::uint32_t{0})
+        .add(FakeKind::Api, api(wire::ApiDomain::Runtime, 211, 10))
+        .add(FakeKind::Kernel, kernel(10, kKernelName))
+        .add(FakeKind::Api, api(wire::ApiDomain::Driver, 307, 15))
+        .add(FakeKind::Kernel, kernel(15, kKernelName))
+        .add(FakeKind::Kernel, unfinished)
+        .add(FakeKind::Memcpy, htod)
+        .add(FakeKind::Memcpy, peer)
+        .add(FakeKind::Memset, memset)
+        .add(FakeKind::Sync, sync)
+        .add(FakeKind::Marker, start)
+        .add(FakeKind::Marker, end)
+        .add(FakeKind::Overhead, overhead)
+        .add(FakeKind::Unknown, std::uint32_t{77})
+        .add(FakeKind::Api, api(wire::ApiDomain::Runtime, 999, 17));
+    return w;
+}
+
+// What pthread_atfork does in injection.cpp, for the collector a test started.
+ActivityCollector* g_forkTarget = nullptr;
+void forkedChildHandler()
+{
+    if (g_forkTarget)
+        g_forkTarget->forkedChild();
+}
+
+} // namespace
+
+KS_TEST(translatesEveryKind)
+{
+    FakeActivityApi fake;
+    const FakeBufferWriter buffer = everyKind(fake);
+    injection::RecordTranslator translator(fake);
+    std::vector<std::uint8_t> out;
+    translator.translate(buffer.bytes().data(), buffer.bytes().size(), out);
+    const auto frames = decodeAll(out);
+
+    KS_CHECK_EQ(translator.records(), std::uint64_t(15));
+    KS_CHECK_EQ(translator.zeroTimestamps(), std::uint64_t(1));
+    KS_CHECK_EQ(translator.undecodable(), std::uint64_t(1));
+
+    const auto kernels = recordsOf<wire::Kernel>(frames);
+    KS_CHECK_EQ(kernels.size(), std::size_t(2)); // the one with start = end = 0 is left out
+    const wire::Kernel& k = kernels[0];
+    KS_CHECK_EQ(k.correlation, 10u);
+    KS_CHECK_EQ(k.start, std::int64_t(5'000));
+    KS_CHECK_EQ(k.end, std::int64_t(7'500));
+    KS_CHECK_EQ(k.queued, std::int64_t(4'000));
+    KS_CHECK_EQ(k.grid[0], 128);
+    KS_CHECK_EQ(k.grid[1], 2);
+    KS_CHECK_EQ(k.block[0], 256);
+    KS_CHECK_EQ(k.cluster[0], 2);
+    KS_CHECK_EQ(k.registersPerThread, 40);
+    KS_CHECK_EQ(k.staticSharedMemory, 1024);
+    KS_CHECK_EQ(k.dynamicSharedMemory, 49152);
+    KS_CHECK_EQ(k.graphId, 9u);
+    KS_CHECK_EQ(k.graphNodeId, std::uint64_t(0x1234567890ull));
+    KS_CHECK_EQ(stringText(frames, k.name), std::string("_Z6squarePfi"));
+    KS_CHECK_EQ(kernels[1].name, k.name); // interned once
+
+    const auto copies = recordsOf<wire::Memcpy>(frames);
+    KS_CHECK_EQ(copies.size(), std::size_t(2));
+    KS_CHECK_EQ(int(copies[0].copyKind), 1); // HtoD
+    KS_CHECK_EQ(int(copies[0].srcKind), 1);
+    KS_CHECK_EQ(int(copies[0].dstKind), 3);
+    KS_CHECK_EQ(copies[0].bytes, std::uint64_t(4096));
+    KS_CHECK_EQ(int(copies[1].copyKind), 10); // peer to peer
+    KS_CHECK_EQ(copies[1].srcDevice, 0u);
+    KS_CHECK_EQ(copies[1].dstDevice, 1u);
+    KS_CHECK_EQ(copies[1].graphId, 9u);
+
+    const auto memsets = recordsOf<wire::Memset>(frames);
+    KS_CHECK_EQ(memsets.size(), std::size_t(1));
+    KS_CHECK_EQ(memsets[0].value, 0xffu);
+    KS_CHECK_EQ(memsets[0].bytes, std::uint64_t(512));
+    KS_CHECK_EQ(memsets[0].graphId, 9u);
+
+    const auto apis = recordsOf<wire::Api>(frames);
+    KS_CHECK_EQ(apis.size(), std::size_t(3));
+    KS_CHECK_EQ(stringText(frames, apis[0].name), std::string("cudaLaunchKernel_v7000"));
+    KS_CHECK_EQ(int(apis[0].domain), int(wire::ApiDomain::Runtime));
+    KS_CHECK_EQ(stringText(frames, apis[1].name), std::string("cuLaunchKernel"));
+    KS_CHECK_EQ(int(apis[1].domain), int(wire::ApiDomain::Driver));
+    KS_CHECK_EQ(stringText(frames, apis[2].name), std::string("cbid 999")); // CUPTI knows no name
+    KS_CHECK_EQ(apis[0].threadId, std::uint64_t(4242));
+
+    const auto syncs = recordsOf<wire::Sync>(frames);
+    KS_CHECK_EQ(syncs.size(), std::size_t(1));
+    KS_CHECK_EQ(syncs[0].correlation, 14u);
+
+    const auto markers = recordsOf<wire::Marker>(frames);
+    KS_CHECK_EQ(markers.size(), std::size_t(2));
+    KS_CHECK_EQ(stringText(frames, markers[0].name), std::string("forward"));
+    KS_CHECK_EQ(stringText(frames, markers[0].domain), std::string("torch"));
+    KS_CHECK_EQ(markers[1].name, 0u); // a range end has no name
+    KS_CHECK_EQ(markers[1].domain, markers[0].domain);
+
+    const auto overheads = recordsOf<wire::Overhead>(frames);
+    KS_CHECK_EQ(overheads.size(), std::size_t(1));
+    KS_CHECK_EQ(overheads[0].kind, 65536u);
+    const auto devices = recordsOf<wire::Device>(frames);
+    KS_CHECK_EQ(devices.size(), std::size_t(1));
+    KS_CHECK_EQ(devices[0].name, std::string("NVIDIA H200"));
+    KS_CHECK_EQ(devices[0].numSms, 132);
+    // Strings: kernel name, 3 API names, marker name, domain.
+    KS_CHECK_EQ(recordsOf<wire::StringDef>(frames).size(), std::size_t(6));
+}
+
+KS_TEST(cuptiVersionSchemes)
+{
+    using injection::cuptiVersionsCompatible;
+    KS_CHECK(cuptiVersionsCompatible(130000, 130001)); // CUPTI update within 13.0
+    KS_CHECK(!cuptiVersionsCompatible(130100, 130001)); // 13.1 vs 13.0
+    KS_CHECK(cuptiVersionsCompatible(24, 24));
+    KS_CHECK(!cuptiVersionsCompatible(24, 28)); // both below 100: the old check let these pass
+    KS_CHECK(!cuptiVersionsCompatible(28, 130001));
+    KS_CHECK_EQ(injection::cuptiVersionText(130001), std::string("13.0 (130001)"));
+    KS_CHECK_EQ(injection::cuptiVersionText(28), std::string("v28"));
+}
+
+KS_TEST(helloCarriesVersionsThenGoodbye)
+{
+    FakeActivityApi fake;
+    FakeCollector server;
+    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server));
+    server.serve();
+    KS_CHECK(collector);
+    KS_CHECK(fake.deliver(everyKind(fake)));
+    collector->shutdown();
+    const auto frames = server.frames();
+    const auto hello = recordsOf<wire::Hello>(frames);
+    KS_CHECK_EQ(hello.size(), std::size_t(1));
+    KS_CHECK_EQ(hello[0].token, std::string("token-42"));
+    KS_CHECK_EQ(hello[0].pid, std::int64_t(getpid()));
+    KS_CHECK_EQ(hello[0].cuptiVersion, 130001u);
+    KS_CHECK_EQ(hello[0].driverVersion, 13000);
+    KS_CHECK_EQ(hello[0].runtimeVersion, 12080);
+    KS_CHECK_EQ(hello[0].clock.cuptiNs, std::int64_t(1'000'000'000));
+    KS_CHECK_EQ(recordsOf<wire::Kernel>(frames).size(), std::size_t(2));
+    const auto goodbye = recordsOf<wire::Goodbye>(frames);
+    KS_CHECK_EQ(goodbye.size(), std::size_t(1));
+    KS_CHECK_EQ(goodbye[0].records, std::uint64_t(15));
+    KS_CHECK_EQ(goodbye[0].buffersRequested, std::uint64_t(1));
+    KS_CHECK_EQ(goodbye[0].buffersCompleted, std::uint64_t(1));
+    KS_CHECK(recordsOf<wire::Error>(frames).empty());
+    KS_CHECK_EQ(fake.forcedFlushes.load(), 1);
+}
+
+KS_TEST(versionMismatchIsReported)
+{
+    FakeActivityApi fake;
+    fake.loaded = 130100;
+    FakeCollector server;
+    server.serve();
+    KS_CHECK(!ActivityCollector::start(fake, optionsFor(server)));
+    const auto errors = recordsOf<wire::Error>(server.frames());
+    KS_CHECK_EQ(errors.size(), std::size_t(1));
+    KS_CHECK_EQ(errors[0].code, std::int32_t(wire::ErrorCode::CuptiVersion));
+    KS_CHECK_EQ(errors[0].message,
+                std::string("the process loaded CUPTI 13.1 (130100) but the collector was built for 13.0 (130001)"));
+}
+
+KS_TEST(cuptiInUseIsReported)
+{
+    FakeActivityApi fake;
+    fake.subscribeResult = {injection::ApiResult::Status::InUse, "taken"};
+    FakeCollector server;
+    server.serve();
+    KS_CHECK(!ActivityCollector::start(fake, optionsFor(server)));
+    const auto errors = recordsOf<wire::Error>(server.frames());
+    KS_CHECK_EQ(errors.size(), std::size_t(1));
+    KS_CHECK_EQ(errors[0].code, std::int32_t(wire::ErrorCode::CuptiInUse));
+}
+
+KS_TEST(bufferCapAndDropAccounting)
+{
+    FakeActivityApi fake;
+    FakeCollector server;
+    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server, 2));
+    server.serve();
+    KS_CHECK(collector);
+    std::uint8_t* a = fake.requestBuffer();
+    std::uint8_t* b = fake.requestBuffer();
+    KS_CHECK(a && b);
+    KS_CHECK(!fake.requestBuffer()); // at the cap: CUPTI drops and counts
+    KS_CHECK(!fake.requestBuffer());
+    fake.droppedPerBuffer = 37; // what CUPTI reports for a's stream
+    FakeBufferWriter one;
+    one.add(FakeKind::Kernel, kernel(1, "k"));
+    fake.completeBuffer(a, one);
+    fake.completeBuffer(b, one);
+    collector->shutdown();
+    const auto frames = server.frames();
+    const auto dropped = recordsOf<wire::Dropped>(frames);
+    KS_CHECK(!dropped.empty());
+    KS_CHECK_EQ(dropped.back().cuptiRecords, std::uint64_t(37));
+    KS_CHECK_EQ(dropped.back().poolExhausted, std::uint64_t(2));
+    const auto goodbye = recordsOf<wire::Goodbye>(frames);
+    KS_CHECK_EQ(goodbye.size(), std::size_t(1));
+    KS_CHECK_EQ(goodbye[0].buffersRequested, std::uint64_t(2));
+    KS_CHECK_EQ(goodbye[0].buffersCompleted, std::uint64_t(2));
+    KS_CHECK_EQ(goodbye[0].records, std::uint64_t(2));
+    KS_CHECK(recordsOf<wire::Error>(frames).empty());
+}
+
+KS_TEST(takeoverIsDetected)
+{
+    FakeActivityApi fake;
+    fake.forcedFlushCompletes = false; // another client now receives CUPTI's buffers
+    FakeCollector server;
+    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server));
+    server.serve();
+    KS_CHECK(collector);
+    KS_CHECK(fake.deliver(everyKind(fake)));
+    KS_CHECK(fake.requestBuffer()); // never comes back
+    collector->shutdown();
+    const auto frames = server.frames();
+    const auto errors = recordsOf<wire::Error>(frames);
+    KS_CHECK_EQ(errors.size(), std::size_t(1));
+    KS_CHECK_EQ(errors[0].code, std::int32_t(wire::ErrorCode::CuptiTakenOver));
+    KS_CHECK_EQ(recordsOf<wire::Goodbye>(frames).size(), std::size_t(1));
+}
+
+KS_TEST(collectorGoneMidStreamDetaches)
+{
+    FakeActivityApi fake;
+    FakeCollector server;
+    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server, 64));
+    server.serve(/*hangUpAfterHello=*/true);
+    KS_CHECK(collector);
+    KS_CHECK_EQ(recordsOf<wire::Hello>(server.frames()).size(), std::size_t(1)); // and it hung up
+    // Keep producing until the sender notices: writes fail (no SIGPIPE kills us) and it detaches.
+    const bool detached = waitFor([&] {
+        fake.deliver(everyKind(fake));
+        return fake.disableCalls.load() > 0;
+    });
+    KS_CHECK(detached);
+    KS_CHECK_EQ(fake.disableCalls.load(), 1);
+    KS_CHECK(waitFor([&] { return !fake.requestBuffer(); })); // no more buffers for CUPTI
+    collector->shutdown(); // returns promptly, with nobody to say GOODBYE to
+    KS_CHECK_EQ(fake.forcedFlushes.load(), 0);
+}
+
+KS_TEST(exceptionOnFlushThreadDetaches)
+{
+    FakeActivityApi fake;
+    fake.onPeriodicFlush = [] { throw std::runtime_error("flush failed"); };
+    FakeCollector server;
+    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server));
+    server.serve();
+    KS_CHECK(collector);
+    KS_CHECK(waitFor([&] { return fake.disableCalls.load() > 0; })); // not std::terminate
+    KS_CHECK(!fake.requestBuffer());
+    collector->shutdown();
+    const auto frames = server.frames();
+    KS_CHECK_EQ(recordsOf<wire::Hello>(frames).size(), std::size_t(1));
+    KS_CHECK(recordsOf<wire::Goodbye>(frames).empty()); // detached: nothing more is sent
+}
+
+KS_TEST(forkDuringFlushLeavesChildInertAndParentConnected)
+{
+    FakeActivityApi fake;
+    FakeCollector server;
+    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server));
+    server.serve();
+    KS_CHECK(collector);
+    g_forkTarget = collector;
+    static bool registered = false;
+    if (!registered)
+        pthread_atfork(nullptr, nullptr, forkedChildHandler);
+    registered = true;
+    // The first periodic flush forks, on the collector's flush thread, while a buffer is
+    // outstanding. The child must hand out no buffer, drop a completed one and send nothing.
+    std::uint8_t* outstanding = fake.requestBuffer();
+    std::atomic<pid_t> child{0};
+    fake.onPeriodicFlush = [&] {
+        if (child.load() != 0)
+            return;
+        const pid_t pid = fork();
+        if (pid == 0) {
+            // The callbacks CUPTI would call in the child, then its atexit handler.
+            const bool refused = fake.requestBuffer() == nullptr;
+            fake.completeBuffer(outstanding, FakeBufferWriter{}); // ignored: the child is inert
+            collector->shutdown();
+            _exit(refused ? 0 : 3);
+        }
+        child.store(pid);
+    };
+    KS_CHECK(waitFor([&] { return child.load() != 0; }));
+    int status = 0;
+    KS_CHECK_EQ(waitpid(child.load(), &status, 0), child.load());
+    KS_CHECK(WIFEXITED(status));
+    KS_CHECK_EQ(WEXITSTATUS(status), 0);
+    // The parent's connection survived the child's close of its copy.
+    fake.completeBuffer(outstanding, everyKind(fake));
+    KS_CHECK(fake.deliver(everyKind(fake)));
+    collector->shutdown();
+    g_forkTarget = nullptr;
+    const auto frames = server.frames();
+    KS_CHECK_EQ(recordsOf<wire::Hello>(frames).size(), std::size_t(1));
+    KS_CHECK_EQ(recordsOf<wire::Kernel>(frames).size(), std::size_t(4));
+    const auto goodbye = recordsOf<wire::Goodbye>(frames);
+    KS_CHECK_EQ(goodbye.size(), std::size_t(1));
+    KS_CHECK_EQ(goodbye[0].buffersCompleted, std::uint64_t(2));
+    KS_CHECK(fake.flushes.load() >= 1);
+}
+
+KS_TEST_MAIN()

@@ -1,0 +1,82 @@
+// kinetoscope-cli insights: the JSON contract, text output, several files and bad input.
+#include <nlohmann/json.hpp>
+
+#include <QProcess>
+#include <QTest>
+
+#include <set>
+
+class TstInsightsCommand : public QObject {
+    Q_OBJECT
+private:
+    static QString data(const char* name) { return QStringLiteral(KS_TEST_DATA "/%1.pt.trace.json.gz").arg(QLatin1String(name)); }
+
+    static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
+    {
+        QProcess process;
+        process.start(QStringLiteral(KS_CLI), QStringList{QStringLiteral("insights")} + args);
+        if (!process.waitForFinished(120000))
+            return -1;
+        if (out)
+            *out = process.readAllStandardOutput();
+        if (err)
+            *err = process.readAllStandardError();
+        return process.exitCode();
+    }
+
+private Q_SLOTS:
+    void jsonOfTheBaseline()
+    {
+        QByteArray out;
+        QCOMPARE(run({QStringLiteral("--json"), data("train_baseline")}, &out), 0);
+        const auto doc = nlohmann::json::parse(out.toStdString());
+        const auto& list = doc.at("insights");
+        std::set<std::string> ids;
+        double previous = 1e300;
+        for (const auto& j : list) {
+            ids.insert(j["id"].get<std::string>());
+            QVERIFY(j["time_us"].get<double>() <= previous);
+            previous = j["time_us"].get<double>();
+            const std::string severity = j["severity"];
+            QVERIFY(severity == "high" || severity == "medium" || severity == "low");
+            QVERIFY(!j["advice"].get<std::string>().empty());
+        }
+        QVERIFY(ids.count("host-sync") && ids.count("fp32-gemm") && ids.count("pageable-copy"));
+        for (const auto& j : list) {
+            if (j["id"] == "host-sync") {
+                QCOMPARE(j["evidence"].size(), std::size_t(6));
+                QCOMPARE(j["evidence"][0]["name"].get<std::string>(), std::string("cudaStreamSynchronize"));
+                QCOMPARE(j["evidence"][0]["ts_us"].get<double>(), 4516914341714.663);
+                QCOMPARE(j["evidence"][0]["dur_us"].get<double>(), 22.104);
+            }
+        }
+    }
+
+    void textAndSeveralFiles()
+    {
+        QByteArray out;
+        QCOMPARE(run({data("train_optimized"), data("train_baseline")}, &out), 0);
+        const QString text = QString::fromUtf8(out);
+        QVERIFY(text.contains(QLatin1String("] pageable-copy ")));
+        QVERIFY(text.contains(QLatin1String("fix: Pin the host tensors")));
+        QVERIFY(text.contains(QLatin1String("in ") + data("train_baseline")));
+        QByteArray json;
+        QCOMPARE(run({QStringLiteral("--json"), data("train_optimized"), data("train_baseline")}, &json), 0);
+        for (const auto& j : nlohmann::json::parse(json.toStdString())["insights"]) {
+            if (j["id"] == "pageable-copy")
+                QCOMPARE(j["trace"].get<int>(), 1); // only the baseline copies from pageable memory
+        }
+    }
+
+    void badInput()
+    {
+        QByteArray err;
+        QCOMPARE(run({QStringLiteral("/nonexistent/trace.json")}, nullptr, &err), 1);
+        QVERIFY(err.contains("/nonexistent/trace.json"));
+        QCOMPARE(run({}), 2);
+        QCOMPARE(run({QStringLiteral("--bogus"), data("square")}), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstInsightsCommand)
+#include "tst_insightscommand.moc"

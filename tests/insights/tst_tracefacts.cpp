@@ -1,0 +1,117 @@
+// TraceFacts: step windows and the launch <-> GPU op <-> CPU op links, checked against the
+// fixture's own args (correlation, External id) read through the JSON DOM.
+#include "core/analysis/tracefacts.h"
+#include "tests/analysis_gpu/fixtureloader.h"
+#include "tests/insights/fixtureevents.h"
+
+#include <QTest>
+
+#include <map>
+
+using namespace ks;
+using namespace ks::analysis;
+
+class TstTraceFacts : public QObject {
+    Q_OBJECT
+
+private slots:
+    void stepsAreTheProfilerSteps()
+    {
+        const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const kstest::FixtureEvents fixture("train_baseline");
+        QVERIFY(facts->hasSteps());
+        QCOMPARE(facts->stepCount(), fixture.steps.size()); // 3 active steps
+        QCOMPARE(facts->stepCount(), std::size_t(3));
+        QCOMPARE(facts->windows.steps[0].name, std::string("3"));
+    }
+
+    void everyKernelFindsItsLaunchByCorrelation()
+    {
+        const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const Trace& trace = *facts->trace;
+        const kstest::FixtureEvents fixture("train_baseline");
+        std::map<std::int64_t, std::string> launchNames; // correlation -> runtime/driver name
+        std::size_t expectedLinked = 0;
+        for (const auto& e : fixture.slices) {
+            const std::string cat = e.value("cat", "");
+            if ((cat == "cuda_runtime" || cat == "cuda_driver") && e["args"].contains("correlation"))
+                launchNames[e["args"]["correlation"].get<std::int64_t>()] = e["name"];
+        }
+        for (const auto& e : fixture.slices) {
+            const std::string cat = e.value("cat", "");
+            if ((cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset")
+                && launchNames.count(e["args"]["correlation"].get<std::int64_t>()))
+                ++expectedLinked;
+        }
+        std::size_t linked = 0, gpuOps = 0;
+        for (SliceId s = 0; s < trace.slices().size(); ++s) {
+            if (!gpu::isDeviceKind(facts->kinds[s]))
+                continue;
+            ++gpuOps;
+            const SliceId launch = facts->links.launchOf(s);
+            if (launch == kNoSlice)
+                continue;
+            ++linked;
+            QCOMPARE(std::string(trace.str(trace.slices().name[launch])),
+                     launchNames.at(trace.slices().correlation[s]));
+            const auto ops = facts->links.gpuOpsOf(launch);
+            QVERIFY(std::find(ops.begin(), ops.end(), s) != ops.end());
+        }
+        QCOMPARE(gpuOps, std::size_t(924 + 21 + 27));
+        QCOMPARE(linked, expectedLinked);
+        QVERIFY(linked > 900);
+    }
+
+    void syncLeadsBackToItemAndItsPythonFrame()
+    {
+        const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const Trace& trace = *facts->trace;
+        int syncsUnderItem = 0;
+        for (SliceId s = 0; s < trace.slices().size(); ++s) {
+            if (trace.str(trace.slices().name[s]) != "cudaStreamSynchronize")
+                continue;
+            const SliceId op = facts->links.opOf(s);
+            QVERIFY(op != kNoSlice);
+            const std::string_view opName = trace.str(trace.slices().name[op]);
+            // The syncs are made under aten::_local_scalar_dense (loss.item()) or aten::copy_ (x.to()).
+            QVERIFY2(opName == "aten::_local_scalar_dense" || opName == "aten::copy_", std::string(opName).c_str());
+            const auto launches = facts->links.launchesOf(op);
+            QVERIFY(std::find(launches.begin(), launches.end(), s) != launches.end());
+            if (opName == "aten::_local_scalar_dense") {
+                ++syncsUnderItem;
+                const SliceId frame = pythonFrameOf(trace, s);
+                QVERIFY(frame != kNoSlice); // with_stack was on
+                QCOMPARE(trace.classOf(frame), SliceClass::PythonFunction);
+                QVERIFY(trace.slices().start[frame] <= trace.slices().start[s]);
+                QVERIFY(trace.slices().end(frame) >= trace.slices().end(s));
+            }
+            QVERIFY(facts->hostStepOf(trace.slices().start[s], trace.slices().end(s)) >= 0);
+        }
+        QCOMPARE(syncsUnderItem, 3);
+    }
+
+    void deviceSyncAfterTheLastStepIsInNoStep()
+    {
+        const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const Trace& trace = *facts->trace;
+        int found = 0;
+        for (SliceId s = 0; s < trace.slices().size(); ++s) {
+            if (trace.str(trace.slices().name[s]) == "cudaDeviceSynchronize") {
+                ++found;
+                QCOMPARE(facts->hostStepOf(trace.slices().start[s], trace.slices().end(s)), -1);
+            }
+        }
+        QCOMPARE(found, 1);
+    }
+
+    void withoutStepsTheTraceIsOneStep()
+    {
+        const auto facts = makeTraceFacts(testing::fixtureTrace("multistream"));
+        QVERIFY(!facts->hasSteps());
+        QCOMPARE(facts->stepCount(), std::size_t(1));
+        QCOMPARE(facts->hostStepOf(facts->windows.stepsStart, facts->windows.stepsStart), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTraceFacts)
+#include "tst_tracefacts.moc"
