@@ -10,24 +10,11 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <thread>
 
 namespace ks::cli {
 namespace {
-
-constexpr const char* kUsage =
-    "usage: kinetoscope-cli collect [-o FILE] [--duration S] [--env K=V]... [--merge]\n"
-    "                               [--collector-options K=V,...] -- PROGRAM [ARGS...]\n\n"
-    "Runs PROGRAM (no shell) with the CUPTI collector injected into it and every CUDA process\n"
-    "it starts, forwarding its output, until it exits, Ctrl+C or --duration seconds. Writes a\n"
-    "kineto-compatible trace (.pt.trace.json, gzip when FILE ends in .gz): one file per traced\n"
-    "process (FILE with .<pid> inserted when there are several), or one with --merge.\n"
-    "Exit status: PROGRAM's (128 + signal when it was killed); 1 when nothing was recorded.\n\n"
-    "  -o FILE               output (default: PROGRAM.pt.trace.json.gz)\n"
-    "  --duration S          stop recording after S seconds; PROGRAM keeps running\n"
-    "  --env K=V             set a variable for PROGRAM (repeatable)\n"
-    "  --merge               one file for all processes\n"
-    "  --collector-options   injection options: buffer_mb=8,max_buffers=32,flush_ms=100\n";
 
 std::atomic<int> g_interrupts{0};
 
@@ -38,79 +25,9 @@ struct CollectArgs {
     double duration = 0.0;
     bool merge = false;
     std::string collectorOptions;
-    collector::LaunchRequest request;
+    std::vector<std::string> environment; // K=V
+    std::vector<std::string> command;     // PROGRAM ARGS...
 };
-
-// 0: parsed; otherwise the exit code to return (2: usage error, 0: --help).
-int parseArgs(const std::vector<std::string>& args, CollectArgs& out)
-{
-    std::size_t i = 0;
-    const auto value = [&](const std::string& option) -> const std::string* {
-        if (i + 1 >= args.size()) {
-            std::fprintf(stderr, "collect: %s needs a value\n", option.c_str());
-            return nullptr;
-        }
-        return &args[++i];
-    };
-    for (; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--") {
-            ++i;
-            break;
-        }
-        if (a == "-h" || a == "--help") {
-            std::fputs(kUsage, stdout);
-            return -1;
-        }
-        const std::string* v = nullptr;
-        if (a == "-o" || a == "--output") {
-            if (!(v = value(a)))
-                return 2;
-            out.output = *v;
-        } else if (a == "--duration") {
-            if (!(v = value(a)))
-                return 2;
-            char* end = nullptr;
-            out.duration = std::strtod(v->c_str(), &end);
-            if (*end || out.duration <= 0) {
-                std::fprintf(stderr, "collect: --duration needs a positive number of seconds\n");
-                return 2;
-            }
-        } else if (a == "--env") {
-            if (!(v = value(a)))
-                return 2;
-            const auto eq = v->find('=');
-            if (eq == std::string::npos || eq == 0) {
-                std::fprintf(stderr, "collect: --env needs K=V, got '%s'\n", v->c_str());
-                return 2;
-            }
-            out.request.environment.emplace_back(v->substr(0, eq), v->substr(eq + 1));
-        } else if (a == "--merge") {
-            out.merge = true;
-        } else if (a == "--collector-options") {
-            if (!(v = value(a)))
-                return 2;
-            out.collectorOptions = *v;
-        } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "collect: unknown option '%s'\n\n%s", a.c_str(), kUsage);
-            return 2;
-        } else {
-            break; // the program, without "--"
-        }
-    }
-    if (i >= args.size()) {
-        std::fprintf(stderr, "collect: no program given\n\n%s", kUsage);
-        return 2;
-    }
-    out.request.program = args[i];
-    out.request.arguments.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
-    if (out.output.empty()) {
-        const auto slash = out.request.program.rfind('/');
-        out.output = (slash == std::string::npos ? out.request.program : out.request.program.substr(slash + 1))
-            + ".pt.trace.json.gz";
-    }
-    return 0;
-}
 
 // "run.pt.trace.json.gz" -> "run.1234.pt.trace.json.gz"
 std::string pathForProcess(const std::string& path, std::int64_t pid)
@@ -159,13 +76,30 @@ void printSummary(const collector::SessionStats& s)
         std::fprintf(stderr, "collect: rejected a connection: %s\n", r.c_str());
 }
 
-} // namespace
-
-int runCollect(const std::vector<std::string>& args)
+collector::LaunchRequest launchRequest(const CollectArgs& options)
 {
-    CollectArgs options;
-    if (const int rc = parseArgs(args, options); rc != 0)
-        return rc < 0 ? 0 : rc;
+    collector::LaunchRequest request;
+    request.program = options.command.front();
+    request.arguments.assign(options.command.begin() + 1, options.command.end());
+    for (const auto& variable : options.environment) {
+        const auto eq = variable.find('=');
+        request.environment.emplace_back(variable.substr(0, eq), variable.substr(eq + 1));
+    }
+    return request;
+}
+
+// PROGRAM.pt.trace.json.gz in the working directory.
+std::string defaultOutput(const std::string& program)
+{
+    const auto slash = program.rfind('/');
+    return (slash == std::string::npos ? program : program.substr(slash + 1)) + ".pt.trace.json.gz";
+}
+
+int runCollect(CollectArgs options)
+{
+    const collector::LaunchRequest request = launchRequest(options);
+    if (options.output.empty())
+        options.output = defaultOutput(request.program);
 
     // A collector that goes away must not take the target with it, and vice versa: the
     // target detaches on EPIPE, and we ignore SIGPIPE ourselves.
@@ -179,7 +113,7 @@ int runCollect(const std::vector<std::string>& args)
     sessionOptions.injectionOptions = options.collectorOptions;
     collector::CollectorSession session(sessionOptions);
     std::string error;
-    if (!session.start(options.request, error)) {
+    if (!session.start(request, error)) {
         std::fprintf(stderr, "collect: %s\n", error.c_str());
         return 127;
     }
@@ -195,7 +129,7 @@ int runCollect(const std::vector<std::string>& args)
             if (interrupts == 1) {
                 // Ctrl+C reached the whole process group; SIGTERM only us: pass it on.
                 std::fprintf(stderr, "collect: stopping; waiting for %s to exit (Ctrl+C again to stop waiting)\n",
-                             options.request.program.c_str());
+                             request.program.c_str());
                 target.signal(SIGINT);
             } else {
                 break;
@@ -237,20 +171,59 @@ int runCollect(const std::vector<std::string>& args)
 
     if (durationReached && !target.poll()) {
         std::fprintf(stderr, "collect: recording stopped after %g s; waiting for %s (pid %d) to exit\n",
-                     options.duration, options.request.program.c_str(), static_cast<int>(target.pid()));
+                     options.duration, request.program.c_str(), static_cast<int>(target.pid()));
         while (!target.poll() && g_interrupts.load() <= interruptsSeen)
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     const auto status = target.poll();
     if (!status) {
-        std::fprintf(stderr, "collect: %s (pid %d) is still running\n", options.request.program.c_str(),
+        std::fprintf(stderr, "collect: %s (pid %d) is still running\n", request.program.c_str(),
                      static_cast<int>(target.pid()));
         return wrote ? 0 : 1;
     }
-    std::fprintf(stderr, "collect: %s %s\n", options.request.program.c_str(), status->describe().c_str());
+    std::fprintf(stderr, "collect: %s %s\n", request.program.c_str(), status->describe().c_str());
     if (status->shellCode() != 0)
         return status->shellCode();
     return wrote ? 0 : 1;
+}
+
+} // namespace
+
+void addCollectCommand(CLI::App& app)
+{
+    auto options = std::make_shared<CollectArgs>();
+    auto* command = app.add_subcommand("collect", "run a CUDA program under the CUPTI collector and write its trace");
+    command->footer(
+        "Runs PROGRAM (no shell) with the CUPTI collector injected into it and every CUDA process it starts,\n"
+        "forwarding its output, until it exits, Ctrl+C or --duration seconds. Writes a kineto-compatible\n"
+        "trace (.pt.trace.json, gzip when FILE ends in .gz): one file per traced process (FILE with .<pid>\n"
+        "inserted when there are several), or one with --merge. Put PROGRAM after -- when its arguments\n"
+        "start with a dash.\n"
+        "Exit status: PROGRAM's (128 + signal when it was killed); 1 when nothing was recorded; 2 for usage\n"
+        "errors; 127 when PROGRAM or the injection library cannot be started.");
+    command->add_option("-o,--output", options->output, "output (default: PROGRAM.pt.trace.json.gz)")
+        ->type_name("FILE");
+    command->add_option("--duration", options->duration, "stop recording after S seconds; PROGRAM keeps running")
+        ->type_name("S")
+        ->check(kPositiveFinite);
+    const CLI::Validator variable(
+        [](const std::string& text) -> std::string {
+            const auto eq = text.find('=');
+            return eq == std::string::npos || eq == 0 ? "needs K=V, got '" + text + "'" : std::string();
+        },
+        "");
+    command->add_option("--env", options->environment, "set a variable for PROGRAM (repeatable)")
+        ->type_name("K=V")
+        ->allow_extra_args(false)
+        ->check(variable);
+    command->add_flag("--merge", options->merge, "one file for all processes");
+    command->add_option("--collector-options", options->collectorOptions,
+                        "injection options, e.g. buffer_mb=8,max_buffers=32,flush_ms=100")
+        ->type_name("LIST");
+    command->add_option("PROGRAM", options->command, "the program to run and its arguments")
+        ->type_name("ARGS")
+        ->required();
+    command->callback([options] { exitWith(runCollect(*options)); });
 }
 
 } // namespace ks::cli

@@ -1,24 +1,55 @@
 #pragma once
+// The subcommands of kinetoscope-cli, one file each, parsed with CLI11.
+//
+// How to add a command `foo`:
+//   1. Write cli/foo_command.cpp with `void addFooCommand(CLI::App& app)` that calls
+//      `app.add_subcommand("foo", "one line for the command list")`, adds its options to the
+//      returned subcommand (values into a std::shared_ptr'd options struct that the callback
+//      captures), checks values with validators (`->check(...)`) so that bad ones are usage
+//      errors naming the option, and sets `->callback([options] { exitWith(runFoo(*options)); })`.
+//   2. Declare addFooCommand below, call it from main.cpp, add the file to cli/CMakeLists.txt.
+// Usage errors (unknown option, missing or bad value, extra argument) exit with 2 and name the
+// option; `--help` works on every subcommand and `--opt=value` is accepted everywhere.
+#include <CLI/CLI.hpp>
+
+#include <cmath>
 #include <string>
-#include <vector>
 
 namespace ks::cli {
 
-// A subcommand gets its own arguments (after the subcommand name) and returns the exit code.
-using CommandFunction = int (*)(const std::vector<std::string>& args);
+inline constexpr int kUsageError = 2;
 
-struct Command {
-    const char* name;
-    const char* summary;
-    CommandFunction run;
-};
+// Ends a command's callback with `status`; main() returns it. 0 returns normally.
+inline void exitWith(int status)
+{
+    if (status != 0)
+        throw CLI::RuntimeError(status);
+}
 
-int runInfo(const std::vector<std::string>& args);
-int runCollect(const std::vector<std::string>& args);
-int runGpu(const std::vector<std::string>& args);
-int runOps(const std::vector<std::string>& args);
-int runDiff(const std::vector<std::string>& args);
-int runRanks(const std::vector<std::string>& args);
-int runInsights(const std::vector<std::string>& args);
+// Validators whose messages say what a value needs (CLI::PositiveNumber lets nan through).
+inline const CLI::Validator kPositiveFinite(
+    [](const std::string& text) -> std::string {
+        double value = 0;
+        if (!CLI::detail::lexical_cast(text, value) || !std::isfinite(value) || value <= 0)
+            return "needs a positive finite number, got '" + text + "'";
+        return {};
+    },
+    "");
+inline const CLI::Validator kCount(
+    [](const std::string& text) -> std::string {
+        unsigned long long value = 0;
+        if (text.empty() || text.front() == '-' || !CLI::detail::lexical_cast(text, value))
+            return "needs a whole number >= 0, got '" + text + "'";
+        return {};
+    },
+    "");
+
+void addInfoCommand(CLI::App& app);
+void addGpuCommand(CLI::App& app);
+void addOpsCommand(CLI::App& app);
+void addCollectCommand(CLI::App& app);
+void addInsightsCommand(CLI::App& app);
+void addDiffCommand(CLI::App& app);
+void addRanksCommand(CLI::App& app);
 
 } // namespace ks::cli

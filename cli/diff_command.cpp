@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace ks::cli {
 
@@ -19,18 +20,6 @@ struct DiffCommandOptions {
     bool families = false;
     bool groupByShape = false;
 };
-
-void printDiffUsage(std::FILE* out)
-{
-    std::fprintf(out,
-                 "usage: kinetoscope-cli diff [--json] [--top N] [--families] [--group-by-shape] BASE NEW\n\n"
-                 "Compares two traces: step time, the step-time breakdown, operators, kernels and memcpy\n"
-                 "kinds, each BASE / NEW / delta, per step (averaged over each side's ProfilerSteps).\n\n"
-                 "  --top N           rows per table (default 20; 0: all)\n"
-                 "  --families        kernels grouped by family (GEMM, attention, elementwise, ...)\n"
-                 "  --group-by-shape  operators per name and input shapes (needs record_shapes)\n"
-                 "  --json            the report as JSON\n");
-}
 
 double us(double ns) { return std::round(ns) / 1000.0; }
 
@@ -156,46 +145,8 @@ void printText(const analysis::DiffReport& r, const DiffCommandOptions& o)
     printTable("Memcpy / memset (per step)", r.memcpy, o.top, true);
 }
 
-} // namespace
-
-int runDiff(const std::vector<std::string>& args)
+int runDiff(const DiffCommandOptions& o)
 {
-    DiffCommandOptions o;
-    std::vector<std::string> files;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
-            printDiffUsage(stdout);
-            return 0;
-        } else if (a == "--json") {
-            o.json = true;
-        } else if (a == "--families") {
-            o.families = true;
-        } else if (a == "--group-by-shape") {
-            o.groupByShape = true;
-        } else if (a == "--top" && i + 1 < args.size()) {
-            char* end = nullptr;
-            const long long n = std::strtoll(args[++i].c_str(), &end, 10);
-            if (*end || n < 0) {
-                std::fprintf(stderr, "kinetoscope-cli diff: --top needs a count, got '%s'\n", args[i].c_str());
-                return 2;
-            }
-            o.top = static_cast<std::size_t>(n);
-        } else if (a.starts_with("-") && a != "-") {
-            std::fprintf(stderr, "kinetoscope-cli diff: unknown option '%s'\n\n", a.c_str());
-            printDiffUsage(stderr);
-            return 2;
-        } else {
-            files.push_back(a);
-        }
-    }
-    if (files.size() != 2) {
-        printDiffUsage(stderr);
-        return 2;
-    }
-    o.base = files[0];
-    o.neu = files[1];
-
     auto loaded = analysis::loadDiffPair(o.base, o.neu);
     if (loaded.error) {
         std::fprintf(stderr, "kinetoscope-cli diff: %s\n", loaded.error->c_str());
@@ -210,6 +161,25 @@ int runDiff(const std::vector<std::string>& args)
     else
         printText(report, o);
     return 0;
+}
+
+} // namespace
+
+void addDiffCommand(CLI::App& app)
+{
+    auto options = std::make_shared<DiffCommandOptions>();
+    auto* command = app.add_subcommand("diff", "compare two traces: step time, categories, operators, kernels, copies");
+    command->footer("Compares BASE and NEW: step time, the step-time breakdown, operators, kernels and memcpy\n"
+                    "kinds, each BASE / NEW / delta, per step (averaged over each side's ProfilerSteps; counts are\n"
+                    "totals). Sorted by |delta|. --json: base, new (file, steps, step_time_us), speedup, summary,\n"
+                    "notes, categories, kernels, kernel_families, ops, memcpy.");
+    command->add_option("--top", options->top, "rows per table (default 20; 0: all)")->type_name("N")->check(kCount);
+    command->add_flag("--families", options->families, "kernels grouped by family (GEMM, attention, elementwise, ...)");
+    command->add_flag("--group-by-shape", options->groupByShape, "operators per name and input shapes (record_shapes)");
+    command->add_flag("--json", options->json, "the report as JSON");
+    command->add_option("BASE", options->base, "the trace before (.json or .json.gz)")->type_name("")->required();
+    command->add_option("NEW", options->neu, "the trace after")->type_name("")->required();
+    command->callback([options] { exitWith(runDiff(*options)); });
 }
 
 } // namespace ks::cli

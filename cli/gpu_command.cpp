@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace ks::cli {
 
@@ -23,17 +24,6 @@ struct GpuOptions {
     bool json = false;
     bool pluginCompat = false;
 };
-
-void printGpuUsage(std::FILE* out)
-{
-    std::fprintf(out,
-                 "usage: kinetoscope-cli gpu [--json] [--plugin-compat] FILE\n\n"
-                 "GPU Utilization, Est. SM Efficiency and Est. Achieved Occupancy per GPU over the\n"
-                 "steps window, the step-time breakdown, and nvprof's GPU activities / API calls.\n\n"
-                 "  --json           machine-readable output\n"
-                 "  --plugin-compat  count GPU-side ProfilerStep copies as steps and keep the free-time\n"
-                 "                   reset, as TensorBoard's profiler plugin did (its Overview numbers)\n");
-}
 
 double toUs(double ns) { return ns / 1000.0; }
 
@@ -182,31 +172,8 @@ void printText(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBre
     printNvprofSection("API calls:", nv.apiCalls);
 }
 
-} // namespace
-
-int runGpu(const std::vector<std::string>& args)
+int runGpu(const GpuOptions& options)
 {
-    GpuOptions options;
-    for (const auto& arg : args) {
-        if (arg == "--help" || arg == "-h") {
-            printGpuUsage(stdout);
-            return 0;
-        }
-        if (arg == "--json")
-            options.json = true;
-        else if (arg == "--plugin-compat")
-            options.pluginCompat = true;
-        else if (!arg.empty() && arg[0] == '-') {
-            std::fprintf(stderr, "kinetoscope-cli gpu: unknown option '%s'\n", arg.c_str());
-            printGpuUsage(stderr);
-            return 2;
-        } else
-            options.path = arg;
-    }
-    if (options.path.empty()) {
-        printGpuUsage(stderr);
-        return 2;
-    }
     const LoadResult loaded = loadTraceFile(options.path);
     if (!loaded.ok()) {
         std::fprintf(stderr, "kinetoscope-cli gpu: %s\n",
@@ -226,6 +193,23 @@ int runGpu(const std::vector<std::string>& args)
     else
         printText(trace, analysis, breakdown, nvprof);
     return 0;
+}
+
+} // namespace
+
+void addGpuCommand(CLI::App& app)
+{
+    auto options = std::make_shared<GpuOptions>();
+    auto* command =
+        app.add_subcommand("gpu", "GPU utilization, SM efficiency, occupancy, step breakdown, nvprof summary");
+    command->footer("GPU Utilization, Est. SM Efficiency and Est. Achieved Occupancy per GPU over the steps window,\n"
+                    "the step-time breakdown, and nvprof's GPU activities / API calls.\n\n"
+                    "--plugin-compat counts GPU-side ProfilerStep copies as steps and keeps the free-time reset,\n"
+                    "as TensorBoard's profiler plugin did.");
+    command->add_flag("--json", options->json, "machine-readable output");
+    command->add_flag("--plugin-compat", options->pluginCompat, "TensorBoard profiler plugin's Overview numbers");
+    command->add_option("FILE", options->path, "trace (.json or .json.gz)")->type_name("")->required();
+    command->callback([options] { exitWith(runGpu(*options)); });
 }
 
 } // namespace ks::cli

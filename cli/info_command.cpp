@@ -1,3 +1,4 @@
+// kinetoscope-cli info: what a trace holds, as text or JSON.
 #include "cli/command.h"
 
 #include "core/loading/loader.h"
@@ -5,42 +6,42 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace ks::cli {
 
-int runInfo(const std::vector<std::string>& args)
-{
-    bool asJson = false;
+namespace {
+
+struct InfoOptions {
     std::string path;
-    for (const auto& a : args) {
-        if (a == "--json") {
-            asJson = true;
-        } else if (a == "--help" || a == "-h") {
-            std::puts("usage: kinetoscope-cli info [--json] FILE\n\n"
-                      "Prints devices, processes, threads/streams with event counts, the time span,\n"
-                      "the number of traceEvents entries per \"<ph>/<cat>\", flows per category and warnings.");
-            return 0;
-        } else if (path.empty()) {
-            path = a;
-        } else {
-            std::fprintf(stderr, "info: unexpected argument '%s'\n", a.c_str());
-            return 2;
-        }
-    }
-    if (path.empty()) {
-        std::fprintf(stderr, "usage: kinetoscope-cli info [--json] FILE\n");
-        return 2;
-    }
-    const auto result = loadTraceFile(path);
+    bool json = false;
+};
+
+int runInfo(const InfoOptions& options)
+{
+    const auto result = loadTraceFile(options.path);
     if (!result.ok()) {
         std::fprintf(stderr, "error: %s\n", result.fatal ? result.fatal->located().c_str() : "load failed");
         return 1;
     }
-    if (asJson)
-        std::cout << traceInfoJson(*result.trace, path).dump(2) << "\n";
+    if (options.json)
+        std::cout << traceInfoJson(*result.trace, options.path).dump(2) << "\n";
     else
-        std::cout << traceInfoText(*result.trace, path);
+        std::cout << traceInfoText(*result.trace, options.path);
     return 0;
+}
+
+} // namespace
+
+void addInfoCommand(CLI::App& app)
+{
+    auto options = std::make_shared<InfoOptions>();
+    auto* command = app.add_subcommand("info", "devices, processes, tracks, event counts and warnings of a trace");
+    command->footer("Prints devices, processes, threads/streams with event counts, the time span, the number of\n"
+                    "traceEvents entries per \"<ph>/<cat>\", flows per category and warnings.");
+    command->add_flag("--json", options->json, "machine-readable output");
+    command->add_option("FILE", options->path, "trace (.json or .json.gz)")->type_name("")->required();
+    command->callback([options] { exitWith(runInfo(*options)); });
 }
 
 } // namespace ks::cli

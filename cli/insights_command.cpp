@@ -5,20 +5,11 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace ks::cli {
 
 namespace {
-
-void printInsightsUsage(std::FILE* out)
-{
-    std::fprintf(out,
-                 "usage: kinetoscope-cli insights [--json] FILE...\n\n"
-                 "Findings with the time they cost per step, the events that prove them and the fix.\n"
-                 "Several FILEs are the ranks of one run.\n\n"
-                 "  --json  {\"insights\":[{\"id\",\"severity\",\"title\",\"time_us\",\"share\",\n"
-                 "          \"evidence\":[{\"name\",\"ts_us\",\"dur_us\",\"track\"}],\"advice\",...}]}\n");
-}
 
 void printText(const std::vector<analysis::Insight>& insights, const std::vector<std::string>& files,
                const std::vector<std::shared_ptr<const analysis::TraceFacts>>& traces)
@@ -49,32 +40,14 @@ void printText(const std::vector<analysis::Insight>& insights, const std::vector
     }
 }
 
-} // namespace
-
-int runInsights(const std::vector<std::string>& args)
-{
-    bool json = false;
+struct InsightsOptions {
     std::vector<std::string> files;
-    for (const auto& a : args) {
-        if (a == "--help" || a == "-h") {
-            printInsightsUsage(stdout);
-            return 0;
-        }
-        if (a == "--json") {
-            json = true;
-        } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "kinetoscope-cli insights: unknown option '%s'\n", a.c_str());
-            printInsightsUsage(stderr);
-            return 2;
-        } else {
-            files.push_back(a);
-        }
-    }
-    if (files.empty()) {
-        std::fprintf(stderr, "kinetoscope-cli insights: no FILE given\n");
-        printInsightsUsage(stderr);
-        return 2;
-    }
+    bool json = false;
+};
+
+int runInsights(const InsightsOptions& options)
+{
+    const auto& files = options.files;
     std::vector<std::shared_ptr<const analysis::TraceFacts>> traces;
     for (const auto& path : files) {
         const auto loaded = loadTraceFile(path);
@@ -86,13 +59,29 @@ int runInsights(const std::vector<std::string>& args)
         traces.push_back(analysis::makeTraceFacts(loaded.trace));
     }
     const auto insights = analysis::findInsights(traces);
-    if (json)
+    if (options.json)
         std::cout << analysis::insightsToJson(insights, traces, files).dump(1, ' ', false,
                                                                            nlohmann::json::error_handler_t::replace)
                   << '\n';
     else
         printText(insights, files, traces);
     return 0;
+}
+
+} // namespace
+
+void addInsightsCommand(CLI::App& app)
+{
+    auto options = std::make_shared<InsightsOptions>();
+    auto* command = app.add_subcommand("insights", "what to fix: findings with time per step, evidence and advice");
+    command->footer("Findings with the time they cost per step, the events that prove them and the fix.\n"
+                    "Several FILEs are the ranks of one run.\n\n"
+                    "--json: {\"insights\":[{\"id\",\"severity\",\"title\",\"time_us\",\"share\",\n"
+                    "        \"evidence\":[{\"name\",\"ts_us\",\"dur_us\",\"track\"}],\"advice\",...}]}");
+    command->add_flag("--json", options->json, "machine-readable output");
+    command->add_option("FILE", options->files, "trace files (.json or .json.gz); several = ranks of one run")
+        ->type_name("")->required();
+    command->callback([options] { exitWith(runInsights(*options)); });
 }
 
 } // namespace ks::cli

@@ -1,43 +1,45 @@
 // kinetoscope-cli: Qt-free command line for inspecting, summarising and collecting traces.
 #include "cli/command.h"
+#include "core/version.h"
 
 #include <cstdio>
-#include <cstring>
 #include <exception>
 
 namespace {
 
-const ks::cli::Command kCommands[] = {
-    {"info", "devices, processes, tracks, event counts and warnings of a trace", ks::cli::runInfo},
-    {"gpu", "GPU utilization, SM efficiency, occupancy, step breakdown, nvprof summary", ks::cli::runGpu},
-    {"ops", "operator table like torch's key_averages().table()", ks::cli::runOps},
-    {"diff", "compare two traces: step time, categories, operators, kernels, copies", ks::cli::runDiff},
-    {"ranks", "ranks of a distributed run: collectives across ranks, waits, the straggler", ks::cli::runRanks},
-    {"insights", "what to fix: findings with time per step, evidence and advice", ks::cli::runInsights},
-    {"collect", "run a CUDA program under the CUPTI collector and write its trace", ks::cli::runCollect},
-};
-
-void printUsage(std::FILE* out)
+// "kinetoscope-cli ops: The following argument was not expected: --jsn" and where to look.
+std::string failureMessage(const CLI::App* app, const CLI::Error& error)
 {
-    std::fprintf(out, "usage: kinetoscope-cli <command> [options] [args]\n\ncommands:\n");
-    for (const auto& c : kCommands)
-        std::fprintf(out, "  %-8s %s\n", c.name, c.summary);
-    std::fprintf(out, "\nRun 'kinetoscope-cli <command> --help' for a command's options.\n");
+    std::string command = app->get_name();
+    std::string what = error.what();
+    if (const auto used = app->get_subcommands(); !used.empty())
+        command += " " + used.front()->get_name();
+    else if (const auto rest = app->remaining(); !rest.empty())
+        what = "unknown command or option '" + rest.front() + "'";
+    return command + ": " + what + "\nRun '" + command + " --help' for usage.\n";
 }
 
 int runCli(int argc, char** argv)
 {
-    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-        printUsage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    CLI::App app("Inspect, summarise and collect PyTorch profiler / Chrome trace files.", "kinetoscope-cli");
+    app.set_version_flag("--version", std::string("kinetoscope-cli ") + ks::kVersion);
+    app.require_subcommand(1);
+    app.failure_message(failureMessage);
+    ks::cli::addInfoCommand(app);
+    ks::cli::addGpuCommand(app);
+    ks::cli::addOpsCommand(app);
+    ks::cli::addDiffCommand(app);
+    ks::cli::addRanksCommand(app);
+    ks::cli::addInsightsCommand(app);
+    ks::cli::addCollectCommand(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::RuntimeError& e) { // a command's own exit status (exitWith)
+        return e.get_exit_code();
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : ks::cli::kUsageError; // --help and --version exit with 0
     }
-    for (const auto& c : kCommands) {
-        if (!std::strcmp(argv[1], c.name))
-            return c.run(std::vector<std::string>(argv + 2, argv + argc));
-    }
-    std::fprintf(stderr, "kinetoscope-cli: unknown command '%s'\n\n", argv[1]);
-    printUsage(stderr);
-    return 2;
+    return 0;
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 
 namespace ks::cli {
 
@@ -20,20 +21,6 @@ struct OpsOptions {
     bool groupByShape = false;
     bool json = false;
 };
-
-void printOpsUsage(std::FILE* out)
-{
-    std::fprintf(out,
-                 "usage: kinetoscope-cli ops [--sort COLUMN] [--top N] [--group-by-shape] [--json] FILE\n\n"
-                 "The operator table of torch's key_averages().table(), computed from a trace.\n\n"
-                 "  --sort COLUMN     self_cpu, cpu_total, cpu_avg, self_cuda, cuda_total, cuda_avg,\n"
-                 "                    calls, name, or torch's sort_by names (cuda_time_total, ...);\n"
-                 "                    default cuda_total when the trace has GPU activities, else cpu_total\n"
-                 "  --top N           print the first N rows only\n"
-                 "  --group-by-shape  one row per name and input shapes (needs record_shapes)\n"
-                 "  --json            rows as JSON: name, calls, self_cpu_us, cpu_total_us,\n"
-                 "                    self_cuda_us, cuda_total_us (and memory bytes, input_shapes)\n");
-}
 
 // torch's _format_time: µs with three decimals, in us, ms or s.
 std::string formatTime(TimeNs ns)
@@ -179,66 +166,10 @@ void printJson(const OperatorTable& table, const std::vector<OperatorRow>& rows,
     std::cout << out.dump(1) << '\n';
 }
 
-bool parseOptions(const std::vector<std::string>& args, OpsOptions& options)
+int runOps(const OpsOptions& options)
 {
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--json") {
-            options.json = true;
-        } else if (a == "--group-by-shape") {
-            options.groupByShape = true;
-        } else if ((a == "--sort" || a == "--top") && i + 1 < args.size()) {
-            const std::string& value = args[++i];
-            if (a == "--sort") {
-                options.sort = value;
-            } else {
-                char* end = nullptr;
-                options.top = std::strtoull(value.c_str(), &end, 10);
-                if (value.empty() || *end) {
-                    std::fprintf(stderr, "kinetoscope-cli ops: --top needs a number, got '%s'\n", value.c_str());
-                    return false;
-                }
-            }
-        } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "kinetoscope-cli ops: unknown or incomplete option '%s'\n", a.c_str());
-            return false;
-        } else if (options.path.empty()) {
-            options.path = a;
-        } else {
-            std::fprintf(stderr, "kinetoscope-cli ops: more than one FILE given\n");
-            return false;
-        }
-    }
-    if (options.path.empty()) {
-        std::fprintf(stderr, "kinetoscope-cli ops: no FILE given\n");
-        return false;
-    }
-    return true;
-}
-
-} // namespace
-
-int runOps(const std::vector<std::string>& args)
-{
-    for (const auto& a : args) {
-        if (a == "--help" || a == "-h") {
-            printOpsUsage(stdout);
-            return 0;
-        }
-    }
-    OpsOptions options;
-    if (!parseOptions(args, options)) {
-        printOpsUsage(stderr);
-        return 2;
-    }
-    std::optional<OperatorSortKey> sortKey;
-    if (!options.sort.empty()) {
-        sortKey = operatorSortKeyFromName(options.sort);
-        if (!sortKey) {
-            std::fprintf(stderr, "kinetoscope-cli ops: unknown sort column '%s'\n", options.sort.c_str());
-            return 2;
-        }
-    }
+    const std::optional<OperatorSortKey> sortKey =
+        options.sort.empty() ? std::nullopt : operatorSortKeyFromName(options.sort);
     const auto loaded = loadTraceFile(options.path);
     if (!loaded.ok()) {
         std::fprintf(stderr, "kinetoscope-cli ops: %s: %s\n", options.path.c_str(),
@@ -257,6 +188,31 @@ int runOps(const std::vector<std::string>& args)
     else
         printText(table, rows, options.groupByShape);
     return 0;
+}
+
+} // namespace
+
+void addOpsCommand(CLI::App& app)
+{
+    auto options = std::make_shared<OpsOptions>();
+    auto* command = app.add_subcommand("ops", "operator table like torch's key_averages().table()");
+    const CLI::Validator sortColumn(
+        [](const std::string& name) -> std::string {
+            return operatorSortKeyFromName(name) ? std::string() : "unknown sort column '" + name + "'";
+        },
+        "");
+    command->footer("The operator table of torch's key_averages().table(), computed from a trace.\n\n"
+                    "COLUMN: self_cpu, cpu_total, cpu_avg, self_cuda, cuda_total, cuda_avg, calls, name, or\n"
+                    "torch's sort_by names (cuda_time_total, ...); default cuda_total when the trace has GPU\n"
+                    "activities, else cpu_total.\n"
+                    "--json rows: name, calls, self_cpu_us, cpu_total_us, self_cuda_us, cuda_total_us, device\n"
+                    "(and memory bytes, input_shapes).");
+    command->add_option("--sort", options->sort, "sort by COLUMN (see below)")->type_name("COLUMN")->check(sortColumn);
+    command->add_option("--top", options->top, "print the first N rows only (0: all)")->type_name("N")->check(kCount);
+    command->add_flag("--group-by-shape", options->groupByShape, "one row per name and input shapes (record_shapes)");
+    command->add_flag("--json", options->json, "rows as JSON");
+    command->add_option("FILE", options->path, "trace (.json or .json.gz)")->type_name("")->required();
+    command->callback([options] { exitWith(runOps(*options)); });
 }
 
 } // namespace ks::cli

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace ks::cli {
 
@@ -19,19 +20,6 @@ struct RanksCommandOptions {
     bool json = false;
     bool alignSteps = false;
 };
-
-void printRanksUsage(std::FILE* out)
-{
-    std::fprintf(out,
-                 "usage: kinetoscope-cli ranks [--json] [--top N] [--align-steps] FILE...|DIR\n\n"
-                 "Opens every rank of a distributed run (one file per rank, a folder of them, or a merged\n"
-                 "collector file), matches NCCL collectives across ranks per process group, and names the\n"
-                 "rank that makes the others wait. Times are on rank 0's clock (baseTimeNanoseconds + ts).\n\n"
-                 "  --top N         collectives listed in the text output, longest wait first (default 20; 0: all)\n"
-                 "  --align-steps   align ranks at the first common ProfilerStep instead of the absolute clock\n"
-                 "                  (for hosts whose clocks are not synchronised)\n"
-                 "  --json          the report as JSON\n");
-}
 
 double us(TimeNs ns) { return double(ns) / 1000.0; }
 
@@ -147,40 +135,8 @@ void printText(const analysis::Workspace& ws, const analysis::RanksReport& r, co
         std::printf("warning: %s\n", w.c_str());
 }
 
-} // namespace
-
-int runRanks(const std::vector<std::string>& args)
+int runRanks(const RanksCommandOptions& o)
 {
-    RanksCommandOptions o;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
-            printRanksUsage(stdout);
-            return 0;
-        } else if (a == "--json") {
-            o.json = true;
-        } else if (a == "--align-steps") {
-            o.alignSteps = true;
-        } else if (a == "--top" && i + 1 < args.size()) {
-            char* end = nullptr;
-            const long long n = std::strtoll(args[++i].c_str(), &end, 10);
-            if (*end || n < 0) {
-                std::fprintf(stderr, "kinetoscope-cli ranks: --top needs a count, got '%s'\n", args[i].c_str());
-                return 2;
-            }
-            o.top = static_cast<std::size_t>(n);
-        } else if (a.starts_with("-")) {
-            std::fprintf(stderr, "kinetoscope-cli ranks: unknown option '%s'\n\n", a.c_str());
-            printRanksUsage(stderr);
-            return 2;
-        } else {
-            o.paths.push_back(a);
-        }
-    }
-    if (o.paths.empty()) {
-        printRanksUsage(stderr);
-        return 2;
-    }
     std::vector<analysis::FileError> errors;
     const auto files = analysis::expandTracePaths(o.paths, errors);
     auto loaded = analysis::loadWorkspace(files);
@@ -200,6 +156,27 @@ int runRanks(const std::vector<std::string>& args)
     else
         printText(ws, report, alignment, o.top);
     return 0;
+}
+
+} // namespace
+
+void addRanksCommand(CLI::App& app)
+{
+    auto options = std::make_shared<RanksCommandOptions>();
+    auto* command = app.add_subcommand("ranks", "ranks of a distributed run: collectives across ranks, waits, the straggler");
+    command->footer("Opens every rank of a distributed run (one file per rank in any order, a folder of them, or\n"
+                    "a merged collector file), matches NCCL collectives across ranks per process group, and names\n"
+                    "the rank that makes the others wait. Times are on rank 0's clock (baseTimeNanoseconds + ts).\n"
+                    "Files that fail to load are reported; the others are analysed.\n"
+                    "--json: ranks, collectives, straggler, steps, alignment, warnings, errors.");
+    command->add_option("--top", options->top, "collectives listed in the text output, longest wait first (default 20; 0: all)")
+        ->type_name("N")
+        ->check(kCount);
+    command->add_flag("--align-steps", options->alignSteps,
+                      "align ranks at the first common ProfilerStep instead of the absolute clock");
+    command->add_flag("--json", options->json, "the report as JSON");
+    command->add_option("FILE", options->paths, "rank trace files or folders")->type_name("")->required();
+    command->callback([options] { exitWith(runRanks(*options)); });
 }
 
 } // namespace ks::cli

@@ -5,7 +5,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev qt6-base-dev-tools libgl1-mesa-dev
   libqcustomplot-dev libqcustomplot2.1-qt6
-  nlohmann-json3-dev zlib1g-dev
+  nlohmann-json3-dev zlib1g-dev libcli11-dev
   python3 xvfb xauth
 )
 missing=()
