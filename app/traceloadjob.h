@@ -1,16 +1,15 @@
 #pragma once
-// Loads one trace file or a set of them (the ranks of a run, BASE and NEW) on worker
-// threads of a private pool: one loader per file, as many at once as there are cores.
-// The GUI polls the loaders' progress atomics from a timer (one figure for the whole
-// set) and receives every result at once by a queued signal, so the window never
-// freezes. Starting a new load cancels the previous one; late results of a cancelled
-// load are dropped by their generation number.
+// Loads one trace file or a set of them (the ranks of a run, BASE and NEW) on a worker
+// thread: analysis::loadTraceFiles gives each file its own loader, as many at once as
+// there are cores. The GUI polls the loaders' progress atomics from a timer (one figure
+// for the whole set) and receives every result at once, so the window never freezes.
+// Starting a new load cancels the previous one (JobTracker drops its late result and
+// stops its loaders).
 #include "core/loading/loader.h"
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
-#include <QThreadPool>
 
 #include <memory>
 #include <vector>
@@ -18,6 +17,11 @@
 class QTimer;
 
 namespace ks {
+
+namespace analysis {
+class MultiLoadProgress;
+}
+class JobTracker;
 
 // One file of a load: its trace, or why there is none.
 struct LoadedFile {
@@ -32,7 +36,7 @@ public:
     explicit TraceLoadJob(QObject* parent = nullptr);
     ~TraceLoadJob() override;
 
-    bool isRunning() const { return m_batch != nullptr; }
+    bool isRunning() const { return m_progress != nullptr; }
     QStringList paths() const { return m_paths; }
 
 public Q_SLOTS:
@@ -47,15 +51,14 @@ Q_SIGNALS:
     void cancelled(const QStringList& paths);
 
 private:
-    struct Batch;
     void pollProgress();
-    void fileDone(quint64 generation, std::size_t index, LoadResult result);
+    void finish(const std::vector<LoadResult>& results);
+    void fail(const QString& message);
 
-    QThreadPool m_pool; // private: the raster paint engine waits on the global one
-    std::shared_ptr<Batch> m_batch; // shared with the workers, outlives either
+    std::shared_ptr<analysis::MultiLoadProgress> m_progress; // shared with the worker
     QStringList m_paths;
-    quint64 m_generation = 0;
     QTimer* m_timer = nullptr;
+    JobTracker* m_jobs = nullptr;
 };
 
 } // namespace ks

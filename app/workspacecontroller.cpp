@@ -3,13 +3,12 @@
 #include "core/gpu/nvprofsummary.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diffpanel.h"
+#include "widgets/jobtracker.h"
 #include "widgets/rankspanel.h"
 #include "widgets/statsformat.h"
 #include "widgets/timelinewidget.h"
 
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <charconv>
@@ -44,8 +43,8 @@ WorkspaceController::WorkspaceController(TimelineWidget* timeline, DetailsPanel*
     , m_details(details)
     , m_diff(diff)
     , m_ranks(ranks)
+    , m_jobs(new JobTracker(this))
 {
-    m_pool.setMaxThreadCount(1);
     connect(m_diff, &DiffPanel::rowActivated, this, &WorkspaceController::highlightDiffRow);
     connect(m_diff, &DiffPanel::highlightCleared, m_timeline, &TimelineWidget::clearHighlights);
     connect(m_ranks, &RanksPanel::stepRequested, this, &WorkspaceController::revealStep);
@@ -58,11 +57,7 @@ WorkspaceController::WorkspaceController(TimelineWidget* timeline, DetailsPanel*
     });
 }
 
-WorkspaceController::~WorkspaceController()
-{
-    ++m_generation;
-    m_pool.waitForDone();
-}
+WorkspaceController::~WorkspaceController() = default;
 
 QStringList WorkspaceController::titles() const
 {
@@ -108,7 +103,7 @@ QStringList WorkspaceController::open(const std::vector<LoadedFile>& files, Kind
 
 void WorkspaceController::clear()
 {
-    ++m_generation;
+    m_jobs->cancel();
     m_workspace = {};
     m_ranksReport.reset();
     m_collectiveOf.clear();
@@ -191,34 +186,29 @@ void WorkspaceController::applyStepUnderView()
 
 void WorkspaceController::startAnalysis()
 {
-    const quint64 generation = ++m_generation;
     const analysis::Workspace workspace = m_workspace; // shares the immutable traces
+    const auto onFailure = [this](const QString& message) {
+        Q_EMIT statusMessage(tr("Analysis failed: %1").arg(message));
+    };
     if (m_kind == Kind::Comparison) {
-        auto* watcher = new QFutureWatcher<std::shared_ptr<const analysis::DiffReport>>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-            if (generation == m_generation) {
-                m_diff->setReport(watcher->result());
+        m_jobs->start(
+            [workspace] {
+                return std::make_shared<const analysis::DiffReport>(
+                    analysis::diffTraces(workspace.members()[0], workspace.members()[1]));
+            },
+            [this](std::shared_ptr<const analysis::DiffReport> report) {
+                m_diff->setReport(std::move(report));
                 Q_EMIT analysisReady();
-            }
-            watcher->deleteLater();
-        });
-        watcher->setFuture(QtConcurrent::run(&m_pool, [workspace] {
-            return std::make_shared<const analysis::DiffReport>(
-                analysis::diffTraces(workspace.members()[0], workspace.members()[1]));
-        }));
+            },
+            onFailure);
         return;
     }
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const analysis::RanksReport>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        if (generation == m_generation) {
-            setRanksReport(watcher->result());
-            Q_EMIT analysisReady();
-        }
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run(&m_pool, [workspace] {
-        return std::make_shared<const analysis::RanksReport>(analysis::analyzeRanks(workspace));
-    }));
+    m_jobs->start([workspace] { return std::make_shared<const analysis::RanksReport>(analysis::analyzeRanks(workspace)); },
+                  [this](std::shared_ptr<const analysis::RanksReport> report) {
+                      setRanksReport(std::move(report));
+                      Q_EMIT analysisReady();
+                  },
+                  onFailure);
 }
 
 void WorkspaceController::setRanksReport(std::shared_ptr<const analysis::RanksReport> report)

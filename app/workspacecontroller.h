@@ -2,7 +2,7 @@
 // The traces open together: the ranks of a run (several files, a folder) or BASE and NEW
 // of a comparison. Holds the analysis::Workspace, puts its members on the timeline (one
 // group each, ordered by rank), applies the alignment chosen in the View menu, runs the
-// diff or ranks analysis on a private pool, and wires the Diff and Ranks docks to the
+// diff or ranks analysis in the background (JobTracker), and wires the Diff and Ranks docks to the
 // timeline: highlighted diff rows, the same step marked on every rank, matched
 // collectives as cross-rank links with every rank's times in Details.
 #include "app/traceloadjob.h"
@@ -13,7 +13,6 @@
 
 #include <QObject>
 #include <QStringList>
-#include <QThreadPool>
 
 #include <map>
 #include <memory>
@@ -23,6 +22,7 @@ namespace ks {
 
 class DetailsPanel;
 class DiffPanel;
+class JobTracker;
 class RanksPanel;
 class TimelineWidget;
 
@@ -74,7 +74,7 @@ private:
     DetailsPanel* m_details;
     DiffPanel* m_diff;
     RanksPanel* m_ranks;
-    QThreadPool m_pool; // private: the raster paint engine waits on the global one
+    JobTracker* m_jobs; // the diff or ranks analysis, off the GUI thread
     analysis::Workspace m_workspace;
     Kind m_kind = Kind::Ranks;
     Align m_align = Align::AbsoluteClock;
@@ -82,7 +82,6 @@ private:
     bool m_applyingStep = false;
     long long m_alignedStep = -1;
     QString m_alignmentText;
-    quint64 m_generation = 0;
     std::shared_ptr<const analysis::RanksReport> m_ranksReport;
     // (member, kernel slice) -> matched collective, for Details and cross-rank links.
     std::map<std::pair<std::size_t, SliceId>, std::size_t> m_collectiveOf;

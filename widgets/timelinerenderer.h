@@ -30,6 +30,9 @@ struct TimelineViewState {
     SliceId selected = kNoSlice;
     SliceId hovered = kNoSlice; // the other ends of its flows are outlined
     const std::vector<bool>* highlightedNames = nullptr; // by StringId; null: no search
+    // Slices to highlight (sorted; e.g. an insight's evidence); null: none. With either
+    // highlight active everything not highlighted is dimmed.
+    const std::vector<SliceId>* highlightedSlices = nullptr;
     const std::vector<bool>* hiddenFlowCategories = nullptr; // by StringId
     const std::vector<SliceId>* markedSlices = nullptr; // outlined (the same step on every rank)
     bool allFlowsInView = false;

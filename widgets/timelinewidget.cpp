@@ -161,6 +161,7 @@ TimelineViewState TimelineWidget::laneState(std::uint32_t trace) const
     state.highlightedNames = lane.highlightedNames.empty() ? nullptr : &lane.highlightedNames;
     state.hiddenFlowCategories = lane.hiddenFlowCategories.empty() ? nullptr : &lane.hiddenFlowCategories;
     state.markedSlices = lane.markedSlices.empty() ? nullptr : &lane.markedSlices;
+    state.highlightedSlices = lane.highlightedSlices.empty() ? nullptr : &lane.highlightedSlices;
     return state;
 }
 
@@ -527,6 +528,7 @@ void TimelineWidget::clearHighlights()
 {
     for (Lane& lane : m_lanes) {
         lane.highlightedNames.clear();
+        lane.highlightedSlices.clear();
         lane.markedSlices.clear();
     }
     viewport()->update();
@@ -549,6 +551,22 @@ void TimelineWidget::setCrossLinks(std::vector<CrossTraceLink> links)
 void TimelineWidget::setShowAllCrossLinks(bool show)
 {
     m_allCrossLinks = show;
+    viewport()->update();
+}
+
+const std::vector<SliceId>& TimelineWidget::highlightedSlices() const
+{
+    static const std::vector<SliceId> none;
+    return m_lanes.empty() ? none : m_lanes[0].highlightedSlices;
+}
+
+void TimelineWidget::setHighlightedSlices(std::vector<SliceId> slices)
+{
+    if (m_lanes.empty())
+        return;
+    std::sort(slices.begin(), slices.end());
+    slices.erase(std::unique(slices.begin(), slices.end()), slices.end());
+    m_lanes[0].highlightedSlices = std::move(slices);
     viewport()->update();
 }
 

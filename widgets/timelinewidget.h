@@ -74,6 +74,8 @@ public:
     bool isProcessCollapsed(std::uint32_t process) const;
     bool isProcessCollapsed(std::uint32_t trace, std::uint32_t process) const;
     bool isTraceCollapsed(std::uint32_t trace) const;
+    // Slices highlighted in the primary trace (an insight's evidence), sorted.
+    const std::vector<SliceId>& highlightedSlices() const;
     bool showsAllFlows() const { return m_state.allFlowsInView; }
     bool canGoBack() const { return m_history.canGoBack(); }
     bool canGoForward() const { return m_history.canGoForward(); }
@@ -113,6 +115,9 @@ public Q_SLOTS:
     // Names to highlight in the current trace (indexed by StringId); empty: no search active.
     void setHighlightedNames(std::vector<bool> names);
     void setHighlightedNames(std::uint32_t trace, std::vector<bool> names);
+    // Slices to highlight in the primary trace, any order (an insight's evidence); the
+    // rest is dimmed. Empty: none.
+    void setHighlightedSlices(std::vector<ks::SliceId> slices);
     void clearHighlights();
     // Slices outlined in a trace without dimming the rest (the same step on every rank).
     void setMarkedSlices(std::uint32_t trace, std::vector<ks::SliceId> slices);
@@ -148,6 +153,7 @@ private:
         std::vector<bool> highlightedNames;
         std::vector<bool> hiddenFlowCategories;
         std::vector<SliceId> markedSlices;
+        std::vector<SliceId> highlightedSlices; // sorted
     };
     struct LaneHit {
         std::uint32_t trace = kNoIndex;

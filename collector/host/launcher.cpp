@@ -136,10 +136,11 @@ std::optional<std::vector<std::string>> buildEnvironment(const std::vector<std::
         if (std::none_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == key; }))
             env.push_back(entry);
     }
-    for (const auto& [key, value] : overrides) {
-        // A later override of the same key wins: drop an earlier one.
-        std::erase_if(env, [&](const std::string& e) { return keyOf(e) == key; });
-        env.push_back(key + "=" + value);
+    for (const auto& override : overrides) {
+        // A later override of the same key wins: drop an earlier one. (No structured binding:
+        // clang 14, used for the fuzz build, cannot capture one in a lambda.)
+        std::erase_if(env, [&](const std::string& e) { return keyOf(e) == override.first; });
+        env.push_back(override.first + "=" + override.second);
     }
     return env;
 }
@@ -160,17 +161,19 @@ std::optional<std::string> findInjectionLibrary(std::string& error)
         return std::nullopt;
     }
     const std::string dir = directoryOf(std::string(self, static_cast<std::size_t>(n)));
-    // Build tree (collector/ and app/ are siblings), then an install prefix.
-    for (const std::string& candidate : {dir + "/injection/" + kName, dir + "/../collector/injection/" + kName,
-                                        dir + "/../lib/" + kName, dir + "/../lib64/" + kName}) {
+    // Build tree (cli/, app/ and collector/ are siblings), then where `install` puts it
+    // (KS_INJECTION_INSTALL_DIR: relative to the installed executables, e.g. ../lib/<triplet>/kinetoscope).
+    const std::string installed = dir + "/" + KS_INJECTION_INSTALL_DIR + "/" + kName;
+    for (const std::string& candidate : {dir + "/../collector/injection/" + kName, installed}) {
         if (access(candidate.c_str(), R_OK) == 0) {
             char resolved[4096];
             if (realpath(candidate.c_str(), resolved))
                 return std::string(resolved);
         }
     }
-    error = std::string(kName) + " was not found next to " + dir
-        + " (this build has no CUPTI support, or set KINETOSCOPE_INJECTION_LIBRARY)";
+    error = std::string("the collector's injection library is missing: no ") + installed
+        + " (this Kinetoscope was built without CUPTI, which comes with NVIDIA's CUDA toolkit; "
+          "or set KINETOSCOPE_INJECTION_LIBRARY to its path)";
     return std::nullopt;
 }
 
