@@ -3,14 +3,18 @@
 #include "app/aboutdialog.h"
 #include "app/recordingcontroller.h"
 #include "app/traceloadjob.h"
+#include "app/workspacecontroller.h"
+#include "core/analysis/workspace.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diagnosticspanel.h"
+#include "widgets/diffpanel.h"
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
 #include "widgets/gpuviews.h"
 #include "widgets/insightspanel.h"
 #include "widgets/kerneltablemodel.h"
 #include "widgets/opstablemodel.h"
+#include "widgets/rankspanel.h"
 #include "widgets/searchbar.h"
 #include "widgets/statspanel.h"
 #include "widgets/statsrangemodel.h"
@@ -20,6 +24,8 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCoreApplication>
+#include <QActionGroup>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -39,6 +45,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace ks {
 
 namespace {
@@ -55,6 +63,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_details(new DetailsPanel(this))
     , m_diagnostics(new DiagnosticsPanel(this))
     , m_loader(new TraceLoadJob(this))
+    , m_diffPanel(new DiffPanel(this))
+    , m_ranksPanel(new RanksPanel(this))
 {
     setWindowTitle(tr("Kinetoscope"));
     setAcceptDrops(true);
@@ -82,18 +92,27 @@ MainWindow::MainWindow(QWidget* parent)
     setLoadingUi(false);
 
     createDocks();
+    m_workspace = new WorkspaceController(m_timeline, m_details, m_diffPanel, m_ranksPanel, this);
+    connect(m_workspace, &WorkspaceController::statusMessage, m_statusLabel, &QLabel::setText);
     createActions();
     new RecordingController(this); // File ▸ Record…, Stop Recording, Save As…
 
     connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelLoading);
     connect(m_loader, &TraceLoadJob::progressChanged, this, &MainWindow::onProgress);
-    connect(m_loader, &TraceLoadJob::loaded, this, &MainWindow::onLoaded);
-    connect(m_loader, &TraceLoadJob::failed, this, &MainWindow::onFailed);
-    connect(m_loader, &TraceLoadJob::cancelled, this, [this](const QString& path) {
+    connect(m_loader, &TraceLoadJob::finished, this, &MainWindow::onLoaded);
+    connect(m_loader, &TraceLoadJob::cancelled, this, [this](const QStringList& paths) {
         setLoadingUi(false);
-        m_statusLabel->setText(tr("Loading %1 cancelled").arg(QFileInfo(path).fileName()));
+        m_pendingBase.reset();
+        m_statusLabel->setText(paths.size() == 1 ? tr("Loading %1 cancelled").arg(QFileInfo(paths.front()).fileName())
+                                                 : tr("Loading %n files cancelled", nullptr, int(paths.size())));
     });
 
+    // Details and search follow the trace of the last selection (a rank, BASE or NEW).
+    connect(m_timeline, &TimelineWidget::currentTraceChanged, this,
+            [this](std::uint32_t, const std::shared_ptr<const Trace>& trace) {
+                m_details->setTrace(trace);
+                m_search->setTrace(trace);
+            });
     connect(m_timeline, &TimelineWidget::selectionChanged, m_details, &DetailsPanel::showSlice);
     connect(m_timeline, &TimelineWidget::historyChanged, this, &MainWindow::updateHistoryActions);
     connect(m_details, &DetailsPanel::flowTargetActivated, m_timeline, &TimelineWidget::revealSlice);
@@ -186,19 +205,30 @@ void MainWindow::createDocks()
     auto* rangePanel = new StatsPanel(new RangeAggregateModel);
     rangePanel->setFollowVisibleRange(true);
     addStatsDock(tr("Range"), QStringLiteral("rangeDock"), rangePanel);
+
+    // Comparison and multi-rank docks (issues 12, 13): shown when such a workspace opens.
+    m_diffDock = new QDockWidget(tr("Diff"), this);
+    m_diffDock->setObjectName(QStringLiteral("diffDock"));
+    m_diffDock->setWidget(m_diffPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_diffDock);
+    m_ranksDock = new QDockWidget(tr("Ranks"), this);
+    m_ranksDock->setObjectName(QStringLiteral("ranksDock"));
+    m_ranksDock->setWidget(m_ranksPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_ranksDock);
 }
 
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open Trace"), QFileInfo(m_file).absolutePath(),
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Open Traces (several: the ranks of a run)"), QFileInfo(m_file).absolutePath(),
             tr("PyTorch profiler traces (*.json *.json.gz *.gz);;All files (*)"));
-        if (!path.isEmpty())
-            openFile(path);
+        if (!paths.isEmpty())
+            openFiles(paths);
     });
     open->setShortcut(QKeySequence::Open);
+    createWorkspaceActions(file);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
@@ -232,6 +262,7 @@ void MainWindow::createActions()
     allFlows->setToolTip(tr("Draw every flow arrow in view (at most %1)").arg(TimelineRenderer::kMaxFlowsInView));
     connect(allFlows, &QAction::toggled, m_timeline, &TimelineWidget::setShowAllFlows);
     m_flowMenu = m_viewMenu->addMenu(tr("Flow &Categories"));
+    m_viewMenu->addMenu(m_alignMenu);
     m_viewMenu->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
@@ -251,6 +282,49 @@ void MainWindow::createActions()
     toolbar->addAction(allFlows);
     toolbar->addAction(find);
     updateHistoryActions();
+}
+
+void MainWindow::createWorkspaceActions(QMenu* file)
+{
+    file->addAction(tr("Open &Folder…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Every Trace in a Folder"),
+                                                              QFileInfo(m_file).absolutePath());
+        if (!dir.isEmpty())
+            openFiles({dir});
+    });
+    file->addAction(tr("Compare &With…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Compare With (NEW)"), QFileInfo(m_file).absolutePath(),
+            tr("PyTorch profiler traces (*.json *.json.gz *.gz);;All files (*)"));
+        if (!path.isEmpty())
+            compareWith(path);
+    });
+
+    m_alignMenu = new QMenu(tr("&Align Traces"), this);
+    auto* group = new QActionGroup(m_alignMenu);
+    QAction* clock = m_alignMenu->addAction(tr("By &Absolute Clock"));
+    QAction* steps = m_alignMenu->addAction(tr("At Step &Starts"));
+    for (QAction* action : {clock, steps}) {
+        action->setCheckable(true);
+        group->addAction(action);
+    }
+    connect(clock, &QAction::triggered, m_workspace, [this] { m_workspace->setAlignment(WorkspaceController::Align::AbsoluteClock); });
+    connect(steps, &QAction::triggered, m_workspace, [this] { m_workspace->setAlignment(WorkspaceController::Align::StepStarts); });
+    QAction* eachStep = m_alignMenu->addAction(tr("Align &Each Step Separately"));
+    eachStep->setCheckable(true);
+    connect(eachStep, &QAction::toggled, m_workspace, &WorkspaceController::setAlignEachStep);
+    m_alignMenu->addSeparator();
+    QAction* allLinks = m_alignMenu->addAction(tr("Show All &Cross-Rank Links"));
+    allLinks->setCheckable(true);
+    connect(allLinks, &QAction::toggled, m_timeline, &TimelineWidget::setShowAllCrossLinks);
+    connect(m_alignMenu, &QMenu::aboutToShow, this, [this, clock, steps, eachStep] {
+        const bool byClock = m_workspace->alignment() == WorkspaceController::Align::AbsoluteClock;
+        clock->setChecked(byClock);
+        steps->setChecked(!byClock);
+        eachStep->setChecked(m_workspace->alignsEachStep());
+        eachStep->setEnabled(m_workspace->kind() == WorkspaceController::Kind::Comparison);
+    });
+    m_alignMenu->setEnabled(false);
 }
 
 void MainWindow::addPanel(QDockWidget* dock, Qt::DockWidgetArea area)
@@ -279,9 +353,67 @@ bool MainWindow::isLoading() const
 
 void MainWindow::openFile(const QString& path)
 {
-    m_statusLabel->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    openFiles({path});
+}
+
+void MainWindow::openFiles(const QStringList& paths)
+{
+    // A lone file keeps the single-file path: the loader names its error, in a dialog.
+    if (paths.size() == 1 && !QFileInfo(paths.front()).isDir()) {
+        m_openProblems.clear();
+        startLoading(paths, OpenKind::Files);
+        return;
+    }
+    std::vector<std::string> given;
+    for (const QString& path : paths)
+        given.push_back(QFile::encodeName(path).toStdString());
+    std::vector<analysis::FileError> errors;
+    QStringList expanded;
+    for (const std::string& file : analysis::expandTracePaths(given, errors))
+        expanded << QFile::decodeName(file.c_str());
+    m_openProblems.clear();
+    for (const analysis::FileError& error : errors)
+        m_openProblems << QStringLiteral("%1: %2").arg(QFile::decodeName(error.file.c_str()),
+                                                       QString::fromStdString(error.message));
+    if (expanded.isEmpty()) {
+        onFailed(paths.join(QStringLiteral(", ")), m_openProblems.join(QLatin1Char('\n')));
+        return;
+    }
+    startLoading(expanded, OpenKind::Files);
+}
+
+void MainWindow::openComparison(const QString& basePath, const QString& newPath)
+{
+    m_pendingBase.reset();
+    m_openProblems.clear();
+    startLoading({basePath, newPath}, OpenKind::Comparison);
+}
+
+void MainWindow::compareWith(const QString& newPath)
+{
+    if (!m_trace || m_file.isEmpty()) {
+        openFile(newPath);
+        return;
+    }
+    const std::shared_ptr<const Trace> base = m_timeline->traceCount() > 1 ? nullptr : m_trace;
+    if (!base) {
+        openComparison(m_file, newPath);
+        return;
+    }
+    m_openProblems.clear();
+    startLoading({newPath}, OpenKind::Comparison);
+    m_pendingBase = base; // after startLoading: cancelling the previous load clears it
+    m_pendingBasePath = m_file;
+}
+
+void MainWindow::startLoading(const QStringList& paths, OpenKind kind)
+{
+
+    m_loadKind = kind;
+    m_statusLabel->setText(paths.size() == 1 ? tr("Loading %1…").arg(QFileInfo(paths.front()).fileName())
+                                             : tr("Loading %n files…", nullptr, int(paths.size())));
     setLoadingUi(true);
-    m_loader->start(path);
+    m_loader->start(paths);
 }
 
 void MainWindow::openDemo()
@@ -312,22 +444,85 @@ void MainWindow::setLoadingUi(bool loading)
     m_progress->setRange(0, 0);
 }
 
-void MainWindow::onProgress(quint64 bytesDone, quint64 bytesTotal, quint64 events)
+void MainWindow::onProgress(quint64 bytesDone, quint64 bytesTotal, quint64 events, int filesDone, int files)
 {
     if (bytesTotal > 0) {
         m_progress->setRange(0, 1000);
         m_progress->setValue(int(std::min<quint64>(1000, bytesDone * 1000 / bytesTotal)));
     }
-    m_progress->setFormat(tr("%L1 events").arg(events));
+    m_progress->setFormat(files > 1 ? tr("%1 of %2 files, %L3 events").arg(filesDone).arg(files).arg(events)
+                                    : tr("%L1 events").arg(events));
     m_progress->setTextVisible(true);
 }
 
-void MainWindow::onLoaded(const QString& path, std::shared_ptr<const Trace> trace)
+void MainWindow::onLoaded(const std::vector<LoadedFile>& loaded)
 {
     setLoadingUi(false);
-    addRecentFile(path);
-    setTrace(std::move(trace), path);
-    m_timeline->setFocus(); // W/S/A/D work at once
+    std::vector<LoadedFile> files = loaded;
+    if (m_loadKind == OpenKind::Comparison && m_pendingBase)
+        files.insert(files.begin(), LoadedFile{m_pendingBasePath, m_pendingBase, {}});
+    m_pendingBase.reset();
+    QStringList failures = std::exchange(m_openProblems, {});
+    std::vector<LoadedFile> ok;
+    for (const LoadedFile& file : files) {
+        if (file.trace)
+            ok.push_back(file);
+        else
+            failures << tr("%1: %2").arg(QDir::toNativeSeparators(file.path), file.error);
+    }
+    if (files.size() == 1 && m_loadKind == OpenKind::Files) {
+        if (!ok.empty()) {
+            addRecentFile(ok.front().path);
+            setTrace(ok.front().trace, ok.front().path);
+            m_timeline->setFocus(); // W/S/A/D work at once
+        } else {
+            onFailed(files.front().path, files.front().error);
+        }
+        return;
+    }
+    if (m_loadKind == OpenKind::Comparison && ok.size() != 2) {
+        // Say which side failed; a comparison needs both.
+        QStringList sides;
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            if (!files[i].trace)
+                sides << tr("%1 %2: %3").arg(i == 0 ? tr("BASE") : tr("NEW"), QDir::toNativeSeparators(files[i].path),
+                                             files[i].error);
+        }
+        onFailed(files.size() > 1 ? files.back().path : files.front().path, sides.join(QLatin1Char('\n')));
+        return;
+    }
+    showWorkspace(ok, m_loadKind, failures);
+}
+
+void MainWindow::showWorkspace(const std::vector<LoadedFile>& files, OpenKind kind, QStringList messages)
+{
+    if (files.size() == 1) {
+        addRecentFile(files.front().path);
+        setTrace(files.front().trace, files.front().path);
+    } else if (files.size() > 1) {
+        const bool comparison = kind == OpenKind::Comparison;
+        messages << m_workspace->open(files, comparison ? WorkspaceController::Kind::Comparison
+                                                        : WorkspaceController::Kind::Ranks);
+        const QString title = comparison ? tr("%1 vs %2").arg(QFileInfo(files[0].path).fileName(),
+                                                              QFileInfo(files[1].path).fileName())
+                                         : tr("%n traces", nullptr, int(m_timeline->traceCount()));
+        adoptTrace(m_timeline->trace(), files.front().path, title);
+        m_statusLabel->setText(m_workspace->alignmentText());
+        m_alignMenu->setEnabled(true);
+        QDockWidget* dock = comparison ? m_diffDock : m_ranksDock;
+        dock->show();
+        dock->raise();
+        m_timeline->setFocus();
+    }
+    if (!messages.isEmpty()) {
+        // Non-modal: what did open stays usable while the user reads this.
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Opened With Problems"),
+                                    tr("Some of the files need attention:"), QMessageBox::Ok, this);
+        box->setInformativeText(messages.join(QLatin1Char('\n')));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setModal(false);
+        box->show();
+    }
 }
 
 void MainWindow::onFailed(const QString& path, const QString& message)
@@ -350,14 +545,20 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& ti
 
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path)
 {
+    m_workspace->clear();
+    m_alignMenu->setEnabled(false);
+    m_timeline->setTrace(trace);
+    adoptTrace(std::move(trace), path, QFileInfo(path).fileName());
+}
+
+void MainWindow::adoptTrace(std::shared_ptr<const Trace> trace, const QString& path, const QString& title)
+{
     m_trace = std::move(trace);
     m_file = path;
-    m_timeline->setTrace(m_trace);
     m_details->setTrace(m_trace);
     m_search->setTrace(m_trace);
     setWindowFilePath(path);
-    setWindowTitle(path.isEmpty() ? tr("Kinetoscope")
-                                  : tr("%1 — Kinetoscope").arg(QFileInfo(path).fileName()));
+    setWindowTitle(path.isEmpty() ? tr("Kinetoscope") : tr("%1 — Kinetoscope").arg(title));
     if (m_trace) {
         m_diagnostics->setDiagnostics(m_trace->diagnostics());
         std::uint64_t warnings = 0;
@@ -441,10 +642,14 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 
 bool MainWindow::openDroppedData(const QMimeData* mime)
 {
-    const QList<QUrl> urls = mime->urls();
-    if (urls.isEmpty() || !urls.first().isLocalFile())
+    QStringList paths;
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    }
+    if (paths.isEmpty())
         return false;
-    openFile(urls.first().toLocalFile());
+    openFiles(paths);
     return true;
 }
 

@@ -4,7 +4,8 @@
 //
 // Other panels hook in through:
 //   - addPanel(dock, area): docks it, lists it in the View menu and restores its state;
-//   - traceChanged(trace): emitted after a trace is shown (null when closed);
+//   - traceChanged(trace): emitted after a trace is shown (null when closed); with several
+//     traces open (ranks of a run, a comparison) it is the primary one (rank 0, BASE);
 //   - timeline(): the TimelineWidget, whose revealSlice(SliceId) selects and shows a
 //     slice and whose selectionChanged / visibleRangeChanged signals report the user's
 //     navigation (see widgets/timelinewidget.h); revealSlice() here forwards to it.
@@ -26,6 +27,10 @@ namespace ks {
 
 class DetailsPanel;
 class DiagnosticsPanel;
+class DiffPanel;
+class RanksPanel;
+struct LoadedFile;
+class WorkspaceController;
 class SearchBar;
 class TimelineWidget;
 class TraceLoadJob;
@@ -40,6 +45,9 @@ public:
     DetailsPanel* detailsPanel() const { return m_details; }
     SearchBar* searchBar() const { return m_search; }
     DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
+    DiffPanel* diffPanel() const { return m_diffPanel; }
+    RanksPanel* ranksPanel() const { return m_ranksPanel; }
+    WorkspaceController* workspace() const { return m_workspace; }
     std::shared_ptr<const Trace> trace() const { return m_trace; }
     QString currentFile() const { return m_file; }
     bool isLoading() const;
@@ -47,13 +55,20 @@ public:
     void addPanel(QDockWidget* dock, Qt::DockWidgetArea area);
     // Shows a trace that has no file (a live recording's snapshot), titled `title`.
     void showTrace(std::shared_ptr<const Trace> trace, const QString& title);
-    // Opens the first local file of dropped data; false if it holds none.
+    // Opens the local files of dropped data (several: one workspace); false if it holds none.
     bool openDroppedData(const QMimeData* mime);
     // Installed copy first, then the source tree's resources/.
     static QString demoTracePath();
 
 public Q_SLOTS:
     void openFile(const QString& path);
+    // Several files (folders stand for their traces) in parallel: one file opens as
+    // before, several as the ranks of a run on one timeline.
+    void openFiles(const QStringList& paths);
+    // BASE above NEW, aligned at their first common step.
+    void openComparison(const QString& basePath, const QString& newPath);
+    // Compares the open trace (BASE) with another (NEW).
+    void compareWith(const QString& newPath);
     void openDemo();
     void closeTrace();
     void cancelLoading();
@@ -71,11 +86,17 @@ private:
     void createActions();
     void createDocks();
     void arrangeDefaultDocks();
-    void onLoaded(const QString& path, std::shared_ptr<const Trace> trace);
+    enum class OpenKind { Files, Comparison };
+    void startLoading(const QStringList& paths, OpenKind kind);
+    void onLoaded(const std::vector<LoadedFile>& files);
     void onFailed(const QString& path, const QString& message);
-    void onProgress(quint64 bytesDone, quint64 bytesTotal, quint64 events);
+    void onProgress(quint64 bytesDone, quint64 bytesTotal, quint64 events, int filesDone, int files);
+    void showWorkspace(const std::vector<LoadedFile>& files, OpenKind kind, QStringList messages);
+    void createWorkspaceActions(QMenu* file);
     void setLoadingUi(bool loading);
     void setTrace(std::shared_ptr<const Trace> trace, const QString& path);
+    // Everything but the timeline follows `trace` (the primary one of a workspace).
+    void adoptTrace(std::shared_ptr<const Trace> trace, const QString& path, const QString& title);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void rebuildFlowMenu();
@@ -89,6 +110,17 @@ private:
     DiagnosticsPanel* m_diagnostics = nullptr;
     QDockWidget* m_diagnosticsDock = nullptr;
     TraceLoadJob* m_loader = nullptr;
+    OpenKind m_loadKind = OpenKind::Files;
+    // Compare With…: the open trace stays loaded as BASE while NEW loads.
+    std::shared_ptr<const Trace> m_pendingBase;
+    QString m_pendingBasePath;
+    QStringList m_openProblems; // paths of a multi-file open that gave no file to load
+    DiffPanel* m_diffPanel = nullptr;
+    RanksPanel* m_ranksPanel = nullptr;
+    QDockWidget* m_diffDock = nullptr;
+    QDockWidget* m_ranksDock = nullptr;
+    WorkspaceController* m_workspace = nullptr;
+    QMenu* m_alignMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_flowMenu = nullptr;

@@ -1,5 +1,6 @@
 #include "app/traceloadjob.h"
 
+#include "core/analysis/workspace.h"
 #include "widgets/jobtracker.h"
 
 #include <QFile>
@@ -19,61 +20,73 @@ TraceLoadJob::TraceLoadJob(QObject* parent)
 TraceLoadJob::~TraceLoadJob()
 {
     if (m_progress)
-        m_progress->cancelRequested = true;
+        m_progress->cancel();
 }
 
-void TraceLoadJob::start(const QString& path)
+void TraceLoadJob::start(const QStringList& paths)
 {
     cancel();
-    auto progress = std::make_shared<LoadProgress>();
+    auto progress = std::make_shared<analysis::MultiLoadProgress>(std::size_t(paths.size()));
     m_progress = progress;
-    m_path = path;
+    m_paths = paths;
     m_timer->start();
-    // The worker only touches its own LoadProgress and result; the result arrives here on
-    // the GUI thread.
-    m_jobs->start(
-        [progress, path] { return loadTraceFile(QFile::encodeName(path).toStdString(), progress.get()); },
-        [this, path](const LoadResult& result) { finish(path, result); },
-        [this, path](const QString& message) { fail(path, message); },
-        [progress] { progress->cancelRequested = true; });
+    std::vector<std::string> files;
+    for (const QString& path : paths)
+        files.push_back(QFile::encodeName(path).toStdString());
+    // The worker only touches its own progress and results; they arrive here on the GUI thread.
+    m_jobs->start([progress, files] { return analysis::loadTraceFiles(files, progress.get()); },
+                  [this](const std::vector<LoadResult>& results) { finish(results); },
+                  [this](const QString& message) { fail(message); }, [progress] { progress->cancel(); });
 }
 
 void TraceLoadJob::cancel()
 {
     if (!m_progress)
         return;
-    m_jobs->cancel(); // stops the loader; whatever it returns now is dropped
+    m_jobs->cancel(); // stops the loaders; whatever they return now is dropped
     m_progress.reset();
     m_timer->stop();
-    Q_EMIT cancelled(m_path);
+    Q_EMIT cancelled(m_paths);
 }
 
 void TraceLoadJob::pollProgress()
 {
-    if (m_progress)
-        Q_EMIT progressChanged(m_progress->bytesDone, m_progress->bytesTotal, m_progress->eventsDone);
+    if (!m_progress)
+        return;
+    quint64 events = 0;
+    for (std::size_t i = 0; i < m_progress->fileCount(); ++i)
+        events += m_progress->file(i).eventsDone;
+    Q_EMIT progressChanged(m_progress->bytesDone(), m_progress->bytesTotal(), events, int(m_progress->filesDone()),
+                           int(m_progress->fileCount()));
 }
 
-void TraceLoadJob::finish(const QString& path, const LoadResult& result)
-{
-    if (result.ok()) {
-        m_progress.reset();
-        m_timer->stop();
-        Q_EMIT loaded(path, result.trace);
-    } else if (result.cancelled) {
-        m_progress.reset();
-        m_timer->stop();
-        Q_EMIT cancelled(path);
-    } else {
-        fail(path, result.fatal ? QString::fromStdString(result.fatal->located()) : tr("unknown error"));
-    }
-}
-
-void TraceLoadJob::fail(const QString& path, const QString& message)
+void TraceLoadJob::finish(const std::vector<LoadResult>& results)
 {
     m_progress.reset();
     m_timer->stop();
-    Q_EMIT failed(path, message);
+    std::vector<LoadedFile> files;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const LoadResult& r = results[i];
+        if (r.cancelled) {
+            Q_EMIT cancelled(m_paths);
+            return;
+        }
+        LoadedFile file{m_paths.value(qsizetype(i)), r.trace, {}};
+        if (!r.ok())
+            file.error = r.fatal ? QString::fromStdString(r.fatal->located()) : tr("unknown error");
+        files.push_back(std::move(file));
+    }
+    Q_EMIT finished(files);
+}
+
+void TraceLoadJob::fail(const QString& message)
+{
+    m_progress.reset();
+    m_timer->stop();
+    std::vector<LoadedFile> files;
+    for (const QString& path : m_paths)
+        files.push_back({path, nullptr, message});
+    Q_EMIT finished(files);
 }
 
 } // namespace ks

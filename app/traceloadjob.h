@@ -1,20 +1,34 @@
 #pragma once
-// Loads a trace on a worker thread. The GUI polls the loader's progress atomics from a
-// timer and receives the immutable trace by a queued signal, so the window never
-// freezes. Starting a new load cancels the previous one (JobTracker drops its late result
-// and stops its loader).
+// Loads one trace file or a set of them (the ranks of a run, BASE and NEW) on a worker
+// thread: analysis::loadTraceFiles gives each file its own loader, as many at once as
+// there are cores. The GUI polls the loaders' progress atomics from a timer (one figure
+// for the whole set) and receives every result at once, so the window never freezes.
+// Starting a new load cancels the previous one (JobTracker drops its late result and
+// stops its loaders).
 #include "core/loading/loader.h"
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
+#include <vector>
 
 class QTimer;
 
 namespace ks {
 
+namespace analysis {
+class MultiLoadProgress;
+}
 class JobTracker;
+
+// One file of a load: its trace, or why there is none.
+struct LoadedFile {
+    QString path;
+    std::shared_ptr<const Trace> trace;
+    QString error; // empty when loaded
+};
 
 class TraceLoadJob : public QObject {
     Q_OBJECT
@@ -23,26 +37,26 @@ public:
     ~TraceLoadJob() override;
 
     bool isRunning() const { return m_progress != nullptr; }
-    QString path() const { return m_path; }
+    QStringList paths() const { return m_paths; }
 
 public Q_SLOTS:
-    void start(const QString& path);
+    void start(const QStringList& paths);
     void cancel();
 
 Q_SIGNALS:
-    void progressChanged(quint64 bytesDone, quint64 bytesTotal, quint64 events);
+    void progressChanged(quint64 bytesDone, quint64 bytesTotal, quint64 events, int filesDone, int files);
     // Exactly one of these follows each start() that is not superseded by another.
-    void loaded(const QString& path, std::shared_ptr<const ks::Trace> trace);
-    void failed(const QString& path, const QString& message);
-    void cancelled(const QString& path);
+    // `files` is in the order of the paths given to start().
+    void finished(const std::vector<ks::LoadedFile>& files);
+    void cancelled(const QStringList& paths);
 
 private:
     void pollProgress();
-    void finish(const QString& path, const LoadResult& result);
-    void fail(const QString& path, const QString& message);
+    void finish(const std::vector<LoadResult>& results);
+    void fail(const QString& message);
 
-    std::shared_ptr<LoadProgress> m_progress; // shared with the worker, outlives either
-    QString m_path;
+    std::shared_ptr<analysis::MultiLoadProgress> m_progress; // shared with the worker
+    QStringList m_paths;
     QTimer* m_timer = nullptr;
     JobTracker* m_jobs = nullptr;
 };

@@ -15,6 +15,7 @@ namespace ks {
 namespace {
 
 constexpr int kLinkRole = Qt::UserRole + 1;
+constexpr int kSectionLinkRole = Qt::UserRole + 2;
 // Real args nest 4 levels; anything deeper is shown as raw text, never recursed into.
 constexpr int kMaxArgsDepth = 32;
 constexpr std::size_t kInlineArrayChars = 120;
@@ -189,11 +190,32 @@ void DetailsPanel::addFlows()
     }
 }
 
+void DetailsPanel::addSection(const QString& title, const QList<SectionRow>& rows)
+{
+    QTreeWidgetItem* section = addField(title, QString());
+    QFont linkFont = m_tree->font();
+    linkFont.setUnderline(true);
+    for (const SectionRow& row : rows) {
+        auto* item = new QTreeWidgetItem(section);
+        item->setText(0, row.field);
+        item->setText(1, row.value);
+        if (row.target >= 0) {
+            item->setData(0, kSectionLinkRole, row.target);
+            item->setFont(1, linkFont);
+            item->setForeground(1, palette().color(QPalette::Link));
+        }
+    }
+    section->setExpanded(true);
+}
+
 void DetailsPanel::onItemClicked(QTreeWidgetItem* item)
 {
     const QVariant link = item->data(0, kLinkRole);
     if (link.isValid())
         activateFlowLink(link.toInt());
+    const QVariant sectionLink = item->data(0, kSectionLinkRole);
+    if (sectionLink.isValid())
+        Q_EMIT sectionLinkActivated(sectionLink.toInt());
 }
 
 void DetailsPanel::activateFlowLink(int index)

@@ -26,6 +26,15 @@ public:
     // The value shown for a top-level field ("Name", "Duration", ...), empty if absent.
     QString fieldValue(const QString& field) const;
 
+    // Rows about the shown slice from another view (a collective's ranks), under a
+    // top-level `title`; rows given a target are links (sectionLinkActivated).
+    struct SectionRow {
+        QString field;
+        QString value;
+        int target = -1; // >= 0: a link reported with this number
+    };
+    void addSection(const QString& title, const QList<SectionRow>& rows);
+
 public Q_SLOTS:
     void showSlice(ks::SliceId slice);
     void activateFlowLink(int index);
@@ -34,6 +43,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     // The user clicked an incoming/outgoing flow entry: the slice at its other end.
     void flowTargetActivated(ks::SliceId target);
+    // A link row of addSection() was clicked.
+    void sectionLinkActivated(int target);
 
 private:
     void onItemClicked(QTreeWidgetItem* item);

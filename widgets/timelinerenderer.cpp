@@ -86,14 +86,39 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& 
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setFont(m_font);
     p.fillRect(QRect(QPoint(0, 0), size), kBackground);
-    if (!m_trace) {
-        paintRuler(p, v);
-        return;
-    }
+    if (m_trace)
+        paintTracks(p, v, QRect(0, kRulerHeight, size.width(), v.tracksHeight));
+    paintRuler(p, v);
+}
 
+void TimelineRenderer::paintBand(QPainter& p, const QSize& size, const TrackLayout& layout,
+                                 const TimelineViewState& state, const QRect& band)
+{
+    m_stats = {};
+    const Viewport v{size, layout, state, timeAreaWidth(size), tracksAreaHeight(size)};
+    const QRect clip = band.intersected(QRect(0, kRulerHeight, size.width(), v.tracksHeight));
+    if (!m_trace || clip.isEmpty())
+        return;
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setFont(m_font);
+    paintTracks(p, v, clip);
+}
+
+void TimelineRenderer::paintRuler(QPainter& p, const QSize& size, const TrackLayout& layout,
+                                  const TimelineViewState& state) const
+{
+    const Viewport v{size, layout, state, timeAreaWidth(size), tracksAreaHeight(size)};
+    paintRuler(p, v);
+}
+
+void TimelineRenderer::paintTracks(QPainter& p, const Viewport& v, const QRect& clip)
+{
+    const TimelineViewState& state = v.state;
+    const TrackLayout& layout = v.layout;
     p.save();
-    p.setClipRect(QRect(v.timeLeft(), kRulerHeight, v.timeWidth, v.tracksHeight));
-    const auto [first, last] = layout.itemsIn(state.scrollY, state.scrollY + v.tracksHeight);
+    p.setClipRect(QRect(v.timeLeft(), clip.top(), v.timeWidth, clip.height()));
+    const int contentTop = clip.top() - kRulerHeight + state.scrollY;
+    const auto [first, last] = layout.itemsIn(contentTop, contentTop + clip.height());
     // Backgrounds, then the grid, then the events on top. Everything here is opaque and
     // axis-aligned: translucent or tall thin shapes make Qt's raster engine blend span
     // by span (and farm the spans out to threads), which costs more than all the slices.
@@ -106,7 +131,7 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& 
             p.fillRect(band, kTrackShade);
     }
     for (const RulerTick& tick : rulerTicks(v))
-        p.fillRect(QRect(tick.x, kRulerHeight, 1, v.tracksHeight), kGridLine);
+        p.fillRect(QRect(tick.x, clip.top(), 1, clip.height()), kGridLine);
     for (std::size_t i = first; i < last; ++i) {
         const LayoutItem& item = layout.items()[i];
         const int y = v.toViewY(item.y);
@@ -121,7 +146,7 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& 
                 paintInstants(p, v, item.index, v.toViewY(stripTop));
             for (std::uint32_t r = track.rowBegin; r < track.rowEnd; ++r) {
                 const int rowY = v.toViewY(layout.rowTop(r));
-                if (rowY + layout.metrics().rowHeight >= kRulerHeight && rowY < size.height())
+                if (rowY + layout.metrics().rowHeight >= clip.top() && rowY <= clip.bottom())
                     paintRow(p, v, r, rowY);
             }
             break;
@@ -131,13 +156,12 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& 
             break;
         }
     }
-    paintScopedInstants(p, v, kNoIndex, kRulerHeight, v.tracksHeight);
+    paintScopedInstants(p, v, kNoIndex, clip.top(), clip.height());
     paintSelection(p, v);
     paintFlows(p, v);
     p.restore();
 
-    paintLabels(p, v);
-    paintRuler(p, v);
+    paintLabels(p, v, clip);
 }
 
 std::vector<TimelineRenderer::RulerTick> TimelineRenderer::rulerTicks(const Viewport& v) const
@@ -377,15 +401,14 @@ void TimelineRenderer::paintCounter(QPainter& p, const Viewport& v, std::uint32_
     flush(v.timeWidth);
 }
 
-void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v) const
+void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v, const QRect& clip) const
 {
-    p.fillRect(QRect(0, kRulerHeight, kLabelWidth, v.tracksHeight), kLabelBackground);
-    if (!m_trace)
-        return;
+    p.fillRect(QRect(0, clip.top(), kLabelWidth, clip.height()), kLabelBackground);
     p.save();
-    p.setClipRect(QRect(0, kRulerHeight, kLabelWidth, v.tracksHeight));
+    p.setClipRect(QRect(0, clip.top(), kLabelWidth, clip.height()));
     const QFontMetrics metrics(m_font);
-    const auto [first, last] = v.layout.itemsIn(v.state.scrollY, v.state.scrollY + v.tracksHeight);
+    const int contentTop = clip.top() - kRulerHeight + v.state.scrollY;
+    const auto [first, last] = v.layout.itemsIn(contentTop, contentTop + clip.height());
     for (std::size_t i = first; i < last; ++i) {
         const LayoutItem& item = v.layout.items()[i];
         const int y = v.toViewY(item.y);
@@ -405,13 +428,13 @@ void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v) const
         text = item.kind == LayoutItem::Kind::Track ? qstr(m_trace->trackDisplayName(item.index))
                                                     : qstr(m_trace->counters()[item.index].name);
         // Sticky: a tall track scrolled half out keeps its label at the top of the view.
-        const int labelTop = std::clamp(kRulerHeight, y, y + item.height - 16);
+        const int labelTop = std::clamp(clip.top(), y, y + item.height - 16);
         p.fillRect(QRect(0, y + item.height - 1, kLabelWidth, 1), QColor(210, 212, 218));
         p.setPen(QColor(40, 40, 40));
         p.drawText(QRect(16, labelTop, kLabelWidth - 20, 16), Qt::AlignVCenter,
                    metrics.elidedText(text, Qt::ElideRight, kLabelWidth - 20));
     }
-    p.fillRect(QRect(kLabelWidth - 1, kRulerHeight, 1, v.tracksHeight), QColor(170, 170, 170));
+    p.fillRect(QRect(kLabelWidth - 1, clip.top(), 1, clip.height()), QColor(170, 170, 170));
     p.restore();
 }
 
@@ -444,6 +467,11 @@ void TimelineRenderer::paintSelection(QPainter& p, const Viewport& v) const
         for (const FlowLink& link : flowLinksOf(*m_trace, hovered))
             outlineSlice(p, v, link.other, peerPen);
     }
+    if (v.state.markedSlices) {
+        const QPen markPen(kHighlight, 2);
+        for (SliceId s : *v.state.markedSlices)
+            outlineSlice(p, v, s, markPen);
+    }
     outlineSlice(p, v, v.state.selected, QPen(kSelection, 2));
 }
 
@@ -473,6 +501,22 @@ void TimelineRenderer::paintFlowArrow(QPainter& p, const Viewport& v, SliceId fr
     QPointF a, b;
     anchorOf(v, from, a);
     const bool targetInside = anchorOf(v, to, b);
+    drawFlowCurve(p, a, b, targetInside);
+}
+
+QPointF TimelineRenderer::sliceAnchor(const QSize& size, const TrackLayout& layout,
+                                      const TimelineViewState& state, SliceId slice, bool* inside) const
+{
+    const Viewport v{size, layout, state, timeAreaWidth(size), tracksAreaHeight(size)};
+    QPointF point;
+    const bool in = anchorOf(v, slice, point);
+    if (inside)
+        *inside = in;
+    return point;
+}
+
+void TimelineRenderer::drawFlowCurve(QPainter& p, const QPointF& a, const QPointF& b, bool targetInside)
+{
     QPainterPath path(a);
     const double bend = std::max(20.0, std::abs(b.x() - a.x()) / 3);
     path.cubicTo(a + QPointF(bend, 0), b - QPointF(bend, 0), b);

@@ -11,6 +11,7 @@
 
 #include <QFont>
 #include <QPoint>
+#include <QRect>
 #include <QSize>
 #include <QStaticText>
 
@@ -33,6 +34,7 @@ struct TimelineViewState {
     // highlight active everything not highlighted is dimmed.
     const std::vector<SliceId>* highlightedSlices = nullptr;
     const std::vector<bool>* hiddenFlowCategories = nullptr; // by StringId
+    const std::vector<SliceId>* markedSlices = nullptr; // outlined (the same step on every rank)
     bool allFlowsInView = false;
     double cursorX = -1; // hover cursor, in time-area pixels; < 0: none
 };
@@ -64,6 +66,18 @@ public:
 
     void paint(QPainter& painter, const QSize& viewport, const TrackLayout& layout,
                const TimelineViewState& state);
+    // Several traces in one viewport: each paints its tracks and labels inside its band
+    // (viewport coordinates; state.scrollY already relative to the band's layout), then
+    // one of them paints the shared ruler.
+    void paintBand(QPainter& painter, const QSize& viewport, const TrackLayout& layout,
+                   const TimelineViewState& state, const QRect& band);
+    void paintRuler(QPainter& painter, const QSize& viewport, const TrackLayout& layout,
+                    const TimelineViewState& state) const;
+    // Where flow arrows attach to a slice (viewport pixels, clamped to the view; `inside`
+    // false when it was clamped), and the arrow itself.
+    QPointF sliceAnchor(const QSize& viewport, const TrackLayout& layout, const TimelineViewState& state,
+                        SliceId slice, bool* inside = nullptr) const;
+    static void drawFlowCurve(QPainter& painter, const QPointF& from, const QPointF& to, bool targetInside);
     TimelineHit hitTest(const QPoint& pos, const QSize& viewport, const TrackLayout& layout,
                         const TimelineViewState& state) const;
 
@@ -87,13 +101,15 @@ private:
     // The elided label of a name for a box of about `width` pixels, shaped once.
     const QStaticText& labelFor(StringId name, int width);
     void paintRuler(QPainter& p, const Viewport& v) const;
+    // Tracks, instants, selection, flows and labels of the layout inside `clip`.
+    void paintTracks(QPainter& p, const Viewport& v, const QRect& clip);
     void paintRow(QPainter& p, const Viewport& v, std::uint32_t row, int y);
     // Process-scoped instants as ticks in their group header (process == kNoIndex: the
     // global ones, as lines across all tracks).
     void paintScopedInstants(QPainter& p, const Viewport& v, std::uint32_t process, int y, int height) const;
     void paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const;
     void paintCounter(QPainter& p, const Viewport& v, std::uint32_t counter, int y) const;
-    void paintLabels(QPainter& p, const Viewport& v) const;
+    void paintLabels(QPainter& p, const Viewport& v, const QRect& clip) const;
     void paintSelection(QPainter& p, const Viewport& v) const;
     void outlineSlice(QPainter& p, const Viewport& v, SliceId slice, const QPen& pen) const;
     void paintFlows(QPainter& p, const Viewport& v);

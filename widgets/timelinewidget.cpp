@@ -45,26 +45,124 @@ TimelineWidget::TimelineWidget(QWidget* parent)
     setMinimumSize(400, 200);
 }
 
+std::shared_ptr<const Trace> TimelineWidget::trace() const
+{
+    return m_lanes.empty() ? nullptr : m_lanes[0].source.trace;
+}
+
+std::shared_ptr<const Trace> TimelineWidget::traceAt(std::uint32_t index) const
+{
+    return index < m_lanes.size() ? m_lanes[index].source.trace : nullptr;
+}
+
+TimeNs TimelineWidget::traceOffset(std::uint32_t index) const
+{
+    return index < m_lanes.size() ? m_lanes[index].source.offset : 0;
+}
+
+const TrackLayout& TimelineWidget::trackLayout() const
+{
+    return m_lanes.empty() ? m_emptyLayout : m_lanes[0].layout;
+}
+
+const TimelineRenderer& TimelineWidget::renderer() const
+{
+    return m_lanes.empty() ? m_emptyRenderer : *m_lanes[0].renderer;
+}
+
 void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace)
 {
-    m_trace = std::move(trace);
-    m_renderer.setTrace(m_trace);
-    m_collapsed.assign(m_trace ? m_trace->processes().size() : 0, false);
-    m_highlightedNames.clear();
-    m_highlightedSlices.clear();
-    m_hiddenFlowCategories.clear();
+    std::vector<TimelineTrace> traces;
+    if (trace)
+        traces.push_back({std::move(trace), 0, {}, {}});
+    setTraces(std::move(traces));
+}
+
+void TimelineWidget::setTraces(std::vector<TimelineTrace> traces)
+{
+    m_lanes.clear();
+    for (TimelineTrace& source : traces) {
+        if (!source.trace)
+            continue;
+        Lane lane;
+        lane.renderer = std::make_unique<TimelineRenderer>();
+        lane.renderer->setTrace(source.trace);
+        lane.collapsed.assign(source.trace->processes().size(), false);
+        lane.layout.setShownProcesses(source.processes);
+        lane.source = std::move(source);
+        m_lanes.push_back(std::move(lane));
+    }
+    if (m_lanes.size() > 1) {
+        // Several traces: host processes start collapsed, so every trace's GPU streams
+        // fit on screen together; a click (or revealing a slice) expands one.
+        for (Lane& lane : m_lanes) {
+            const auto& processes = lane.source.trace->processes();
+            for (std::size_t p = 0; p < processes.size(); ++p)
+                lane.collapsed[p] = !processes[p].isDevice;
+        }
+    }
+    m_traceCollapsed.assign(m_lanes.size(), false);
+    m_crossLinks.clear();
     m_history.clear();
-    m_state.selected = kNoSlice;
-    m_state.hovered = kNoSlice;
-    m_state.highlightedNames = nullptr;
-    m_state.highlightedSlices = nullptr;
-    m_state.hiddenFlowCategories = nullptr;
+    m_selection = {};
+    m_hovered = {};
+    m_current = 0;
     m_state.scrollY = 0;
     rebuildLayout();
     fitAll();
-    Q_EMIT traceChanged(m_trace);
+    Q_EMIT traceChanged(trace());
+    Q_EMIT currentTraceChanged(0, trace());
     Q_EMIT selectionChanged(kNoSlice);
     Q_EMIT historyChanged();
+}
+
+void TimelineWidget::setTraceOffsets(const std::vector<TimeNs>& offsets)
+{
+    const TimeNs oldPrimary = primaryOffset();
+    for (std::size_t i = 0; i < m_lanes.size() && i < offsets.size(); ++i)
+        m_lanes[i].source.offset = offsets[i];
+    // The primary trace keeps its place on screen; the others move.
+    applyScale(TimeScale(m_state.scale.viewStart() + primaryOffset() - oldPrimary, m_state.scale.nsPerPixel()));
+}
+
+TimeNs TimelineWidget::axisStart() const
+{
+    TimeNs start = 0;
+    for (std::size_t i = 0; i < m_lanes.size(); ++i) {
+        const TimeNs t = m_lanes[i].source.trace->startTime() + m_lanes[i].source.offset;
+        start = i == 0 ? t : std::min(start, t);
+    }
+    return start;
+}
+
+TimeNs TimelineWidget::axisEnd() const
+{
+    TimeNs end = 0;
+    for (std::size_t i = 0; i < m_lanes.size(); ++i) {
+        const TimeNs t = m_lanes[i].source.trace->endTime() + m_lanes[i].source.offset;
+        end = i == 0 ? t : std::max(end, t);
+    }
+    return end;
+}
+
+TimeScale TimelineWidget::timeScale() const
+{
+    return TimeScale(m_state.scale.viewStart() - primaryOffset(), m_state.scale.nsPerPixel());
+}
+
+TimelineViewState TimelineWidget::laneState(std::uint32_t trace) const
+{
+    const Lane& lane = m_lanes[trace];
+    TimelineViewState state = m_state;
+    state.scale = TimeScale(m_state.scale.viewStart() - lane.source.offset, m_state.scale.nsPerPixel());
+    state.scrollY = m_state.scrollY - m_stack.bodyTop(trace);
+    state.selected = m_selection.trace == trace ? m_selection.slice : kNoSlice;
+    state.hovered = m_hovered.trace == trace ? m_hovered.slice : kNoSlice;
+    state.highlightedNames = lane.highlightedNames.empty() ? nullptr : &lane.highlightedNames;
+    state.hiddenFlowCategories = lane.hiddenFlowCategories.empty() ? nullptr : &lane.hiddenFlowCategories;
+    state.markedSlices = lane.markedSlices.empty() ? nullptr : &lane.markedSlices;
+    state.highlightedSlices = lane.highlightedSlices.empty() ? nullptr : &lane.highlightedSlices;
+    return state;
 }
 
 int TimelineWidget::timeAreaWidth() const
@@ -74,38 +172,63 @@ int TimelineWidget::timeAreaWidth() const
 
 double TimelineWidget::viewportXOf(TimeNs t) const
 {
-    return TimelineRenderer::kLabelWidth + m_state.scale.timeToX(t);
+    return TimelineRenderer::kLabelWidth + m_state.scale.timeToX(t + primaryOffset());
+}
+
+double TimelineWidget::viewportXOf(std::uint32_t trace, TimeNs t) const
+{
+    return TimelineRenderer::kLabelWidth + m_state.scale.timeToX(t + traceOffset(trace));
 }
 
 TimeNs TimelineWidget::timeAtViewportX(double x) const
 {
-    return m_state.scale.xToTime(x - TimelineRenderer::kLabelWidth);
+    return m_state.scale.xToTime(x - TimelineRenderer::kLabelWidth) - primaryOffset();
 }
 
 int TimelineWidget::viewportYOfRow(std::uint32_t row) const
 {
-    const int top = m_layout.rowTop(row);
+    return m_lanes.empty() ? -1 : viewportYOfRow(0, row);
+}
+
+int TimelineWidget::viewportYOfRow(std::uint32_t trace, std::uint32_t row) const
+{
+    if (trace >= m_lanes.size() || m_stack.isCollapsed(trace))
+        return -1;
+    const int top = m_lanes[trace].layout.rowTop(row);
     if (top < 0)
         return -1;
-    return top - m_state.scrollY + TimelineRenderer::kRulerHeight + m_layout.metrics().rowHeight / 2;
+    return m_stack.bodyTop(trace) + top - m_state.scrollY + TimelineRenderer::kRulerHeight
+        + m_lanes[trace].layout.metrics().rowHeight / 2;
 }
 
 bool TimelineWidget::isProcessCollapsed(std::uint32_t process) const
 {
-    return process < m_collapsed.size() && m_collapsed[process];
+    return isProcessCollapsed(0, process);
+}
+
+bool TimelineWidget::isProcessCollapsed(std::uint32_t trace, std::uint32_t process) const
+{
+    return trace < m_lanes.size() && process < m_lanes[trace].collapsed.size() && m_lanes[trace].collapsed[process];
+}
+
+bool TimelineWidget::isTraceCollapsed(std::uint32_t trace) const
+{
+    return trace < m_traceCollapsed.size() && m_traceCollapsed[trace];
 }
 
 void TimelineWidget::renderTo(QPainter& painter)
 {
-    m_renderer.paint(painter, viewport()->size(), m_layout, m_state);
+    paintFrame(painter);
 }
 
 void TimelineWidget::rebuildLayout()
 {
-    if (m_trace)
-        m_layout.build(*m_trace, m_collapsed);
-    else
-        m_layout = TrackLayout();
+    std::vector<int> heights;
+    for (Lane& lane : m_lanes) {
+        lane.layout.build(*lane.source.trace, lane.collapsed);
+        heights.push_back(lane.layout.totalHeight());
+    }
+    m_stack.build(heights, m_traceCollapsed);
     updateScrollBars();
     viewport()->update();
 }
@@ -115,25 +238,31 @@ void TimelineWidget::updateScrollBars()
     m_updatingScrollBars = true;
     const int tracksHeight = TimelineRenderer::tracksAreaHeight(viewport()->size());
     QScrollBar* v = verticalScrollBar();
-    v->setRange(0, std::max(0, m_layout.totalHeight() - tracksHeight));
+    v->setRange(0, std::max(0, m_stack.totalHeight() - tracksHeight));
     v->setPageStep(std::max(1, tracksHeight));
-    v->setSingleStep(m_layout.metrics().rowHeight);
+    v->setSingleStep(trackLayout().metrics().rowHeight);
     m_state.scrollY = std::clamp(m_state.scrollY, 0, v->maximum());
     v->setValue(m_state.scrollY);
 
     QScrollBar* h = horizontalScrollBar();
-    if (m_trace && m_trace->endTime() > m_trace->startTime()) {
-        const double span = double(m_trace->endTime() - m_trace->startTime());
+    if (!m_lanes.empty() && axisEnd() > axisStart()) {
+        const double span = double(axisEnd() - axisStart());
         const double visible = m_state.scale.nsPerPixel() * timeAreaWidth();
         const int page = std::clamp(int(visible / span * kScrollSteps), 1, kScrollSteps);
         h->setRange(0, kScrollSteps - page);
         h->setPageStep(page);
         h->setSingleStep(std::max(1, page / 10));
-        h->setValue(int(double(m_state.scale.viewStart() - m_trace->startTime()) / span * kScrollSteps));
+        h->setValue(int(double(m_state.scale.viewStart() - axisStart()) / span * kScrollSteps));
     } else {
         h->setRange(0, 0);
     }
     m_updatingScrollBars = false;
+}
+
+void TimelineWidget::emitVisibleRange()
+{
+    const TimeScale scale = timeScale();
+    Q_EMIT visibleRangeChanged(scale.viewStart(), scale.viewEnd(timeAreaWidth()));
 }
 
 void TimelineWidget::scrollContentsBy(int, int)
@@ -141,13 +270,13 @@ void TimelineWidget::scrollContentsBy(int, int)
     if (m_updatingScrollBars)
         return;
     m_state.scrollY = verticalScrollBar()->value();
-    if (m_trace && m_trace->endTime() > m_trace->startTime()) {
-        const double span = double(m_trace->endTime() - m_trace->startTime());
-        const TimeNs start = m_trace->startTime()
+    if (!m_lanes.empty() && axisEnd() > axisStart()) {
+        const double span = double(axisEnd() - axisStart());
+        const TimeNs start = axisStart()
             + TimeNs(std::llround(double(horizontalScrollBar()->value()) / kScrollSteps * span));
         if (start != m_state.scale.viewStart()) {
             m_state.scale = TimeScale(start, m_state.scale.nsPerPixel());
-            Q_EMIT visibleRangeChanged(start, m_state.scale.viewEnd(timeAreaWidth()));
+            emitVisibleRange();
         }
     }
     viewport()->update();
@@ -155,23 +284,28 @@ void TimelineWidget::scrollContentsBy(int, int)
 
 void TimelineWidget::applyScale(const TimeScale& scale)
 {
-    if (m_trace)
-        m_state.scale = scale.clampedTo(m_trace->startTime(), m_trace->endTime(), timeAreaWidth());
+    if (!m_lanes.empty())
+        m_state.scale = scale.clampedTo(axisStart(), axisEnd(), timeAreaWidth());
     else
         m_state.scale = scale;
     updateScrollBars();
     viewport()->update();
-    Q_EMIT visibleRangeChanged(m_state.scale.viewStart(), m_state.scale.viewEnd(timeAreaWidth()));
+    emitVisibleRange();
 }
 
 void TimelineWidget::setTimeScale(const TimeScale& scale)
 {
-    applyScale(scale);
+    applyScale(TimeScale(scale.viewStart() + primaryOffset(), scale.nsPerPixel()));
+}
+
+void TimelineWidget::setAxisRange(TimeNs start, TimeNs end)
+{
+    applyScale(TimeScale::fit(start, end, timeAreaWidth()));
 }
 
 void TimelineWidget::setVisibleRange(TimeNs start, TimeNs end)
 {
-    applyScale(TimeScale::fit(start, end, timeAreaWidth()));
+    setAxisRange(start + primaryOffset(), end + primaryOffset());
 }
 
 void TimelineWidget::zoomAt(double viewportX, double factor)
@@ -187,44 +321,50 @@ void TimelineWidget::panBy(double pixels)
 
 void TimelineWidget::fitAll()
 {
-    if (m_trace)
-        setVisibleRange(m_trace->startTime(), m_trace->endTime());
+    if (!m_lanes.empty())
+        setAxisRange(axisStart(), axisEnd());
 }
 
 void TimelineWidget::fitSelection()
 {
-    const SliceId s = m_state.selected;
-    if (!m_trace || s == kNoSlice)
+    if (!m_selection.valid())
         return;
-    const TimeNs start = m_trace->slices().start[s];
-    const TimeNs dur = std::max<TimeNs>(m_trace->slices().duration[s], 1);
+    const Trace& trace = *m_lanes[m_selection.trace].source.trace;
+    const TimeNs start = trace.slices().start[m_selection.slice] + traceOffset(m_selection.trace);
+    const TimeNs dur = std::max<TimeNs>(trace.slices().duration[m_selection.slice], 1);
     // A margin on both sides keeps the neighbours in sight.
-    setVisibleRange(start - dur / 10, start + dur + dur / 10);
+    setAxisRange(start - dur / 10, start + dur + dur / 10);
 }
 
-void TimelineWidget::select(SliceId slice, bool recordHistory)
+void TimelineWidget::select(TraceSlice slice, bool recordHistory)
 {
-    m_state.selected = slice;
+    m_selection = slice;
     if (recordHistory)
         m_history.visit(slice);
+    if (slice.valid() && slice.trace != m_current) {
+        m_current = slice.trace;
+        Q_EMIT currentTraceChanged(m_current, traceAt(m_current));
+    }
     viewport()->update();
-    Q_EMIT selectionChanged(slice);
+    Q_EMIT selectionChanged(slice.slice);
+    Q_EMIT traceSelectionChanged(slice);
     Q_EMIT historyChanged();
 }
 
 void TimelineWidget::clearSelection()
 {
-    if (m_state.selected != kNoSlice)
-        select(kNoSlice, false);
+    if (m_selection.valid())
+        select({m_current, kNoSlice}, false);
 }
 
-void TimelineWidget::ensureVisible(SliceId slice)
+void TimelineWidget::ensureVisible(TraceSlice target)
 {
-    const SliceTable& slices = m_trace->slices();
+    const SliceTable& slices = m_lanes[target.trace].source.trace->slices();
+    const TimeNs offset = traceOffset(target.trace);
     const int width = timeAreaWidth();
     TimeScale scale = m_state.scale;
-    const TimeNs start = slices.start[slice];
-    const TimeNs end = slices.end(slice);
+    const TimeNs start = slices.start[target.slice] + offset;
+    const TimeNs end = slices.end(target.slice) + offset;
     const double widthPx = double(end - start) / scale.nsPerPixel();
     if (widthPx > width * 0.9) {
         fitSelection();
@@ -242,9 +382,11 @@ void TimelineWidget::ensureVisible(SliceId slice)
     }
     applyScale(scale);
 
-    const int top = m_layout.rowTop(slices.row[slice]);
+    const TrackLayout& layout = m_lanes[target.trace].layout;
+    const int rowTop = layout.rowTop(slices.row[target.slice]);
+    const int top = rowTop < 0 ? -1 : m_stack.bodyTop(target.trace) + rowTop;
     const int tracksHeight = TimelineRenderer::tracksAreaHeight(viewport()->size());
-    const int rowHeight = m_layout.metrics().rowHeight;
+    const int rowHeight = layout.metrics().rowHeight;
     if (top >= 0 && (top < m_state.scrollY || top + rowHeight > m_state.scrollY + tracksHeight)) {
         verticalScrollBar()->setValue(top - tracksHeight / 2);
         m_state.scrollY = verticalScrollBar()->value();
@@ -254,29 +396,45 @@ void TimelineWidget::ensureVisible(SliceId slice)
 
 void TimelineWidget::revealSlice(SliceId slice)
 {
+    reveal({m_current, slice}, true);
+}
+
+void TimelineWidget::revealTraceSlice(TraceSlice slice)
+{
     reveal(slice, true);
 }
 
-void TimelineWidget::reveal(SliceId slice, bool recordHistory)
+void TimelineWidget::reveal(TraceSlice target, bool recordHistory)
 {
-    if (!m_trace || slice >= m_trace->slices().size())
+    if (target.trace >= m_lanes.size() || target.slice >= m_lanes[target.trace].source.trace->slices().size())
         return;
-    const std::uint32_t process = m_trace->tracks()[m_trace->trackOf(slice)].process;
-    if (isProcessCollapsed(process))
-        setProcessCollapsed(process, false);
-    select(slice, recordHistory);
-    ensureVisible(slice);
+    const Trace& trace = *m_lanes[target.trace].source.trace;
+    const std::uint32_t process = trace.tracks()[trace.trackOf(target.slice)].process;
+    if (isTraceCollapsed(target.trace))
+        setTraceCollapsed(target.trace, false);
+    if (isProcessCollapsed(target.trace, process))
+        setProcessCollapsed(target.trace, process, false);
+    select(target, recordHistory);
+    ensureVisible(target);
 }
 
 void TimelineWidget::followFlow(bool incoming)
 {
-    if (!m_trace || m_state.selected == kNoSlice)
+    if (!m_selection.valid())
         return;
-    for (const FlowLink& link : flowLinksOf(*m_trace, m_state.selected)) {
-        const StringId category = m_trace->flows()[link.flow].category;
-        const bool hidden = category < m_hiddenFlowCategories.size() && m_hiddenFlowCategories[category];
-        if (link.incoming == incoming && !hidden) {
-            revealSlice(link.other);
+    const Lane& lane = m_lanes[m_selection.trace];
+    const Trace& trace = *lane.source.trace;
+    for (const FlowLink& link : flowLinksOf(trace, m_selection.slice)) {
+        const StringId category = trace.flows()[link.flow].category;
+        const auto& hidden = lane.hiddenFlowCategories;
+        if (link.incoming == incoming && !(category < hidden.size() && hidden[category])) {
+            revealTraceSlice({m_selection.trace, link.other});
+            return;
+        }
+    }
+    for (const CrossTraceLink& link : m_crossLinks) {
+        if ((incoming ? link.to : link.from) == m_selection) {
+            revealTraceSlice(incoming ? link.from : link.to);
             return;
         }
     }
@@ -304,9 +462,25 @@ void TimelineWidget::goForward()
 
 void TimelineWidget::setProcessCollapsed(std::uint32_t process, bool collapsed)
 {
-    if (process >= m_collapsed.size() || m_collapsed[process] == collapsed)
+    setProcessCollapsed(0, process, collapsed);
+}
+
+void TimelineWidget::setProcessCollapsed(std::uint32_t trace, std::uint32_t process, bool collapsed)
+{
+    if (trace >= m_lanes.size())
         return;
-    m_collapsed[process] = collapsed;
+    std::vector<bool>& flags = m_lanes[trace].collapsed;
+    if (process >= flags.size() || flags[process] == collapsed)
+        return;
+    flags[process] = collapsed;
+    rebuildLayout();
+}
+
+void TimelineWidget::setTraceCollapsed(std::uint32_t trace, bool collapsed)
+{
+    if (trace >= m_traceCollapsed.size() || m_traceCollapsed[trace] == collapsed)
+        return;
+    m_traceCollapsed[trace] = collapsed;
     rebuildLayout();
 }
 
@@ -318,33 +492,88 @@ void TimelineWidget::setShowAllFlows(bool show)
 
 void TimelineWidget::setFlowCategoryVisible(StringId category, bool visible)
 {
-    if (category >= m_hiddenFlowCategories.size())
-        m_hiddenFlowCategories.resize(category + 1, false);
-    m_hiddenFlowCategories[category] = !visible;
-    m_state.hiddenFlowCategories = &m_hiddenFlowCategories;
+    if (m_lanes.empty())
+        return;
+    const std::string_view name = m_lanes[0].source.trace->str(category);
+    for (Lane& lane : m_lanes) {
+        for (const FlowCategoryStats& stats : lane.source.trace->flowStats()) {
+            if (lane.source.trace->str(stats.category) != name)
+                continue;
+            if (stats.category >= lane.hiddenFlowCategories.size())
+                lane.hiddenFlowCategories.resize(stats.category + 1, false);
+            lane.hiddenFlowCategories[stats.category] = !visible;
+        }
+    }
     viewport()->update();
 }
 
 void TimelineWidget::setHighlightedNames(std::vector<bool> names)
 {
-    m_highlightedNames = std::move(names);
-    m_state.highlightedNames = m_highlightedNames.empty() ? nullptr : &m_highlightedNames;
+    for (std::uint32_t i = 0; i < m_lanes.size(); ++i) {
+        if (i != m_current)
+            m_lanes[i].highlightedNames.clear();
+    }
+    setHighlightedNames(m_current, std::move(names));
+}
+
+void TimelineWidget::setHighlightedNames(std::uint32_t trace, std::vector<bool> names)
+{
+    if (trace >= m_lanes.size())
+        return;
+    m_lanes[trace].highlightedNames = std::move(names);
     viewport()->update();
+}
+
+void TimelineWidget::clearHighlights()
+{
+    for (Lane& lane : m_lanes) {
+        lane.highlightedNames.clear();
+        lane.highlightedSlices.clear();
+        lane.markedSlices.clear();
+    }
+    viewport()->update();
+}
+
+void TimelineWidget::setMarkedSlices(std::uint32_t trace, std::vector<SliceId> slices)
+{
+    if (trace >= m_lanes.size())
+        return;
+    m_lanes[trace].markedSlices = std::move(slices);
+    viewport()->update();
+}
+
+void TimelineWidget::setCrossLinks(std::vector<CrossTraceLink> links)
+{
+    m_crossLinks = std::move(links);
+    viewport()->update();
+}
+
+void TimelineWidget::setShowAllCrossLinks(bool show)
+{
+    m_allCrossLinks = show;
+    viewport()->update();
+}
+
+const std::vector<SliceId>& TimelineWidget::highlightedSlices() const
+{
+    static const std::vector<SliceId> none;
+    return m_lanes.empty() ? none : m_lanes[0].highlightedSlices;
 }
 
 void TimelineWidget::setHighlightedSlices(std::vector<SliceId> slices)
 {
+    if (m_lanes.empty())
+        return;
     std::sort(slices.begin(), slices.end());
     slices.erase(std::unique(slices.begin(), slices.end()), slices.end());
-    m_highlightedSlices = std::move(slices);
-    m_state.highlightedSlices = m_highlightedSlices.empty() ? nullptr : &m_highlightedSlices;
+    m_lanes[0].highlightedSlices = std::move(slices);
     viewport()->update();
 }
 
 void TimelineWidget::paintEvent(QPaintEvent*)
 {
     QPainter painter(viewport());
-    m_renderer.paint(painter, viewport()->size(), m_layout, m_state);
+    paintFrame(painter);
 }
 
 bool TimelineWidget::viewportEvent(QEvent* event)
@@ -353,9 +582,9 @@ bool TimelineWidget::viewportEvent(QEvent* event)
         // The viewport also changes size when a scroll bar appears, without a resize of
         // this widget: keep the visible time range either way.
         const int oldWidth = TimelineRenderer::timeAreaWidth(static_cast<QResizeEvent*>(event)->oldSize());
-        if (m_trace && oldWidth > 1)
+        if (!m_lanes.empty() && oldWidth > 1)
             applyScale(TimeScale::fit(m_state.scale.viewStart(), m_state.scale.viewEnd(oldWidth), timeAreaWidth()));
-        else if (m_trace)
+        else if (!m_lanes.empty())
             fitAll();
         else
             updateScrollBars();
@@ -370,21 +599,27 @@ bool TimelineWidget::viewportEvent(QEvent* event)
 
 void TimelineWidget::showToolTip(const QPoint& pos, const QPoint& globalPos)
 {
-    const TimelineHit hit = m_renderer.hitTest(pos, viewport()->size(), m_layout, m_state);
+    const LaneHit at = hitAt(pos);
+    const TimelineHit& hit = at.hit;
     QString text;
-    if (hit.kind == TimelineHit::Kind::Folded) {
+    if (at.header) {
+        text = isTraceCollapsed(at.trace) ? tr("Click to expand") : tr("Click to collapse");
+    } else if (hit.kind == TimelineHit::Kind::Folded) {
         text = tr("%n events too small to draw; zoom in", nullptr, int(hit.count));
     } else if (hit.kind == TimelineHit::Kind::Slice) {
-        const SliceTable& slices = m_trace->slices();
+        const Trace& trace = *m_lanes[at.trace].source.trace;
+        const SliceTable& slices = trace.slices();
         const SliceId s = hit.slice;
         text = QStringLiteral("<b>%1</b><br>%2<br>%3 %4<br>%5 %6<br>%7")
-                   .arg(qstr(m_trace->str(slices.name[s])).toHtmlEscaped().left(300),
-                        qstr(m_trace->str(slices.category[s])).toHtmlEscaped(), tr("Start:"),
-                        qstr(formatDuration(slices.start[s] - m_trace->startTime())),
+                   .arg(qstr(trace.str(slices.name[s])).toHtmlEscaped().left(300),
+                        qstr(trace.str(slices.category[s])).toHtmlEscaped(), tr("Start:"),
+                        qstr(formatDuration(slices.start[s] - trace.startTime())),
                         tr("Duration:"), qstr(formatDuration(slices.duration[s])),
-                        qstr(m_trace->trackDisplayName(m_trace->trackOf(s))).toHtmlEscaped());
+                        qstr(trace.trackDisplayName(trace.trackOf(s))).toHtmlEscaped());
+        if (m_lanes.size() > 1)
+            text += QStringLiteral("<br><i>%1</i>").arg(m_lanes[at.trace].source.title.toHtmlEscaped());
     } else if (hit.kind == TimelineHit::Kind::ProcessHeader) {
-        text = isProcessCollapsed(hit.process) ? tr("Click to expand") : tr("Click to collapse");
+        text = isProcessCollapsed(at.trace, hit.process) ? tr("Click to expand") : tr("Click to collapse");
     }
     if (text.isEmpty())
         QToolTip::hideText();
@@ -439,31 +674,37 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
     }
     m_state.cursorX = pos.x() >= TimelineRenderer::kLabelWidth ? pos.x() - TimelineRenderer::kLabelWidth : -1;
     if (!m_dragging) {
-        const TimelineHit hit = m_renderer.hitTest(pos, viewport()->size(), m_layout, m_state);
-        m_state.hovered = hit.kind == TimelineHit::Kind::Slice ? hit.slice : kNoSlice;
+        const LaneHit at = hitAt(pos);
+        m_hovered = at.hit.kind == TimelineHit::Kind::Slice ? TraceSlice{at.trace, at.hit.slice} : TraceSlice{};
     }
     viewport()->update();
 }
 
 void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
 {
-    if (event->button() != Qt::LeftButton || m_dragging || !m_trace) {
+    if (event->button() != Qt::LeftButton || m_dragging || m_lanes.empty()) {
         m_dragging = false;
         return;
     }
-    const TimelineHit hit = m_renderer.hitTest(event->position().toPoint(), viewport()->size(), m_layout, m_state);
+    const LaneHit at = hitAt(event->position().toPoint());
+    if (at.header) {
+        setTraceCollapsed(at.trace, !isTraceCollapsed(at.trace));
+        return;
+    }
+    const TimelineHit& hit = at.hit;
     switch (hit.kind) {
     case TimelineHit::Kind::ProcessHeader:
-        setProcessCollapsed(hit.process, !isProcessCollapsed(hit.process));
+        setProcessCollapsed(at.trace, hit.process, !isProcessCollapsed(at.trace, hit.process));
         break;
     case TimelineHit::Kind::Slice:
-        select(hit.slice, true);
+        select({at.trace, hit.slice}, true);
         break;
     case TimelineHit::Kind::Folded: {
         // Too small to pick one: zoom in on the run instead.
-        const SliceTable& slices = m_trace->slices();
+        const SliceTable& slices = m_lanes[at.trace].source.trace->slices();
         const SliceId last = hit.slice + hit.count - 1;
-        setVisibleRange(slices.start[hit.slice], slices.end(last));
+        const TimeNs offset = traceOffset(at.trace);
+        setAxisRange(slices.start[hit.slice] + offset, slices.end(last) + offset);
         break;
     }
     case TimelineHit::Kind::Label:
@@ -476,7 +717,7 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
 void TimelineWidget::leaveEvent(QEvent* event)
 {
     m_state.cursorX = -1;
-    m_state.hovered = kNoSlice;
+    m_hovered = {};
     viewport()->update();
     QAbstractScrollArea::leaveEvent(event);
 }

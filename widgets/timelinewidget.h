@@ -7,7 +7,12 @@
 //   - setVisibleRange(start, end) zooms to a time range (e.g. a chart's selection);
 //   - selectionChanged(SliceId) and visibleRangeChanged(start, end) report user actions;
 //   - traceChanged(trace) fires after setTrace().
-// Everything here runs on the GUI thread; the trace is immutable and shared read-only.
+// Several traces (a comparison, the ranks of a run) share one time axis: setTraces()
+// gives each its own offset on that axis and a top-level group, collapsible as one. The
+// single-trace API above then speaks about the primary trace (index 0: its times, its
+// tracks); selections, history and highlights are per trace (TraceSlice), and
+// cross-trace links (matched collectives) are drawn on selection or all on a toggle.
+// Everything here runs on the GUI thread; the traces are immutable and shared read-only.
 #include "core/timeline/navigationhistory.h"
 #include "core/timeline/tracklayout.h"
 #include "widgets/timelinerenderer.h"
@@ -19,36 +24,75 @@
 
 namespace ks {
 
+struct TimelineTrace {
+    std::shared_ptr<const Trace> trace;
+    TimeNs offset = 0; // added to the trace's times on the shared axis
+    QString title;     // its group header ("Rank 0 · host", "BASE · file")
+    std::vector<std::uint32_t> processes; // shown processes (one GPU of a merged file); empty: all
+};
+
+// A link between slices of two traces (the same collective on two ranks).
+struct CrossTraceLink {
+    TraceSlice from;
+    TraceSlice to;
+};
+
 class TimelineWidget : public QAbstractScrollArea {
     Q_OBJECT
 public:
     explicit TimelineWidget(QWidget* parent = nullptr);
 
-    std::shared_ptr<const Trace> trace() const { return m_trace; }
+    // The primary trace (the first of several), null when none.
+    std::shared_ptr<const Trace> trace() const;
     void setTrace(std::shared_ptr<const Trace> trace);
+    void setTraces(std::vector<TimelineTrace> traces);
+    std::uint32_t traceCount() const { return std::uint32_t(m_lanes.size()); }
+    std::shared_ptr<const Trace> traceAt(std::uint32_t index) const;
+    TimeNs traceOffset(std::uint32_t index) const;
+    // Moves traces on the axis (a new alignment) keeping the view where it is.
+    void setTraceOffsets(const std::vector<TimeNs>& offsets);
+    // The trace of the last selection (0 at first): Details, search and revealSlice() act on it.
+    std::uint32_t currentTrace() const { return m_current; }
 
-    SliceId selectedSlice() const { return m_state.selected; }
-    const TimeScale& timeScale() const { return m_state.scale; }
+    SliceId selectedSlice() const { return m_selection.slice; }
+    TraceSlice selection() const { return m_selection; }
+    // The view in the primary trace's time.
+    TimeScale timeScale() const;
     int scrollY() const { return m_state.scrollY; }
-    const TrackLayout& trackLayout() const { return m_layout; }
+    const TrackLayout& trackLayout() const;
+    const TrackLayout& trackLayout(std::uint32_t trace) const { return m_lanes[trace].layout; }
+    const StackedTraceLayout& stackedLayout() const { return m_stack; }
     int timeAreaWidth() const;
-    // Viewport x of a time / the time at a viewport x (the label column is on the left).
+    // Viewport x of a time / the time at a viewport x (the label column is on the left),
+    // in the primary trace's time or in a given trace's.
     double viewportXOf(TimeNs t) const;
+    double viewportXOf(std::uint32_t trace, TimeNs t) const;
     TimeNs timeAtViewportX(double x) const;
     // Viewport y of the middle of a row, or -1 when its group is collapsed.
     int viewportYOfRow(std::uint32_t row) const;
+    int viewportYOfRow(std::uint32_t trace, std::uint32_t row) const;
     bool isProcessCollapsed(std::uint32_t process) const;
-    const std::vector<SliceId>& highlightedSlices() const { return m_highlightedSlices; }
+    bool isProcessCollapsed(std::uint32_t trace, std::uint32_t process) const;
+    bool isTraceCollapsed(std::uint32_t trace) const;
+    // Slices highlighted in the primary trace (an insight's evidence), sorted.
+    const std::vector<SliceId>& highlightedSlices() const;
     bool showsAllFlows() const { return m_state.allFlowsInView; }
     bool canGoBack() const { return m_history.canGoBack(); }
     bool canGoForward() const { return m_history.canGoForward(); }
+    const std::vector<CrossTraceLink>& crossLinks() const { return m_crossLinks; }
+    // The cross-trace links drawn in the last frame (tests).
+    std::size_t crossLinksDrawn() const { return m_crossLinksDrawn; }
+    // Names highlighted in a trace (by its StringIds); empty: none.
+    const std::vector<bool>& highlightedNames(std::uint32_t trace) const { return m_lanes[trace].highlightedNames; }
+    const std::vector<SliceId>& markedSlices(std::uint32_t trace) const { return m_lanes[trace].markedSlices; }
 
     // Paints the whole widget as it would appear on screen (tests, benchmark).
     void renderTo(QPainter& painter);
-    const TimelineRenderer& renderer() const { return m_renderer; }
+    const TimelineRenderer& renderer() const;
 
 public Q_SLOTS:
     void revealSlice(ks::SliceId slice);
+    void revealTraceSlice(ks::TraceSlice slice);
     void clearSelection();
     void setVisibleRange(ks::TimeNs start, ks::TimeNs end);
     void setTimeScale(const ks::TimeScale& scale);
@@ -56,22 +100,36 @@ public Q_SLOTS:
     void panBy(double pixels);
     void fitAll();
     void fitSelection();
-    // Follow the selected slice's first incoming (`[`) / outgoing (`]`) flow.
+    // Follow the selected slice's first incoming (`[`) / outgoing (`]`) flow; without
+    // one, its cross-trace link in that direction.
     void followIncomingFlow();
     void followOutgoingFlow();
     void goBack();
     void goForward();
     void setProcessCollapsed(std::uint32_t process, bool collapsed);
+    void setProcessCollapsed(std::uint32_t trace, std::uint32_t process, bool collapsed);
+    void setTraceCollapsed(std::uint32_t trace, bool collapsed);
     void setShowAllFlows(bool show);
+    // By the primary trace's category id; applied by name to every trace.
     void setFlowCategoryVisible(ks::StringId category, bool visible);
-    // Names to highlight (indexed by StringId); empty: no search active.
+    // Names to highlight in the current trace (indexed by StringId); empty: no search active.
     void setHighlightedNames(std::vector<bool> names);
-    // Slices to highlight, any order (an insight's evidence); the rest is dimmed. Empty: none.
+    void setHighlightedNames(std::uint32_t trace, std::vector<bool> names);
+    // Slices to highlight in the primary trace, any order (an insight's evidence); the
+    // rest is dimmed. Empty: none.
     void setHighlightedSlices(std::vector<ks::SliceId> slices);
+    void clearHighlights();
+    // Slices outlined in a trace without dimming the rest (the same step on every rank).
+    void setMarkedSlices(std::uint32_t trace, std::vector<ks::SliceId> slices);
+    void setCrossLinks(std::vector<ks::CrossTraceLink> links);
+    void setShowAllCrossLinks(bool show);
 
 Q_SIGNALS:
     void traceChanged(std::shared_ptr<const ks::Trace> trace);
     void selectionChanged(ks::SliceId slice);
+    // After currentTraceChanged when the selection moves to another trace.
+    void traceSelectionChanged(ks::TraceSlice selection);
+    void currentTraceChanged(std::uint32_t index, std::shared_ptr<const ks::Trace> trace);
     void visibleRangeChanged(ks::TimeNs start, ks::TimeNs end);
     void historyChanged();
 
@@ -87,24 +145,56 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
-    void select(SliceId slice, bool recordHistory);
-    // Selects the slice, expands its group and scrolls it into view.
-    void reveal(SliceId slice, bool recordHistory);
-    void ensureVisible(SliceId slice);
+    struct Lane {
+        TimelineTrace source;
+        std::unique_ptr<TimelineRenderer> renderer;
+        TrackLayout layout;
+        std::vector<bool> collapsed; // per process
+        std::vector<bool> highlightedNames;
+        std::vector<bool> hiddenFlowCategories;
+        std::vector<SliceId> markedSlices;
+        std::vector<SliceId> highlightedSlices; // sorted
+    };
+    struct LaneHit {
+        std::uint32_t trace = kNoIndex;
+        bool header = false; // the trace's own group header
+        TimelineHit hit;
+    };
+
+    void select(TraceSlice slice, bool recordHistory);
+    // Selects the slice, expands its groups and scrolls it into view.
+    void reveal(TraceSlice slice, bool recordHistory);
+    void ensureVisible(TraceSlice slice);
     void followFlow(bool incoming);
     void rebuildLayout();
     void updateScrollBars();
-    void applyScale(const TimeScale& scale);
+    // The view in axis time (every trace's times plus its offset).
+    void applyScale(const TimeScale& axisScale);
+    void setAxisRange(TimeNs start, TimeNs end);
+    TimeNs axisStart() const;
+    TimeNs axisEnd() const;
+    TimeNs primaryOffset() const { return m_lanes.empty() ? 0 : m_lanes[0].source.offset; }
+    void emitVisibleRange();
+    TimelineViewState laneState(std::uint32_t trace) const;
+    LaneHit hitAt(const QPoint& pos) const;
+    void paintFrame(QPainter& painter);
+    void paintLaneHeaders(QPainter& painter) const;
+    void paintCrossLinks(QPainter& painter);
+    QPointF crossLinkAnchor(TraceSlice end, bool* inside) const;
     void showToolTip(const QPoint& pos, const QPoint& globalPos);
 
-    std::shared_ptr<const Trace> m_trace;
-    TimelineRenderer m_renderer;
-    TrackLayout m_layout;
-    TimelineViewState m_state;
-    std::vector<bool> m_collapsed; // per process
-    std::vector<bool> m_highlightedNames;
-    std::vector<SliceId> m_highlightedSlices; // sorted
-    std::vector<bool> m_hiddenFlowCategories;
+    std::vector<Lane> m_lanes;
+    TimelineRenderer m_emptyRenderer; // paints the ruler when there is no trace
+    TrackLayout m_emptyLayout;
+    StackedTraceLayout m_stack;
+    std::vector<bool> m_traceCollapsed;
+    TimelineViewState m_state; // axis scale and the shared scroll/cursor/toggles
+    TraceSlice m_selection;
+    TraceSlice m_hovered;
+    std::uint32_t m_current = 0;
+    std::vector<CrossTraceLink> m_crossLinks;
+    bool m_allCrossLinks = false;
+    std::size_t m_crossLinksDrawn = 0;
     NavigationHistory m_history;
     QPoint m_pressPos;
     QPoint m_lastDragPos;

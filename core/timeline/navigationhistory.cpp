@@ -2,35 +2,35 @@
 
 namespace ks {
 
-void NavigationHistory::visit(SliceId slice)
+void NavigationHistory::visit(TraceSlice entry)
 {
-    if (slice == kNoSlice || (!m_entries.empty() && m_entries[m_current] == slice))
+    if (!entry.valid() || (!m_entries.empty() && m_entries[m_current] == entry))
         return;
     if (!m_entries.empty())
         m_entries.resize(m_current + 1);
-    m_entries.push_back(slice);
+    m_entries.push_back(entry);
     if (m_entries.size() > kMaxEntries)
         m_entries.erase(m_entries.begin());
     m_current = m_entries.size() - 1;
 }
 
-SliceId NavigationHistory::back()
+TraceSlice NavigationHistory::back()
 {
     if (!canGoBack())
-        return kNoSlice;
+        return {};
     return m_entries[--m_current];
 }
 
-SliceId NavigationHistory::forward()
+TraceSlice NavigationHistory::forward()
 {
     if (!canGoForward())
-        return kNoSlice;
+        return {};
     return m_entries[++m_current];
 }
 
-SliceId NavigationHistory::current() const
+TraceSlice NavigationHistory::current() const
 {
-    return m_entries.empty() ? kNoSlice : m_entries[m_current];
+    return m_entries.empty() ? TraceSlice{} : m_entries[m_current];
 }
 
 void NavigationHistory::clear()

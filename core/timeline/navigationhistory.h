@@ -1,7 +1,8 @@
 #pragma once
 // Back/Forward over selected slices, like a browser: selecting something new after
-// going back drops the forward entries.
-#include "core/model/trace.h"
+// going back drops the forward entries. Entries name their trace, so history crosses
+// between the traces of a comparison or the ranks of a run.
+#include "core/timeline/traceslice.h"
 
 #include <cstddef>
 #include <vector>
@@ -11,18 +12,18 @@ namespace ks {
 class NavigationHistory {
 public:
     // Records a new current entry (ignored when it equals the current one).
-    void visit(SliceId slice);
+    void visit(TraceSlice entry);
     bool canGoBack() const { return m_current > 0; }
     bool canGoForward() const { return m_current + 1 < m_entries.size(); }
-    // Return the new current entry, or kNoSlice when there is nowhere to go.
-    SliceId back();
-    SliceId forward();
-    SliceId current() const;
+    // Return the new current entry, or an invalid one when there is nowhere to go.
+    TraceSlice back();
+    TraceSlice forward();
+    TraceSlice current() const;
     void clear();
 
 private:
     static constexpr std::size_t kMaxEntries = 256;
-    std::vector<SliceId> m_entries;
+    std::vector<TraceSlice> m_entries;
     std::size_t m_current = 0; // meaningful only when m_entries is not empty
 };
 

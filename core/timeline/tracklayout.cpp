@@ -72,7 +72,13 @@ void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed,
         }
     };
 
+    const auto shown = [&](std::uint32_t p) {
+        return m_shownProcesses.empty()
+            || std::find(m_shownProcesses.begin(), m_shownProcesses.end(), p) != m_shownProcesses.end();
+    };
     for (std::uint32_t p : processDisplayOrder(trace)) {
+        if (!shown(p))
+            continue;
         const Process& proc = trace.processes()[p];
         const bool hasTracks = std::any_of(proc.tracks.begin(), proc.tracks.end(), [&](auto t) {
             const Track& track = trace.tracks()[t];
@@ -82,7 +88,7 @@ void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed,
             continue; // kineto declares 16 GPUs whatever the machine has
         addGroup(p, proc.tracks, countersOf[p], p < collapsed.size() && collapsed[p]);
     }
-    if (!orphanCounters.empty())
+    if (!orphanCounters.empty() && m_shownProcesses.empty())
         addGroup(kNoIndex, {}, orphanCounters, orphanCountersCollapsed);
     m_totalHeight = y;
 }
@@ -124,6 +130,38 @@ std::pair<std::size_t, std::size_t> TrackLayout::itemsIn(int yTop, int yBottom) 
 int TrackLayout::instantStripTop(std::uint32_t track) const
 {
     return track < m_instantTop.size() ? m_instantTop[track] : -1;
+}
+
+void StackedTraceLayout::build(const std::vector<int>& bodyHeights, const std::vector<bool>& collapsed)
+{
+    m_entries.clear();
+    const bool headers = bodyHeights.size() > 1;
+    int y = 0;
+    for (std::size_t i = 0; i < bodyHeights.size(); ++i) {
+        Entry entry;
+        entry.collapsed = headers && i < collapsed.size() && collapsed[i];
+        if (headers) {
+            entry.headerTop = y;
+            y += kHeaderHeight;
+        }
+        entry.bodyTop = y;
+        entry.bodyHeight = entry.collapsed ? 0 : bodyHeights[i];
+        y += entry.bodyHeight;
+        m_entries.push_back(entry);
+    }
+    m_totalHeight = y;
+}
+
+StackedTraceLayout::Hit StackedTraceLayout::at(int y) const
+{
+    for (std::uint32_t i = 0; i < m_entries.size(); ++i) {
+        const Entry& e = m_entries[i];
+        if (e.headerTop >= 0 && y >= e.headerTop && y < e.bodyTop)
+            return {i, true};
+        if (y >= e.bodyTop && y < e.bodyTop + e.bodyHeight)
+            return {i, false};
+    }
+    return {};
 }
 
 } // namespace ks

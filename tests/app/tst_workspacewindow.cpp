@@ -1,0 +1,257 @@
+// The main window with several traces (issues 12, 13), driven like a user would:
+// `--diff` on the baseline/optimized fixtures (aligned at the first common step, a
+// kernel row double-clicked in the Diff dock), the two DDP ranks (groups in rank order,
+// a collective selected and its cross-rank link followed from Details), and a folder
+// with a corrupt file among three.
+#include "app/mainwindow.h"
+#include "app/workspacecontroller.h"
+#include "core/loading/loader.h"
+#include "widgets/detailspanel.h"
+#include "widgets/diffpanel.h"
+#include "widgets/timelinewidget.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <charconv>
+#include <map>
+
+using namespace ks;
+
+namespace {
+
+QString fixture(const char* name)
+{
+    return QStringLiteral(KS_TEST_DATA "/%1.pt.trace.json.gz").arg(QLatin1String(name));
+}
+
+std::shared_ptr<const Trace> load(const char* name)
+{
+    return loadTraceFile(fixture(name).toStdString()).trace;
+}
+
+// ProfilerStep#N -> start, from the fixture's own slices.
+std::map<long long, TimeNs> stepStarts(const Trace& trace)
+{
+    std::map<long long, TimeNs> starts;
+    constexpr std::string_view prefix = "ProfilerStep#";
+    for (SliceId s = 0; s < trace.slices().size(); ++s) {
+        const std::string_view name = trace.str(trace.slices().name[s]);
+        if (!name.starts_with(prefix))
+            continue;
+        long long n = -1;
+        std::from_chars(name.data() + prefix.size(), name.data() + name.size(), n);
+        const auto it = starts.find(n);
+        if (it == starts.end() || trace.slices().start[s] < it->second)
+            starts[n] = trace.slices().start[s];
+    }
+    return starts;
+}
+
+std::vector<SliceId> kernelsNamed(const Trace& trace, std::string_view prefix)
+{
+    std::vector<SliceId> found;
+    for (SliceId s = 0; s < trace.slices().size(); ++s) {
+        if (trace.str(trace.slices().name[s]).starts_with(prefix))
+            found.push_back(s);
+    }
+    std::sort(found.begin(), found.end(),
+              [&](SliceId a, SliceId b) { return trace.slices().start[a] < trace.slices().start[b]; });
+    return found;
+}
+
+constexpr StringId kMissing = ~StringId(0);
+
+StringId idOf(const Trace& trace, std::string_view name)
+{
+    for (StringId id = 0; id < trace.strings().size(); ++id) {
+        if (trace.str(id) == name)
+            return id;
+    }
+    return kMissing;
+}
+
+QMessageBox* visibleMessageBox(const QWidget& window)
+{
+    for (QMessageBox* box : window.findChildren<QMessageBox*>()) {
+        if (box->isVisible())
+            return box;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestWorkspaceWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTest"));
+        QSettings().clear();
+    }
+
+    void comparisonAlignsAtTheCommonStepAndHighlightsBothSides()
+    {
+        const auto base = load("train_baseline");
+        const auto neu = load("train_optimized");
+        const auto baseSteps = stepStarts(*base);
+        const auto newSteps = stepStarts(*neu);
+        long long common = -1;
+        for (const auto& [n, start] : baseSteps) {
+            if (newSteps.count(n)) {
+                common = n;
+                break;
+            }
+        }
+        QVERIFY(common >= 0);
+
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
+        window.openComparison(fixture("train_baseline"), fixture("train_optimized"));
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
+        TimelineWidget& timeline = *window.timeline();
+        QCOMPARE(timeline.traceCount(), 2u);
+        QCOMPARE(window.workspace()->titles(), (QStringList{QStringLiteral("BASE · train_baseline.pt.trace.json.gz"),
+                                                            QStringLiteral("NEW · train_optimized.pt.trace.json.gz")}));
+        // BASE above NEW, and both step starts at the same x.
+        QVERIFY(timeline.stackedLayout().headerTop(0) < timeline.stackedLayout().headerTop(1));
+        const double baseX = timeline.viewportXOf(0, baseSteps.at(common));
+        const double newX = timeline.viewportXOf(1, newSteps.at(common));
+        QVERIFY2(std::abs(baseX - newX) < 0.5, qPrintable(QStringLiteral("%1 vs %2").arg(baseX).arg(newX)));
+
+        // The summary is on top; the kernel table is sorted by |Δ|.
+        DiffPanel& diff = *window.diffPanel();
+        QVERIFY(diff.summaryLabel()->text().contains(QStringLiteral("→")));
+        QTableView* kernels = diff.view(DiffTableModel::Kind::Kernels);
+        diff.tabs()->setCurrentWidget(kernels);
+        // Double-click the first row whose kernel runs on both sides.
+        int row = -1;
+        QString name;
+        for (int r = 0; r < kernels->model()->rowCount() && row < 0; ++r) {
+            const QModelIndex index = kernels->model()->index(r, 0);
+            name = index.data().toString();
+            if (idOf(*base, name.toStdString()) != kMissing && idOf(*neu, name.toStdString()) != kMissing)
+                row = r;
+        }
+        QVERIFY(row >= 0);
+        kernels->scrollTo(kernels->model()->index(row, 0));
+        const QPoint pos = kernels->visualRect(kernels->model()->index(row, 0)).center();
+        QVERIFY(kernels->isVisible());
+        // A double click is a press, a release and a second press that double-clicks.
+        QTest::mouseClick(kernels->viewport(), Qt::LeftButton, {}, pos);
+        QTest::mouseDClick(kernels->viewport(), Qt::LeftButton, {}, pos);
+        const StringId baseId = idOf(*base, name.toStdString());
+        const StringId newId = idOf(*neu, name.toStdString());
+        QVERIFY(timeline.highlightedNames(0).size() > baseId);
+        QVERIFY(timeline.highlightedNames(0)[baseId]);
+        QVERIFY(timeline.highlightedNames(1)[newId]);
+        // Only that name on each side.
+        QCOMPARE(std::count(timeline.highlightedNames(0).begin(), timeline.highlightedNames(0).end(), true), 1);
+        QCOMPARE(std::count(timeline.highlightedNames(1).begin(), timeline.highlightedNames(1).end(), true), 1);
+    }
+
+    void ranksOpenInOrderAndCollectivesLinkAcrossRanks()
+    {
+        const auto rank0 = load("ddp_rank0");
+        const auto rank1 = load("ddp_rank1");
+        const auto kernels0 = kernelsNamed(*rank0, "ncclDevKernel");
+        const auto kernels1 = kernelsNamed(*rank1, "ncclDevKernel");
+        QCOMPARE(kernels0.size(), std::size_t(6));
+
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
+        // Given in reverse: groups still come in rank order.
+        window.openFiles({fixture("ddp_rank1"), fixture("ddp_rank0")});
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
+        TimelineWidget& timeline = *window.timeline();
+        QCOMPARE(timeline.traceCount(), 2u);
+        const QStringList titles = window.workspace()->titles();
+        QVERIFY2(titles[0].startsWith(QStringLiteral("Rank 0")), qPrintable(titles[0]));
+        QVERIFY2(titles[1].startsWith(QStringLiteral("Rank 1")), qPrintable(titles[1]));
+        QCOMPARE(timeline.traceAt(0)->slices().size(), rank0->slices().size());
+        QCOMPARE(timeline.crossLinks().size(), std::size_t(6));
+
+        // Click rank 0's third collective kernel on the timeline.
+        const SliceId k0 = kernels0[2];
+        timeline.revealTraceSlice({0, k0});
+        timeline.clearSelection();
+        const SliceTable& s0 = rank0->slices();
+        const int x = int((timeline.viewportXOf(0, s0.start[k0]) + timeline.viewportXOf(0, s0.end(k0))) / 2);
+        QTest::mouseClick(timeline.viewport(), Qt::LeftButton, {}, QPoint(x, timeline.viewportYOfRow(0, s0.row[k0])));
+        QCOMPARE(timeline.selection(), (TraceSlice{0, k0}));
+
+        // Details lists both ranks' start, end and wait; rank 1's row leads to its kernel.
+        QTreeWidget* tree = window.detailsPanel()->tree();
+        QTreeWidgetItem* section = nullptr;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+            if (tree->topLevelItem(i)->text(0).startsWith(QStringLiteral("Collective")))
+                section = tree->topLevelItem(i);
+        }
+        QVERIFY(section);
+        QTreeWidgetItem* rank1Row = nullptr;
+        for (int i = 0; i < section->childCount(); ++i) {
+            if (section->child(i)->text(0).startsWith(QStringLiteral("Rank 1")))
+                rank1Row = section->child(i);
+        }
+        QVERIFY(rank1Row);
+        QVERIFY(rank1Row->text(1).contains(QStringLiteral("waited")));
+        tree->scrollToItem(rank1Row);
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(rank1Row).center());
+        QCOMPARE(timeline.selection(), (TraceSlice{1, kernels1[2]}));
+        // And `[` comes back along the link... after the kernel's own launch flow: Back does.
+        timeline.goBack();
+        QCOMPARE(timeline.selection(), (TraceSlice{0, k0}));
+        timeline.followOutgoingFlow();
+        QCOMPARE(timeline.selection(), (TraceSlice{1, kernels1[2]}));
+
+        // Selecting ProfilerStep#3 on rank 1 outlines rank 0's ProfilerStep#3.
+        const auto steps0 = kernelsNamed(*rank0, "ProfilerStep#3");
+        const auto steps1 = kernelsNamed(*rank1, "ProfilerStep#3");
+        QVERIFY(!steps0.empty() && !steps1.empty());
+        timeline.revealTraceSlice({1, steps1.front()});
+        QCOMPARE(timeline.markedSlices(0), std::vector<SliceId>{steps0.front()});
+        QVERIFY(timeline.markedSlices(1).empty());
+        QVERIFY(!timeline.isProcessCollapsed(0, rank0->tracks()[rank0->trackOf(steps0.front())].process));
+    }
+
+    void corruptFileAmongThreeNamesItselfAndTheOthersOpen()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(fixture("ddp_rank0"), dir.filePath(QStringLiteral("ddp_rank0.pt.trace.json.gz"))));
+        QVERIFY(QFile::copy(fixture("ddp_rank1"), dir.filePath(QStringLiteral("ddp_rank1.pt.trace.json.gz"))));
+        QFile bad(dir.filePath(QStringLiteral("broken.pt.trace.json")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("42\n");
+        bad.close();
+
+        MainWindow window;
+        window.show();
+        QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
+        window.openFiles({dir.path()}); // File ▸ Open Folder
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
+        QCOMPARE(window.timeline()->traceCount(), 2u);
+        QMessageBox* box = visibleMessageBox(window);
+        QVERIFY(box);
+        QVERIFY(!box->isModal());
+        QVERIFY2(box->informativeText().contains(QStringLiteral("broken.pt.trace.json")), qPrintable(box->informativeText()));
+        QVERIFY2(box->informativeText().contains(QStringLiteral("byte")), qPrintable(box->informativeText()));
+        QVERIFY(!box->informativeText().contains(QStringLiteral("ddp_rank0")));
+    }
+};
+
+QTEST_MAIN(TestWorkspaceWindow)
+#include "tst_workspacewindow.moc"
