@@ -233,7 +233,9 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
 
     WarningList mismatches(result.warnings);
     WarningList missing(result.warnings);
-    for (auto& [group, perMember] : groups) {
+    for (auto& groupEntry : groups) {
+        const auto& group = groupEntry.first;
+        auto& perMember = groupEntry.second; // not a structured binding: clang 14 cannot capture those
         std::vector<std::size_t> taking; // members with kernels in this group
         for (std::size_t m = 0; m < members.size(); ++m) {
             if (!perMember[m].empty())
