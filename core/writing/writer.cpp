@@ -374,7 +374,18 @@ void TraceJsonWriter::writeSlice(SliceId s, std::string_view rawText)
     text.time("ts", slices.start[s]).time("dur", slices.duration[s]);
     // Args are copied as written, once nlohmann has validated them: exact numbers and key
     // order, and no DOM per event. Text it rejects (NaN, broken escapes) is rebuilt instead.
-    const std::string_view args = rawArgs(rawText);
+    std::string_view args = rawArgs(rawText);
+    // The collector links ops to their calls and kernels after their text was written:
+    // the model's External id joins the args kineto would have given them.
+    std::string linkedArgs;
+    if (!rawText.empty() && slices.externalId[s] != kNoId && args.find("\"External id\"") == std::string_view::npos) {
+        linkedArgs = "{\"External id\":" + std::to_string(slices.externalId[s]);
+        if (args.size() > 2)
+            linkedArgs.append(",").append(args.substr(1));
+        else
+            linkedArgs += '}';
+        args = linkedArgs;
+    }
     if (!args.empty() && Json::accept(args)) {
         text.validated("args", args);
     } else {
