@@ -153,24 +153,32 @@ std::optional<std::string> findInjectionLibrary(std::string& error)
         error = std::string("KINETOSCOPE_INJECTION_LIBRARY=") + explicitPath + " is not a readable absolute path";
         return std::nullopt;
     }
+    std::string dir;
+    if (auto found = findNextToExecutable({"/injection/", "/../collector/injection/", "/../lib/", "/../lib64/"}, kName,
+                                          dir))
+        return found;
+    error = std::string(kName) + " was not found next to " + dir
+        + " (this build has no CUPTI support, or set KINETOSCOPE_INJECTION_LIBRARY)";
+    return std::nullopt;
+}
+
+std::optional<std::string> findNextToExecutable(const std::vector<std::string>& folders, const std::string& name,
+                                                std::string& executableDirectory)
+{
     char self[4096];
     const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) {
-        error = "cannot locate this executable";
+    if (n <= 0)
         return std::nullopt;
-    }
-    const std::string dir = directoryOf(std::string(self, static_cast<std::size_t>(n)));
-    // Build tree (collector/ and app/ are siblings), then an install prefix.
-    for (const std::string& candidate : {dir + "/injection/" + kName, dir + "/../collector/injection/" + kName,
-                                        dir + "/../lib/" + kName, dir + "/../lib64/" + kName}) {
+    executableDirectory = directoryOf(std::string(self, static_cast<std::size_t>(n)));
+    // Build tree (collector/, cli/ and app/ are siblings), then an install prefix.
+    for (const std::string& folder : folders) {
+        const std::string candidate = executableDirectory + folder + name;
         if (access(candidate.c_str(), R_OK) == 0) {
             char resolved[4096];
             if (realpath(candidate.c_str(), resolved))
                 return std::string(resolved);
         }
     }
-    error = std::string(kName) + " was not found next to " + dir
-        + " (this build has no CUPTI support, or set KINETOSCOPE_INJECTION_LIBRARY)";
     return std::nullopt;
 }
 
