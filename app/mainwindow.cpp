@@ -1,5 +1,6 @@
 #include "app/mainwindow.h"
 
+#include "app/aboutdialog.h"
 #include "app/recordingcontroller.h"
 #include "app/traceloadjob.h"
 #include "widgets/detailspanel.h"
@@ -7,6 +8,7 @@
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
 #include "widgets/gpuviews.h"
+#include "widgets/insightspanel.h"
 #include "widgets/kerneltablemodel.h"
 #include "widgets/opstablemodel.h"
 #include "widgets/searchbar.h"
@@ -137,6 +139,14 @@ void MainWindow::createDocks()
     detailsDock->setWidget(m_details);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
 
+    // Insights (issue 11): under Details, visible without a click; it follows the timeline.
+    auto* insights = new InsightsPanel(m_timeline);
+    auto* insightsDock = new QDockWidget(tr("Insights"), this);
+    insightsDock->setObjectName(QStringLiteral("insightsDock"));
+    insightsDock->setWidget(insights);
+    addDockWidget(Qt::RightDockWidgetArea, insightsDock);
+    statusBar()->addPermanentWidget(insights->countLabel());
+
     m_diagnosticsDock = new QDockWidget(tr("Warnings"), this);
     m_diagnosticsDock->setObjectName(QStringLiteral("warningsDock"));
     m_diagnosticsDock->setWidget(m_diagnostics);
@@ -225,6 +235,10 @@ void MainWindow::createActions()
     m_viewMenu->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Kinetoscope"), this, [this] { showAboutDialog(this); });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));

@@ -4,13 +4,12 @@
 #include "app/recorddialog.h"
 #include "app/recordingsession.h"
 #include "core/writing/writer.h"
+#include "widgets/jobtracker.h"
 #include "widgets/timelinewidget.h"
 
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -22,6 +21,7 @@ namespace ks {
 RecordingController::RecordingController(MainWindow* window)
     : QObject(window)
     , m_window(window)
+    , m_saveJob(new JobTracker(this))
 {
     QMenu* file = window->menuBar()->actions().isEmpty() ? nullptr : window->menuBar()->actions().first()->menu();
     if (!file)
@@ -101,19 +101,24 @@ void RecordingController::saveTo(const QString& path)
     // shared), and report back on the GUI thread.
     m_saveAsAction->setEnabled(false);
     m_window->statusBar()->showMessage(tr("Saving %1…").arg(path));
-    auto* watcher = new QFutureWatcher<TraceWriteResult>(this);
-    connect(watcher, &QFutureWatcher<TraceWriteResult>::finished, this, [this, watcher, path] {
-        const TraceWriteResult result = watcher->result();
-        watcher->deleteLater();
-        m_saveAsAction->setEnabled(true);
-        if (!result.ok)
-            QMessageBox::warning(m_window, tr("Save As"),
-                                 tr("Could not save %1:\n%2").arg(path, QString::fromStdString(result.error)));
-        else
-            m_window->statusBar()->showMessage(tr("Saved %1 (%L2 events)").arg(path).arg(result.eventsWritten), 5000);
-        Q_EMIT saved(path, result.ok);
-    });
-    watcher->setFuture(QtConcurrent::run([trace, file = path.toStdString()] { return writeTraceFile(*trace, file); }));
+    m_saveJob->start([trace, file = path.toStdString()] { return writeTraceFile(*trace, file); },
+                     [this, path](const TraceWriteResult& result) { onSaved(path, result); },
+                     [this, path](const QString& error) {
+                         TraceWriteResult failed;
+                         failed.error = error.toStdString();
+                         onSaved(path, failed);
+                     });
+}
+
+void RecordingController::onSaved(const QString& path, const TraceWriteResult& result)
+{
+    m_saveAsAction->setEnabled(true);
+    if (!result.ok)
+        QMessageBox::warning(m_window, tr("Save As"),
+                             tr("Could not save %1:\n%2").arg(path, QString::fromStdString(result.error)));
+    else
+        m_window->statusBar()->showMessage(tr("Saved %1 (%L2 events)").arg(path).arg(result.eventsWritten), 5000);
+    Q_EMIT saved(path, result.ok);
 }
 
 // Follows the newest events when the view showed the end of the previous snapshot:

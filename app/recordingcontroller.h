@@ -4,6 +4,7 @@
 // unless the user has scrolled or zoomed away from them.
 #include "collector/host/launcher.h"
 #include "core/model/trace.h"
+#include "core/writing/writer.h"
 
 #include <QObject>
 
@@ -14,6 +15,7 @@ class QLabel;
 
 namespace ks {
 
+class JobTracker;
 class MainWindow;
 class RecordingSession;
 
@@ -43,6 +45,7 @@ private:
     void onFinished(std::shared_ptr<const Trace> trace, const QString& summary);
     void onFailed(const QString& message);
     void setRecordingUi(bool recording);
+    void onSaved(const QString& path, const TraceWriteResult& result);
 
     MainWindow* m_window;
     std::unique_ptr<RecordingSession> m_session;
@@ -51,6 +54,7 @@ private:
     QAction* m_saveAsAction = nullptr;
     QLabel* m_status = nullptr;
     QString m_title;
+    JobTracker* m_saveJob;
 };
 
 } // namespace ks

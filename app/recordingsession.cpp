@@ -1,6 +1,7 @@
 #include "app/recordingsession.h"
 
 #include "collector/host/collectorsession.h"
+#include "widgets/jobtracker.h"
 
 #include <QElapsedTimer>
 #include <QTimer>
@@ -11,31 +12,36 @@ namespace ks {
 class RecordingWorker : public QObject {
     Q_OBJECT
 public:
-    explicit RecordingWorker(collector::LaunchRequest request)
+    RecordingWorker(collector::LaunchRequest request, RecordingSession::SessionFactory makeSession)
         : m_request(std::move(request))
+        , m_makeSession(std::move(makeSession))
     {
     }
 
 public Q_SLOTS:
     void start()
     {
-        m_session = std::make_unique<collector::CollectorSession>();
-        std::string error;
-        if (!m_session->start(m_request, error)) {
-            m_done = true;
-            Q_EMIT failed(QString::fromStdString(error));
-            return;
-        }
-        m_timer = new QTimer(this);
-        m_timer->setInterval(RecordingSession::kSnapshotIntervalMs);
-        connect(m_timer, &QTimer::timeout, this, &RecordingWorker::tick);
-        m_timer->start();
+        guarded([this] {
+            m_session = m_makeSession ? m_makeSession() : std::make_unique<collector::CollectorSession>();
+            std::string error;
+            if (!m_session->start(m_request, error)) {
+                m_done = true;
+                Q_EMIT failed(QString::fromStdString(error));
+                return;
+            }
+            m_timer = new QTimer(this);
+            m_timer->setInterval(RecordingSession::kSnapshotIntervalMs);
+            connect(m_timer, &QTimer::timeout, this, [this] { guarded([this] { tick(); }); });
+            m_timer->start();
+        });
     }
 
     void stop()
     {
-        if (!m_done && m_session)
-            finish(tr("Recording stopped; the program keeps running."));
+        guarded([this] {
+            if (!m_done && m_session)
+                finish(tr("Recording stopped; the program keeps running."));
+        });
     }
 
 Q_SIGNALS:
@@ -44,6 +50,23 @@ Q_SIGNALS:
     void failed(const QString& message);
 
 private:
+    // Every slot runs through here: Qt's event loop must not see an exception.
+    template <class Body>
+    void guarded(Body body)
+    {
+        try {
+            body();
+        } catch (...) {
+            const QString why = JobTracker::describeFailure(std::current_exception());
+            m_done = true;
+            if (m_timer)
+                m_timer->stop();
+            if (m_session)
+                m_session->stopReceiving(); // the traced processes detach and run on
+            Q_EMIT failed(tr("Recording failed: %1").arg(why));
+        }
+    }
+
     QString statusLine(const collector::SessionStats& s) const
     {
         return tr("Recording %1: %n process(es), %L2 kernels, %L3 copies, %L4 API calls, %L5 dropped", nullptr,
@@ -97,6 +120,7 @@ private:
     }
 
     collector::LaunchRequest m_request;
+    RecordingSession::SessionFactory m_makeSession;
     std::unique_ptr<collector::CollectorSession> m_session;
     QTimer* m_timer = nullptr;
     std::optional<collector::ExitStatus> m_targetExit;
@@ -106,9 +130,9 @@ private:
     bool m_done = false;
 };
 
-RecordingSession::RecordingSession(collector::LaunchRequest request, QObject* parent)
+RecordingSession::RecordingSession(collector::LaunchRequest request, QObject* parent, SessionFactory makeSession)
     : QObject(parent)
-    , m_worker(new RecordingWorker(std::move(request)))
+    , m_worker(new RecordingWorker(std::move(request), std::move(makeSession)))
 {
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);

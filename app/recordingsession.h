@@ -1,24 +1,34 @@
 #pragma once
 // A live recording for the GUI. The collector session (listener, receiving thread,
-// launched program) is owned by a worker object on its own QThread; every 200 ms it builds
+// launched program) is owned by a worker object on its own QThread; every
+// kSnapshotIntervalMs it builds
 // a snapshot of the trace there and hands it to the GUI thread by a queued signal, so the
-// timeline fills in while the program runs and the GUI never waits on the collector.
+// timeline fills in while the program runs and the GUI never waits on the collector. An
+// exception on the worker ends the recording with failed(), never std::terminate.
 #include "collector/host/launcher.h"
 #include "core/model/trace.h"
 
 #include <QObject>
 #include <QThread>
 
+#include <functional>
 #include <memory>
 
 namespace ks {
 
+namespace collector {
+class CollectorSession;
+}
 class RecordingWorker;
 
 class RecordingSession : public QObject {
     Q_OBJECT
 public:
-    explicit RecordingSession(collector::LaunchRequest request, QObject* parent = nullptr);
+    // Makes the collector session on the worker thread (tests inject failures here).
+    using SessionFactory = std::function<std::unique_ptr<collector::CollectorSession>()>;
+
+    explicit RecordingSession(collector::LaunchRequest request, QObject* parent = nullptr,
+                              SessionFactory makeSession = {});
     // Stops recording (the program runs on untouched) and joins the worker thread.
     ~RecordingSession() override;
 

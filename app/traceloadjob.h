@@ -1,8 +1,8 @@
 #pragma once
 // Loads a trace on a worker thread. The GUI polls the loader's progress atomics from a
 // timer and receives the immutable trace by a queued signal, so the window never
-// freezes. Starting a new load cancels the previous one; a late result of a cancelled
-// load is dropped by its generation number.
+// freezes. Starting a new load cancels the previous one (JobTracker drops its late result
+// and stops its loader).
 #include "core/loading/loader.h"
 
 #include <QObject>
@@ -13,6 +13,8 @@
 class QTimer;
 
 namespace ks {
+
+class JobTracker;
 
 class TraceLoadJob : public QObject {
     Q_OBJECT
@@ -36,12 +38,13 @@ Q_SIGNALS:
 
 private:
     void pollProgress();
-    void finish(quint64 generation, const QString& path, const LoadResult& result);
+    void finish(const QString& path, const LoadResult& result);
+    void fail(const QString& path, const QString& message);
 
     std::shared_ptr<LoadProgress> m_progress; // shared with the worker, outlives either
     QString m_path;
-    quint64 m_generation = 0;
     QTimer* m_timer = nullptr;
+    JobTracker* m_jobs = nullptr;
 };
 
 } // namespace ks

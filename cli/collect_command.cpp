@@ -27,6 +27,7 @@ struct CollectArgs {
     bool merge = false;
     std::string collectorOptions;
     std::string pytorch; // off|ops|ops-shapes; empty: ops for a Python program
+    std::string stepMarker;
     std::vector<std::string> environment; // K=V
     std::vector<std::string> command;     // PROGRAM ARGS...
 };
@@ -64,10 +65,11 @@ void printSummary(const collector::SessionStats& s)
 {
     std::fprintf(stderr,
                  "collect: %d process%s traced, %llu kernels, %llu copies, %llu memsets, %llu API calls, "
-                 "%llu NVTX ranges, %llu dropped records, CUPTI overhead %s\n",
+                 "%llu PyTorch ops, %llu NVTX ranges, %llu dropped records, CUPTI overhead %s\n",
                  s.processes, s.processes == 1 ? "" : "es", static_cast<unsigned long long>(s.kernels),
                  static_cast<unsigned long long>(s.memcpys), static_cast<unsigned long long>(s.memsets),
-                 static_cast<unsigned long long>(s.apiCalls), static_cast<unsigned long long>(s.ranges),
+                 static_cast<unsigned long long>(s.apiCalls), static_cast<unsigned long long>(s.torchOps),
+                 static_cast<unsigned long long>(s.ranges),
                  static_cast<unsigned long long>(s.dropped), formatDuration(s.cuptiOverhead).c_str());
     if (s.terminatedProcesses > 0)
         std::fprintf(stderr, "collect: %d process%s crashed or was killed: its last events may be missing\n",
@@ -140,6 +142,7 @@ int runCollect(CollectArgs options)
 
     collector::SessionOptions sessionOptions;
     sessionOptions.injectionOptions = options.collectorOptions;
+    sessionOptions.stepMarker = options.stepMarker;
     collector::CollectorSession session(sessionOptions);
     std::string error;
     if (!session.start(request, error)) {
@@ -254,6 +257,10 @@ void addCollectCommand(CLI::App& app)
                         "(with Input Dims; costs more); default ops when PROGRAM is Python")
         ->type_name("MODE")
         ->check(CLI::IsMember({"off", "ops", "ops-shapes"}));
+    command->add_option("--step-marker", options->stepMarker,
+                        "an NVTX range or record_function label that PROGRAM opens once per iteration: each "
+                        "becomes a step (ProfilerStep#N) for the GPU summary and step breakdown")
+        ->type_name("NAME");
     command->add_option("PROGRAM", options->command, "the program to run and its arguments")
         ->type_name("ARGS")
         ->required();

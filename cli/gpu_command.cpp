@@ -98,7 +98,7 @@ void printJson(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBre
     j["step_breakdown"] = {{"steps", std::move(steps)}, {"average", breakdownRowJson(b.average)},
                            {"has_gpu_columns", b.hasGpuColumns}, {"has_communication", b.hasCommunication}};
     j["nvprof"] = {{"gpu_activities", nvprofRowsJson(nv.gpuActivities)}, {"api_calls", nvprofRowsJson(nv.apiCalls)}};
-    std::cout << j.dump(2) << '\n';
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 // nvprof prints times with 3 significant decimals and a unit per cell.

@@ -163,7 +163,7 @@ void printJson(const OperatorTable& table, const std::vector<OperatorRow>& rows,
         }
         out.push_back(std::move(j));
     }
-    std::cout << out.dump(1) << '\n';
+    std::cout << out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 int runOps(const OpsOptions& options)

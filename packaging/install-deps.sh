@@ -7,6 +7,8 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   nlohmann-json3-dev zlib1g-dev libcli11-dev
   python3 xvfb xauth
+  clang-14 libclang-rt-14-dev # fuzz targets (tests/fuzz)
+  dpkg-dev file desktop-file-utils appstream shared-mime-info
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -30,7 +30,7 @@ QString jsonScalarText(const nlohmann::json& value)
 {
     if (value.is_string())
         return QString::fromStdString(value.get<std::string>());
-    return QString::fromStdString(value.dump());
+    return QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 void addJsonChildren(QTreeWidgetItem* parent, const nlohmann::json& value)
@@ -39,7 +39,7 @@ void addJsonChildren(QTreeWidgetItem* parent, const nlohmann::json& value)
         auto* item = new QTreeWidgetItem(parent);
         item->setText(0, key);
         const bool container = child.is_object() || child.is_array();
-        const std::string dumped = container ? child.dump() : std::string();
+        const std::string dumped = container ? child.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) : std::string();
         if (!container || (child.is_array() && dumped.size() <= kInlineArrayChars)) {
             item->setText(1, container ? QString::fromStdString(dumped) : jsonScalarText(child));
         } else {

@@ -2,10 +2,10 @@
 
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
+#include "widgets/jobtracker.h"
 #include "widgets/timelinewidget.h"
 
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
+#include <QDebug>
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +17,7 @@ GpuViews::GpuViews(TimelineWidget* timeline, QObject* parent)
     , m_timeline(timeline)
     , m_overlay(new GpuOverlayPanel)
     , m_summary(new GpuSummaryPanel)
+    , m_jobs(new JobTracker(this))
 {
     connect(timeline, &TimelineWidget::traceChanged, this, &GpuViews::analyze);
     connect(timeline, &TimelineWidget::visibleRangeChanged, this, &GpuViews::followTimeline);
@@ -24,25 +25,34 @@ GpuViews::GpuViews(TimelineWidget* timeline, QObject* parent)
     m_overlay->hide(); // until a trace with GPU kernels is shown
 }
 
-void GpuViews::analyze(std::shared_ptr<const Trace> trace)
+GpuViews::~GpuViews()
 {
-    const quint64 generation = ++m_generation;
-    if (!trace) {
-        apply(nullptr, generation);
-        return;
-    }
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const gpu::GpuReport>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        apply(watcher->result(), generation);
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run([trace] { return gpu::makeGpuReport(trace); }));
+    // Placed panels belong to their parents; those never placed are ours.
+    if (m_overlay && !m_overlay->parent())
+        delete m_overlay.data();
+    if (m_summary && !m_summary->parent())
+        delete m_summary.data();
 }
 
-void GpuViews::apply(std::shared_ptr<const gpu::GpuReport> report, quint64 generation)
+void GpuViews::analyze(std::shared_ptr<const Trace> trace)
 {
-    if (generation != m_generation)
-        return; // a newer trace was shown meanwhile
+    if (!trace) {
+        m_jobs->cancel(); // a newer trace supersedes the report still being computed
+        apply(nullptr);
+        return;
+    }
+    m_jobs->start([trace] { return gpu::makeGpuReport(trace); },
+                  [this](std::shared_ptr<const gpu::GpuReport> report) { apply(std::move(report)); },
+                  [this](const QString& error) {
+                      qWarning().noquote() << "GPU analysis failed:" << error;
+                      apply(nullptr);
+                  });
+}
+
+void GpuViews::apply(std::shared_ptr<const gpu::GpuReport> report)
+{
+    if (!m_overlay || !m_summary)
+        return;
     m_overlay->setReport(report);
     m_summary->setReport(report);
     m_overlay->setVisible(report && !report->analysis.gpus.empty());
@@ -52,7 +62,7 @@ void GpuViews::apply(std::shared_ptr<const gpu::GpuReport> report, quint64 gener
 
 void GpuViews::followTimeline()
 {
-    if (!m_timeline)
+    if (!m_timeline || !m_overlay || !m_summary)
         return;
     const TimeScale& scale = m_timeline->timeScale();
     const int timeArea = m_timeline->timeAreaWidth();

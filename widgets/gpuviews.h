@@ -4,7 +4,8 @@
 // the overlays and the summary's range columns follow visibleRangeChanged(), the overlays
 // keep their time area under the timeline's, and a clicked step zooms the timeline.
 // The host places overlay() (directly under the timeline, same width) and summary() (a
-// dock), which then own them. GUI thread only.
+// dock), which then own them; panels never placed are deleted with this object. GUI
+// thread only.
 #include "core/gpu/gpureport.h"
 
 #include <QObject>
@@ -14,12 +15,14 @@ namespace ks {
 
 class GpuOverlayPanel;
 class GpuSummaryPanel;
+class JobTracker;
 class TimelineWidget;
 
 class GpuViews : public QObject {
     Q_OBJECT
 public:
     GpuViews(TimelineWidget* timeline, QObject* parent = nullptr);
+    ~GpuViews() override;
 
     GpuOverlayPanel* overlay() const { return m_overlay; }
     GpuSummaryPanel* summary() const { return m_summary; }
@@ -29,13 +32,13 @@ Q_SIGNALS:
 
 private:
     void analyze(std::shared_ptr<const Trace> trace);
-    void apply(std::shared_ptr<const gpu::GpuReport> report, quint64 generation);
+    void apply(std::shared_ptr<const gpu::GpuReport> report);
     void followTimeline();
 
     QPointer<TimelineWidget> m_timeline;
-    GpuOverlayPanel* m_overlay;
-    GpuSummaryPanel* m_summary;
-    quint64 m_generation = 0;
+    QPointer<GpuOverlayPanel> m_overlay;
+    QPointer<GpuSummaryPanel> m_summary;
+    JobTracker* m_jobs;
 };
 
 } // namespace ks

@@ -6,7 +6,8 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
-#include <QFutureWatcher>
+#include "widgets/jobtracker.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -16,7 +17,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -41,6 +41,7 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
     , m_rangeLabel(new QLabel(this))
     , m_debounce(new QTimer(this))
     , m_tools(new QWidget(this))
+    , m_jobs(new JobTracker(this))
 {
     m_model->setParent(this);
     m_proxy->setSourceModel(m_model);
@@ -180,21 +181,15 @@ void StatsPanel::setFilterText(const QString& text)
 
 void StatsPanel::scheduleRecompute(int delayMs)
 {
-    ++m_generation; // results of older requests are dropped when they arrive
+    m_jobs->cancel(); // the result of an older request is dropped when it arrives
     m_debounce->start(delayMs);
     updateLabels();
 }
 
 void StatsPanel::recompute()
 {
-    const int generation = m_generation;
-    auto job = m_model->rowsJob(m_trace, effectiveRange());
-    auto* watcher = new QFutureWatcher<StatsTableModel::Installer>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return;
-        watcher->result()(*m_model);
+    auto onRows = [this](StatsTableModel::Installer install) {
+        install(*m_model);
         if (!m_userSorted)
             m_view->sortByColumn(m_model->defaultSortColumn(), Qt::DescendingOrder);
         if (!m_columnsSized && m_model->rowCount() > 0) {
@@ -208,8 +203,9 @@ void StatsPanel::recompute()
         resetOccurrence();
         updateLabels();
         Q_EMIT rowsUpdated();
-    });
-    watcher->setFuture(QtConcurrent::run(std::move(job)));
+    };
+    m_jobs->start(m_model->rowsJob(m_trace, effectiveRange()), std::move(onRows),
+                  [this](const QString& error) { m_rangeLabel->setText(tr("Statistics failed: %1").arg(error)); });
 }
 
 std::vector<SliceId> StatsPanel::currentOccurrences() const

@@ -25,6 +25,8 @@ class QToolButton;
 
 namespace ks {
 
+class JobTracker;
+
 class StatsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -77,11 +79,11 @@ private:
     QLabel* m_rangeLabel;
     QTimer* m_debounce;
     QWidget* m_tools;
+    JobTracker* m_jobs;
 
     std::shared_ptr<const Trace> m_trace;
     std::optional<TimeRange> m_selectedRange;
     std::optional<TimeRange> m_visibleRange;
-    int m_generation = 0;
     bool m_userSorted = false;
     bool m_columnsSized = false;
     int m_occurrenceRow = -1; // source row the index below refers to

@@ -196,6 +196,15 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
     appendRowDrawList(*m_trace, row, v.state.scale, v.timeWidth, m_items);
     const SliceTable& slices = m_trace->slices();
     const std::vector<bool>* highlight = v.state.highlightedNames;
+    const std::vector<SliceId>* highlightSlices = v.state.highlightedSlices;
+    const bool dimming = highlight || highlightSlices;
+    // Whether any highlighted slice lies in [first, first + count) (a row's slice ids are contiguous).
+    const auto slicesHighlighted = [highlightSlices](SliceId first, std::uint32_t count) {
+        if (!highlightSlices)
+            return false;
+        const auto it = std::lower_bound(highlightSlices->begin(), highlightSlices->end(), first);
+        return it != highlightSlices->end() && *it < first + std::max<std::uint32_t>(count, 1);
+    };
     // Folded columns that touch are filled as one rectangle (coloured by the first run):
     // fully zoomed out that replaces thousands of one-pixel fills per row.
     int pendingX = 0, pendingRight = -1;
@@ -221,7 +230,7 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
             flushFolded();
             // A run of events too small to tell apart: drawn as one darker block.
             pendingColor = m_colors.foldedColorOf(item.first);
-            if (highlight)
+            if (dimming && !slicesHighlighted(item.first, item.count))
                 pendingColor = washedOut(pendingColor);
             pendingX = x;
             pendingRight = x + w - 1;
@@ -230,8 +239,9 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
         flushFolded();
         QColor color = m_colors.colorOf(item.first);
         const StringId name = slices.name[item.first];
-        const bool matched = highlight && name < highlight->size() && (*highlight)[name];
-        if (highlight && !matched)
+        const bool matched = (highlight && name < highlight->size() && (*highlight)[name])
+            || slicesHighlighted(item.first, 1);
+        if (dimming && !matched)
             color = washedOut(color);
         p.fillRect(QRect(x, y, w, height), color);
         if (matched) {

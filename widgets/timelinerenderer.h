@@ -29,6 +29,9 @@ struct TimelineViewState {
     SliceId selected = kNoSlice;
     SliceId hovered = kNoSlice; // the other ends of its flows are outlined
     const std::vector<bool>* highlightedNames = nullptr; // by StringId; null: no search
+    // Slices to highlight (sorted; e.g. an insight's evidence); null: none. With either
+    // highlight active everything not highlighted is dimmed.
+    const std::vector<SliceId>* highlightedSlices = nullptr;
     const std::vector<bool>* hiddenFlowCategories = nullptr; // by StringId
     bool allFlowsInView = false;
     double cursorX = -1; // hover cursor, in time-area pixels; < 0: none

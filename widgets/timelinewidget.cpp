@@ -51,11 +51,13 @@ void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace)
     m_renderer.setTrace(m_trace);
     m_collapsed.assign(m_trace ? m_trace->processes().size() : 0, false);
     m_highlightedNames.clear();
+    m_highlightedSlices.clear();
     m_hiddenFlowCategories.clear();
     m_history.clear();
     m_state.selected = kNoSlice;
     m_state.hovered = kNoSlice;
     m_state.highlightedNames = nullptr;
+    m_state.highlightedSlices = nullptr;
     m_state.hiddenFlowCategories = nullptr;
     m_state.scrollY = 0;
     rebuildLayout();
@@ -327,6 +329,15 @@ void TimelineWidget::setHighlightedNames(std::vector<bool> names)
 {
     m_highlightedNames = std::move(names);
     m_state.highlightedNames = m_highlightedNames.empty() ? nullptr : &m_highlightedNames;
+    viewport()->update();
+}
+
+void TimelineWidget::setHighlightedSlices(std::vector<SliceId> slices)
+{
+    std::sort(slices.begin(), slices.end());
+    slices.erase(std::unique(slices.begin(), slices.end()), slices.end());
+    m_highlightedSlices = std::move(slices);
+    m_state.highlightedSlices = m_highlightedSlices.empty() ? nullptr : &m_highlightedSlices;
     viewport()->update();
 }
 

@@ -38,6 +38,7 @@ public:
     // Viewport y of the middle of a row, or -1 when its group is collapsed.
     int viewportYOfRow(std::uint32_t row) const;
     bool isProcessCollapsed(std::uint32_t process) const;
+    const std::vector<SliceId>& highlightedSlices() const { return m_highlightedSlices; }
     bool showsAllFlows() const { return m_state.allFlowsInView; }
     bool canGoBack() const { return m_history.canGoBack(); }
     bool canGoForward() const { return m_history.canGoForward(); }
@@ -65,6 +66,8 @@ public Q_SLOTS:
     void setFlowCategoryVisible(ks::StringId category, bool visible);
     // Names to highlight (indexed by StringId); empty: no search active.
     void setHighlightedNames(std::vector<bool> names);
+    // Slices to highlight, any order (an insight's evidence); the rest is dimmed. Empty: none.
+    void setHighlightedSlices(std::vector<ks::SliceId> slices);
 
 Q_SIGNALS:
     void traceChanged(std::shared_ptr<const ks::Trace> trace);
@@ -100,6 +103,7 @@ private:
     TimelineViewState m_state;
     std::vector<bool> m_collapsed; // per process
     std::vector<bool> m_highlightedNames;
+    std::vector<SliceId> m_highlightedSlices; // sorted
     std::vector<bool> m_hiddenFlowCategories;
     NavigationHistory m_history;
     QPoint m_pressPos;

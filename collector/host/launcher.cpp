@@ -136,10 +136,11 @@ std::optional<std::vector<std::string>> buildEnvironment(const std::vector<std::
         if (std::none_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == key; }))
             env.push_back(entry);
     }
-    for (const auto& [key, value] : overrides) {
-        // A later override of the same key wins: drop an earlier one.
-        std::erase_if(env, [&](const std::string& e) { return keyOf(e) == key; });
-        env.push_back(key + "=" + value);
+    for (const auto& override : overrides) {
+        // A later override of the same key wins: drop an earlier one. (No structured binding:
+        // clang 14, used for the fuzz build, cannot capture one in a lambda.)
+        std::erase_if(env, [&](const std::string& e) { return keyOf(e) == override.first; });
+        env.push_back(override.first + "=" + override.second);
     }
     return env;
 }
@@ -153,12 +154,15 @@ std::optional<std::string> findInjectionLibrary(std::string& error)
         error = std::string("KINETOSCOPE_INJECTION_LIBRARY=") + explicitPath + " is not a readable absolute path";
         return std::nullopt;
     }
+    const std::string installed = std::string("/") + KS_INJECTION_INSTALL_DIR + "/";
+    // Build tree (cli/, app/ and collector/ are siblings), then where `install` puts it
+    // (KS_INJECTION_INSTALL_DIR: relative to the installed executables, e.g. ../lib/<triplet>/kinetoscope).
     std::string dir;
-    if (auto found = findNextToExecutable({"/injection/", "/../collector/injection/", "/../lib/", "/../lib64/"}, kName,
-                                          dir))
+    if (auto found = findNextToExecutable({"/../collector/injection/", installed}, kName, dir))
         return found;
-    error = std::string(kName) + " was not found next to " + dir
-        + " (this build has no CUPTI support, or set KINETOSCOPE_INJECTION_LIBRARY)";
+    error = std::string("the collector's injection library is missing: no ") + dir + installed + kName
+        + " (this Kinetoscope was built without CUPTI, which comes with NVIDIA's CUDA toolkit; "
+          "or set KINETOSCOPE_INJECTION_LIBRARY to its path)";
     return std::nullopt;
 }
 
@@ -170,7 +174,6 @@ std::optional<std::string> findNextToExecutable(const std::vector<std::string>& 
     if (n <= 0)
         return std::nullopt;
     executableDirectory = directoryOf(std::string(self, static_cast<std::size_t>(n)));
-    // Build tree (collector/, cli/ and app/ are siblings), then an install prefix.
     for (const std::string& folder : folders) {
         const std::string candidate = executableDirectory + folder + name;
         if (access(candidate.c_str(), R_OK) == 0) {

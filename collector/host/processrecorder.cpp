@@ -517,12 +517,19 @@ void ProcessRecorder::addRange(const OpenMarker& start, TimeNs end)
     slice.tid = static_cast<std::int64_t>(start.threadId);
     slice.start = start.time;
     slice.duration = end > start.time ? end - start.time : 0;
-    slice.name = start.name;
+    slice.name = stepName(start.name);
     slice.category = EventCategory::Annotation;
     ArgsText args;
     if (start.domain != 0)
         args.addText("domain", m_data.names[start.domain]);
     addSlice(slice, sliceText(slice, args));
+}
+
+std::uint32_t ProcessRecorder::stepName(std::uint32_t name)
+{
+    if (m_stepMarker.empty() || m_data.names[name] != m_stepMarker)
+        return name;
+    return intern("ProfilerStep#" + std::to_string(m_nextStep++));
 }
 
 void ProcessRecorder::addOpRange(const OpenMarker& start, TimeNs end, const NvtxOp& op)
@@ -534,7 +541,7 @@ void ProcessRecorder::addOpRange(const OpenMarker& start, TimeNs end, const Nvtx
     slice.tid = tid;
     slice.start = start.time;
     slice.duration = end > start.time ? end - start.time : 0;
-    slice.name = intern(std::string(op.name));
+    slice.name = stepName(intern(std::string(op.name)));
     slice.category = op.label ? EventCategory::Annotation : EventCategory::CpuOp;
     TorchOp info;
     info.externalId = op.opId >= 0 ? op.opId : m_nextSyntheticOpId++;

@@ -128,6 +128,10 @@ public:
 
     const RecordedProcess& data() const { return m_data; }
 
+    // --step-marker: each NVTX range or record_function label named `name` becomes the
+    // step "ProfilerStep#N" (N = 0, 1, ... per process), as torch.profiler names its steps.
+    void setStepMarker(std::string name) { m_stepMarker = std::move(name); }
+
 private:
     struct Correlation {
         std::int32_t apiSlice = -1;
@@ -195,6 +199,9 @@ private:
     // Per thread, the last backward node op that ended: its evaluate_function wrapper, which
     // ends next on that thread, takes its sequence number as kineto's does.
     std::unordered_map<std::int64_t, std::pair<std::uint32_t, std::int64_t>> m_lastBackwardNode;
+    std::uint32_t stepName(std::uint32_t name);
+    std::string m_stepMarker;
+    std::int64_t m_nextStep = 0;
     std::int64_t m_nextSyntheticOpId = std::int64_t(1) << 40; // op ranges without "op_id"
 };
 

@@ -54,7 +54,8 @@ std::optional<std::string> findPythonSiteDirectory(std::string& error)
         return std::nullopt;
     }
     std::string dir;
-    const auto found = findNextToExecutable({"/../collector/python/", "/../share/kinetoscope/python/"}, kName, dir);
+    const auto found = findNextToExecutable(
+        {"/../collector/python/", std::string("/") + KS_PYTHON_SITE_INSTALL_DIR + "/"}, kName, dir);
     if (!found) {
         error = std::string(kName) + " of the collector was not found next to " + dir
             + " (set KINETOSCOPE_PYTHON_SITE, or --pytorch=off)";

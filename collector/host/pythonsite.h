@@ -4,6 +4,7 @@
 // the user's own sitecustomize), so PyTorch's operators arrive as NVTX op ranges.
 #include "collector/host/launcher.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -32,7 +32,8 @@ inline constexpr double kDataLoadingCover = 0.5;
 inline constexpr double kLaunchBoundMaxGpuBusy = 0.5;
 // low-occupancy: a kernel (by name) with at least this share of step time whose estimated
 // SM efficiency (blocks per SM, capped at 1) is below kLowSmEfficiency or whose estimated
-// achieved occupancy is below kLowAchievedOccupancyPct.
+// achieved occupancy is below kLowAchievedOccupancyPct. NCCL kernels are left out (few blocks
+// by design; their time is mostly waiting for other ranks).
 inline constexpr double kLowOccupancyMinShare = 0.05;
 inline constexpr double kLowSmEfficiency = 0.5;
 inline constexpr double kLowAchievedOccupancyPct = 10.0;

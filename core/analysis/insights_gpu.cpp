@@ -28,6 +28,11 @@ std::vector<SliceId> kernelsInSteps(const InsightContext& context)
     return out;
 }
 
+bool isCommunicationKernel(std::string_view name)
+{
+    return contains(name, "nccl") || contains(name, "Nccl") || contains(name, "NCCL");
+}
+
 double median(std::vector<TimeNs> values)
 {
     if (values.empty())
@@ -128,7 +133,8 @@ std::optional<Insight> detectLowOccupancy(const InsightContext& context)
     std::map<StringId, Group> byName;
     for (const SliceId s : kernelsInSteps(context)) {
         const GpuOpInfo* info = context.trace.gpuOpInfo(s);
-        if (!info || info->blocksPerSm < 0.0f)
+        // Collectives use few blocks by design and mostly wait for other ranks.
+        if (!info || info->blocksPerSm < 0.0f || isCommunicationKernel(context.trace.str(slices.name[s])))
             continue;
         Group& g = byName[slices.name[s]];
         const double d = double(slices.duration[s]);

@@ -29,16 +29,20 @@ std::optional<Insight> detectHostSync(const InsightContext& context, const std::
     const auto& slices = context.trace.slices();
     Insight insight;
     insight.id = "host-sync";
-    double blockedNs = 0.0;
+    // Union of the blocked time and the idle gaps after it: syncs on several threads, or a
+    // gap that starts while the host still waits, count once.
+    std::vector<gpu::IntervalSet::Interval> blocked, idle;
     for (const SliceId s : context.hostSyncs) {
-        blockedNs += double(slices.duration[s]);
+        blocked.emplace_back(slices.start[s], slices.end(s));
         insight.evidence.push_back(evidenceFor(context.facts, s));
     }
-    double idleNs = 0.0;
     for (const IdleGap& gap : gaps) {
         if (gap.cause == IdleCause::HostSync)
-            idleNs += double(gap.end - gap.start);
+            idle.emplace_back(gap.start, gap.end);
     }
+    const auto blockedSet = gpu::IntervalSet::unionOf(blocked);
+    const double blockedNs = double(blockedSet.measure());
+    const double idleNs = double(gpu::IntervalSet::unionOf(std::move(idle)).subtracted(blockedSet).measure());
     context.setTime(insight, blockedNs + idleNs);
     const double perStep = double(context.hostSyncs.size()) / context.stepCount;
     insight.title = printfString("The CPU waits for the GPU %.3g× per step (%s blocked, %s GPU idle after)", perStep,

@@ -115,9 +115,11 @@ TimeNs TraceFacts::meanStepTime() const
 {
     if (windows.steps.empty())
         return windows.stepsSpan();
+    // Each step spans its host range and the device work it launched: the plugin's adjusted
+    // window alone can start after the host range (device work left over from before).
     TimeNs total = 0;
     for (const auto& step : windows.steps)
-        total += step.end - step.start;
+        total += std::max(step.end, step.hostEnd) - std::min(step.start, step.hostStart);
     return total / TimeNs(windows.steps.size());
 }
 

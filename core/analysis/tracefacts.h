@@ -77,7 +77,8 @@ struct TraceFacts {
     bool hasSteps() const { return windows.hasProfilerSteps && !windows.steps.empty(); }
     // Number of steps to average over (1 when the trace has none: the whole trace is one).
     std::size_t stepCount() const { return windows.steps.empty() ? 1 : windows.steps.size(); }
-    // Mean length of a step (adjusted to its device work), or the steps window without steps.
+    // Mean length of a step (its host range joined with its adjusted device window), or the
+    // steps window without steps.
     TimeNs meanStepTime() const;
     // Index of the step whose host range [hostStart, hostEnd] holds [start, end]; -1 if none.
     // Without ProfilerSteps every interval belongs to step 0 (the whole trace).

@@ -59,7 +59,7 @@ Status EventParser::parseIdField(Cursor& c, JsonId& out, bool& has, RawEvent& ev
     if (*c.p == '"') {
         std::string_view text;
         KS_TRY(json::parseString(c, text, m_text));
-        out = JsonId::fromText(interner.intern(text));
+        out = JsonId::fromText(interner.intern(text)); // the pool makes it valid UTF-8
         has = true;
         return Status::Ok;
     }
@@ -422,7 +422,8 @@ Status EventParser::parse(Cursor& c, RawEvent& ev, StringPool& interner)
                 mark(kPh);
                 std::string_view ph;
                 KS_TRY(parseStringField(c, ph, m_ph, ev));
-                ev.ph = ph.empty() ? 0 : ph[0];
+                // A non-ASCII first byte is no phase; '?' keeps it out of texts as a stray byte.
+                ev.ph = ph.empty() ? 0 : static_cast<unsigned char>(ph[0]) < 0x80 ? ph[0] : '?';
                 continue;
             }
             if (key[0] == 't' && key[1] == 's') {
@@ -523,7 +524,7 @@ std::vector<std::pair<std::string, double>> numericArgs(const char* begin, const
         std::string_view key;
         if (*c.p != '"' || json::parseString(c, key, keyScratch) != Status::Ok)
             break;
-        std::string keyCopy(key);
+        std::string keyCopy(key); // counter names are made valid UTF-8 by the builder
         if (expectColon(c) != Status::Ok)
             break;
         double v = 0;

@@ -3,10 +3,12 @@
 #include "core/loading/bytesource.h"
 #include "core/loading/eventparser.h"
 #include "core/model/tracebuilder.h"
+#include "core/model/utf8.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -20,6 +22,7 @@ using json::Status;
 namespace {
 
 constexpr std::size_t kMaxMetadataBytes = 1 << 20; // larger top-level values are skipped
+constexpr const char* kInvalidUtf8 = "invalid UTF-8 (or a lone UTF-16 surrogate) was replaced with U+FFFD";
 
 std::vector<DeviceProperties> parseDeviceProperties(const std::string& raw)
 {
@@ -84,7 +87,10 @@ private:
     Status stepObjectMember(Cursor& c);
     Status parseObjectMember(Cursor& c);
     Status stepEvents(Cursor& c);
+    // An event whose text is not valid UTF-8: warns, and points its kept fields at valid copies.
+    void keepValidText(RawEvent& ev, const char* firstBad);
     void handleEvent(const RawEvent& ev, std::uint64_t offset, std::uint32_t length);
+    bool handleKeptEvent(const RawEvent& ev, std::uint64_t offset, std::uint32_t length);
     void handleSlice(const RawEvent& ev, JsonId pid, JsonId tid, StringId name, StringId category, bool device,
                      std::uint64_t offset, std::uint32_t length);
     void handleMetadataEvent(const RawEvent& ev, JsonId pid, JsonId tid);
@@ -121,6 +127,7 @@ private:
     EventParser m_parser;
     RawEvent m_event;
     std::string m_keyScratch;
+    std::array<std::string, 6> m_validText; // see keepValidText()
     std::vector<std::int8_t> m_deviceCategory; // by category id: -1 unknown, 0 host, 1 device
 
     // The last X slice, for kineto's "flow event right after its slice" fast path.
@@ -362,6 +369,14 @@ Status TraceReader::parseObjectMember(Cursor& c)
         return Status::Ok;
     }
     std::string raw(valueStart, c.p);
+    const std::size_t badValue = utf8::firstInvalidJson(raw);
+    const std::size_t badKey = utf8::firstInvalid(keyCopy);
+    if (badValue != utf8::kValid || badKey != utf8::kValid) {
+        m_builder.diagnostics().warn("invalid-utf8", "top-level \"" + utf8::sanitized(keyCopy) + "\": " + kInvalidUtf8,
+                                     badKey != utf8::kValid ? kNoOffset : offsetOf(valueStart) + badValue);
+        raw = utf8::sanitizedJson(raw);
+        keyCopy = utf8::sanitized(keyCopy);
+    }
     if (keyCopy == "baseTimeNanoseconds") {
         std::int64_t base = 0;
         if (json::parseInt64(raw, base))
@@ -397,6 +412,7 @@ Status TraceReader::stepEvents(Cursor& c)
                 return st;
             }
             m_builder.countEntry("<not an object>/");
+            m_builder.keepEntry(offsetOf(start), static_cast<std::uint32_t>(c.p - start), '?');
             warnAt("not-an-object", "a traceEvents entry is not an object", start);
             ++m_eventIndex;
             continue;
@@ -407,9 +423,21 @@ Status TraceReader::stepEvents(Cursor& c)
                 c.p = start;
             return st;
         }
-        handleEvent(m_event, offsetOf(start), static_cast<std::uint32_t>(c.p - start));
+        const std::string_view text(start, static_cast<std::size_t>(c.p - start));
+        if (const std::size_t bad = utf8::firstInvalidJson(text); bad != utf8::kValid) [[unlikely]]
+            keepValidText(m_event, start + bad);
+        handleEvent(m_event, offsetOf(start), static_cast<std::uint32_t>(text.size()));
         ++m_eventIndex;
     }
+}
+
+void TraceReader::keepValidText(RawEvent& ev, const char* firstBad)
+{
+    warnAt("invalid-utf8", kInvalidUtf8, firstBad);
+    std::string_view* kept[] = {&ev.name, &ev.category, &ev.args.name, &ev.args.labels, &ev.scope, &ev.bp};
+    static_assert(std::size(kept) == std::tuple_size_v<decltype(m_validText)>);
+    for (std::size_t i = 0; i < std::size(kept); ++i)
+        *kept[i] = utf8::validView(*kept[i], m_validText[i]);
 }
 
 bool TraceReader::deviceCategory(StringId category)
@@ -432,10 +460,8 @@ void TraceReader::handleEvent(const RawEvent& ev, std::uint64_t offset, std::uin
         diag.warn("duplicate-key", "an event repeats a key; the last value was used", offset, m_eventIndex);
     if (ev.droppedFields)
         diag.warn("wrong-type", "a field had a type that could not be used and was ignored", offset, m_eventIndex);
-    if (!ev.ph) {
-        diag.warn("missing-ph", "an event without \"ph\" was skipped", offset, m_eventIndex);
+    if (handleKeptEvent(ev, offset, length))
         return;
-    }
     // Missing pid defaults to 0, missing tid to the pid (Trace Event Format).
     const JsonId pid = ev.hasPid ? ev.pid : JsonId::fromNumber(0);
     const JsonId tid = ev.hasTid ? ev.tid : pid;
@@ -443,22 +469,11 @@ void TraceReader::handleEvent(const RawEvent& ev, std::uint64_t offset, std::uin
         handleMetadataEvent(ev, pid, tid);
         return;
     }
-    if (!ev.hasTs || ev.badTs || ev.badDur) {
-        diag.warn(ev.hasTs || ev.badTs ? "bad-time" : "missing-ts",
-                  ev.hasTs || ev.badTs ? "an event with a non-finite or out-of-range ts/dur was skipped"
-                                       : "an event without \"ts\" was skipped",
-                  offset, m_eventIndex);
-        return;
-    }
     m_maxTime = std::max(m_maxTime, ev.ts + (ev.hasDur && ev.dur > 0 ? ev.dur : 0));
     const StringId name = ev.hasName ? strings.intern(ev.name) : strings.intern("[No name]");
     const bool device = deviceCategory(category);
     switch (ev.ph) {
     case 'X':
-        if (!ev.hasDur) {
-            diag.warn("missing-dur", "an X event without \"dur\" was skipped", offset, m_eventIndex);
-            return;
-        }
         handleSlice(ev, pid, tid, name, category, device, offset, length);
         return;
     case 'B':
@@ -496,10 +511,6 @@ void TraceReader::handleEvent(const RawEvent& ev, std::uint64_t offset, std::uin
     case 's':
     case 't':
     case 'f': {
-        if (!ev.hasId) {
-            diag.warn("flow-without-id", "a flow event without \"id\" was skipped", offset, m_eventIndex);
-            return;
-        }
         FlowEvent f;
         f.phase = ev.ph == 's' ? FlowPhase::Start : ev.ph == 't' ? FlowPhase::Step : FlowPhase::End;
         f.category = category;
@@ -510,6 +521,8 @@ void TraceReader::handleEvent(const RawEvent& ev, std::uint64_t offset, std::uin
         f.time = ev.ts;
         f.bindEnclosing = ev.bp == "e";
         f.eventIndex = m_eventIndex;
+        f.rawOffset = offset;
+        f.rawLength = length;
         if (m_lastSlice.index != kNoIndex && m_lastSlice.start == ev.ts && m_lastSlice.pid == pid && m_lastSlice.tid == tid)
             f.pendingSlice = m_lastSlice.index;
         m_builder.addFlowEvent(f);
@@ -521,8 +534,57 @@ void TraceReader::handleEvent(const RawEvent& ev, std::uint64_t offset, std::uin
         handleAsync(ev, pid, name, category, offset, length);
         return;
     default:
-        diag.warn("ignored-phase", std::string("events of phase '") + ev.ph + "' are not shown", offset, m_eventIndex);
-        return;
+        return; // kept verbatim by handleKeptEvent
+    }
+}
+
+// Entries the model does not represent faithfully are kept verbatim for the writer (offset
+// and length only); some of them still feed the model (marks, counters, nestable async).
+// Returns true when the entry needs nothing more (skipped, or kept only).
+bool TraceReader::handleKeptEvent(const RawEvent& ev, std::uint64_t offset, std::uint32_t length)
+{
+    auto& diag = m_builder.diagnostics();
+    const auto keep = [&] { m_builder.keepEntry(offset, length, ev.ph ? ev.ph : '?'); };
+    if (!ev.ph) {
+        diag.warn("missing-ph", "an event without \"ph\" was not shown (kept for Save As)", offset, m_eventIndex);
+        keep();
+        return true;
+    }
+    if (ev.ph == 'M') {
+        keep();
+        return false;
+    }
+    if (!ev.hasTs || ev.badTs || ev.badDur) {
+        diag.warn(ev.hasTs || ev.badTs ? "bad-time" : "missing-ts",
+                  ev.hasTs || ev.badTs ? "an event with a non-finite or out-of-range ts/dur was not shown"
+                                       : "an event without \"ts\" was not shown",
+                  offset, m_eventIndex);
+        keep();
+        return true;
+    }
+    switch (ev.ph) {
+    case 'X':
+        if (ev.hasDur)
+            return false;
+        diag.warn("missing-dur", "an X event without \"dur\" was not shown", offset, m_eventIndex);
+        keep();
+        return true;
+    case 'B': case 'E': case 'i': case 'I':
+        return false;
+    case 's': case 't': case 'f':
+        if (ev.hasId)
+            return false;
+        diag.warn("flow-without-id", "a flow event without \"id\" was not shown", offset, m_eventIndex);
+        keep();
+        return true;
+    case 'R': case 'C': case 'b': case 'n': case 'e':
+        keep();
+        return false;
+    default:
+        diag.warn("ignored-phase", std::string("events of phase '") + ev.ph + "' are not shown (kept for Save As)",
+                  offset, m_eventIndex);
+        keep();
+        return true;
     }
 }
 
@@ -530,7 +592,8 @@ void TraceReader::handleSlice(const RawEvent& ev, JsonId pid, JsonId tid, String
                               bool device, std::uint64_t offset, std::uint32_t length)
 {
     if (ev.dur < 0) {
-        m_builder.diagnostics().warn("negative-dur", "a slice with a negative duration was skipped", offset, m_eventIndex);
+        m_builder.diagnostics().warn("negative-dur", "a slice with a negative duration was not shown", offset, m_eventIndex);
+        m_builder.keepEntry(offset, length, ev.ph);
         return;
     }
     SliceEvent s;
@@ -618,7 +681,8 @@ void TraceReader::handleBeginEnd(const RawEvent& ev, JsonId pid, JsonId tid, Str
             ++it;
     }
     if (it == stack.rend()) {
-        m_builder.diagnostics().warn("unmatched-end", "an E event without a matching B was ignored", offset, m_eventIndex);
+        m_builder.diagnostics().warn("unmatched-end", "an E event without a matching B was not shown", offset, m_eventIndex);
+        m_builder.keepEntry(offset, length, 'E');
         return;
     }
     OpenSlice open = std::move(*it);

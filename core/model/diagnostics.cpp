@@ -1,5 +1,7 @@
 #include "core/model/diagnostics.h"
 
+#include "core/model/utf8.h"
+
 namespace ks {
 
 std::string Diagnostic::located() const
@@ -22,8 +24,10 @@ std::string Diagnostic::located() const
 void Diagnostics::add(Diagnostic d, std::uint64_t count)
 {
     auto& n = m_counts[d.code];
-    if (n < kMessagesPerCode)
+    if (n < kMessagesPerCode) {
+        d.message = utf8::sanitized(d.message); // messages may quote the file (names, paths)
         m_items.push_back(std::move(d));
+    }
     n += count;
 }
 

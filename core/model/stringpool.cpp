@@ -1,5 +1,7 @@
 #include "core/model/stringpool.h"
 
+#include "core/model/utf8.h"
+
 #include <cstring>
 
 namespace ks {
@@ -34,6 +36,10 @@ StringId StringPool::intern(std::string_view text)
 {
     if (auto it = m_index.find(text); it != m_index.end())
         return it->second;
+    // The pool holds valid UTF-8 only (core/model/utf8.h), whoever interns: checked once per
+    // new string, so the cost is per distinct name, not per event.
+    if (utf8::firstInvalid(text) != utf8::kValid)
+        return intern(utf8::sanitized(text));
     char* dest;
     if (text.size() > kBlockBytes / 4) {
         // Long names (kernel templates) get a block of their own; the current block stays.

@@ -1,4 +1,5 @@
 #include "core/model/trace.h"
+#include "core/model/utf8.h"
 
 #include <algorithm>
 
@@ -114,6 +115,9 @@ std::string Trace::eventText(SliceId s) const
     std::string out;
     if (m_textSource && m_slices.rawLength[s])
         m_textSource->read(m_slices.rawOffset[s], m_slices.rawLength[s], out);
+    // Valid UTF-8 for every consumer, whatever the file held (core/model/utf8.h).
+    if (utf8::firstInvalidJson(out) != utf8::kValid)
+        out = utf8::sanitizedJson(out);
     return out;
 }
 
@@ -122,6 +126,9 @@ std::string Trace::instantText(std::uint32_t i) const
     std::string out;
     if (m_textSource && m_instants.rawLength[i])
         m_textSource->read(m_instants.rawOffset[i], m_instants.rawLength[i], out);
+    // Valid UTF-8 for every consumer, whatever the file held (core/model/utf8.h).
+    if (utf8::firstInvalidJson(out) != utf8::kValid)
+        out = utf8::sanitizedJson(out);
     return out;
 }
 
@@ -224,6 +231,7 @@ std::size_t Trace::memoryBytes() const
            + bytes(i.rawOffset) + bytes(i.rawLength);
     for (const auto& c : m_counters)
         total += bytes(c.time) + bytes(c.value) + c.name.capacity();
+    total += bytes(m_keptEntries);
     total += bytes(m_flows) + bytes(m_flowsByTo) + bytes(m_flowsByFrom) + bytes(m_rows) + bytes(m_tracks)
            + bytes(m_processes) + bytes(m_gpuOpSlices) + bytes(m_gpuOps);
     for (const auto& tr : m_tracks)

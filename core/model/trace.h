@@ -160,6 +160,7 @@ struct Flow {
     StringId name = kEmptyString;
     SliceId from = kNoSlice;
     SliceId to = kNoSlice;
+    std::uint64_t id = 0; // as the source wrote it (arrows of one s/t/f chain share it)
 };
 
 // A flow event whose other half never came (kineto's orphan f on most CUDA calls, the s of
@@ -190,6 +191,23 @@ struct DeviceProperties {
     int regsPerBlock = 0, regsPerMultiprocessor = 0;
     int warpSize = 32;
     std::int64_t sharedMemPerBlock = 0, sharedMemPerMultiprocessor = 0, sharedMemPerBlockOptin = 0;
+};
+
+// A traceEvents entry that the model does not represent faithfully (object snapshots, legacy
+// and nestable async, samples, marks, clock syncs, unknown phases, metadata events, events it
+// had to skip, ...): the writer copies its text verbatim, in file order. Slices and instants
+// the loader derived from such an entry (async spans, marks) share its offset and are not
+// written a second time.
+struct KeptEntry {
+    std::uint64_t offset = 0;
+    std::uint32_t length = 0;
+    char phase = '?'; // the entry's "ph" ('?' when missing)
+};
+
+// A span of raw event text in the event source.
+struct TextSpan {
+    std::uint64_t offset = 0;
+    std::uint32_t length = 0;
 };
 
 // Where the raw JSON text of each event can be re-read on demand (args are not kept in
@@ -250,6 +268,7 @@ public:
     SliceId sliceAt(std::uint32_t row, TimeNs t) const;
     const GpuOpInfo* gpuOpInfo(SliceId s) const;
     // The raw JSON text of the event ("{...}"), read back from its source; empty if none.
+    // Texts are valid UTF-8: ill-formed bytes and lone surrogate escapes become U+FFFD.
     std::string eventText(SliceId s) const;
     std::string instantText(std::uint32_t instant) const;
     // The texts of many slices (instants) in one pass, read in batches in source order: far
@@ -268,6 +287,14 @@ public:
     // Unpaired flow halves bound to the slice (sorted by slice).
     std::span<const FlowHalf> unpairedFlowHalves(SliceId s) const;
     const std::vector<FlowHalf>& unpairedFlowHalves() const { return m_unpairedHalves; }
+
+    // --- entries kept verbatim (sorted by offset) ---
+    const std::vector<KeptEntry>& keptEntries() const { return m_keptEntries; }
+    bool isKeptOffset(std::uint64_t offset) const; // a slice or instant derived from a kept entry
+    bool hasTextSource() const { return m_textSource != nullptr; }
+    // Any spans of source text, read in batches like forEachEventText; sink(index into spans, text).
+    void forEachText(std::span<const TextSpan> spans,
+                     const std::function<void(std::uint32_t, std::string_view)>& sink) const;
 
     // --- display ---
     std::string processDisplayName(std::uint32_t process) const; // "GPU 0 · NVIDIA H200", "python3 (572)"
@@ -291,6 +318,7 @@ private:
     std::vector<std::uint32_t> m_flowsByFrom; // flow indices sorted by `from`
     std::vector<FlowCategoryStats> m_flowStats;
     std::vector<FlowHalf> m_unpairedHalves; // sorted by slice
+    std::vector<KeptEntry> m_keptEntries;   // sorted by offset
     std::vector<SliceId> m_gpuOpSlices;       // sorted; parallel to m_gpuOps
     std::vector<GpuOpInfo> m_gpuOps;
     std::vector<DeviceProperties> m_deviceProperties;

@@ -1,5 +1,7 @@
 #include "core/model/tracebuilder.h"
 
+#include "core/model/utf8.h"
+
 #include <algorithm>
 #include <numeric>
 #include <tuple>
@@ -119,7 +121,7 @@ std::uint32_t TraceBuilder::counterSeries(JsonId pid, std::string_view seriesNam
     if (inserted) {
         CounterSeries series;
         series.pid = pid;
-        series.name = std::string(seriesName);
+        series.name = utf8::sanitized(seriesName);
         series.derived = derived;
         m_trace.m_counters.push_back(std::move(series));
     }
@@ -131,14 +133,19 @@ void TraceBuilder::addFlowEvent(const FlowEvent& e)
     m_flowEvents.push_back(e);
 }
 
+void TraceBuilder::keepEntry(std::uint64_t offset, std::uint32_t length, char phase)
+{
+    m_trace.m_keptEntries.push_back({offset, length, phase});
+}
+
 void TraceBuilder::setProcessName(JsonId pid, std::string_view name)
 {
-    m_processMeta[pid].name = std::string(name);
+    m_processMeta[pid].name = utf8::sanitized(name);
 }
 
 void TraceBuilder::setProcessLabels(JsonId pid, std::string_view labels)
 {
-    m_processMeta[pid].labels = std::string(labels);
+    m_processMeta[pid].labels = utf8::sanitized(labels);
 }
 
 void TraceBuilder::setProcessSortIndex(JsonId pid, std::int64_t index)
@@ -150,7 +157,7 @@ void TraceBuilder::setProcessSortIndex(JsonId pid, std::int64_t index)
 
 void TraceBuilder::setThreadName(JsonId pid, JsonId tid, std::string_view name)
 {
-    m_threadMeta[{pid, tid}].name = std::string(name);
+    m_threadMeta[{pid, tid}].name = utf8::sanitized(name);
 }
 
 void TraceBuilder::setThreadSortIndex(JsonId pid, JsonId tid, std::int64_t index)
@@ -162,11 +169,17 @@ void TraceBuilder::setThreadSortIndex(JsonId pid, JsonId tid, std::int64_t index
 
 void TraceBuilder::addMetadata(std::string key, std::string rawJson)
 {
+    if (utf8::firstInvalid(key) != utf8::kValid)
+        key = utf8::sanitized(key);
+    if (utf8::firstInvalidJson(rawJson) != utf8::kValid)
+        rawJson = utf8::sanitizedJson(rawJson);
     m_trace.m_metadata.emplace_back(std::move(key), std::move(rawJson));
 }
 
 void TraceBuilder::setDeviceProperties(std::vector<DeviceProperties> props)
 {
+    for (auto& p : props)
+        p.name = utf8::sanitized(p.name);
     m_trace.m_deviceProperties = std::move(props);
 }
 
@@ -258,6 +271,8 @@ Trace TraceBuilder::finish()
     finishCounters();
     finishPhaseCounts();
     computeExtent();
+    std::stable_sort(m_trace.m_keptEntries.begin(), m_trace.m_keptEntries.end(),
+                     [](const KeptEntry& a, const KeptEntry& b) { return a.offset < b.offset; });
 
     for (auto& p : m_trace.m_processes) {
         p.eventCount = 0;
@@ -550,6 +565,8 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
             auto& s = stats[e.category];
             s.category = e.category;
             ++s.unbound;
+            if (e.rawLength)
+                keepEntry(e.rawOffset, e.rawLength, e.phase == FlowPhase::Start ? 's' : e.phase == FlowPhase::Step ? 't' : 'f');
             continue;
         }
         ++m_trace.m_tracks[m_trace.trackOf(slice)].flowEventCount;
@@ -577,7 +594,7 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
             const auto& b = bound[j];
             if (b.phase != FlowPhase::Start) { // End or Step closes an arrow from the open start
                 if (open) {
-                    flows.push_back({b.category, b.name, open->slice, b.slice});
+                    flows.push_back({b.category, b.name, open->slice, b.slice, b.id});
                     openUsed = true;
                     ++s.paired;
                 } else {

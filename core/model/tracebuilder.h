@@ -52,6 +52,9 @@ struct FlowEvent {
     std::int64_t eventIndex = kNoEventIndex;
     // v2 flows (and the loader's fast path) name their slice directly:
     std::uint32_t pendingSlice = kNoIndex; // index returned by addSlice
+    // The event's own text (v1 flows): kept verbatim if no slice binds it.
+    std::uint64_t rawOffset = 0;
+    std::uint32_t rawLength = 0;
 };
 
 class TraceBuilder {
@@ -71,6 +74,8 @@ public:
     std::uint32_t counterSeries(JsonId pid, std::string_view seriesName, bool derived = false);
     void addCounterSample(std::uint32_t series, TimeNs time, double value);
     void addFlowEvent(const FlowEvent& e);
+    // An entry written back verbatim (see KeptEntry); any order.
+    void keepEntry(std::uint64_t offset, std::uint32_t length, char phase);
 
     // Metadata events: the last one wins.
     void setProcessName(JsonId pid, std::string_view name);

@@ -1,5 +1,6 @@
 // Batched read-back of raw event text (Trace::forEachEventText / forEachInstantText).
 #include "core/model/trace.h"
+#include "core/model/utf8.h"
 
 #include <algorithm>
 #include <numeric>
@@ -18,7 +19,7 @@ void readInBlocks(const EventTextSource* source, std::span<const Id> ids, const 
 {
     std::vector<Id> order(ids.begin(), ids.end());
     std::stable_sort(order.begin(), order.end(), [&](Id a, Id b) { return offsets[a] < offsets[b]; });
-    std::string block;
+    std::string block, sanitized;
     std::size_t i = 0;
     while (i < order.size()) {
         const Id first = order[i];
@@ -39,8 +40,10 @@ void readInBlocks(const EventTextSource* source, std::span<const Id> ids, const 
         for (; i < j; ++i) {
             const Id id = order[i];
             const std::uint64_t from = offsets[id] - begin;
-            sink(id, from + lengths[id] <= block.size() ? std::string_view(block).substr(from, lengths[id])
-                                                        : std::string_view());
+            const std::string_view text = from + lengths[id] <= block.size()
+                                            ? std::string_view(block).substr(from, lengths[id])
+                                            : std::string_view();
+            sink(id, utf8::validJsonView(text, sanitized));
         }
     }
 }
@@ -57,6 +60,27 @@ void Trace::forEachInstantText(std::span<const std::uint32_t> instants,
                                const std::function<void(std::uint32_t, std::string_view)>& sink) const
 {
     readInBlocks<std::uint32_t>(m_textSource.get(), instants, m_instants.rawOffset, m_instants.rawLength, sink);
+}
+
+bool Trace::isKeptOffset(std::uint64_t offset) const
+{
+    const auto it = std::lower_bound(m_keptEntries.begin(), m_keptEntries.end(), offset,
+                                     [](const KeptEntry& e, std::uint64_t o) { return e.offset < o; });
+    return it != m_keptEntries.end() && it->offset == offset;
+}
+
+void Trace::forEachText(std::span<const TextSpan> spans,
+                        const std::function<void(std::uint32_t, std::string_view)>& sink) const
+{
+    std::vector<std::uint64_t> offsets(spans.size());
+    std::vector<std::uint32_t> lengths(spans.size());
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        offsets[i] = spans[i].offset;
+        lengths[i] = spans[i].length;
+    }
+    std::vector<std::uint32_t> ids(spans.size());
+    std::iota(ids.begin(), ids.end(), 0u);
+    readInBlocks<std::uint32_t>(m_textSource.get(), ids, offsets, lengths, sink);
 }
 
 } // namespace ks

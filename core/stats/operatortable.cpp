@@ -44,8 +44,25 @@ void appendPythonRepr(const nlohmann::json& value, std::string& out)
     } else if (value.is_number_integer()) {
         out += std::to_string(value.get<std::int64_t>());
     } else {
-        out += value.dump();
+        out += value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
+}
+
+// Args decoded from event text: "Input Dims" is 2-3 levels deep in real traces, so deeper
+// values are dropped rather than recursed into (appendPythonRepr and dump() recurse).
+nlohmann::json parseEventText(std::string_view text)
+{
+    constexpr int kMaxDepth = 64;
+    const auto depthGuard = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) { return depth <= kMaxDepth; };
+    return nlohmann::json::parse(text, depthGuard, false);
+}
+
+// A number from the args, or `fallback` when it is missing or of another type (value()
+// would throw on a string).
+std::int64_t integerArg(const nlohmann::json& args, const char* key, std::int64_t fallback)
+{
+    const auto it = args.find(key);
+    return it != args.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
 }
 
 bool isCpuClass(SliceClass c)
@@ -150,18 +167,35 @@ void OperatorTableBuilder::collectEvents()
 
 // CUPTI overhead records (e.g. "Activity Buffer Request") carry no ids in the JSON, but torch
 // links each to the op that was running when CUPTI asked for the buffer: the overhead is
-// nested under that op on its thread and is credited with that op's GPU time as well.
+// nested under that op on its thread and is credited with that op's GPU time as well. The op
+// is the innermost enclosing one on the overhead's own thread, never on another thread: the
+// CPU thread with the overhead's tid, else (kineto writes the overhead row as pid -1, tid 0)
+// the main thread of a host process (tid == pid).
 void OperatorTableBuilder::linkOverheads()
 {
+    const auto& tracks = m_trace.tracks();
+    const auto isMainThread = [&](std::uint32_t t) {
+        const JsonId& pid = m_trace.processes()[tracks[t].process].pid;
+        return !pid.isText && !tracks[t].tid.isText && tracks[t].tid.number == pid.number;
+    };
     for (const auto o : m_overheads) {
         Node& overhead = m_nodes[o];
-        const Node* best = nullptr;
-        for (const auto& n : m_nodes) {
-            if (n.id == kNoId || n.start > overhead.start || n.end <= overhead.start)
-                continue;
-            if (!best || n.start > best->start || (n.start == best->start && n.end < best->end))
-                best = &n;
-        }
+        const JsonId ownTid = tracks[overhead.track].tid;
+        const auto innermost = [&](const auto& onThread) {
+            const Node* best = nullptr;
+            for (const auto& n : m_nodes) {
+                if (n.id == kNoId || n.start > overhead.start || n.end <= overhead.start || !onThread(n.track))
+                    continue;
+                if (!best || n.start > best->start || (n.start == best->start && n.end < best->end))
+                    best = &n;
+            }
+            return best;
+        };
+        const Node* best = innermost([&](std::uint32_t t) {
+            return t != overhead.track && tracks[t].kind == TrackKind::CpuThread && tracks[t].tid == ownTid;
+        });
+        if (!best)
+            best = innermost(isMainThread);
         if (best) {
             overhead.id = best->id;
             overhead.track = best->track;
@@ -279,10 +313,12 @@ void OperatorTableBuilder::computeMemory()
             memoryInstants.push_back(i);
     }
     m_trace.forEachInstantText(memoryInstants, [&](std::uint32_t i, std::string_view text) {
-        const auto event = nlohmann::json::parse(text, nullptr, false);
-        const auto args = event.is_object() ? event.value("args", nlohmann::json::object()) : nlohmann::json::object();
-        const std::int64_t bytes = args.value("Bytes", std::int64_t(0));
-        const int deviceType = args.value("Device Type", 0);
+        const auto event = parseEventText(text);
+        const auto noArgs = nlohmann::json::object();
+        const auto argsIt = event.is_object() ? event.find("args") : event.end();
+        const auto& args = argsIt != event.end() && argsIt->is_object() ? *argsIt : noArgs;
+        const std::int64_t bytes = integerArg(args, "Bytes", 0);
+        const std::int64_t deviceType = integerArg(args, "Device Type", 0);
         // c10::DeviceType: CPU 0, MKLDNN 2, IDEEP 5 count as CPU; CUDA 1, HIP 6, PrivateUse1 20 as device.
         const bool cpu = deviceType == 0 || deviceType == 2 || deviceType == 5;
         const bool device = deviceType == 1 || deviceType == 6 || deviceType == 20;
@@ -321,7 +357,7 @@ void OperatorTableBuilder::computeMemory()
 
 std::string inputShapesOf(std::string_view eventText)
 {
-    const auto event = nlohmann::json::parse(eventText, nullptr, false);
+    const auto event = parseEventText(eventText);
     if (!event.is_object() || !event.contains("args"))
         return "[]";
     const auto& args = event["args"];

@@ -1,5 +1,6 @@
 #include "core/stats/traceinfo.h"
 
+#include <map>
 #include <sstream>
 
 namespace ks {
@@ -13,7 +14,53 @@ nlohmann::json idJson(const Trace& trace, JsonId id)
     return id.number;
 }
 
+const char* keptKind(char phase)
+{
+    switch (phase) {
+    case 'M': return "metadata events (M)";
+    case 'C': return "counter events (C)";
+    case 'b': case 'n': case 'e': return "nestable async events (b/n/e)";
+    case 'S': case 'T': case 'p': case 'F': return "legacy async events (S/T/p/F)";
+    case 'O': case 'N': case 'D': return "object events (O/N/D)";
+    case 'P': return "samples (P)";
+    case 'R': return "marks (R)";
+    case 'c': return "clock syncs (c)";
+    case 's': case 't': case 'f': return "flow events bound to no slice";
+    case 'X': return "X events not shown (no or negative dur)";
+    case 'E': return "unmatched ends (E)";
+    case 'V': case 'v': return "memory dumps (V/v)";
+    case '(': case ')': return "context events";
+    case '?': return "entries without ph";
+    default: return "events of other phases";
+    }
+}
+
 } // namespace
+
+std::vector<std::pair<std::string, std::uint64_t>> entryKinds(const Trace& trace)
+{
+    std::uint64_t slices = 0, asyncRanges = 0, instants = 0, samples = 0;
+    for (SliceId s = 0; s < trace.slices().size(); ++s)
+        ++(trace.slices().rawLength[s] && trace.isKeptOffset(trace.slices().rawOffset[s]) ? asyncRanges : slices);
+    for (std::uint32_t i = 0; i < trace.instants().size(); ++i)
+        instants += !(trace.instants().rawLength[i] && trace.isKeptOffset(trace.instants().rawOffset[i]));
+    for (const auto& c : trace.counters())
+        samples += c.derived ? 0 : c.time.size();
+    std::vector<std::pair<std::string, std::uint64_t>> out{
+        {"slices", slices},
+        {"async ranges (b/e)", asyncRanges},
+        {"instants", instants},
+        {"flows", trace.flows().size()},
+        {"unpaired flow halves", trace.unpairedFlowHalves().size()},
+        {"counter samples", samples},
+    };
+    std::map<std::string, std::uint64_t> kept;
+    for (const auto& e : trace.keptEntries())
+        ++kept[keptKind(e.phase)];
+    for (auto& [kind, n] : kept)
+        out.emplace_back(kind, n);
+    return out;
+}
 
 nlohmann::json traceInfoJson(const Trace& trace, const std::string& path)
 {
@@ -61,6 +108,9 @@ nlohmann::json traceInfoJson(const Trace& trace, const std::string& path)
     auto& counters = out["counters"] = nlohmann::json::array();
     for (const auto& c : trace.counters())
         counters.push_back({{"pid", idJson(trace, c.pid)}, {"name", c.name}, {"samples", c.time.size()}});
+    auto& kinds = out["kinds"] = nlohmann::json::object();
+    for (const auto& [kind, n] : entryKinds(trace))
+        kinds[kind] = n;
     auto& counts = out["counts"] = nlohmann::json::object();
     for (const auto& c : trace.phaseCategoryCounts())
         counts[c.key] = c.count;
@@ -116,6 +166,9 @@ std::string traceInfoText(const Trace& trace, const std::string& path)
             o << "\n";
         }
     }
+    o << "\nkinds:\n";
+    for (const auto& [kind, n] : entryKinds(trace))
+        o << "  " << kind << "  " << n << "\n";
     o << "\ncounts (ph/cat):\n";
     for (const auto& c : trace.phaseCategoryCounts())
         o << "  " << c.key << "  " << c.count << "\n";

@@ -1,6 +1,8 @@
 #include "core/writing/writer.h"
 
 #include "core/loading/jsonscan.h"
+#include "core/writing/idplan.h"
+#include "core/version.h"
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -161,17 +163,79 @@ private:
     std::string m_text = "{";
 };
 
+// Invalid UTF-8 (older kineto names) becomes U+FFFD, so that the text is valid JSON again.
+std::string repairUtf8(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const auto* end = p + text.size();
+    while (p < end) {
+        const unsigned c = *p;
+        int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
+        bool valid = extra >= 0 && end - p > extra;
+        for (int i = 1; valid && i <= extra; ++i)
+            valid = (p[i] & 0xC0) == 0x80;
+        if (!valid) {
+            out += "\xEF\xBF\xBD";
+            ++p;
+            continue;
+        }
+        out.append(reinterpret_cast<const char*>(p), static_cast<std::size_t>(extra + 1));
+        p += extra + 1;
+    }
+    return out;
+}
+
+// NaN and Infinity (outside strings) are not JSON: they become null, so that every other
+// reader still gets the entry. Returns whether anything changed.
+bool nullNonFiniteNumbers(std::string& text)
+{
+    std::string out;
+    bool inString = false, changed = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size())
+                out += text[++i];
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"')
+            inString = true;
+        const std::string_view rest(text.data() + i, text.size() - i);
+        bool replaced = false;
+        for (const std::string_view token : {"-Infinity", "Infinity", "-NaN", "NaN"}) {
+            if (!replaced && rest.starts_with(token)) {
+                out += "null";
+                i += token.size() - 1;
+                changed = replaced = true;
+            }
+        }
+        if (!replaced)
+            out += c;
+    }
+    if (changed)
+        text = std::move(out);
+    return changed;
+}
+
 class TraceJsonWriter {
 public:
-    TraceJsonWriter(const Trace& trace, Sink& sink) : m_trace(trace), m_sink(sink) {}
+    TraceJsonWriter(const std::vector<const Trace*>& inputs, bool normalize, Sink& sink)
+        : m_inputs(inputs), m_plan(inputs, normalize), m_sink(sink) {}
     TraceWriteResult run();
 
 private:
+    const Trace& trace() const { return *m_inputs[m_k]; }
+    Json pidOf(const JsonId& pid) { return m_plan.pid(m_k, pid); }
     Json jsonId(const JsonId& id) const
     {
-        return id.isText ? Json(std::string(m_trace.str(id.text))) : Json(id.number);
+        return id.isText ? Json(std::string(trace().str(id.text))) : Json(id.number);
     }
-    Json str(StringId id) const { return std::string(m_trace.str(id)); }
+    Json str(StringId id) const { return std::string(trace().str(id)); }
     // Buffered: one sink write per MiB rather than one system call per event.
     void put(std::string_view text)
     {
@@ -185,36 +249,53 @@ private:
             m_ok = false;
         m_buffer.clear();
     }
-    void event(std::string text)
+    void event(std::string_view text)
     {
         put(m_result.eventsWritten++ ? ",\n" : "\n");
         put(text);
     }
+    void lose(const std::string& what) { ++m_lost[what]; }
+    void writeTopLevelKeys(bool trailer);
     void writeTopLevel(std::string_view key, const std::string& rawJson);
+    void writeInput();
     void writeMetadataEvents();
+    void nameRenamedPids();
     void assignFlowIds();
-    void writeSlices();
+    void writeEventsWithText();
+    void writeKept(std::string_view text);
     void writeSlice(SliceId s, std::string_view rawText);
+    void writeFlowHalves(SliceId s, const Json& pid, const Json& tid);
+    std::string argsText(SliceId s, std::string_view rawText);
     Json sliceArgs(SliceId s, std::string_view rawText);
     Json synthesizedArgs(SliceId s) const;
-    void writeInstants();
+    void writeInstant(std::uint32_t i, std::string_view raw);
     void writeCounters();
+    bool hasKept(char phase) const;
 
     static constexpr std::size_t kBufferBytes = 1 << 20;
-    const Trace& m_trace;
+    const std::vector<const Trace*>& m_inputs;
+    IdPlan m_plan;
     Sink& m_sink;
+    std::size_t m_k = 0; // the input being written
     std::string m_buffer;
     bool m_ok = true;
     bool m_firstKey = true;
     TraceWriteResult m_result;
-    std::vector<std::uint64_t> m_flowId; // per flow
+    std::map<std::string, std::uint64_t> m_lost;
+    std::uint64_t m_nonFinite = 0; // kept entries whose NaN/Infinity became null
+    std::set<std::string> m_keysWritten;
+    std::set<Json> m_namedPids;          // written pids that have a process_name
+    std::vector<std::uint64_t> m_flowId; // per flow of the current input
 };
 
 void TraceJsonWriter::writeTopLevel(std::string_view key, const std::string& rawJson)
 {
     Json value = Json::parse(rawJson, nullptr, false);
+    if (value.is_discarded())
+        value = Json::parse(repairUtf8(rawJson), nullptr, false);
     if (value.is_discarded()) {
         ++m_result.unreadableArgs;
+        lose("top-level values that are not valid JSON");
         return;
     }
     put(m_firstKey ? "{\n  " : ",\n  ");
@@ -241,101 +322,252 @@ Json devicePropertiesJson(const std::vector<DeviceProperties>& props)
     return list;
 }
 
+constexpr std::string_view kWriterVersionKey = "kinetoscopeVersion"; // which Kinetoscope wrote the file
+
+bool isTrailerKey(std::string_view k)
+{
+    return k == "distributedInfo" || k == "traceName";
+}
+
+// kineto's key order: metadata, then traceEvents, then distributedInfo and traceName. Merged
+// inputs: the first input's value of a key wins; a differing later value is noted.
+void TraceJsonWriter::writeTopLevelKeys(bool trailer)
+{
+    std::map<std::string, std::string> firstValue;
+    for (std::size_t k = 0; k < m_inputs.size(); ++k) {
+        for (const auto& [key, raw] : m_inputs[k]->metadata()) {
+            if (isTrailerKey(key) != trailer || key == kWriterVersionKey)
+                continue;
+            const auto [it, inserted] = firstValue.try_emplace(key, raw);
+            if (inserted)
+                writeTopLevel(key, raw);
+            else if (it->second != raw && k > 0)
+                m_result.notes.push_back("\"" + key + "\" of input " + std::to_string(k + 1)
+                                         + " differs from the first input's; the first one was kept");
+        }
+    }
+    if (trailer)
+        return;
+    writeTopLevel(kWriterVersionKey, dump(Json(kVersion)));
+    const Trace& first = *m_inputs.front();
+    if (!firstValue.count("deviceProperties") && !first.deviceProperties().empty())
+        writeTopLevel("deviceProperties", dump(devicePropertiesJson(first.deviceProperties())));
+    if (!firstValue.count("baseTimeNanoseconds") && first.baseTimeNs() != 0)
+        writeTopLevel("baseTimeNanoseconds", std::to_string(first.baseTimeNs()));
+    for (std::size_t k = 1; k < m_inputs.size(); ++k) {
+        if (m_inputs[k]->baseTimeNs() != first.baseTimeNs()) {
+            m_result.notes.push_back("input " + std::to_string(k + 1)
+                                     + " has another baseTimeNanoseconds; its times are written as they were");
+        }
+    }
+}
+
 TraceWriteResult TraceJsonWriter::run()
 {
-    // kineto's key order: metadata, then traceEvents, then distributedInfo and traceName.
-    const auto isTrailer = [](std::string_view k) { return k == "distributedInfo" || k == "traceName"; };
-    for (const auto& [key, raw] : m_trace.metadata()) {
-        if (!isTrailer(key))
-            writeTopLevel(key, raw);
-    }
-    if (!m_trace.metadataValue("deviceProperties") && !m_trace.deviceProperties().empty())
-        writeTopLevel("deviceProperties", dump(devicePropertiesJson(m_trace.deviceProperties())));
-    if (!m_trace.metadataValue("baseTimeNanoseconds") && m_trace.baseTimeNs() != 0)
-        writeTopLevel("baseTimeNanoseconds", std::to_string(m_trace.baseTimeNs()));
-
+    writeTopLevelKeys(false);
     put(m_firstKey ? "{\n  \"traceEvents\": [" : ",\n  \"traceEvents\": [");
     m_firstKey = false;
-    writeMetadataEvents();
-    assignFlowIds();
-    writeSlices();
-    writeInstants();
-    writeCounters();
+    for (m_k = 0; m_k < m_inputs.size(); ++m_k)
+        writeInput();
     put("\n  ]");
-    for (const auto& [key, raw] : m_trace.metadata()) {
-        if (isTrailer(key))
-            writeTopLevel(key, raw);
-    }
+    writeTopLevelKeys(true);
     put("\n}\n");
     flush();
+    for (const auto& [what, n] : m_lost)
+        m_result.lost.push_back({what, n});
+    if (m_nonFinite)
+        m_result.notes.push_back(std::to_string(m_nonFinite) + " entries had NaN or Infinity numbers, written as null");
     m_result.ok = m_ok;
     if (!m_ok)
         m_result.error = "write failed";
     return m_result;
 }
 
+bool TraceJsonWriter::hasKept(char phase) const
+{
+    const auto& kept = trace().keptEntries();
+    return std::any_of(kept.begin(), kept.end(), [&](const KeptEntry& e) { return e.phase == phase; });
+}
+
+void TraceJsonWriter::writeInput()
+{
+    const Trace& t = trace();
+    assignFlowIds();
+    // Traces loaded from JSON keep their metadata events verbatim; built ones get the model's.
+    if (!hasKept('M'))
+        writeMetadataEvents();
+    writeEventsWithText();
+    for (SliceId s = 0; s < t.slices().size(); ++s) {
+        if (t.slices().rawLength[s] == 0)
+            writeSlice(s, {});
+    }
+    for (std::uint32_t i = 0; i < t.instants().size(); ++i) {
+        if (t.instants().rawLength[i] == 0)
+            writeInstant(i, {});
+    }
+    if (!hasKept('C')) // else every counter event was kept verbatim
+        writeCounters();
+    nameRenamedPids();
+}
+
+// Slices, instants and kept entries with source text, in file order, read in one pass.
+void TraceJsonWriter::writeEventsWithText()
+{
+    const Trace& t = trace();
+    enum class Kind : std::uint8_t { Slice, Instant, Kept };
+    struct Item {
+        Kind kind;
+        std::uint32_t index;
+    };
+    std::vector<TextSpan> spans;
+    std::vector<Item> items;
+    const auto& slices = t.slices();
+    const auto& instants = t.instants();
+    for (SliceId s = 0; s < slices.size(); ++s) {
+        if (slices.rawLength[s] && !t.isKeptOffset(slices.rawOffset[s])) {
+            spans.push_back({slices.rawOffset[s], slices.rawLength[s]});
+            items.push_back({Kind::Slice, s});
+        }
+    }
+    for (std::uint32_t i = 0; i < instants.size(); ++i) {
+        if (instants.rawLength[i] && !t.isKeptOffset(instants.rawOffset[i])) {
+            spans.push_back({instants.rawOffset[i], instants.rawLength[i]});
+            items.push_back({Kind::Instant, i});
+        }
+    }
+    const auto& kept = t.keptEntries();
+    for (std::uint32_t i = 0; i < kept.size(); ++i) {
+        spans.push_back({kept[i].offset, kept[i].length});
+        items.push_back({Kind::Kept, i});
+    }
+    t.forEachText(spans, [&](std::uint32_t n, std::string_view text) {
+        const Item item = items[n];
+        switch (item.kind) {
+        case Kind::Slice:
+            writeSlice(item.index, text);
+            break;
+        case Kind::Instant:
+            writeInstant(item.index, text);
+            break;
+        case Kind::Kept:
+            writeKept(text);
+            break;
+        }
+    });
+}
+
+void TraceJsonWriter::writeKept(std::string_view text)
+{
+    if (text.empty()) {
+        lose("entries whose text could not be read again from the source file");
+        return;
+    }
+    if (!m_plan.normalizing() && Json::accept(text)) {
+        event(text);
+        return;
+    }
+    Json parsed = Json::parse(text, nullptr, false);
+    if (parsed.is_discarded()) {
+        std::string repaired = repairUtf8(text);
+        if (nullNonFiniteNumbers(repaired))
+            ++m_nonFinite;
+        parsed = Json::parse(repaired, nullptr, false);
+    }
+    if (parsed.is_discarded()) {
+        lose("entries that are not valid JSON");
+        return;
+    }
+    if (parsed.is_object() && parsed.contains("pid")) {
+        parsed["pid"] = m_plan.pid(m_k, parsed["pid"]);
+        if (parsed.value("ph", "") == "M" && parsed.value("name", "") == "process_name")
+            m_namedPids.insert(parsed["pid"]);
+    }
+    event(dump(parsed));
+}
+
 void TraceJsonWriter::writeMetadataEvents()
 {
+    const Trace& t = trace();
     const auto meta = [&](const char* name, const Json& pid, const Json& tid, Json args) {
         event(EventText().field("name", name).field("ph", "M").time("ts", 0).field("pid", pid)
                   .field("tid", tid).field("args", args).finish());
     };
     // A host and a device process can share a pid (§2.1 of trace-format.md): name it once.
-    std::set<JsonId> namedPids;
-    for (const auto& p : m_trace.processes()) {
-        if (!namedPids.insert(p.pid).second)
+    std::set<Json> named;
+    for (const auto& p : t.processes()) {
+        const Json pid = pidOf(p.pid);
+        if (!named.insert(pid).second)
             continue;
-        const Json pid = jsonId(p.pid);
-        if (!p.name.empty())
+        if (!p.name.empty()) {
             meta("process_name", pid, 0, Json{{"name", p.name}});
+            m_namedPids.insert(pid);
+        }
         if (!p.labels.empty())
             meta("process_labels", pid, 0, Json{{"labels", p.labels}});
         if (p.hasSortIndex)
             meta("process_sort_index", pid, 0, Json{{"sort_index", p.sortIndex}});
     }
-    for (const auto& t : m_trace.tracks()) {
-        const Json pid = jsonId(m_trace.processes()[t.process].pid);
-        if (!t.name.empty())
-            meta("thread_name", pid, jsonId(t.tid), Json{{"name", t.name}});
-        if (t.hasSortIndex)
-            meta("thread_sort_index", pid, jsonId(t.tid), Json{{"sort_index", t.sortIndex}});
+    for (const auto& tr : t.tracks()) {
+        const Json pid = pidOf(t.processes()[tr.process].pid);
+        if (!tr.name.empty())
+            meta("thread_name", pid, jsonId(tr.tid), Json{{"name", tr.name}});
+        if (tr.hasSortIndex)
+            meta("thread_sort_index", pid, jsonId(tr.tid), Json{{"sort_index", tr.sortIndex}});
     }
 }
 
-// ac2g flows keep their CUPTI correlation id, as kineto writes them; other flows (fwdbwd)
-// get fresh ids. A 1→N flow (CUDA graph launch) shares one id between all its ends.
+// A text pid that became an integer keeps its text as the process name.
+void TraceJsonWriter::nameRenamedPids()
+{
+    for (const auto& [pid, text] : m_plan.renamedTextPids(m_k)) {
+        if (!m_namedPids.insert(Json(pid)).second)
+            continue;
+        event(EventText().field("name", "process_name").field("ph", "M").time("ts", 0).field("pid", pid)
+                  .field("tid", 0).field("args", Json{{"name", text}}).finish());
+    }
+}
+
+// Arrows of one source flow (category, name, id; a 1→N graph launch, an s/t/f chain) share
+// one written id: ac2g flows the correlation id of their launch, as kineto writes them, others
+// their own id (both moved with their process when ids are normalized). An id that another
+// flow already took gets a fresh one.
 void TraceJsonWriter::assignFlowIds()
 {
-    const auto& flows = m_trace.flows();
-    const auto& slices = m_trace.slices();
+    const Trace& t = trace();
+    const auto& flows = t.flows();
     m_flowId.assign(flows.size(), 0);
-    using Key = std::tuple<StringId, StringId, SliceId>;
-    std::map<Key, std::uint64_t> idOfStart;
-    std::map<std::pair<StringId, StringId>, std::set<std::uint64_t>> used;
-    const StringId ac2g = m_trace.strings().find("ac2g");
-    for (const auto& half : m_trace.unpairedFlowHalves()) // they keep their ids
-        used[{half.category, half.name}].insert(half.id);
-    std::vector<std::uint32_t> fresh;
+    using Group = std::tuple<StringId, StringId, std::uint64_t, std::uint32_t>; // cat, name, id, domain
+    std::map<Group, std::uint64_t> idOfGroup;
+    std::map<std::pair<StringId, StringId>, std::map<std::uint64_t, Group>> used;
+    const StringId ac2g = t.strings().find("ac2g");
+    for (const auto& half : t.unpairedFlowHalves()) { // they keep their ids
+        const auto domain = half.slice == kNoSlice ? 0 : m_plan.domainOf(m_k, half.slice);
+        used[{half.category, half.name}].emplace(m_plan.flowId(m_k, domain, half.category, half.id), Group{});
+    }
+    std::vector<std::uint32_t> collided;
     for (std::uint32_t i = 0; i < flows.size(); ++i) {
         const auto& f = flows[i];
-        const Key key{f.category, f.name, f.from};
-        if (auto it = idOfStart.find(key); it != idOfStart.end()) {
+        const auto domain = f.from == kNoSlice ? 0 : m_plan.domainOf(m_k, f.from);
+        const Group group{f.category, f.name, f.id, domain};
+        if (auto it = idOfGroup.find(group); it != idOfGroup.end()) {
             m_flowId[i] = it->second;
             continue;
         }
-        const std::int64_t corr = f.from == kNoSlice ? kNoId : slices.correlation[f.from];
+        const std::int64_t corr = f.from == kNoSlice ? kNoId : m_plan.correlation(m_k, f.from);
+        const std::uint64_t candidate = f.category == ac2g && corr != kNoId && corr >= 0
+                                          ? std::uint64_t(corr)
+                                          : m_plan.flowId(m_k, domain, f.category, f.id);
         auto& usedIds = used[{f.category, f.name}];
-        if (f.category == ac2g && corr != kNoId && corr >= 0 && usedIds.insert(std::uint64_t(corr)).second) {
-            m_flowId[i] = idOfStart[key] = std::uint64_t(corr);
-        } else {
-            fresh.push_back(i);
-        }
+        if (usedIds.emplace(candidate, group).second)
+            m_flowId[i] = idOfGroup[group] = candidate;
+        else
+            collided.push_back(i);
     }
     std::map<std::pair<StringId, StringId>, std::uint64_t> next;
-    for (const auto i : fresh) {
+    for (const auto i : collided) {
         const auto& f = flows[i];
-        const Key key{f.category, f.name, f.from};
-        if (auto it = idOfStart.find(key); it != idOfStart.end()) {
+        const Group group{f.category, f.name, f.id, f.from == kNoSlice ? 0 : m_plan.domainOf(m_k, f.from)};
+        if (auto it = idOfGroup.find(group); it != idOfGroup.end()) {
             m_flowId[i] = it->second;
             continue;
         }
@@ -344,87 +576,111 @@ void TraceJsonWriter::assignFlowIds()
         do {
             ++candidate;
         } while (usedIds.count(candidate));
-        usedIds.insert(candidate);
-        m_flowId[i] = idOfStart[key] = candidate;
+        usedIds.emplace(candidate, group);
+        m_flowId[i] = idOfGroup[group] = candidate;
     }
-}
-
-void TraceJsonWriter::writeSlices()
-{
-    // Source file order (one pass over the source, and kineto's layout is kept); slices
-    // without source text follow in table order.
-    const auto& slices = m_trace.slices();
-    std::vector<SliceId> withText, withoutText;
-    for (SliceId s = 0; s < slices.size(); ++s)
-        (slices.rawLength[s] ? withText : withoutText).push_back(s);
-    m_trace.forEachEventText(withText, [&](SliceId s, std::string_view text) { writeSlice(s, text); });
-    for (const SliceId s : withoutText)
-        writeSlice(s, {});
 }
 
 void TraceJsonWriter::writeSlice(SliceId s, std::string_view rawText)
 {
-    const auto& slices = m_trace.slices();
-    const auto& track = m_trace.tracks()[m_trace.trackOf(s)];
-    const Json pid = jsonId(m_trace.processes()[track.process].pid);
-    const Json tid = jsonId(track.tid);
+    const Trace& t = trace();
+    const auto& slices = t.slices();
+    const auto& track = t.tracks()[t.trackOf(s)];
+    const Json pid = pidOf(t.processes()[track.process].pid);
+    const Json tid = m_plan.overflowTid(m_k, s).value_or(jsonId(track.tid));
     EventText text;
     text.field("ph", "X");
     text.field("cat", str(slices.category[s])).field("name", str(slices.name[s])).field("pid", pid).field("tid", tid);
     text.time("ts", slices.start[s]).time("dur", slices.duration[s]);
-    // Args are copied as written, once nlohmann has validated them: exact numbers and key
-    // order, and no DOM per event. Text it rejects (NaN, broken escapes) is rebuilt instead.
-    std::string_view args = rawArgs(rawText);
-    // The collector links ops to their calls and kernels after their text was written:
-    // the model's External id joins the args kineto would have given them.
-    std::string linkedArgs;
-    if (!rawText.empty() && slices.externalId[s] != kNoId && args.find("\"External id\"") == std::string_view::npos) {
-        linkedArgs = "{\"External id\":" + std::to_string(slices.externalId[s]);
-        if (args.size() > 2)
-            linkedArgs.append(",").append(args.substr(1));
-        else
-            linkedArgs += '}';
-        args = linkedArgs;
-    }
-    if (!args.empty() && Json::accept(args)) {
+    const std::string args = argsText(s, rawText);
+    if (!args.empty())
         text.validated("args", args);
-    } else {
-        const Json rebuilt = sliceArgs(s, rawText);
-        if (!rebuilt.is_null())
-            text.field("args", rebuilt);
-    }
     event(text.finish());
+    writeFlowHalves(s, pid, tid);
+}
 
-    // Flow halves directly after their slice, with its pid, tid and ts, so that a reader
-    // binds them to this slice even when a parent starts at the same time.
+// Args are copied as written, once nlohmann has validated them: exact numbers and key order,
+// and no DOM per event. Text it rejects (NaN, broken escapes, invalid UTF-8) is rebuilt, and
+// so are args whose ids move in a merged file.
+std::string TraceJsonWriter::argsText(SliceId s, std::string_view rawText)
+{
+    const auto& slices = trace().slices();
+    const bool idsMove = m_plan.correlation(m_k, s) != slices.correlation[s]
+                      || m_plan.externalId(m_k, s) != slices.externalId[s];
+    std::string_view args = rawArgs(rawText);
+    // The collector links ops to their calls and kernels after their text was written: the
+    // model's External id joins the args kineto would have given them.
+    std::string linked;
+    if (!rawText.empty() && slices.externalId[s] != kNoId && args.find("\"External id\"") == std::string_view::npos) {
+        linked = "{\"External id\":" + std::to_string(slices.externalId[s]);
+        if (args.size() > 2)
+            linked.append(",").append(args.substr(1));
+        else
+            linked += '}';
+        args = linked;
+    }
+    if (!idsMove && !args.empty() && Json::accept(args))
+        return std::string(args);
+    Json rebuilt = linked.empty() ? sliceArgs(s, rawText) : Json::parse(linked, nullptr, false);
+    if (rebuilt.is_discarded())
+        rebuilt = sliceArgs(s, rawText);
+    if (idsMove && rebuilt.is_object()) {
+        if (rebuilt.contains("correlation"))
+            rebuilt["correlation"] = m_plan.correlation(m_k, s);
+        if (rebuilt.contains("External id"))
+            rebuilt["External id"] = m_plan.externalId(m_k, s);
+    }
+    return rebuilt.is_null() ? std::string() : dump(rebuilt);
+}
+
+// Flow halves directly after their slice, with its pid, tid and ts, so that a reader binds
+// them to this slice even when a parent starts at the same time. A slice that ends one arrow
+// of a flow and starts the next (same written id) gets one t, as the source had.
+void TraceJsonWriter::writeFlowHalves(SliceId s, const Json& pid, const Json& tid)
+{
+    const Trace& t = trace();
     const auto flowEvent = [&](const char* ph, std::uint64_t id, StringId category, StringId name) {
         EventText f;
         f.field("ph", ph).field("id", id).field("pid", pid).field("tid", tid);
-        f.time("ts", slices.start[s]).field("cat", str(category)).field("name", str(name));
+        f.time("ts", t.slices().start[s]).field("cat", str(category)).field("name", str(name));
         if (*ph == 'f')
             f.field("bp", "e");
         event(f.finish());
     };
-    std::set<std::uint64_t> startedIds;
-    for (const auto i : m_trace.outgoingFlows(s)) {
-        const auto& flow = m_trace.flows()[i];
-        if (flow.to != kNoSlice && startedIds.insert(m_flowId[i]).second)
-            flowEvent("s", m_flowId[i], flow.category, flow.name);
-    }
-    for (const auto i : m_trace.incomingFlows(s)) {
-        const auto& flow = m_trace.flows()[i];
+    using Key = std::tuple<StringId, StringId, std::uint64_t>;
+    std::set<Key> incoming, started;
+    for (const auto i : t.incomingFlows(s)) {
+        const auto& flow = t.flows()[i];
         if (flow.from != kNoSlice)
+            incoming.emplace(flow.category, flow.name, m_flowId[i]);
+    }
+    for (const auto i : t.outgoingFlows(s)) {
+        const auto& flow = t.flows()[i];
+        const Key key{flow.category, flow.name, m_flowId[i]};
+        if (flow.to != kNoSlice && started.insert(key).second)
+            flowEvent(incoming.count(key) ? "t" : "s", m_flowId[i], flow.category, flow.name);
+    }
+    for (const auto i : t.incomingFlows(s)) {
+        const auto& flow = t.flows()[i];
+        if (flow.from != kNoSlice && !started.count({flow.category, flow.name, m_flowId[i]}))
             flowEvent("f", m_flowId[i], flow.category, flow.name);
     }
-    for (const auto& half : m_trace.unpairedFlowHalves(s))
-        flowEvent(half.isStart ? "s" : "f", half.id, half.category, half.name);
+    const StringId ac2g = t.strings().find("ac2g");
+    for (const auto& half : t.unpairedFlowHalves(s)) {
+        const bool isCorrelation = half.category == ac2g && std::int64_t(half.id) == t.slices().correlation[s];
+        const std::uint64_t id = isCorrelation ? std::uint64_t(m_plan.correlation(m_k, s))
+                                               : m_plan.flowId(m_k, m_plan.domainOf(m_k, s), half.category, half.id);
+        flowEvent(half.isStart ? "s" : "f", id, half.category, half.name);
+    }
 }
 
 Json TraceJsonWriter::sliceArgs(SliceId s, std::string_view rawText)
 {
-    if (m_trace.slices().rawLength[s] == 0)
+    if (trace().slices().rawLength[s] == 0)
         return synthesizedArgs(s);
     Json parsed = Json::parse(rawText, nullptr, false);
+    if (parsed.is_discarded())
+        parsed = Json::parse(repairUtf8(rawText), nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object()) {
         ++m_result.unreadableArgs;
         return synthesizedArgs(s);
@@ -437,11 +693,12 @@ Json TraceJsonWriter::sliceArgs(SliceId s, std::string_view rawText)
 // from the fields the model keeps.
 Json TraceJsonWriter::synthesizedArgs(SliceId s) const
 {
-    const auto& slices = m_trace.slices();
+    const Trace& t = trace();
+    const auto& slices = t.slices();
     Json args = Json::object();
     if (slices.externalId[s] != kNoId)
         args["External id"] = slices.externalId[s];
-    if (const GpuOpInfo* g = m_trace.gpuOpInfo(s)) {
+    if (const GpuOpInfo* g = t.gpuOpInfo(s)) {
         if (g->device >= 0)
             args["device"] = g->device;
         if (g->stream >= 0)
@@ -449,7 +706,7 @@ Json TraceJsonWriter::synthesizedArgs(SliceId s) const
     }
     if (slices.correlation[s] != kNoId)
         args["correlation"] = slices.correlation[s];
-    if (const GpuOpInfo* g = m_trace.gpuOpInfo(s)) {
+    if (const GpuOpInfo* g = t.gpuOpInfo(s)) {
         if (g->registersPerThread >= 0)
             args["registers per thread"] = g->registersPerThread;
         if (g->sharedMemory >= 0)
@@ -472,48 +729,47 @@ Json TraceJsonWriter::synthesizedArgs(SliceId s) const
     return args.empty() ? Json() : args;
 }
 
-void TraceJsonWriter::writeInstants()
+void TraceJsonWriter::writeInstant(std::uint32_t i, std::string_view raw)
 {
-    const auto& instants = m_trace.instants();
-    std::vector<std::uint32_t> all(instants.size());
-    std::iota(all.begin(), all.end(), 0u);
-    m_trace.forEachInstantText(all, [&](std::uint32_t i, std::string_view raw) {
-        Json pid = 0, tid = 0, args;
-        if (!raw.empty()) {
-            Json parsed = Json::parse(raw, nullptr, false);
-            if (parsed.is_object()) {
-                pid = parsed.value("pid", Json(0));
-                tid = parsed.value("tid", Json(0));
-                args = parsed.value("args", Json());
-            } else {
-                ++m_result.unreadableArgs;
-            }
+    const Trace& t = trace();
+    const auto& instants = t.instants();
+    Json pid = 0, tid = 0, args;
+    if (!raw.empty()) {
+        Json parsed = Json::parse(raw, nullptr, false);
+        if (parsed.is_discarded())
+            parsed = Json::parse(repairUtf8(raw), nullptr, false);
+        if (parsed.is_object()) {
+            pid = m_plan.pid(m_k, parsed.value("pid", Json(0)));
+            tid = parsed.value("tid", Json(0));
+            args = parsed.value("args", Json());
+        } else {
+            ++m_result.unreadableArgs;
         }
-        const char* scope = "g";
-        if (instants.scope[i] == InstantScope::Thread && instants.track[i] != kNoIndex) {
-            const auto& track = m_trace.tracks()[instants.track[i]];
-            pid = jsonId(m_trace.processes()[track.process].pid);
-            tid = jsonId(track.tid);
-            scope = "t";
-        } else if (instants.scope[i] == InstantScope::Process && instants.process[i] != kNoIndex) {
-            pid = jsonId(m_trace.processes()[instants.process[i]].pid);
-            scope = "p";
-        }
-        EventText text;
-        text.field("ph", "i");
-        if (instants.category[i] != kEmptyString)
-            text.field("cat", str(instants.category[i]));
-        text.field("s", scope).field("name", str(instants.name[i])).field("pid", pid).field("tid", tid);
-        text.time("ts", instants.time[i]);
-        if (!args.is_null())
-            text.field("args", args);
-        event(text.finish());
-    });
+    }
+    const char* scope = "g";
+    if (instants.scope[i] == InstantScope::Thread && instants.track[i] != kNoIndex) {
+        const auto& track = t.tracks()[instants.track[i]];
+        pid = pidOf(t.processes()[track.process].pid);
+        tid = jsonId(track.tid);
+        scope = "t";
+    } else if (instants.scope[i] == InstantScope::Process && instants.process[i] != kNoIndex) {
+        pid = pidOf(t.processes()[instants.process[i]].pid);
+        scope = "p";
+    }
+    EventText text;
+    text.field("ph", "i");
+    if (instants.category[i] != kEmptyString)
+        text.field("cat", str(instants.category[i]));
+    text.field("s", scope).field("name", str(instants.name[i])).field("pid", pid).field("tid", tid);
+    text.time("ts", instants.time[i]);
+    if (!args.is_null())
+        text.field("args", args);
+    event(text.finish());
 }
 
 void TraceJsonWriter::writeCounters()
 {
-    for (const auto& series : m_trace.counters()) {
+    for (const auto& series : trace().counters()) {
         if (series.derived)
             continue; // a reader makes it again from the [memory] instants written above
         // The series is named "<event name> <arg key>"; splitting at the last space gives a
@@ -521,7 +777,7 @@ void TraceJsonWriter::writeCounters()
         const auto space = series.name.rfind(' ');
         const std::string name = space == std::string::npos ? series.name : series.name.substr(0, space);
         const std::string key = space == std::string::npos ? std::string() : series.name.substr(space + 1);
-        const Json pid = jsonId(series.pid);
+        const Json pid = pidOf(series.pid);
         for (std::size_t i = 0; i < series.time.size(); ++i) {
             event(EventText().field("ph", "C").field("name", name).field("pid", pid)
                       .time("ts", series.time[i]).field("args", Json{{key, series.value[i]}}).finish());
@@ -541,13 +797,44 @@ std::string errnoText(const char* what, const std::string& path)
 
 } // namespace
 
-TraceWriteResult writeTraceJson(const Trace& trace, std::ostream& out)
+std::vector<WriteLoss> unwritableParts(const Trace& trace)
+{
+    std::vector<WriteLoss> out;
+    const auto& slices = trace.slices();
+    const bool needsText = !trace.keptEntries().empty()
+                        || std::any_of(slices.rawLength.begin(), slices.rawLength.end(), [](auto n) { return n != 0; });
+    if (needsText && !trace.hasTextSource())
+        out.push_back({"entries whose source text is no longer available", trace.keptEntries().size()});
+    std::uint64_t notKept = 0;
+    for (const auto& [key, raw] : trace.metadata()) {
+        if (raw.size() >= 11 && raw.compare(raw.size() - 11, 11, " not kept)\"") == 0)
+            ++notKept;
+    }
+    if (notKept)
+        out.push_back({"top-level values over 1 MiB (stackFrames, samples, systemTraceEvents) that were not loaded",
+                       notKept});
+    return out;
+}
+
+TraceWriteResult writeTraceJson(const Trace& trace, std::ostream& out, const TraceWriteOptions& options)
+{
+    return writeMergedTraceJson({&trace}, out, options);
+}
+
+TraceWriteResult writeMergedTraceJson(const std::vector<const Trace*>& traces, std::ostream& out,
+                                      const TraceWriteOptions& options)
 {
     StreamSink sink(out);
-    return TraceJsonWriter(trace, sink).run();
+    return TraceJsonWriter(traces, options.normalizeIds, sink).run();
 }
 
 TraceWriteResult writeTraceFile(const Trace& trace, const std::string& path, const TraceWriteOptions& options)
+{
+    return writeMergedTraceFile({&trace}, path, options);
+}
+
+TraceWriteResult writeMergedTraceFile(const std::vector<const Trace*>& traces, const std::string& path,
+                                      const TraceWriteOptions& options)
 {
     TraceWriteResult result;
     std::string tempPath = path + ".tmp.XXXXXX";
@@ -571,12 +858,12 @@ TraceWriteResult writeTraceFile(const Trace& trace, const std::string& path, con
             ok = false;
         } else {
             GzipSink sink(file);
-            result = TraceJsonWriter(trace, sink).run();
+            result = TraceJsonWriter(traces, options.normalizeIds, sink).run();
             ok = gzclose(file) == Z_OK && result.ok;
         }
     } else {
         FdSink sink(fd);
-        result = TraceJsonWriter(trace, sink).run();
+        result = TraceJsonWriter(traces, options.normalizeIds, sink).run();
         ok = result.ok;
     }
     if (ok && ::fsync(fd) != 0)

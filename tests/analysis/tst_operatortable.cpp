@@ -99,6 +99,49 @@ private Q_SLOTS:
         QCOMPARE(addmm->deviceTotal, TimeNs(409148));
     }
 
+    // An overhead inside ops on two threads attaches to the innermost op on its own thread (the
+    // main thread for kineto's pid -1 row), as torch does, not to the innermost op anywhere:
+    // train_step_0 loses its 200 µs of self CPU, aten::fill_ on the autograd thread keeps its
+    // own, and fill_'s kernel is counted once. Expected values follow torch's rules by hand:
+    // self = total − direct children on the same thread; device total = own kernels + children's.
+    void overheadAttachesOnItsOwnThread()
+    {
+        const std::string text = R"json({"traceEvents":[
+ {"ph":"X","cat":"user_annotation","name":"train_step_0","pid":100,"tid":100,"ts":0,"dur":1000,"args":{"External id":1}},
+ {"ph":"X","cat":"cpu_op","name":"aten::fill_","pid":100,"tid":200,"ts":400,"dur":300,"args":{"External id":2}},
+ {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":200,"ts":410,"dur":10,"args":{"External id":2,"correlation":10}},
+ {"ph":"X","cat":"kernel","name":"fill_kernel","pid":0,"tid":7,"ts":500,"dur":3,"args":{"External id":2,"correlation":10,"stream":7}},
+ {"ph":"X","cat":"overhead","name":"Activity Buffer Request","pid":-1,"tid":0,"ts":450,"dur":200}
+]})json";
+        const auto loaded = loadTraceFromMemory(text, "overhead");
+        QVERIFY(loaded.ok());
+        const OperatorTable table = computeOperatorTable(*loaded.trace);
+        struct Expected {
+            const char* name;
+            bool device;
+            TimeNs selfCpu, cpuTotal, selfDevice, deviceTotal;
+        };
+        const Expected expected[] = {
+            {"train_step_0", false, 800000, 1000000, 0, 0},
+            {"aten::fill_", false, 290000, 300000, 3000, 3000},
+            {"cudaLaunchKernel", false, 10000, 10000, 0, 0},
+            {"Activity Buffer Request", false, 200000, 200000, 0, 0},
+            {"fill_kernel", true, 0, 0, 3000, 3000},
+        };
+        QCOMPARE(table.rows.size(), std::size(expected));
+        for (const auto& e : expected) {
+            const OperatorRow* row = findRow(table, e.name, e.device);
+            QVERIFY2(row, e.name);
+            QCOMPARE(row->calls, 1u);
+            QCOMPARE(row->selfCpu, e.selfCpu);
+            QCOMPARE(row->cpuTotal, e.cpuTotal);
+            QCOMPARE(row->selfDevice, e.selfDevice);
+            QCOMPARE(row->deviceTotal, e.deviceTotal);
+        }
+        QCOMPARE(table.selfCpuTotal, TimeNs(1300000));
+        QCOMPARE(table.selfDeviceTotal, TimeNs(3000));
+    }
+
     // Kernels launched through cuLaunchKernelEx (cuBLAS's nvjet) count for aten::mm.
     void driverLaunchesCount()
     {

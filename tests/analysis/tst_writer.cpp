@@ -1,6 +1,7 @@
 // Writer round trips: every fixture loads, writes and loads back to the same model.
 #include "core/loading/loader.h"
 #include "core/model/tracebuilder.h"
+#include "core/stats/traceinfo.h"
 #include "core/writing/writer.h"
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <numeric>
+#include <set>
 #include <sstream>
 
 #include <sys/resource.h>
@@ -75,6 +77,35 @@ std::map<std::string, std::uint64_t> countsWithoutMetadata(const Trace& t)
             m[c.key] = c.count;
     }
     return m;
+}
+
+std::map<std::string, std::uint64_t> phaseCounts(const Trace& t)
+{
+    std::map<std::string, std::uint64_t> m;
+    for (const auto& c : t.phaseCategoryCounts())
+        m[c.key] = c.count;
+    return m;
+}
+
+std::shared_ptr<const Trace> loadText(const std::string& text, const char* name)
+{
+    auto result = loadTraceFromMemory(text, name);
+    if (!result.ok())
+        qWarning("load %s failed: %s", name, result.fatal ? result.fatal->message.c_str() : "?");
+    return result.trace;
+}
+
+// Load → write → load; the written text in `written`.
+std::shared_ptr<const Trace> roundTripText(const Trace& trace, std::string* written = nullptr,
+                                           const TraceWriteOptions& options = {})
+{
+    std::ostringstream out;
+    const auto result = writeTraceJson(trace, out, options);
+    if (!result.ok || !result.lost.empty())
+        qWarning("write failed or lost %zu kinds", result.lost.size());
+    if (written)
+        *written = out.str();
+    return result.ok ? loadText(out.str(), "written") : nullptr;
 }
 
 void compareTraces(const Trace& a, const Trace& b)
@@ -167,10 +198,16 @@ void compareTraces(const Trace& a, const Trace& b)
         QCOMPARE(b.counters()[i].time, a.counters()[i].time);
         QCOMPARE(b.counters()[i].value, a.counters()[i].value);
     }
-    QCOMPARE(b.metadata().size(), a.metadata().size());
+    // The writer adds which Kinetoscope wrote the file; the rest of the metadata comes back as it was.
+    const std::string* writtenBy = b.metadataValue("kinetoscopeVersion");
+    QVERIFY(writtenBy);
+    QCOMPARE(*writtenBy, std::string("\"" KS_VERSION "\""));
+    auto metadataB = b.metadata();
+    std::erase_if(metadataB, [](const auto& entry) { return entry.first == "kinetoscopeVersion"; });
+    QCOMPARE(metadataB.size(), a.metadata().size());
     for (std::size_t i = 0; i < a.metadata().size(); ++i) {
-        QCOMPARE(b.metadata()[i].first, a.metadata()[i].first);
-        QVERIFY(nlohmann::json::parse(b.metadata()[i].second) == nlohmann::json::parse(a.metadata()[i].second));
+        QCOMPARE(metadataB[i].first, a.metadata()[i].first);
+        QVERIFY(nlohmann::json::parse(metadataB[i].second) == nlohmann::json::parse(a.metadata()[i].second));
     }
     QCOMPARE(b.baseTimeNs(), a.baseTimeNs());
     QCOMPARE(b.deviceProperties().size(), a.deviceProperties().size());
@@ -227,6 +264,10 @@ private Q_SLOTS:
         QVERIFY(reloaded);
         compareTraces(*original, *reloaded);
         QCOMPARE(countsWithoutMetadata(*reloaded), countsWithoutMetadata(*original));
+        // Metadata events are kept verbatim now: kineto's 16 GPU processes and the twice-named
+        // main thread come back too, so every "<ph>/<cat>" count agrees.
+        QCOMPARE(phaseCounts(*reloaded), phaseCounts(*original));
+        QCOMPARE(entryKinds(*reloaded), entryKinds(*original));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary left behind
     }
 
@@ -296,6 +337,247 @@ private Q_SLOTS:
         for (const auto& e : doc["traceEvents"])
             starts += e["ph"] == "s";
         QCOMPARE(starts, 1);
+    }
+
+
+    // Every phase of the Trace Event Format, and every entry the model cannot show, comes
+    // back: counted by kind (the model's slices, async ranges, instants, flows, counter
+    // samples, and each kind kept verbatim) and by "<ph>/<cat>".
+    void keepsEveryPhaseOfTheTraceEventFormat()
+    {
+        const std::string text = R"json({"traceEvents":[
+ {"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"browser"}},
+ {"ph":"M","name":"process_uptime_seconds","pid":1,"tid":0,"args":{"uptime":12}},
+ {"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"main"}},
+ {"ph":"X","cat":"c","name":"x","pid":1,"tid":2,"ts":10,"dur":50,"args":{"a":1}},
+ {"ph":"B","cat":"c","name":"b","pid":1,"tid":2,"ts":12},
+ {"ph":"E","cat":"c","name":"b","pid":1,"tid":2,"ts":14,"args":{"e":2}},
+ {"ph":"i","cat":"c","name":"i","s":"t","pid":1,"tid":2,"ts":15},
+ {"ph":"I","cat":"c","name":"I","pid":1,"tid":2,"ts":16},
+ {"ph":"R","cat":"blink.user_timing","name":"mark","pid":1,"tid":2,"ts":17,"args":{"data":{"x":1}}},
+ {"ph":"C","cat":"c","name":"ctr","pid":1,"ts":18,"args":{"a":1,"b":2.5}},
+ {"ph":"C","cat":"c","name":"ctr","id":3,"pid":1,"ts":19,"args":{"a":2}},
+ {"ph":"s","cat":"flow","name":"f","id":7,"pid":1,"tid":2,"ts":11},
+ {"ph":"X","cat":"c","name":"y","pid":1,"tid":3,"ts":20,"dur":5},
+ {"ph":"t","cat":"flow","name":"f","id":7,"pid":1,"tid":3,"ts":21},
+ {"ph":"X","cat":"c","name":"z","pid":1,"tid":4,"ts":30,"dur":5},
+ {"ph":"f","cat":"flow","name":"f","id":7,"pid":1,"tid":4,"ts":31,"bp":"e"},
+ {"ph":"s","cat":"flow","name":"lost","id":8,"pid":1,"tid":9,"ts":99},
+ {"ph":"b","cat":"net","name":"request","id":"0x1","pid":1,"tid":2,"ts":22,"args":{"url":"u"}},
+ {"ph":"n","cat":"net","name":"progress","id":"0x1","pid":1,"tid":2,"ts":23},
+ {"ph":"e","cat":"net","name":"request","id":"0x1","pid":1,"tid":2,"ts":28},
+ {"ph":"S","cat":"old","name":"legacy","id":5,"pid":1,"tid":2,"ts":24},
+ {"ph":"T","cat":"old","name":"legacy","id":5,"pid":1,"tid":2,"ts":25,"args":{"step":"s1"}},
+ {"ph":"p","cat":"old","name":"legacy","id":5,"pid":1,"tid":2,"ts":26,"args":{"step":"s2"}},
+ {"ph":"F","cat":"old","name":"legacy","id":5,"pid":1,"tid":2,"ts":27},
+ {"ph":"N","cat":"obj","name":"Layer","id":"0x10","pid":1,"tid":2,"ts":30},
+ {"ph":"O","cat":"obj","name":"Layer","id":"0x10","pid":1,"tid":2,"ts":31,"args":{"snapshot":{"w":640,"h":[1,2]}}},
+ {"ph":"D","cat":"obj","name":"Layer","id":"0x10","pid":1,"tid":2,"ts":32},
+ {"ph":"P","name":"sample","pid":1,"tid":2,"ts":33,"sf":4},
+ {"ph":"c","name":"clock_sync","pid":1,"tid":2,"ts":34,"args":{"sync_id":"abc","issue_ts":33}},
+ {"ph":"V","name":"dump","pid":1,"tid":2,"ts":35,"id":"d1"},
+ {"ph":"v","name":"dump","pid":1,"tid":2,"ts":35,"id":"d1","args":{"dumps":{}}},
+ {"ph":"(","name":"ctx","pid":1,"tid":2,"ts":36,"id":"c1"},
+ {"ph":")","name":"ctx","pid":1,"tid":2,"ts":37,"id":"c1"},
+ {"ph":"Z","name":"unknown","pid":1,"tid":2,"ts":38},
+ {"name":"no phase","pid":1,"tid":2,"ts":39},
+ {"ph":"X","name":"no dur","pid":1,"tid":2,"ts":40},
+ {"ph":"X","name":"negative dur","pid":1,"tid":2,"ts":41,"dur":-3},
+ {"ph":"X","name":"no ts","pid":1,"tid":2,"dur":1},
+ {"ph":"E","name":"stray end","pid":1,"tid":5,"ts":42},
+ {"ph":"s","cat":"flow","name":"no id","pid":1,"tid":2,"ts":43},
+ 7
+]})json";
+        const auto original = loadText(text, "every phase");
+        QVERIFY(original);
+        std::string written;
+        const auto reloaded = roundTripText(*original, &written);
+        QVERIFY(reloaded);
+        // Independent count of the source (nlohmann, not our loader), per kind.
+        std::map<std::string, int> source, output;
+        const auto count = [](const std::string& json, std::map<std::string, int>& into) {
+            const auto doc = nlohmann::json::parse(json);
+            for (const auto& e : doc["traceEvents"])
+                ++into[e.is_object() && e.contains("ph") ? e["ph"].get<std::string>() : "?"];
+        };
+        count(text, source);
+        count(written, output);
+        // A B/E pair becomes one X and I is written as its alias i; everything else verbatim.
+        for (const auto& [ph, n] : source) {
+            if (ph == "B" || ph == "E" || ph == "X" || ph == "I" || ph == "i")
+                continue;
+            QVERIFY2(output[ph] == n, ph.c_str());
+        }
+        QCOMPARE(output["X"], source["X"] + 1);
+        QCOMPARE(output["E"], 1); // the stray end
+        QCOMPARE(output["i"], 2);
+        QCOMPARE(output["t"], 1); // the flow step, between its s and f
+        QCOMPARE(entryKinds(*reloaded), entryKinds(*original));
+        QCOMPARE(phaseCounts(*reloaded).at("O/obj"), std::uint64_t(1));
+        QCOMPARE(reloaded->flows().size(), std::size_t(2));
+        QCOMPARE(reloaded->slices().size(), original->slices().size());
+        QCOMPARE(reloaded->instants().size(), original->instants().size());
+        QCOMPARE(reloaded->counters().size(), std::size_t(3)); // ctr a, ctr b, ctr 3 a
+        // Kept entries are byte for byte the source's.
+        QVERIFY(written.find(R"({"ph":"O","cat":"obj","name":"Layer","id":"0x10","pid":1,"tid":2,"ts":31,"args":{"snapshot":{"w":640,"h":[1,2]}}})") != std::string::npos);
+        QVERIFY(written.find(R"({"ph":"M","name":"process_uptime_seconds","pid":1,"tid":0,"args":{"uptime":12}})") != std::string::npos);
+        // The kinds seen by `info`, with real numbers.
+        const auto kinds = entryKinds(*original);
+        const std::map<std::string, std::uint64_t> byName(kinds.begin(), kinds.end());
+        QCOMPARE(byName.at("slices"), std::uint64_t(4));          // x, b, y, z
+        QCOMPARE(byName.at("async ranges (b/e)"), std::uint64_t(1));
+        QCOMPARE(byName.at("instants"), std::uint64_t(2));
+        QCOMPARE(byName.at("flows"), std::uint64_t(2));           // x→y, y→z through the step
+        QCOMPARE(byName.at("object events (O/N/D)"), std::uint64_t(3));
+        QCOMPARE(byName.at("legacy async events (S/T/p/F)"), std::uint64_t(4));
+        QCOMPARE(byName.at("nestable async events (b/n/e)"), std::uint64_t(3));
+        QCOMPARE(byName.at("samples (P)"), std::uint64_t(1));
+        QCOMPARE(byName.at("marks (R)"), std::uint64_t(1));
+        QCOMPARE(byName.at("clock syncs (c)"), std::uint64_t(1));
+        QCOMPARE(byName.at("metadata events (M)"), std::uint64_t(3));
+        QCOMPARE(byName.at("counter events (C)"), std::uint64_t(2));
+        QCOMPARE(byName.at("flow events bound to no slice"), std::uint64_t(2)); // no slice at tid 9; no id
+        QCOMPARE(byName.at("entries without ph"), std::uint64_t(2)); // the object without ph and the 7
+        QCOMPARE(byName.at("unmatched ends (E)"), std::uint64_t(1));
+        QVERIFY(unwritableParts(*original).empty());
+    }
+
+    // A trace of object snapshots alone (nothing the timeline draws) is not written empty.
+    void keepsATraceOfObjectsOnly()
+    {
+        std::string text = R"({"traceEvents":[)";
+        for (int i = 0; i < 104; ++i) {
+            const std::string id = "\"0x" + std::to_string(i) + "\"";
+            text += (i ? "," : "") + std::string(R"({"ph":"N","cat":"cc","name":"Tile","pid":3,"tid":3,"ts":)")
+                  + std::to_string(i) + R"(,"id":)" + id + "}"
+                  + R"(,{"ph":"O","cat":"cc","name":"Tile","pid":3,"tid":3,"ts":)" + std::to_string(i + 1)
+                  + R"(,"id":)" + id + R"(,"args":{"snapshot":{"layer":)" + std::to_string(i) + "}}}"
+                  + R"(,{"ph":"D","cat":"cc","name":"Tile","pid":3,"tid":3,"ts":)" + std::to_string(i + 2)
+                  + R"(,"id":)" + id + "}";
+        }
+        text += "]}";
+        const auto original = loadText(text, "objects");
+        QVERIFY(original);
+        QCOMPARE(original->slices().size(), std::size_t(0));
+        QCOMPARE(original->keptEntries().size(), std::size_t(312));
+        std::string written;
+        const auto reloaded = roundTripText(*original, &written);
+        QVERIFY(reloaded);
+        QCOMPARE(reloaded->keptEntries().size(), std::size_t(312));
+        QVERIFY(nlohmann::json::parse(written)["traceEvents"] == nlohmann::json::parse(text)["traceEvents"]);
+    }
+
+    // Inputs the loader warns about: what it could not show is still written back.
+    void roundTripsMalformedClasses_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("missing ph and {}") << QByteArray(R"({"traceEvents":[{},{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,},],})");
+        QTest::newRow("missing ts") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"dur":1}]})");
+        QTest::newRow("X without dur") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1}]})");
+        QTest::newRow("NaN ts") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":NaN,"dur":1}]})");
+        QTest::newRow("ts beyond 2^62 ns") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1e17,"dur":1}]})");
+        QTest::newRow("numeric strings") << QByteArray(R"({"traceEvents":[{"ph":"X","name":7,"pid":1.0,"tid":"1","ts":"12.5","dur":"1"}]})");
+        QTest::newRow("entry not an object") << QByteArray(R"({"traceEvents":[1,"x",{"ph":"X","name":"a","pid":1,"ts":1,"dur":1}]})");
+        QTest::newRow("negative dur") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":-1}]})");
+        QTest::newRow("duplicate key") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"ts":2,"dur":1}]})");
+        QTest::newRow("unknown ph") << QByteArray(R"({"traceEvents":[{"ph":"Z","name":"a","pid":1,"ts":1}]})");
+        QTest::newRow("E without B") << QByteArray(R"({"traceEvents":[{"ph":"E","pid":1,"tid":1,"ts":1}]})");
+        QTest::newRow("unclosed B") << QByteArray(R"({"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":1,"ts":1},{"ph":"i","name":"m","pid":1,"tid":1,"ts":9}]})");
+        QTest::newRow("flow without id") << QByteArray(R"({"traceEvents":[{"ph":"s","cat":"c","name":"f","pid":1,"tid":1,"ts":1}]})");
+        QTest::newRow("invalid UTF-8 kept") << QByteArray("{\"traceEvents\":[{\"ph\":\"O\",\"name\":\"\xff\xfe\",\"pid\":1,\"id\":1,\"ts\":1}]}");
+        QTest::newRow("invalid UTF-8 in args") << QByteArray("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"ts\":1,\"dur\":1,\"args\":{\"s\":\"\xc3\"}}]}");
+        QTest::newRow("bad escape decoded") << QByteArray("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"\\ud800\\q\",\"pid\":1,\"ts\":1,\"dur\":1}]}");
+        QTest::newRow("text pids") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":"p","tid":"t","ts":1,"dur":1},{"ph":"C","name":"c","pid":"p","ts":1,"args":{"":1}}]})");
+    }
+    void roundTripsMalformedClasses()
+    {
+        QFETCH(QByteArray, text);
+        const auto original = loadText(text.toStdString(), "malformed");
+        QVERIFY(original);
+        std::string written;
+        const auto reloaded = roundTripText(*original, &written);
+        QVERIFY2(reloaded, written.c_str());
+        QCOMPARE(entryKinds(*reloaded), entryKinds(*original));
+        QCOMPARE(reloaded->traceEventCount(), original->traceEventCount());
+        QCOMPARE(reloaded->slices().size(), original->slices().size());
+        // Written files are valid JSON for every other tool.
+        QVERIFY(nlohmann::json::accept(written));
+    }
+
+    // Merged files: integer pids (text pids named in metadata), correlation ids unique per
+    // process, ac2g flow ids equal to the correlation id of their launch, and nothing lost.
+    void mergeGivesIntegerPidsAndUniqueIds()
+    {
+        const auto a = load(fixture("square"));
+        const auto b = load(fixture("multistream"));
+        QVERIFY(a && b);
+        const auto c = loadText(R"({"traceEvents":[
+ {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":"rank 1","tid":"main","ts":1,"dur":2,"args":{"correlation":8}},
+ {"ph":"s","cat":"ac2g","name":"ac2g","id":8,"pid":"rank 1","tid":"main","ts":1},
+ {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":5,"dur":2,"args":{"correlation":8,"stream":7}},
+ {"ph":"f","cat":"ac2g","name":"ac2g","id":8,"pid":0,"tid":7,"ts":5,"bp":"e"}]})", "rank 1");
+        QVERIFY(c);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("merged.pt.trace.json")).toStdString();
+        const auto result = writeMergedTraceFile({a.get(), b.get(), c.get()}, path);
+        QVERIFY2(result.ok, result.error.c_str());
+        QVERIFY(result.lost.empty());
+        const auto merged = load(path);
+        QVERIFY(merged);
+
+        for (const auto& p : merged->processes())
+            QVERIFY(!p.pid.isText);
+        // Every kind is the sum of the inputs' kinds.
+        std::map<std::string, std::uint64_t> expected;
+        for (const Trace* t : {a.get(), b.get(), c.get()}) {
+            for (const auto& [kind, n] : entryKinds(*t))
+                expected[kind] += n;
+        }
+        std::map<std::string, std::uint64_t> got;
+        for (const auto& [kind, n] : entryKinds(*merged))
+            got[kind] += n;
+        for (const auto& [kind, n] : expected) {
+            if (kind != "metadata events (M)") // text pids that became integers get a process_name
+                QCOMPARE(got[kind], n);
+        }
+        QVERIFY(got["metadata events (M)"] > expected["metadata events (M)"]);
+
+        // Independently, from the JSON: correlation ids of CPU calls never repeat across
+        // processes, and each ac2g s carries its slice's correlation id.
+        const auto doc = nlohmann::json::parse(fileContents(path));
+        std::map<std::int64_t, std::set<std::int64_t>> pidsOfCorrelation;
+        std::map<std::int64_t, std::int64_t> kernelsByCorrelation;
+        std::int64_t lastCorrelation = -1;
+        int ac2gStarts = 0;
+        std::set<std::string> names;
+        for (const auto& e : doc["traceEvents"]) {
+            QVERIFY(e["pid"].is_number_integer());
+            const std::string ph = e.value("ph", "");
+            if (ph == "M" && e.value("name", "") == "process_name")
+                names.insert(e["args"]["name"].get<std::string>());
+            if (ph == "X") {
+                lastCorrelation = e.contains("args") ? e["args"].value("correlation", std::int64_t(-1)) : -1;
+                if (lastCorrelation >= 0 && e.value("cat", "") == "cuda_runtime")
+                    pidsOfCorrelation[lastCorrelation].insert(e["pid"].get<std::int64_t>());
+            }
+            if (ph == "s" && e.value("cat", "") == "ac2g") {
+                ++ac2gStarts;
+                QCOMPARE(e["id"].get<std::int64_t>(), lastCorrelation);
+            }
+        }
+        QVERIFY(names.count("rank 1"));
+        QVERIFY(ac2gStarts > 0);
+        for (const auto& [corr, pids] : pidsOfCorrelation)
+            QCOMPARE(pids.size(), std::size_t(1));
+        // Input 3's correlation 8 collides with square's (a launch there has 8): it moved.
+        QVERIFY(pidsOfCorrelation.count(8));
+        QVERIFY(pidsOfCorrelation.count(1000008));
+        // Flows still join each launch to its kernel.
+        QCOMPARE(merged->flows().size(), a->flows().size() + b->flows().size() + c->flows().size());
+        for (const auto& f : merged->flows()) {
+            if (merged->str(f.category) == "ac2g")
+                QCOMPARE(merged->slices().correlation[f.to], merged->slices().correlation[f.from]);
+        }
     }
 
     // Slices built without JSON text (the collector's path) get their args from the model.

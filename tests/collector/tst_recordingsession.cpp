@@ -1,12 +1,14 @@
 // The GUI's recording session: snapshots arrive live (at least 4 per second while the
 // program streams events), the final trace is complete, and start errors are reported.
 #include "app/recordingsession.h"
+#include "collector/host/collectorsession.h"
 
 #include <QSignalSpy>
 #include <QTest>
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 using namespace ks;
 
@@ -96,6 +98,23 @@ private slots:
         session.start();
         QTRY_COMPARE(failed.count(), 1);
         QVERIFY(failed.first().at(0).toString().contains(QStringLiteral("No such file")));
+    }
+
+    // An exception on the recording worker's thread ends the recording with failed().
+    void workerExceptionIsReported()
+    {
+        RecordingSession session({"/bin/true", {}, {}, {}}, nullptr,
+                                 []() -> std::unique_ptr<collector::CollectorSession> {
+                                     throw std::runtime_error("too many open files");
+                                 });
+        QSignalSpy failed(&session, &RecordingSession::failed);
+        QSignalSpy finished(&session, &RecordingSession::finished);
+        session.start();
+        QTRY_COMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().at(0).toString(), QStringLiteral("Recording failed: too many open files"));
+        session.stop(); // ignored: the worker is done
+        QTest::qWait(50);
+        QCOMPARE(finished.count(), 0);
     }
 };
 

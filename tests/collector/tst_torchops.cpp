@@ -4,6 +4,7 @@
 // device columns fill), fwdbwd arrows by sequence number, text that does not parse kept as
 // an NVTX range and counted, and the written file read back with the same links.
 #include "collector/host/torchops.h"
+#include "core/gpu/gpumetrics.h"
 #include "core/loading/loader.h"
 #include "core/stats/operatortable.h"
 #include "core/writing/writer.h"
@@ -330,6 +331,63 @@ private slots:
         for (const auto& flow : loaded.trace->flows())
             fwdbwd += loaded.trace->str(flow.category) == "fwdbwd";
         QCOMPARE(fwdbwd, std::size_t(2));
+    }
+
+    // --step-marker: the label (or plain NVTX range) opened once per iteration becomes
+    // ProfilerStep#0, #1, ... and the GPU summary's steps window follows them.
+    void stepMarkerMakesSteps()
+    {
+        Stream s;
+        s.recorder().setStepMarker("train_step");
+        s.send(h200());
+        s.string(1, "cudaLaunchKernel_v7000");
+        s.string(2, "_Z4gemmPfi");
+        s.string(11, "train_step, op_id = 7");
+        s.string(12, "train_step");
+        s.string(13, "evaluate");
+        using M = wire::Marker;
+        s.marker(1, M::Start, 1000, 11);
+        s.api(1, 1010, 5);
+        s.marker(1, M::End, 1100);
+        s.marker(2, M::Start, 1100, 12);
+        s.api(2, 1110, 5);
+        s.marker(2, M::End, 1200);
+        s.marker(3, M::Start, 1200, 13);
+        s.marker(3, M::End, 1300);
+        s.kernel(1, 1020, 50);
+        s.kernel(2, 1120, 50);
+        const Trace t = s.trace();
+        QCOMPARE(onlySlice(t, "ProfilerStep#0", SliceClass::UserAnnotation) != kNoSlice, true);
+        QCOMPARE(onlySlice(t, "ProfilerStep#1", SliceClass::UserAnnotation) != kNoSlice, true);
+        QCOMPARE(slicesNamed(t, "train_step").size(), std::size_t(0));
+        QCOMPARE(slicesNamed(t, "evaluate").size(), std::size_t(1));
+        const auto gpus = gpu::analyzeGpus(t);
+        QCOMPARE(gpus.windows.hasProfilerSteps, true);
+        QCOMPARE(gpus.windows.steps.size(), std::size_t(2));
+        QCOMPARE(gpus.windows.stepsStart, TimeNs(1000000));
+    }
+
+    // A collected trace without ops or steps: GPU metrics over the GPU's busy span, not the
+    // process lifetime (a 3.5 s start-up of calls and NVTX before 0.2 s of back-to-back work).
+    void metricsWindowWithoutOpsIsGpuActivity()
+    {
+        Stream s;
+        s.send(h200());
+        s.string(1, "cudaLaunchKernel_v7000");
+        s.string(2, "_Z4gemmPfi");
+        s.string(11, "startup");
+        s.marker(1, wire::Marker::Start, 0, 11);
+        s.marker(1, wire::Marker::End, 3500000);
+        s.api(1, 3500000, 5);
+        s.api(2, 3500010, 5);
+        s.kernel(1, 3500020, 100000);
+        s.kernel(2, 3600020, 100000);
+        const auto gpus = gpu::analyzeGpus(s.trace());
+        QCOMPARE(gpus.windows.hasHostEvents, false);
+        QCOMPARE(gpus.windows.stepsStart, TimeNs(3500020000));
+        QCOMPARE(gpus.windows.stepsEnd, TimeNs(3700020000));
+        QCOMPARE(gpus.summaries.size(), std::size_t(1));
+        QCOMPARE(gpus.summaries[0].steps.utilization, 1.0);
     }
 };
 

@@ -287,6 +287,29 @@ private slots:
         QVERIFY(!find(insights, "memcpy-dtod"));
     }
 
+    void ranksOfOneRun()
+    {
+        // Rank 1 sleeps before every step, so rank 0 waits inside its allreduces.
+        const std::vector<std::shared_ptr<const TraceFacts>> ranks{
+            makeTraceFacts(testing::fixtureTrace("straggler_rank0")), makeTraceFacts(testing::fixtureTrace("straggler_rank1"))};
+        const auto insights = findInsights(ranks);
+        checkSortedByTime(insights);
+        std::set<int> tagged;
+        for (const auto& i : insights) {
+            tagged.insert(i.traceIndex);
+            QVERIFY2(i.share <= 1.0, i.id.c_str()); // overlapping syncs on several threads count once
+            if (i.id == "low-occupancy") {
+                for (const auto& e : i.evidence)
+                    QVERIFY(e.name.find("nccl") == std::string::npos); // collectives wait by design
+            }
+        }
+        QCOMPARE(tagged, (std::set<int>{0, 1}));
+        // Rank 0's host blocks in syncs while its allreduces wait for rank 1.
+        const auto rank0 = findInsights(*ranks[0]);
+        QVERIFY(find(rank0, "host-sync"));
+        QCOMPARE(find(rank0, "host-sync")->severity, Severity::High);
+    }
+
     void jsonFollowsTheContract()
     {
         const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));

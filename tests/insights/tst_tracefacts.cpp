@@ -23,6 +23,11 @@ private slots:
         QCOMPARE(facts->stepCount(), fixture.steps.size()); // 3 active steps
         QCOMPARE(facts->stepCount(), std::size_t(3));
         QCOMPARE(facts->windows.steps[0].name, std::string("3"));
+        // A step spans at least its host range.
+        double hostUs = 0;
+        for (const auto& [a, b] : fixture.steps)
+            hostUs += b - a;
+        QVERIFY(double(facts->meanStepTime()) / 1000.0 >= hostUs / double(fixture.steps.size()) - 0.001);
     }
 
     void everyKernelFindsItsLaunchByCorrelation()

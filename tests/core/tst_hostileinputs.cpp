@@ -1,0 +1,94 @@
+// Every seed and committed reproducer of the fuzzers (tests/fuzz), and so every malformed
+// class of trace-format.md §7, through `kinetoscope-cli info`, `ops` and `gpu`, as text and
+// --json: a result (exit 0, JSON that parses) or a clear error naming the file (exit 1),
+// never an abort. Files with bad UTF-8 load with U+FFFD in the output.
+#include <QDir>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QtTest>
+
+namespace {
+
+QStringList hostileFiles()
+{
+    QStringList files;
+    for (const char* dir : {"corpus/trace", "reproducers/trace"}) {
+        const QDir d(QStringLiteral(KS_FUZZ_DIR "/") + QLatin1String(dir));
+        for (const QString& name : d.entryList(QDir::Files, QDir::Name))
+            files << d.filePath(name);
+    }
+    return files;
+}
+
+const QByteArray kReplacement("\xEF\xBF\xBD");
+
+} // namespace
+
+class TestHostileInputs : public QObject {
+    Q_OBJECT
+private slots:
+    void cliCommands_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<bool>("json");
+        const QStringList files = hostileFiles();
+        QVERIFY(files.size() >= 20);
+        for (const QString& path : files) {
+            for (const char* command : {"info", "ops", "gpu"}) {
+                for (bool json : {false, true}) {
+                    const QString row = QFileInfo(path).fileName() + " " + command + (json ? " --json" : "");
+                    QTest::newRow(qPrintable(row)) << path << command << json;
+                }
+            }
+        }
+    }
+
+    void cliCommands()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, command);
+        QFETCH(bool, json);
+        QProcess cli;
+        QStringList args{command};
+        if (json)
+            args << QStringLiteral("--json");
+        cli.start(QStringLiteral(KS_CLI), args << path);
+        QVERIFY(cli.waitForFinished(60000));
+        const QByteArray out = cli.readAllStandardOutput();
+        const QByteArray err = cli.readAllStandardError();
+        QVERIFY2(cli.exitStatus() == QProcess::NormalExit, err.constData()); // no abort, no signal
+        QVERIFY2(cli.exitCode() == 0 || cli.exitCode() == 1, err.constData());
+        if (cli.exitCode() == 1) {
+            QVERIFY2(err.contains(path.toUtf8()), err.constData()); // the error names the file
+        } else if (json) {
+            QJsonParseError error;
+            QJsonDocument::fromJson(out, &error);
+            QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        }
+        // Whatever came out is valid UTF-8.
+        QCOMPARE(QString::fromUtf8(out).toUtf8(), out);
+        if (QFileInfo(path).fileName().startsWith(QLatin1String("utf8-"))) {
+            QCOMPARE(cli.exitCode(), 0);
+            if (command == QLatin1String("ops")) // the op names, sanitized
+                QVERIFY2(out.contains(kReplacement), out.left(2000).constData());
+            if (command == QLatin1String("info")) // the warning, with its offset
+                QVERIFY2(out.contains("invalid-utf8"), out.left(2000).constData());
+        }
+    }
+
+    // The op from issue 10: "aten::m\xffm" is listed as "aten::m\uFFFDm".
+    void opsJsonNamesTheSanitizedOp()
+    {
+        QProcess cli;
+        cli.start(QStringLiteral(KS_CLI), {"ops", "--json", QStringLiteral(KS_FUZZ_DIR "/corpus/trace/utf8-invalid-name.json")});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QJsonDocument doc = QJsonDocument::fromJson(cli.readAllStandardOutput());
+        const QByteArray text = doc.toJson(QJsonDocument::Compact);
+        QVERIFY2(text.contains("\"aten::m" + kReplacement + "m\""), text.constData());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestHostileInputs)
+#include "tst_hostileinputs.moc"

@@ -1,0 +1,48 @@
+// The collector's host side on any byte stream, as a traced process could send it: frame
+// reassembly (lengths, types), HELLO, record payloads (string tables, ids), then the trace
+// built from what was recorded, with valid UTF-8 texts like a loaded one.
+#include "tests/fuzz/fuzzsupport.h"
+
+#include "collector/host/collectedtrace.h"
+#include "collector/host/processrecorder.h"
+#include "collector/protocol/framing.h"
+
+#include <cstdint>
+#include <memory>
+
+using namespace ks;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    // The first byte splits the rest, the stream, into two deliveries, as a socket may.
+    if (size == 0)
+        return 0;
+    const std::size_t split = 1 + data[0] % size;
+    wire::FrameDecoder decoder;
+    auto arena = std::make_shared<collector::TextArena>();
+    std::unique_ptr<collector::ProcessRecorder> recorder;
+    const auto namer = [](std::int64_t, std::int64_t tid) { return "thread " + std::to_string(tid); };
+    for (const auto& [from, to] : {std::pair{std::size_t(1), split}, std::pair{split, size}}) {
+        decoder.append(data + from, to - from);
+        wire::Frame frame;
+        while (decoder.next(frame) == wire::FrameDecoder::Status::Frame) {
+            if (recorder) {
+                recorder->handle(frame);
+                continue;
+            }
+            wire::Hello hello; // the server's checks, but the token
+            if (frame.type != wire::RecordType::Hello || !wire::decodePayload(frame.payload, hello)
+                || hello.magic != wire::kMagic || hello.version != wire::kProtocolVersion)
+                return 0;
+            recorder = std::make_unique<collector::ProcessRecorder>(std::move(hello), 0, arena, namer);
+        }
+    }
+    if (!recorder)
+        return 0;
+    recorder->connectionClosed(false);
+    collector::TraceBuildOptions options;
+    options.arena = arena;
+    const Trace trace = collector::buildCollectedTrace({recorder->data()}, options);
+    fuzz::checkTextsAreValid(trace);
+    return 0;
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs every prebuilt fuzz target for SECONDS each and prints executions and coverage per
+# target. Builds nothing: configure and build first with
+#   CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DKINETOSCOPE_FUZZ=ON
+#   cmake --build build-fuzz
+#
+#   tests/fuzz/run-fuzzers.sh SECONDS [JOBS] [BINDIR]     (BINDIR: build-fuzz/tests/fuzz)
+#   tests/fuzz/run-fuzzers.sh --replay [BINDIR]           (every committed reproducer, once)
+#
+# Corpora grow in $FUZZ_WORK (default BINDIR/work); seeds come from tests/fuzz/corpus.
+# Findings are written to $FUZZ_WORK/artifacts/ and make the script fail: each one must
+# become a file in tests/fuzz/reproducers/<corpus>/ plus a fix.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+# target -> seed corpus / reproducer folder
+declare -A corpusOf=([fuzz_loader]=trace [fuzz_passes]=trace [fuzz_collector]=collector)
+targets=(fuzz_loader fuzz_passes fuzz_collector)
+
+findBin() {
+  local dir="$1"
+  [ -x "$dir/fuzz_loader" ] || { echo "run-fuzzers: no fuzz targets in $dir (build with -DKINETOSCOPE_FUZZ=ON)" >&2; exit 2; }
+  echo "$dir"
+}
+
+if [ "${1:-}" = "--replay" ]; then
+  bin="$(findBin "${2:-$root/build-fuzz/tests/fuzz}")"
+  status=0
+  for t in "${targets[@]}"; do
+    files=("$here/reproducers/${corpusOf[$t]}"/*)
+    [ -e "${files[0]}" ] || continue
+    if "$bin/$t" -runs=1 -timeout=30 -rss_limit_mb=4096 "${files[@]}" >"/tmp/replay-$t.log" 2>&1; then
+      echo "replay $t: ${#files[@]} reproducers pass"
+    else
+      echo "replay $t: FAILED (log below)"; tail -40 "/tmp/replay-$t.log"; status=1
+    fi
+  done
+  exit $status
+fi
+
+seconds="${1:?usage: run-fuzzers.sh SECONDS [JOBS] [BINDIR] | --replay [BINDIR]}"
+jobs="${2:-1}"
+bin="$(findBin "${3:-$root/build-fuzz/tests/fuzz}")"
+work="${FUZZ_WORK:-$bin/work}"
+mkdir -p "$work/artifacts"
+status=0
+printf '%-16s %14s %8s %8s %s\n' target executions exec/s cov findings
+for t in "${targets[@]}"; do
+  corpus="$work/corpus-$t"
+  logs="$work/logs-$t"
+  rm -rf "$logs"; mkdir -p "$corpus" "$logs"
+  before=$(ls "$work/artifacts" | grep -c "^$t-" || true)
+  # Hangs: 64 KiB inputs must load in far under 10 s even instrumented. Memory: capped.
+  (cd "$logs" && nice -n 19 "$bin/$t" -max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" \
+      -max_len=65536 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
+      -dict="$here/trace.dict" -artifact_prefix="$work/artifacts/$t-" \
+      "$corpus" "$here/corpus/${corpusOf[$t]}" >"$logs/main.log" 2>&1)
+  execs=$(cat "$logs"/*.log | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
+  rate=$((execs / (seconds > 0 ? seconds : 1)))
+  # Coverage of the whole corpus after the run (all workers merged).
+  cov=$("$bin/$t" -runs=0 "$corpus" 2>&1 | awk '/INITED cov:/ {for (i = 1; i < NF; ++i) if ($i == "cov:") print $(i + 1)}' | tail -1)
+  after=$(ls "$work/artifacts" | grep -c "^$t-" || true)
+  found=$((after - before))
+  printf '%-16s %14s %8s %8s %s\n' "$t" "$execs" "$rate" "${cov:-?}" "$found"
+  if [ "$found" -gt 0 ]; then
+    status=1
+    ls "$work/artifacts" | grep "^$t-" | sed 's/^/    /'
+    grep -h -A12 "ERROR\|invariant broken\|deadly signal\|timeout\|out-of-memory" "$logs"/*.log | head -40
+  fi
+done
+exit $status

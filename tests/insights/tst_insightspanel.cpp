@@ -1,0 +1,114 @@
+// The Insights dock: findings arrive off the GUI thread, selecting one highlights its
+// evidence on the timeline, Previous/Next select and reveal it, the count label follows.
+#include "core/analysis/insights.h"
+#include "tests/analysis_gpu/fixtureloader.h"
+#include "tests/insights/fixtureevents.h"
+#include "widgets/insightsmodel.h"
+#include "widgets/insightspanel.h"
+#include "widgets/timelinewidget.h"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace ks;
+
+class TstInsightsPanel : public QObject {
+    Q_OBJECT
+
+    static int rowOf(const InsightsPanel& panel, const char* id)
+    {
+        for (int row = 0; row < panel.model()->rowCount(); ++row) {
+            if (panel.model()->index(row, 0).data(InsightsModel::IdRole).toString() == QLatin1String(id))
+                return row;
+        }
+        return -1;
+    }
+
+private slots:
+    void selectingAnInsightHighlightsItsEvidence()
+    {
+        TimelineWidget timeline;
+        timeline.resize(1400, 700);
+        InsightsPanel panel(&timeline);
+        QSignalSpy ready(&panel, &InsightsPanel::insightsReady);
+        const auto trace = testing::fixtureTrace("train_baseline");
+        timeline.setTrace(trace);
+        QVERIFY(ready.wait(60000));
+        QVERIFY(panel.model()->rowCount() >= 3);
+        QCOMPARE(panel.countLabel()->text(), QStringLiteral("%1 insights").arg(panel.model()->rowCount()));
+        // Sorted by time at stake.
+        for (int row = 1; row < panel.model()->rowCount(); ++row)
+            QVERIFY(panel.model()->insightAt(row - 1)->timeUs >= panel.model()->insightAt(row)->timeUs);
+
+        // The pageable copies: the fixture's three "Memcpy HtoD (Pageable -> Device)" events.
+        const kstest::FixtureEvents fixture("train_baseline");
+        const auto copies = fixture.select("gpu_memcpy", [](const std::string& n) { return n.find("Pageable") != std::string::npos; });
+        const int row = rowOf(panel, "pageable-copy");
+        QVERIFY(row >= 0);
+        panel.view()->setCurrentIndex(panel.model()->index(row, 1)); // as a click does
+        const auto& highlighted = timeline.highlightedSlices();
+        QCOMPARE(highlighted.size(), copies.size());
+        for (std::size_t i = 0; i < copies.size(); ++i) {
+            QCOMPARE(std::string(trace->str(trace->slices().name[highlighted[i]])), copies[i]["name"].get<std::string>());
+            QCOMPARE(double(trace->slices().start[highlighted[i]]) / 1000.0, copies[i]["ts"].get<double>());
+        }
+
+        // Next/Previous walk the evidence: select and reveal.
+        panel.nextEvidence();
+        QCOMPARE(timeline.selectedSlice(), highlighted[0]);
+        panel.nextEvidence();
+        QCOMPARE(timeline.selectedSlice(), highlighted[1]);
+        panel.previousEvidence();
+        QCOMPARE(timeline.selectedSlice(), highlighted[0]);
+        panel.previousEvidence(); // wraps around
+        QCOMPARE(timeline.selectedSlice(), highlighted[2]);
+        const TimeNs start = trace->slices().start[highlighted[2]];
+        QVERIFY(timeline.timeScale().viewStart() <= start);
+        QVERIFY(timeline.timeScale().viewEnd(timeline.timeAreaWidth()) >= trace->slices().end(highlighted[2]));
+
+        // Another insight replaces the highlight: the six stream syncs of host-sync.
+        panel.selectInsight(rowOf(panel, "host-sync"));
+        QCOMPARE(timeline.highlightedSlices().size(), std::size_t(6));
+        for (const SliceId s : timeline.highlightedSlices())
+            QCOMPARE(std::string(trace->str(trace->slices().name[s])), std::string("cudaStreamSynchronize"));
+
+        // No insight selected: nothing highlighted or dimmed.
+        panel.selectInsight(-1);
+        panel.view()->clearSelection();
+        panel.view()->setCurrentIndex({});
+        QVERIFY(timeline.highlightedSlices().empty());
+    }
+
+    void visibleRangeOnlyKeepsWhatIsInView()
+    {
+        TimelineWidget timeline;
+        timeline.resize(1400, 700);
+        InsightsPanel panel(&timeline);
+        QSignalSpy ready(&panel, &InsightsPanel::insightsReady);
+        const auto trace = testing::fixtureTrace("train_baseline");
+        timeline.setTrace(trace);
+        QVERIFY(ready.wait(60000));
+        const int row = rowOf(panel, "pageable-copy");
+        const analysis::Insight* insight = panel.model()->insightAt(row);
+        // View the first step only: one of the three copies.
+        const auto step = firstStep(trace);
+        timeline.setVisibleRange(step.first, step.second);
+        panel.setVisibleRangeOnly(true);
+        panel.selectInsight(row);
+        QCOMPARE(panel.currentEvidence().size(), std::size_t(1));
+        QCOMPARE(panel.currentEvidence().front().start, insight->evidence.front().start);
+        QCOMPARE(timeline.highlightedSlices().size(), std::size_t(1));
+    }
+
+private:
+    static std::pair<TimeNs, TimeNs> firstStep(const std::shared_ptr<const Trace>& trace)
+    {
+        const auto facts = analysis::makeTraceFacts(trace);
+        return {facts->windows.steps[0].hostStart, facts->windows.steps[0].hostEnd};
+    }
+};
+
+QTEST_MAIN(TstInsightsPanel)
+#include "tst_insightspanel.moc"

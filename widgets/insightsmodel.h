@@ -1,0 +1,32 @@
+#pragma once
+// The Insights list: one row per finding, in the order given (largest time at stake first).
+// Columns: severity, finding (title), time per step, share of the step, evidence count.
+#include "core/analysis/insights.h"
+
+#include <QAbstractTableModel>
+
+namespace ks {
+
+class InsightsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { SeverityColumn, TitleColumn, TimeColumn, ShareColumn, EvidenceColumn, ColumnCount };
+    // The insight's id under Qt::UserRole on any column.
+    static constexpr int IdRole = Qt::UserRole;
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setInsights(std::vector<analysis::Insight> insights);
+    const std::vector<analysis::Insight>& insights() const { return m_insights; }
+    const analysis::Insight* insightAt(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<analysis::Insight> m_insights;
+};
+
+} // namespace ks

@@ -1,0 +1,75 @@
+#pragma once
+// The Insights dock: the findings of the timeline's trace, largest time at stake first.
+// Selecting one highlights its evidence on the timeline (the rest is dimmed) and shows its
+// explanation and fix; Previous/Next walk the evidence (select and reveal). "Visible range
+// only" keeps the findings, and the evidence walked, to what is in view.
+//
+// It follows the timeline by itself: a new trace is analysed on the panel's own thread
+// pool (never the global one); a newer trace makes older results stale. The host adds the
+// panel to a dock and countLabel() to its status bar. GUI thread only.
+#include "core/analysis/insights.h"
+
+#include <QPointer>
+#include <QThreadPool>
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QTableView;
+class QTextBrowser;
+class QToolButton;
+
+namespace ks {
+
+class InsightsModel;
+class TimelineWidget;
+
+class InsightsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit InsightsPanel(TimelineWidget* timeline, QWidget* parent = nullptr);
+    ~InsightsPanel() override;
+
+    InsightsModel* model() const { return m_model; }
+    QTableView* view() const { return m_view; }
+    // "N insights" for the host's status bar (owned by the panel's parent chain once added).
+    QLabel* countLabel() const { return m_countLabel; }
+    // The evidence of the current insight that Previous/Next walk (visible range applied).
+    const std::vector<analysis::Evidence>& currentEvidence() const { return m_evidence; }
+    int currentEvidenceIndex() const { return m_evidenceIndex; }
+
+public Q_SLOTS:
+    void selectInsight(int row);
+    void nextEvidence();
+    void previousEvidence();
+    void setVisibleRangeOnly(bool on);
+
+Q_SIGNALS:
+    // New findings are in the model (after a trace was analysed).
+    void insightsReady(int count);
+
+private:
+    void analyze(std::shared_ptr<const Trace> trace);
+    void apply(std::vector<analysis::Insight> insights, quint64 generation);
+    void onVisibleRangeChanged(TimeNs start, TimeNs end);
+    void refreshCurrent();
+    void stepEvidence(int delta);
+    void updateLabels();
+
+    QPointer<TimelineWidget> m_timeline;
+    QThreadPool m_pool;
+    InsightsModel* m_model;
+    QTableView* m_view;
+    QTextBrowser* m_details;
+    QCheckBox* m_visibleOnly;
+    QToolButton* m_previous;
+    QToolButton* m_next;
+    QLabel* m_evidenceLabel;
+    QLabel* m_countLabel;
+    quint64 m_generation = 0;
+    std::vector<analysis::Evidence> m_evidence;
+    int m_evidenceIndex = -1;
+    TimeNs m_viewStart = 0, m_viewEnd = 0;
+};
+
+} // namespace ks

@@ -1,0 +1,46 @@
+#include "widgets/jobtracker.h"
+
+#include <QUnhandledException>
+
+#include <stdexcept>
+
+namespace ks {
+
+JobTracker::JobTracker(QObject* parent)
+    : QObject(parent)
+{
+}
+
+JobTracker::~JobTracker()
+{
+    cancel();
+    m_pool.waitForDone();
+}
+
+quint64 JobTracker::supersede(std::function<void()> cancelHook)
+{
+    if (m_cancelHook)
+        m_cancelHook();
+    m_cancelHook = std::move(cancelHook);
+    return ++m_generation;
+}
+
+QString JobTracker::describeFailure(const std::exception_ptr& failure)
+{
+    try {
+        std::rethrow_exception(failure);
+    } catch (const QUnhandledException& wrapped) {
+        // QtConcurrent wraps what is not a QException; the job's own exception is inside.
+        if (wrapped.exception())
+            return describeFailure(wrapped.exception());
+        return tr("the background job failed");
+    } catch (const std::bad_alloc&) {
+        return tr("out of memory");
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    } catch (...) {
+        return tr("the background job failed");
+    }
+}
+
+} // namespace ks

@@ -1,0 +1,78 @@
+#pragma once
+// Runs one kind of background job at a time, off the GUI thread, on a private QThreadPool
+// (the global one is reserved: the raster paint engine waits on it). Starting a job
+// supersedes the previous one: its result is dropped and its cancel hook runs, so a
+// cancellable job stops early. A job that throws reports a failure instead of
+// terminating. Results and failures arrive on the tracker's (GUI) thread.
+#include <QFutureWatcher>
+#include <QObject>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <exception>
+#include <functional>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+namespace ks {
+
+class JobTracker : public QObject {
+    Q_OBJECT
+public:
+    explicit JobTracker(QObject* parent = nullptr);
+    // Cancels the current job and waits for every job still running on its pool.
+    ~JobTracker() override;
+
+    // `job()` runs on the pool; then `onResult(result)` or `onFailure(message)` runs here,
+    // unless another start() or cancel() came first. `cancelHook` (optional) asks the job
+    // to stop when it is superseded.
+    template <class Job, class OnResult>
+    void start(Job job, OnResult onResult, std::function<void(const QString&)> onFailure,
+               std::function<void()> cancelHook = {})
+    {
+        using Result = std::invoke_result_t<Job>;
+        const quint64 generation = supersede(std::move(cancelHook));
+        auto* watcher = new QFutureWatcher<Result>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this,
+                [this, watcher, generation, onResult = std::move(onResult), onFailure = std::move(onFailure)] {
+                    watcher->deleteLater();
+                    if (generation != m_generation)
+                        return;
+                    m_cancelHook = {};
+                    QString error;
+                    if (auto result = takeResult(*watcher, error))
+                        onResult(std::move(*result));
+                    else if (onFailure)
+                        onFailure(error);
+                });
+        watcher->setFuture(QtConcurrent::run(&m_pool, std::move(job)));
+    }
+
+    // Drops the current job's result and asks it to stop.
+    void cancel() { supersede({}); }
+
+    // The text of the exception a job ended with.
+    static QString describeFailure(const std::exception_ptr& failure);
+
+private:
+    quint64 supersede(std::function<void()> cancelHook);
+
+    // The job's result, or nothing (and the error) when it threw.
+    template <class Result>
+    static std::optional<Result> takeResult(QFutureWatcher<Result>& watcher, QString& error)
+    {
+        try {
+            return watcher.result();
+        } catch (...) {
+            error = describeFailure(std::current_exception());
+            return std::nullopt;
+        }
+    }
+
+    QThreadPool m_pool;
+    quint64 m_generation = 0;
+    std::function<void()> m_cancelHook;
+};
+
+} // namespace ks
