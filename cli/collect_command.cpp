@@ -3,6 +3,7 @@
 #include "cli/command.h"
 
 #include "collector/host/collectorsession.h"
+#include "collector/host/pythonsite.h"
 #include "core/writing/writer.h"
 
 #include <atomic>
@@ -25,6 +26,8 @@ struct CollectArgs {
     double duration = 0.0;
     bool merge = false;
     std::string collectorOptions;
+    std::string pytorch; // off|ops|ops-shapes; empty: ops for a Python program
+    std::string stepMarker;
     std::vector<std::string> environment; // K=V
     std::vector<std::string> command;     // PROGRAM ARGS...
 };
@@ -66,10 +69,11 @@ void printSummary(const collector::SessionStats& s)
 {
     std::fprintf(stderr,
                  "collect: %d process%s traced, %llu kernels, %llu copies, %llu memsets, %llu API calls, "
-                 "%llu NVTX ranges, %llu dropped records, CUPTI overhead %s\n",
+                 "%llu PyTorch ops, %llu NVTX ranges, %llu dropped records, CUPTI overhead %s\n",
                  s.processes, s.processes == 1 ? "" : "es", static_cast<unsigned long long>(s.kernels),
                  static_cast<unsigned long long>(s.memcpys), static_cast<unsigned long long>(s.memsets),
-                 static_cast<unsigned long long>(s.apiCalls), static_cast<unsigned long long>(s.ranges),
+                 static_cast<unsigned long long>(s.apiCalls), static_cast<unsigned long long>(s.torchOps),
+                 static_cast<unsigned long long>(s.ranges),
                  static_cast<unsigned long long>(s.dropped), formatDuration(s.cuptiOverhead).c_str());
     if (s.terminatedProcesses > 0)
         std::fprintf(stderr, "collect: %d process%s crashed or was killed: its last events may be missing\n",
@@ -99,11 +103,38 @@ std::string defaultOutput(const std::string& program)
     return (slash == std::string::npos ? program : program.substr(slash + 1)) + ".pt.trace.json.gz";
 }
 
+// --pytorch: PyTorch operators through emit_nvtx for Python targets (ops by default).
+bool addPyTorchOps(const CollectArgs& options, collector::LaunchRequest& request)
+{
+    std::string error;
+    const auto program = collector::resolveProgram(request.program, error);
+    const bool python = program && collector::isPythonProgram(*program);
+    auto mode = options.pytorch.empty() ? (python ? collector::PyTorchOps::Ops : collector::PyTorchOps::Off)
+                                        : *collector::pytorchOpsFromName(options.pytorch);
+    if (mode == collector::PyTorchOps::Off)
+        return true;
+    if (!python && program)
+        std::fprintf(stderr, "collect: --pytorch=%s: %s does not look like a Python program; the hook only "
+                             "acts if it starts one\n", options.pytorch.c_str(), program->c_str());
+    const auto site = collector::findPythonSiteDirectory(error);
+    if (!site) {
+        std::fprintf(stderr, "collect: --pytorch: %s\n", error.c_str());
+        return false;
+    }
+    collector::addPyTorchEnvironment(request, mode, *site, std::getenv("PYTHONPATH"));
+    std::fprintf(stderr, "collect: PyTorch operators %s (--pytorch=%s)\n",
+                 mode == collector::PyTorchOps::OpsShapes ? "with input shapes" : "without shapes",
+                 std::string(collector::pytorchOpsName(mode)).c_str());
+    return true;
+}
+
 int runCollect(CollectArgs options)
 {
-    const collector::LaunchRequest request = launchRequest(options);
+    collector::LaunchRequest request = launchRequest(options);
     if (options.output.empty())
         options.output = defaultOutput(request.program);
+    if (!addPyTorchOps(options, request))
+        return 127;
 
     // A collector that goes away must not take the target with it, and vice versa: the
     // target detaches on EPIPE, and we ignore SIGPIPE ourselves.
@@ -115,6 +146,7 @@ int runCollect(CollectArgs options)
 
     collector::SessionOptions sessionOptions;
     sessionOptions.injectionOptions = options.collectorOptions;
+    sessionOptions.stepMarker = options.stepMarker;
     collector::CollectorSession session(sessionOptions);
     std::string error;
     if (!session.start(request, error)) {
@@ -224,6 +256,15 @@ void addCollectCommand(CLI::App& app)
     command->add_option("--collector-options", options->collectorOptions,
                         "injection options, e.g. buffer_mb=8,max_buffers=32,flush_ms=100")
         ->type_name("LIST");
+    command->add_option("--pytorch", options->pytorch,
+                        "PyTorch operators as kineto cpu_op events through emit_nvtx: off, ops, or ops-shapes "
+                        "(with Input Dims; costs more); default ops when PROGRAM is Python")
+        ->type_name("MODE")
+        ->check(CLI::IsMember({"off", "ops", "ops-shapes"}));
+    command->add_option("--step-marker", options->stepMarker,
+                        "an NVTX range or record_function label that PROGRAM opens once per iteration: each "
+                        "becomes a step (ProfilerStep#N) for the GPU summary and step breakdown")
+        ->type_name("NAME");
     command->add_option("PROGRAM", options->command, "the program to run and its arguments")
         ->type_name("ARGS")
         ->required();

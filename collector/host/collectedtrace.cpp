@@ -74,6 +74,7 @@ std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
         a.duration = span.end - span.start + 2;
         a.name = slices[std::get<0>(key)].name;
         a.category = EventCategory::GpuAnnotation;
+        a.op = slices[std::get<0>(key)].op; // a record_function label's External id
         out.push_back(a);
     }
     return out;
@@ -96,12 +97,16 @@ public:
     void emit()
     {
         emitMetadata();
+        const TorchOpLinks ops = linkTorchOps(m_process);
         std::vector<std::uint32_t> builderIndex(m_process.slices.size());
         for (std::size_t i = 0; i < m_process.slices.size(); ++i)
-            builderIndex[i] = m_builder.addSlice(sliceEvent(m_process.slices[i]));
+            builderIndex[i] = m_builder.addSlice(
+                sliceEvent(m_process.slices[i], ops.externalIdOfSlice.empty() ? kNoId : ops.externalIdOfSlice[i]));
         for (const auto& annotation : gpuAnnotations(m_process))
-            m_builder.addSlice(sliceEvent(annotation));
+            m_builder.addSlice(sliceEvent(
+                annotation, annotation.op >= 0 ? m_process.ops[static_cast<std::size_t>(annotation.op)].externalId : kNoId));
         emitFlows(builderIndex);
+        emitForwardBackwardFlows(ops.fwdbwd, builderIndex);
         emitInstants();
     }
 
@@ -125,7 +130,7 @@ private:
 
     JsonId text(const std::string& s) const { return JsonId::fromText(m_builder.strings().intern(s)); }
 
-    SliceEvent sliceEvent(const RecordedSlice& s) const
+    SliceEvent sliceEvent(const RecordedSlice& s, std::int64_t externalId) const
     {
         SliceEvent e;
         e.pid = pidOf(s);
@@ -138,6 +143,7 @@ private:
         e.rawOffset = s.rawOffset;
         e.rawLength = s.rawLength;
         e.correlation = s.correlation;
+        e.externalId = externalId;
         e.gpuOp = s.gpuOp >= 0 ? &m_process.gpuOps[static_cast<std::size_t>(s.gpuOp)] : nullptr;
         return e;
     }
@@ -161,6 +167,32 @@ private:
             f.bindEnclosing = !flow.start;
             f.pendingSlice = builderIndex[flow.slice];
             m_builder.addFlowEvent(f);
+        }
+    }
+
+    // kineto's fwdbwd arrows, from a forward op to the backward op of its autograd node.
+    void emitForwardBackwardFlows(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
+                                  const std::vector<std::uint32_t>& builderIndex)
+    {
+        const StringId fwdbwd = m_builder.strings().intern("fwdbwd");
+        const auto idBase = static_cast<std::uint64_t>(m_process.hello.pid) << 32;
+        std::uint64_t next = 0;
+        for (const auto& [forward, backward] : pairs) {
+            ++next;
+            for (const std::uint32_t slice : {forward, backward}) {
+                const RecordedSlice& s = m_process.slices[slice];
+                FlowEvent f;
+                f.phase = slice == forward ? FlowPhase::Start : FlowPhase::End;
+                f.category = fwdbwd;
+                f.name = fwdbwd;
+                f.id = idBase | next;
+                f.pid = pidOf(s);
+                f.tid = JsonId::fromNumber(s.tid);
+                f.time = s.start;
+                f.bindEnclosing = slice == backward;
+                f.pendingSlice = builderIndex[slice];
+                m_builder.addFlowEvent(f);
+            }
         }
     }
 
@@ -259,6 +291,11 @@ Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const T
             builder.diagnostics().warn("process-terminated",
                                        process.displayName() + " ended without GOODBYE (crashed or killed); "
                                                                "events after its last flush are missing");
+        if (process.counts.malformedOpRanges > 0)
+            builder.diagnostics().warn("nvtx-op-unparsed",
+                                       process.displayName() + ": " + std::to_string(process.counts.malformedOpRanges)
+                                           + " NVTX ranges look like PyTorch op ranges but did not parse; "
+                                             "kept as NVTX ranges");
         if (process.droppedTotal() > 0)
             builder.diagnostics().warn("dropped-records", process.displayName() + ": "
                                            + std::to_string(process.droppedTotal()) + " records dropped");

@@ -78,6 +78,7 @@ bool CollectorSession::waitForConnectionsClosed(int timeoutMs)
 void CollectorSession::connectionAccepted(ConnectionId id, wire::Hello hello)
 {
     auto recorder = std::make_unique<ProcessRecorder>(std::move(hello), m_baseNs, m_arena);
+    recorder->setStepMarker(m_options.stepMarker);
     std::lock_guard lock(m_mutex);
     m_recorders[id] = std::move(recorder);
 }
@@ -127,6 +128,7 @@ SessionStats CollectorSession::stats() const
         s.memsets += p.counts.memsets;
         s.apiCalls += p.counts.apiCalls;
         s.ranges += p.counts.ranges;
+        s.torchOps += p.counts.torchOps;
         s.dropped += p.droppedTotal();
         s.cuptiOverhead += p.counts.overheadNs;
         for (const auto& e : p.errors)

@@ -18,6 +18,7 @@ struct SessionStats {
     int openConnections = 0;
     int terminatedProcesses = 0; // ended without GOODBYE
     std::uint64_t kernels = 0, memcpys = 0, memsets = 0, apiCalls = 0, ranges = 0;
+    std::uint64_t torchOps = 0; // PyTorch ops and labels from emit_nvtx ranges
     std::uint64_t dropped = 0;
     TimeNs cuptiOverhead = 0; // total duration of CUPTI's own overhead records
     std::vector<std::string> errors;    // from the traced processes (CUPTI in use, ...) and our receiver
@@ -28,6 +29,7 @@ struct SessionStats {
 struct SessionOptions {
     std::string injectionOptions; // passed through KINETOSCOPE_COLLECTOR_OPTIONS
     std::string injectionLibrary; // empty: findInjectionLibrary()
+    std::string stepMarker;       // NVTX range / record_function label that marks one step
 };
 
 class CollectorSession final : private RecordSink {

@@ -28,6 +28,8 @@ public:
     ArgsText& add(std::string_view key, double value);
     ArgsText& add(std::string_view key, const std::int32_t (&xyz)[3]);
     ArgsText& addText(std::string_view key, std::string_view value);
+    // `json` must already be valid JSON (the caller built it).
+    ArgsText& addJson(std::string_view key, std::string_view json) { return raw(key, json); }
 
     bool empty() const { return m_text.empty(); }
     // "{...}", or "" when no argument was added.

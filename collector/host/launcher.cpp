@@ -154,26 +154,34 @@ std::optional<std::string> findInjectionLibrary(std::string& error)
         error = std::string("KINETOSCOPE_INJECTION_LIBRARY=") + explicitPath + " is not a readable absolute path";
         return std::nullopt;
     }
-    char self[4096];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) {
-        error = "cannot locate this executable";
-        return std::nullopt;
-    }
-    const std::string dir = directoryOf(std::string(self, static_cast<std::size_t>(n)));
+    const std::string installed = std::string("/") + KS_INJECTION_INSTALL_DIR + "/";
     // Build tree (cli/, app/ and collector/ are siblings), then where `install` puts it
     // (KS_INJECTION_INSTALL_DIR: relative to the installed executables, e.g. ../lib/<triplet>/kinetoscope).
-    const std::string installed = dir + "/" + KS_INJECTION_INSTALL_DIR + "/" + kName;
-    for (const std::string& candidate : {dir + "/../collector/injection/" + kName, installed}) {
+    std::string dir;
+    if (auto found = findNextToExecutable({"/../collector/injection/", installed}, kName, dir))
+        return found;
+    error = std::string("the collector's injection library is missing: no ") + dir + installed + kName
+        + " (this Kinetoscope was built without CUPTI, which comes with NVIDIA's CUDA toolkit; "
+          "or set KINETOSCOPE_INJECTION_LIBRARY to its path)";
+    return std::nullopt;
+}
+
+std::optional<std::string> findNextToExecutable(const std::vector<std::string>& folders, const std::string& name,
+                                                std::string& executableDirectory)
+{
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return std::nullopt;
+    executableDirectory = directoryOf(std::string(self, static_cast<std::size_t>(n)));
+    for (const std::string& folder : folders) {
+        const std::string candidate = executableDirectory + folder + name;
         if (access(candidate.c_str(), R_OK) == 0) {
             char resolved[4096];
             if (realpath(candidate.c_str(), resolved))
                 return std::string(resolved);
         }
     }
-    error = std::string("the collector's injection library is missing: no ") + installed
-        + " (this Kinetoscope was built without CUPTI, which comes with NVIDIA's CUDA toolkit; "
-          "or set KINETOSCOPE_INJECTION_LIBRARY to its path)";
     return std::nullopt;
 }
 

@@ -46,6 +46,12 @@ std::optional<std::vector<std::string>> buildEnvironment(const std::vector<std::
 // one named by KINETOSCOPE_INJECTION_LIBRARY; nullopt with a message if none exists.
 std::optional<std::string> findInjectionLibrary(std::string& error);
 
+// The first readable `name` in the given folders (relative to this executable's directory,
+// each starting and ending with '/'), as an absolute path; `executableDirectory` is set for
+// messages.
+std::optional<std::string> findNextToExecutable(const std::vector<std::string>& folders, const std::string& name,
+                                                std::string& executableDirectory);
+
 std::vector<std::string> currentEnvironment();
 
 class ChildProcess {

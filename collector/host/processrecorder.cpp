@@ -111,6 +111,7 @@ std::string_view categoryName(EventCategory category)
     case EventCategory::Sync: return "cuda_sync";
     case EventCategory::Annotation: return "user_annotation";
     case EventCategory::Overhead: return "overhead";
+    case EventCategory::CpuOp: return "cpu_op";
     case EventCategory::GpuAnnotation: return "gpu_user_annotation";
     }
     return "";
@@ -502,17 +503,71 @@ void ProcessRecorder::onSync(const wire::Sync& s)
 
 void ProcessRecorder::addRange(const OpenMarker& start, TimeNs end)
 {
+    if (start.domain == 0) { // emit_nvtx writes to the default domain
+        NvtxOp op;
+        switch (parseNvtxOp(m_data.names[start.name], op)) {
+        case NvtxOpParse::Op: addOpRange(start, end, op); return;
+        case NvtxOpParse::Malformed: ++m_data.counts.malformedOpRanges; break;
+        case NvtxOpParse::NotAnOp: break;
+        }
+    }
     ++m_data.counts.ranges;
     RecordedSlice slice;
     slice.pid = m_data.hello.pid;
     slice.tid = static_cast<std::int64_t>(start.threadId);
     slice.start = start.time;
     slice.duration = end > start.time ? end - start.time : 0;
-    slice.name = start.name;
+    slice.name = stepName(start.name);
     slice.category = EventCategory::Annotation;
     ArgsText args;
     if (start.domain != 0)
         args.addText("domain", m_data.names[start.domain]);
+    addSlice(slice, sliceText(slice, args));
+}
+
+std::uint32_t ProcessRecorder::stepName(std::uint32_t name)
+{
+    if (m_stepMarker.empty() || m_data.names[name] != m_stepMarker)
+        return name;
+    return intern("ProfilerStep#" + std::to_string(m_nextStep++));
+}
+
+void ProcessRecorder::addOpRange(const OpenMarker& start, TimeNs end, const NvtxOp& op)
+{
+    ++m_data.counts.torchOps;
+    const auto tid = static_cast<std::int64_t>(start.threadId);
+    RecordedSlice slice;
+    slice.pid = m_data.hello.pid;
+    slice.tid = tid;
+    slice.start = start.time;
+    slice.duration = end > start.time ? end - start.time : 0;
+    slice.name = stepName(intern(std::string(op.name)));
+    slice.category = op.label ? EventCategory::Annotation : EventCategory::CpuOp;
+    TorchOp info;
+    info.externalId = op.opId >= 0 ? op.opId : m_nextSyntheticOpId++;
+    info.sequence = op.sequence;
+    info.backward = op.backward;
+    if (op.backward) {
+        const std::string_view node = evaluatedNodeName(op.name);
+        const auto last = m_lastBackwardNode.find(tid);
+        if (!node.empty() && info.sequence < 0 && last != m_lastBackwardNode.end()
+            && m_data.names[last->second.first] == node)
+            info.sequence = last->second.second;
+        else if (node.empty() && info.sequence >= 0)
+            m_lastBackwardNode[tid] = {slice.name, info.sequence};
+    }
+    ArgsText args;
+    args.add("External id", info.externalId);
+    if (info.sequence >= 0) {
+        // kineto's forward thread is RecordFunction's id of the thread that ran the forward
+        // op: 0 on forward ops, the main thread's 1 on backward ops (NVTX does not say which
+        // thread ran the forward op; training loops run it on the main thread).
+        args.add("Sequence number", info.sequence).add("Fwd thread id", info.backward ? 1 : 0);
+    }
+    if (!op.inputDims.empty())
+        args.addJson("Input Dims", op.inputDims);
+    slice.op = static_cast<std::int32_t>(m_data.ops.size());
+    m_data.ops.push_back(info);
     addSlice(slice, sliceText(slice, args));
 }
 

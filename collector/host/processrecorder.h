@@ -6,6 +6,7 @@
 // Not thread-safe: owned by the collector session, which serialises access.
 #include "collector/host/eventtext.h"
 #include "collector/host/textarena.h"
+#include "collector/host/torchops.h"
 #include "collector/protocol/framing.h"
 #include "core/model/trace.h"
 
@@ -26,7 +27,8 @@ enum class EventCategory : std::uint8_t {
     Sync,
     Annotation,    // NVTX range on its CPU thread
     Overhead,
-    GpuAnnotation, // an NVTX range projected onto a GPU stream (kineto's gpu_user_annotation)
+    CpuOp,         // a PyTorch operator from an emit_nvtx range (kineto's cpu_op)
+    GpuAnnotation, // keep last // an NVTX range projected onto a GPU stream (kineto's gpu_user_annotation)
 };
 std::string_view categoryName(EventCategory category);
 bool isGpuCategory(EventCategory category);
@@ -47,6 +49,7 @@ struct RecordedSlice {
     std::uint32_t rawLength = 0;
     std::int64_t correlation = kNoId;
     std::int32_t gpuOp = -1; // index into RecordedProcess::gpuOps
+    std::int32_t op = -1;    // index into RecordedProcess::ops (PyTorch op or label range)
 };
 
 struct RecordedInstant {
@@ -75,6 +78,8 @@ enum class ConnectionState : std::uint8_t {
 struct ProcessCounts {
     std::uint64_t kernels = 0, memcpys = 0, memsets = 0, syncs = 0, apiCalls = 0;
     std::uint64_t ranges = 0, marks = 0, overheads = 0;
+    std::uint64_t torchOps = 0;          // NVTX ranges that became PyTorch ops or labels
+    std::uint64_t malformedOpRanges = 0; // op-like NVTX text that did not parse (kept as ranges)
     TimeNs overheadNs = 0; // total duration of CUPTI's own overhead records
     std::uint64_t unpairedMarkers = 0; // NVTX start or end whose partner never came
     std::uint64_t zeroTimestamps = 0;  // GPU ops without timestamps (device buffer exhausted)
@@ -89,6 +94,7 @@ struct RecordedProcess {
     std::vector<std::string> names{std::string()};
     std::vector<RecordedSlice> slices;
     std::vector<GpuOpInfo> gpuOps;
+    std::vector<TorchOp> ops;
     std::vector<RecordedInstant> instants;
     std::vector<RecordedFlow> flows;
     std::vector<wire::Device> devices;
@@ -121,6 +127,10 @@ public:
     void connectionClosed(bool byCollector = false);
 
     const RecordedProcess& data() const { return m_data; }
+
+    // --step-marker: each NVTX range or record_function label named `name` becomes the
+    // step "ProfilerStep#N" (N = 0, 1, ... per process), as torch.profiler names its steps.
+    void setStepMarker(std::string name) { m_stepMarker = std::move(name); }
 
 private:
     struct Correlation {
@@ -166,6 +176,8 @@ private:
     void linkApiSide(std::uint32_t slice, std::uint32_t correlation);
     void noteThread(std::int64_t tid);
     void addRange(const OpenMarker& start, TimeNs end);
+    // An emit_nvtx op range: a cpu_op (or user_annotation for a label) with kineto's args.
+    void addOpRange(const OpenMarker& start, TimeNs end, const NvtxOp& op);
     // Marks an event of the process itself (error, termination) on its main thread.
     void addProcessInstant(std::string name, const ArgsText& args);
 
@@ -184,6 +196,13 @@ private:
     std::unordered_map<std::uint32_t, std::uint32_t> m_contextDevice;
     std::unordered_map<std::uint32_t, DeviceProperties> m_deviceProperties; // by device id
     std::unordered_map<std::int64_t, bool> m_knownThreads;
+    // Per thread, the last backward node op that ended: its evaluate_function wrapper, which
+    // ends next on that thread, takes its sequence number as kineto's does.
+    std::unordered_map<std::int64_t, std::pair<std::uint32_t, std::int64_t>> m_lastBackwardNode;
+    std::uint32_t stepName(std::uint32_t name);
+    std::string m_stepMarker;
+    std::int64_t m_nextStep = 0;
+    std::int64_t m_nextSyntheticOpId = std::int64_t(1) << 40; // op ranges without "op_id"
 };
 
 } // namespace ks::collector

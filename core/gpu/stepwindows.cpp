@@ -183,8 +183,19 @@ PluginWindows computePluginWindows(const Trace& trace, const std::vector<PluginK
     w.hasHostEvents = hostLo <= hostHi;
     w.hasProfilerSteps = !stepSlices.empty();
     if (!w.hasHostEvents) {
-        w.stepsStart = w.globalStart;
-        w.stepsEnd = w.globalEnd;
+        // No ops and no steps (a collected trace of a non-PyTorch program): the window is the
+        // GPU's busy span, not the process lifetime that runtime calls and NVTX ranges cover
+        // (a long start-up would make a busy GPU read almost idle). The plugin itself uses
+        // the global window here; kineto traces always have host events.
+        TimeNs deviceLo = kMaxTime, deviceHi = kMinTime;
+        for (SliceId s = 0; s < slices.size(); ++s) {
+            if (isDeviceKind(kinds[s])) {
+                deviceLo = std::min(deviceLo, slices.start[s]);
+                deviceHi = std::max(deviceHi, slices.end(s));
+            }
+        }
+        w.stepsStart = deviceLo <= deviceHi ? deviceLo : w.globalStart;
+        w.stepsEnd = deviceLo <= deviceHi ? deviceHi : w.globalEnd;
         return w;
     }
 

@@ -483,10 +483,23 @@ std::string TraceJsonWriter::argsText(SliceId s, std::string_view rawText)
     const auto& slices = trace().slices();
     const bool idsMove = m_plan.correlation(m_k, s) != slices.correlation[s]
                       || m_plan.externalId(m_k, s) != slices.externalId[s];
-    const std::string_view args = rawArgs(rawText);
+    std::string_view args = rawArgs(rawText);
+    // The collector links ops to their calls and kernels after their text was written: the
+    // model's External id joins the args kineto would have given them.
+    std::string linked;
+    if (!rawText.empty() && slices.externalId[s] != kNoId && args.find("\"External id\"") == std::string_view::npos) {
+        linked = "{\"External id\":" + std::to_string(slices.externalId[s]);
+        if (args.size() > 2)
+            linked.append(",").append(args.substr(1));
+        else
+            linked += '}';
+        args = linked;
+    }
     if (!idsMove && !args.empty() && Json::accept(args))
         return std::string(args);
-    Json rebuilt = sliceArgs(s, rawText);
+    Json rebuilt = linked.empty() ? sliceArgs(s, rawText) : Json::parse(linked, nullptr, false);
+    if (rebuilt.is_discarded())
+        rebuilt = sliceArgs(s, rawText);
     if (idsMove && rebuilt.is_object()) {
         if (rebuilt.contains("correlation"))
             rebuilt["correlation"] = m_plan.correlation(m_k, s);

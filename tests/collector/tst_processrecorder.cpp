@@ -1,7 +1,7 @@
 // Trace building from recorded record streams: ac2g joins in both arrival orders, graph
 // launches (1 -> N), NVTX ranges, occupancy against the fixture's values, crashes, two
 // processes with equal correlation ids, and the written file read back by our loader.
-#include "collector/host/collectedtrace.h"
+#include "recordstream.h"
 #include "core/loading/loader.h"
 #include "core/writing/writer.h"
 
@@ -12,118 +12,9 @@
 
 using namespace ks;
 using namespace ks::collector;
+using namespace ks::collector::test;
 
 namespace {
-
-constexpr std::int64_t kBase = 1790857026000000000;
-constexpr std::int64_t kPid = 4242;
-constexpr std::int64_t kTid = 4243;
-
-// H200 as the fixtures' deviceProperties describe it.
-wire::Device h200()
-{
-    wire::Device d;
-    d.id = 0;
-    d.name = "NVIDIA H200";
-    d.totalGlobalMem = 150109880320;
-    d.computeMajor = 9;
-    d.numSms = 132;
-    d.maxThreadsPerBlock = 1024;
-    d.maxThreadsPerMultiprocessor = 2048;
-    d.maxBlocksPerMultiprocessor = 32;
-    d.maxWarpsPerMultiprocessor = 64;
-    d.regsPerBlock = 65536;
-    d.regsPerMultiprocessor = 65536;
-    d.sharedMemPerBlock = 49152;
-    d.sharedMemPerMultiprocessor = 233472;
-    d.sharedMemPerBlockOptin = 232448;
-    d.reservedSharedMemPerBlock = 1024;
-    return d;
-}
-
-class Stream {
-public:
-    explicit Stream(std::int64_t pid = kPid)
-        : m_recorder(hello(pid), kBase, m_arena, [](std::int64_t, std::int64_t tid) {
-            return "thread " + std::to_string(tid);
-        })
-    {
-    }
-
-    template <class Record> void send(const Record& r)
-    {
-        std::vector<std::uint8_t> bytes;
-        wire::appendFrame(bytes, r);
-        wire::FrameDecoder decoder;
-        decoder.append(bytes.data(), bytes.size());
-        wire::Frame frame;
-        QCOMPARE(decoder.next(frame), wire::FrameDecoder::Status::Frame);
-        QVERIFY(m_recorder.handle(frame));
-    }
-
-    void string(std::uint32_t id, std::string text) { send(wire::StringDef{id, std::move(text)}); }
-
-    void api(std::uint32_t correlation, std::int64_t startUs, std::int64_t durUs, std::uint32_t nameId = 1,
-             std::uint8_t domain = 1)
-    {
-        wire::Api a;
-        a.start = kBase + startUs * 1000;
-        a.end = a.start + durUs * 1000;
-        a.domain = domain;
-        a.cbid = 211;
-        a.name = nameId;
-        a.correlation = correlation;
-        a.threadId = kTid;
-        send(a);
-    }
-
-    void kernel(std::uint32_t correlation, std::int64_t startUs, std::int64_t durUs, std::uint32_t stream = 7,
-                std::uint32_t nameId = 2)
-    {
-        wire::Kernel k;
-        k.start = kBase + startUs * 1000;
-        k.end = k.start + durUs * 1000;
-        k.stream = stream;
-        k.correlation = correlation;
-        k.name = nameId;
-        k.grid[0] = 264;
-        k.grid[1] = k.grid[2] = 1;
-        k.block[0] = 256;
-        k.block[1] = k.block[2] = 1;
-        k.registersPerThread = 32;
-        k.dynamicSharedMemory = 4096;
-        send(k);
-    }
-
-    void marker(std::uint32_t id, std::uint32_t flags, std::int64_t atUs, std::uint32_t nameId = 0,
-                std::uint32_t domain = 0)
-    {
-        wire::Marker m;
-        m.time = kBase + atUs * 1000;
-        m.id = id;
-        m.flags = flags;
-        m.name = nameId;
-        m.domain = domain;
-        m.threadId = kTid;
-        send(m);
-    }
-
-    ProcessRecorder& recorder() { return m_recorder; }
-    Trace trace() const { return buildCollectedTrace({m_recorder.data()}, {kBase, m_arena}); }
-    std::shared_ptr<TextArena> arena() const { return m_arena; }
-
-private:
-    static wire::Hello hello(std::int64_t pid)
-    {
-        wire::Hello h;
-        h.pid = pid;
-        h.executable = "/usr/bin/shapes";
-        h.cuptiVersion = 130001;
-        return h;
-    }
-    std::shared_ptr<TextArena> m_arena = std::make_shared<TextArena>();
-    ProcessRecorder m_recorder;
-};
 
 // The slices named `name`, in model order.
 std::vector<SliceId> slicesNamed(const Trace& t, std::string_view name)

@@ -1,0 +1,220 @@
+#include "collector/host/torchops.h"
+
+#include "collector/host/processrecorder.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <unordered_map>
+
+namespace ks::collector {
+namespace {
+
+constexpr std::string_view kEvaluateFunction = "autograd::engine::evaluate_function: ";
+
+// Reads the fields of an emit_nvtx range text after the name, in the order torch writes them.
+class FieldReader {
+public:
+    explicit FieldReader(std::string_view rest) : m_rest(rest) {}
+
+    bool atEnd() const { return m_rest.empty(); }
+
+    // ", <key> = " at the current place; consumed when present.
+    bool key(std::string_view key)
+    {
+        if (m_rest.size() < key.size() + 5 || m_rest.substr(0, 2) != ", " || m_rest.substr(2, key.size()) != key
+            || m_rest.substr(2 + key.size(), 3) != " = ")
+            return false;
+        m_rest.remove_prefix(key.size() + 5);
+        return true;
+    }
+
+    bool integer(std::int64_t& value)
+    {
+        const auto [end, ec] = std::from_chars(m_rest.data(), m_rest.data() + m_rest.size(), value);
+        if (ec != std::errc() || end == m_rest.data())
+            return false;
+        m_rest.remove_prefix(static_cast<std::size_t>(end - m_rest.data()));
+        return true;
+    }
+
+    // A Python list of lists of integers ("[[16, 128], [], [3]]"), written to `json` compactly.
+    bool integerLists(std::string& json, int depth = 0)
+    {
+        if (depth > 8 || !consume('['))
+            return false;
+        json += '[';
+        if (consume(']'))
+            return json += ']', true;
+        for (;;) {
+            if (!m_rest.empty() && m_rest.front() == '[') {
+                if (!integerLists(json, depth + 1))
+                    return false;
+            } else {
+                std::int64_t v = 0;
+                if (!integer(v))
+                    return false;
+                json += std::to_string(v);
+            }
+            if (consume(']'))
+                return json += ']', true;
+            if (!consume(',') || !consume(' '))
+                return false;
+            json += ',';
+        }
+    }
+
+    // input_op_ids = [(0,-1), (1,0)]: checked for shape, not kept.
+    bool opIdPairs()
+    {
+        if (!consume('['))
+            return false;
+        const auto close = m_rest.find(']');
+        if (close == std::string_view::npos
+            || m_rest.substr(0, close).find_first_not_of("0123456789-(), ") != std::string_view::npos)
+            return false;
+        m_rest.remove_prefix(close + 1);
+        return true;
+    }
+
+private:
+    bool consume(char c)
+    {
+        if (m_rest.empty() || m_rest.front() != c)
+            return false;
+        m_rest.remove_prefix(1);
+        return true;
+    }
+
+    std::string_view m_rest;
+};
+
+bool isBackwardNodeName(std::string_view name)
+{
+    const auto digits = name.find_last_not_of("0123456789");
+    if (digits == std::string_view::npos)
+        return false;
+    const auto stem = name.substr(0, digits + 1);
+    constexpr std::string_view kBackward = "Backward";
+    return stem.size() > kBackward.size() && stem.substr(stem.size() - kBackward.size()) == kBackward;
+}
+
+} // namespace
+
+std::string_view evaluatedNodeName(std::string_view name)
+{
+    return name.substr(0, kEvaluateFunction.size()) == kEvaluateFunction ? name.substr(kEvaluateFunction.size())
+                                                                         : std::string_view();
+}
+
+NvtxOpParse parseNvtxOp(std::string_view text, NvtxOp& op)
+{
+    const auto fields = std::min(text.find(", seq = "), text.find(", op_id = "));
+    if (fields == std::string_view::npos)
+        return NvtxOpParse::NotAnOp;
+    op = NvtxOp();
+    op.name = text.substr(0, fields);
+    FieldReader r(text.substr(fields));
+    if (r.key("seq") && (!r.integer(op.sequence) || op.sequence < 0))
+        return NvtxOpParse::Malformed;
+    if (r.key("op_id") && (!r.integer(op.opId) || op.opId < 0))
+        return NvtxOpParse::Malformed;
+    if (r.key("sizes") && !r.integerLists(op.inputDims))
+        return NvtxOpParse::Malformed;
+    if (r.key("input_op_ids") && !r.opIdPairs())
+        return NvtxOpParse::Malformed;
+    if (!r.atEnd() || op.name.empty())
+        return NvtxOpParse::Malformed;
+    op.backward = !evaluatedNodeName(op.name).empty() || isBackwardNodeName(op.name);
+    // kineto files record_function scopes (user scope) as user_annotation: they carry no
+    // sequence number and no namespace, unlike aten::/c10d::/autograd:: operators.
+    op.label = !op.backward && op.sequence < 0 && op.name.find("::") == std::string_view::npos;
+    return NvtxOpParse::Op;
+}
+
+TorchOpLinks linkTorchOps(const RecordedProcess& process)
+{
+    TorchOpLinks links;
+    if (process.ops.empty())
+        return links;
+    const auto& slices = process.slices;
+    links.externalIdOfSlice.assign(slices.size(), kNoId);
+
+    // Per thread, each runtime or driver call takes the External id of the innermost op
+    // range that contains its start (as kineto's pushed external correlation does).
+    std::map<std::int64_t, std::vector<std::uint32_t>> opsByThread, callsByThread;
+    for (std::uint32_t i = 0; i < slices.size(); ++i) {
+        const auto& s = slices[i];
+        if (s.op >= 0) {
+            opsByThread[s.tid].push_back(i);
+            links.externalIdOfSlice[i] = process.ops[static_cast<std::size_t>(s.op)].externalId;
+        } else if (s.category == EventCategory::Runtime || s.category == EventCategory::Driver) {
+            callsByThread[s.tid].push_back(i);
+        }
+    }
+    std::unordered_map<std::int64_t, std::int64_t> externalOfCorrelation;
+    const auto end = [&](std::uint32_t i) { return slices[i].start + slices[i].duration; };
+    for (auto& [tid, calls] : callsByThread) {
+        const auto found = opsByThread.find(tid);
+        if (found == opsByThread.end())
+            continue;
+        auto& ops = found->second;
+        std::sort(ops.begin(), ops.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return std::pair(slices[a].start, -slices[a].duration) < std::pair(slices[b].start, -slices[b].duration);
+        });
+        std::sort(calls.begin(), calls.end(),
+                  [&](std::uint32_t a, std::uint32_t b) { return slices[a].start < slices[b].start; });
+        std::vector<std::uint32_t> open; // nested ops started so far, innermost last
+        std::size_t next = 0;
+        for (const std::uint32_t call : calls) {
+            const TimeNs at = slices[call].start;
+            for (; next < ops.size() && slices[ops[next]].start <= at; ++next) {
+                while (!open.empty() && end(open.back()) < slices[ops[next]].start)
+                    open.pop_back();
+                open.push_back(ops[next]);
+            }
+            while (!open.empty() && end(open.back()) < at)
+                open.pop_back();
+            if (open.empty())
+                continue;
+            const std::int64_t external = links.externalIdOfSlice[open.back()];
+            links.externalIdOfSlice[call] = external;
+            if (slices[call].correlation != kNoId)
+                externalOfCorrelation[slices[call].correlation] = external;
+        }
+    }
+    for (std::uint32_t i = 0; i < slices.size(); ++i) {
+        if (slices[i].gpuOp < 0)
+            continue;
+        const auto it = externalOfCorrelation.find(slices[i].correlation);
+        if (it != externalOfCorrelation.end())
+            links.externalIdOfSlice[i] = it->second;
+    }
+
+    // kineto's fwdbwd: of the forward ops with a sequence number, the one that started last
+    // created the autograd node; of the backward ops with it, the first to end (the node
+    // itself, inside the engine's evaluate_function wrapper) gets the arrow.
+    std::unordered_map<std::int64_t, std::uint32_t> forwardOf, backwardOf;
+    for (std::uint32_t i = 0; i < slices.size(); ++i) {
+        if (slices[i].op < 0)
+            continue;
+        const TorchOp& op = process.ops[static_cast<std::size_t>(slices[i].op)];
+        if (op.sequence < 0)
+            continue;
+        auto& table = op.backward ? backwardOf : forwardOf;
+        const auto [it, inserted] = table.try_emplace(op.sequence, i);
+        if (inserted)
+            continue;
+        if (op.backward ? end(i) < end(it->second) : slices[i].start >= slices[it->second].start)
+            it->second = i;
+    }
+    for (const auto& [sequence, backward] : backwardOf) {
+        const auto forward = forwardOf.find(sequence);
+        if (forward != forwardOf.end() && slices[forward->second].start <= slices[backward].start)
+            links.fwdbwd.emplace_back(forward->second, backward);
+    }
+    std::sort(links.fwdbwd.begin(), links.fwdbwd.end());
+    return links;
+}
+
+} // namespace ks::collector

@@ -1,0 +1,56 @@
+#pragma once
+// PyTorch operators recorded as NVTX ranges (torch.autograd.profiler.emit_nvtx): the range
+// text "aten::mm, seq = 3, op_id = 7, sizes = [[8, 16], [16, 4]], input_op_ids = [...]"
+// becomes a kineto cpu_op (or a user_annotation for record_function labels) with
+// "External id" = op_id, "Sequence number", "Fwd thread id" and "Input Dims". At build
+// time the ops give their External id to the runtime calls they contain (and through the
+// correlation id to the GPU work those launched), and forward ops are linked to their
+// backward ops by sequence number (kineto's fwdbwd flows).
+#include "core/model/time.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ks::collector {
+
+struct RecordedProcess;
+
+struct NvtxOp {
+    std::string_view name;
+    std::int64_t sequence = -1; // "seq = N"; -1 when the text has none
+    std::int64_t opId = -1;     // "op_id = N" (RecordFunction handle); -1 when absent
+    std::string inputDims;      // "sizes = [...]" as compact JSON; empty when absent
+    bool backward = false;      // an autograd node (XBackward0) or the engine's wrapper of one
+    bool label = false;         // a record_function label (user_annotation), not an operator
+};
+
+enum class NvtxOpParse : std::uint8_t {
+    NotAnOp,   // plain NVTX text: no ", seq = " or ", op_id = " part
+    Op,
+    Malformed, // looks like an op range but the fields do not parse: stays an NVTX range
+};
+
+NvtxOpParse parseNvtxOp(std::string_view text, NvtxOp& op);
+
+// "autograd::engine::evaluate_function: SumBackward0" -> "SumBackward0", else "".
+std::string_view evaluatedNodeName(std::string_view name);
+
+// What one recorded op range carries beyond its slice.
+struct TorchOp {
+    std::int64_t externalId = 0;
+    std::int64_t sequence = -1;
+    bool backward = false;
+};
+
+struct TorchOpLinks {
+    std::vector<std::int64_t> externalIdOfSlice; // by RecordedProcess slice index; kNoId if none
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> fwdbwd; // (forward op slice, backward op slice)
+};
+
+// Empty when the process recorded no op ranges.
+TorchOpLinks linkTorchOps(const RecordedProcess& process);
+
+} // namespace ks::collector

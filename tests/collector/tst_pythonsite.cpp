@@ -1,0 +1,190 @@
+// --pytorch: which targets are Python, the environment the target gets, and the shipped
+// sitecustomize run by a real Python against a stand-in `torch` package (no torch needed):
+// emit_nvtx entered once torch is imported (with shapes for ops-shapes, without a GPU
+// synchronise), the user's sitecustomize chained, and a clear message for a script that
+// enters emit_nvtx itself, a user sitecustomize that raises, a torch too old for shapes and
+// a program that never imports torch.
+#include "collector/host/pythonsite.h"
+
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+#include <sys/stat.h>
+
+using namespace ks::collector;
+
+namespace {
+
+void writeFile(const QString& path, const std::string& text, bool executable = false)
+{
+    std::ofstream(path.toStdString()) << text;
+    if (executable)
+        chmod(path.toLocal8Bit().constData(), 0755);
+}
+
+// A `torch` with just what the hook touches; it logs what happened to LOG.
+std::string fakeTorch(bool withShapes)
+{
+    std::string text = R"(import os
+LOG = os.environ["FAKE_TORCH_LOG"]
+def log(text):
+    open(LOG, "a").write(text + "\n")
+__version__ = "9.9-fake"
+class _Cuda:
+    @staticmethod
+    def synchronize():
+        log("synchronize")
+cuda = _Cuda()
+class emit_nvtx:
+)";
+    text += withShapes ? "    def __init__(self, enabled=True, record_shapes=False):\n        self.record_shapes = record_shapes\n"
+                       : "    def __init__(self, enabled=True):\n        self.record_shapes = None\n";
+    text += R"(        self.entered = False
+    def __enter__(self):
+        cuda.synchronize()
+        self.entered = True
+        log("enter record_shapes=%s" % self.record_shapes)
+        return self
+    def __exit__(self, *exc):
+        log("exit")
+        return False
+class _Profiler:
+    pass
+profiler = _Profiler()
+profiler.emit_nvtx = emit_nvtx
+class _Autograd:
+    pass
+autograd = _Autograd()
+autograd.profiler = profiler
+)";
+    return text;
+}
+
+struct PythonRun {
+    int exitCode = -1;
+    QString stderrText;
+    QStringList log;
+};
+
+} // namespace
+
+class TestPythonSite : public QObject {
+    Q_OBJECT
+private:
+    QString m_python;
+
+    PythonRun run(const QString& pythonPath, const QString& mode, const QString& code, const QString& logPath)
+    {
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("PYTHONPATH", pythonPath);
+        env.insert("KINETOSCOPE_PYTORCH", mode);
+        env.insert("FAKE_TORCH_LOG", logPath);
+        env.remove("KINETOSCOPE_PYTORCH_CHILD");
+        p.setProcessEnvironment(env);
+        p.start(m_python, {"-c", code});
+        PythonRun r;
+        if (!p.waitForFinished(30000))
+            return r;
+        r.exitCode = p.exitCode();
+        r.stderrText = QString::fromUtf8(p.readAllStandardError());
+        QFile f(logPath);
+        if (f.open(QIODevice::ReadOnly))
+            r.log = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        return r;
+    }
+
+private slots:
+    void initTestCase() { m_python = QStandardPaths::findExecutable("python3"); }
+
+    void pythonTargetsAreRecognised()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath("train.py"), "print(1)\n");
+        writeFile(dir.filePath("python3.11"), "", true);
+        writeFile(dir.filePath("torchrun"), "#!/usr/bin/env python3\nimport sys\n", true);
+        writeFile(dir.filePath("job.sh"), "#!/bin/sh\necho python\n", true);
+        writeFile(dir.filePath("binary"), std::string("\x7f" "ELF\x02\x01", 6), true);
+        QVERIFY(isPythonProgram(dir.filePath("train.py").toStdString()));
+        QVERIFY(isPythonProgram(dir.filePath("python3.11").toStdString()));
+        QVERIFY(isPythonProgram(dir.filePath("torchrun").toStdString()));
+        QVERIFY(!isPythonProgram(dir.filePath("job.sh").toStdString()));
+        QVERIFY(!isPythonProgram(dir.filePath("binary").toStdString()));
+        QVERIFY(!isPythonProgram(dir.filePath("missing").toStdString()));
+        QCOMPARE(pytorchOpsFromName("ops-shapes"), std::optional(PyTorchOps::OpsShapes));
+        QCOMPARE(pytorchOpsFromName("shapes"), std::nullopt);
+    }
+
+    void environmentPutsOursFirst()
+    {
+        LaunchRequest inherited;
+        addPyTorchEnvironment(inherited, PyTorchOps::OpsShapes, "/site", "/a:/b");
+        const std::vector<std::pair<std::string, std::string>> expected{{"PYTHONPATH", "/site:/a:/b"},
+                                                                        {"KINETOSCOPE_PYTORCH", "ops-shapes"}};
+        QCOMPARE(inherited.environment, expected);
+        LaunchRequest own; // --env PYTHONPATH=/c replaces what the target would inherit
+        own.environment = {{"X", "1"}, {"PYTHONPATH", "/c"}};
+        addPyTorchEnvironment(own, PyTorchOps::Ops, "/site", "/a");
+        const std::vector<std::pair<std::string, std::string>> expectedOwn{
+            {"X", "1"}, {"PYTHONPATH", "/site:/c"}, {"KINETOSCOPE_PYTORCH", "ops"}};
+        QCOMPARE(own.environment, expectedOwn);
+        LaunchRequest none;
+        addPyTorchEnvironment(none, PyTorchOps::Ops, "/site", nullptr);
+        QCOMPARE(none.environment.front().second, std::string("/site"));
+    }
+
+    void hookEntersEmitNvtxAndChainsUserSite()
+    {
+        if (m_python.isEmpty())
+            QSKIP("no python3");
+        QTemporaryDir dir;
+        QDir().mkpath(dir.filePath("torchpkg/torch"));
+        QDir().mkpath(dir.filePath("user"));
+        writeFile(dir.filePath("torchpkg/torch/__init__.py"), fakeTorch(true));
+        writeFile(dir.filePath("user/sitecustomize.py"),
+                  "import os\nopen(os.environ['FAKE_TORCH_LOG'], 'a').write('user site\\n')\n");
+        const QString path = QStringLiteral(KS_PYTHON_SITE) + ":" + dir.filePath("user") + ":" + dir.filePath("torchpkg");
+        // The script enters emit_nvtx itself too: ours stays the only one.
+        const PythonRun r = run(path, "ops-shapes",
+                                "import torch\nwith torch.autograd.profiler.emit_nvtx(record_shapes=True):\n    pass\n",
+                                dir.filePath("log"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.log, QStringList({"user site", "enter record_shapes=True"}));
+        QVERIFY2(r.stderrText.contains("enters emit_nvtx itself"), qPrintable(r.stderrText));
+        QVERIFY(!r.stderrText.contains("never imported torch"));
+
+        const PythonRun plain = run(path, "ops", "import torch\n", dir.filePath("log2"));
+        QCOMPARE(plain.log, QStringList({"user site", "enter record_shapes=False"}));
+        const PythonRun off = run(path, "off", "import torch\n", dir.filePath("log3"));
+        QCOMPARE(off.log, QStringList({"user site"}));
+    }
+
+    void faultsGetClearMessages()
+    {
+        if (m_python.isEmpty())
+            QSKIP("no python3");
+        QTemporaryDir dir;
+        QDir().mkpath(dir.filePath("old/torch"));
+        QDir().mkpath(dir.filePath("user"));
+        writeFile(dir.filePath("old/torch/__init__.py"), fakeTorch(false));
+        writeFile(dir.filePath("user/sitecustomize.py"), "raise ValueError('broken site')\n");
+        const QString site = QStringLiteral(KS_PYTHON_SITE);
+        const PythonRun raising = run(site + ":" + dir.filePath("user") + ":" + dir.filePath("old"), "ops-shapes",
+                                      "import torch\nprint('ran')\n", dir.filePath("log"));
+        QCOMPARE(raising.exitCode, 0);
+        QVERIFY2(raising.stderrText.contains("sitecustomize") && raising.stderrText.contains("broken site"),
+                 qPrintable(raising.stderrText));
+        QVERIFY2(raising.stderrText.contains("too old for emit_nvtx(record_shapes"), qPrintable(raising.stderrText));
+        QCOMPARE(raising.log, QStringList({"enter record_shapes=None"})); // ops without shapes still
+
+        const PythonRun noTorch = run(site, "ops", "print('no torch here')\n", dir.filePath("log2"));
+        QCOMPARE(noTorch.exitCode, 0);
+        QVERIFY2(noTorch.stderrText.contains("never imported torch"), qPrintable(noTorch.stderrText));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPythonSite)
+#include "tst_pythonsite.moc"
