@@ -235,8 +235,9 @@ std::vector<Insight> findInsights(std::span<const std::shared_ptr<const TraceFac
             out.push_back(std::move(insight));
         }
     }
-    // Findings across ranks (the multi-rank `straggler`) are added here once that analysis
-    // lands; they set traceIndex to the rank they blame.
+    // Findings across ranks: traceIndex is the trace of the rank they blame.
+    if (auto straggler = detail::detectStraggler(traces))
+        out.push_back(std::move(*straggler));
     sortInsights(out);
     return out;
 }

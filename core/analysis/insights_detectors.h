@@ -50,6 +50,8 @@ std::optional<Insight> detectFp32Gemm(const InsightContext& context);
 std::optional<Insight> detectLowOccupancy(const InsightContext& context);
 std::optional<Insight> detectGpuIdle(const InsightContext& context, const std::vector<IdleGap>& gaps);
 std::optional<Insight> detectLaunchBound(const InsightContext& context, const std::vector<IdleGap>& gaps);
+// Across the traces opened together (ranks of one run): the rank that makes the others wait.
+std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const TraceFacts>> traces);
 
 // printf into a std::string (titles with numbers); µs per step as "1.23 ms".
 std::string printfString(const char* format, ...) __attribute__((format(printf, 1, 2)));

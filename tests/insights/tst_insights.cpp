@@ -332,6 +332,37 @@ private slots:
         const auto rank0 = findInsights(*ranks[0]);
         QVERIFY(find(rank0, "host-sync"));
         QCOMPARE(find(rank0, "host-sync")->severity, Severity::High);
+
+        // The straggler is rank 1 (trace 1): it slept 20 ms before each step, so rank 0's first
+        // allreduce of every step ran about 21 ms (see tests/gpu/README.recordings.md).
+        const Insight* straggler = find(insights, "straggler");
+        QVERIFY(straggler);
+        QCOMPARE(straggler->traceIndex, 1);
+        QCOMPARE(straggler->severity, Severity::High);
+        QVERIFY2(straggler->timeUs > 15'000 && straggler->timeUs < 25'000, std::to_string(straggler->timeUs).c_str());
+        QVERIFY(straggler->title.find("Rank 1 ") == 0);
+        QVERIFY(straggler->title.find("not in every step") == std::string::npos);
+        // Evidence: rank 1's own allreduce kernels, one per step it arrived last to (4 steps).
+        QCOMPARE(straggler->evidence.size(), std::size_t(4));
+        for (const auto& e : straggler->evidence)
+            QVERIFY(e.name.rfind("ncclDevKernel_AllReduce", 0) == 0);
+        // A single trace never has a straggler.
+        QVERIFY(!find(rank0, "straggler"));
+    }
+
+    void ddpWaitingMovesBetweenRanks()
+    {
+        // ddp_rank0/1: rank 1 waits in the first steps, rank 0 in the last (insights-notes §5):
+        // the finding names the rank that caused most of the waiting, and says it is not every step.
+        const std::vector<std::shared_ptr<const TraceFacts>> ranks{
+            makeTraceFacts(testing::fixtureTrace("ddp_rank1")), makeTraceFacts(testing::fixtureTrace("ddp_rank0"))};
+        const Insight* straggler = nullptr;
+        const auto insights = findInsights(ranks);
+        straggler = find(insights, "straggler");
+        QVERIFY(straggler);
+        QCOMPARE(straggler->traceIndex, 1); // ddp_rank0, given second
+        QVERIFY(straggler->title.find("Rank 0 ") == 0);
+        QVERIFY(straggler->title.find("not in every step") != std::string::npos);
     }
 
     void jsonFollowsTheContract()
