@@ -3,8 +3,7 @@
 // fixture events, one-sided kernel rows, aten::item calls, the Kernel category, families.
 #include "core/analysis/diff.h"
 
-#include <nlohmann/json.hpp>
-#include <zlib.h>
+#include "fixturejson.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,19 +15,8 @@ using namespace ks::analysis;
 
 namespace {
 
-std::string fixture(const char* name) { return std::string(KS_TEST_DATA "/") + name; }
-
-nlohmann::json readGz(const std::string& path)
-{
-    gzFile f = gzopen(path.c_str(), "rb");
-    std::string text;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0)
-        text.append(buf, static_cast<std::size_t>(n));
-    gzclose(f);
-    return nlohmann::json::parse(text);
-}
+using kstest::fixture;
+using kstest::readGz;
 
 // Mean ProfilerStep#N duration in ns, from the file's events.
 double meanStepNs(const nlohmann::json& trace, std::size_t* count)

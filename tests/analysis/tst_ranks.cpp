@@ -3,8 +3,7 @@
 // before the profiling window (no args).
 #include "core/analysis/ranks.h"
 
-#include <nlohmann/json.hpp>
-#include <zlib.h>
+#include "fixturejson.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,19 +15,8 @@ using namespace ks::analysis;
 
 namespace {
 
-std::string fixture(const char* name) { return std::string(KS_TEST_DATA "/") + name; }
-
-nlohmann::json readGz(const std::string& path)
-{
-    gzFile f = gzopen(path.c_str(), "rb");
-    std::string text;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0)
-        text.append(buf, static_cast<std::size_t>(n));
-    gzclose(f);
-    return nlohmann::json::parse(text);
-}
+using kstest::fixture;
+using kstest::readGz;
 
 TimeNs ns(double us) { return static_cast<TimeNs>(std::llround(us * 1000.0)); }
 

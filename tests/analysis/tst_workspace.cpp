@@ -3,8 +3,7 @@
 // corrupt file, and ranks inferred from a merged collector file.
 #include "core/analysis/workspace.h"
 
-#include <nlohmann/json.hpp>
-#include <zlib.h>
+#include "fixturejson.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,19 +15,8 @@ using namespace ks::analysis;
 
 namespace {
 
-std::string fixture(const char* name) { return std::string(KS_TEST_DATA "/") + name; }
-
-nlohmann::json readGz(const std::string& path)
-{
-    gzFile f = gzopen(path.c_str(), "rb");
-    std::string text;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0)
-        text.append(buf, static_cast<std::size_t>(n));
-    gzclose(f);
-    return nlohmann::json::parse(text);
-}
+using kstest::fixture;
+using kstest::readGz;
 
 // ProfilerStep#N host start in ns, from the file itself.
 TimeNs stepStartNs(const nlohmann::json& trace, const std::string& name)
