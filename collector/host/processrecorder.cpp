@@ -408,7 +408,8 @@ void ProcessRecorder::onKernel(const wire::Kernel& k)
         }
     }
     args.add("grid", k.grid).add("block", k.block);
-    if (k.cluster[0] * k.cluster[1] * k.cluster[2] > 1)
+    // A real cluster: every extent positive and one above 1 (no product: the record is untrusted).
+    if (k.cluster[0] > 0 && k.cluster[1] > 0 && k.cluster[2] > 0 && (k.cluster[0] > 1 || k.cluster[1] > 1 || k.cluster[2] > 1))
         args.add("cluster", k.cluster);
     if (occupancy) {
         info.estAchievedOccupancyPct = static_cast<float>(*occupancy);

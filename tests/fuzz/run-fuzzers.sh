@@ -43,7 +43,7 @@ fi
 
 seconds="${1:?usage: run-fuzzers.sh SECONDS [JOBS] [BINDIR] | --replay [BINDIR]}"
 jobs="${2:-1}"
-bin="$(findBin "${3:-$root/build-fuzz/tests/fuzz}")"
+bin="$(cd "$(findBin "${3:-$root/build-fuzz/tests/fuzz}")" && pwd)" # absolute: each target runs inside its log folder
 work="${FUZZ_WORK:-$bin/work}"
 mkdir -p "$work/artifacts"
 status=0
