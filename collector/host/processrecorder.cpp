@@ -364,7 +364,7 @@ bool ProcessRecorder::beginGpuOp(const GpuRecord& r, EventCategory category, std
     slice.pid = r.device;
     slice.tid = r.stream;
     slice.start = relative(r.start);
-    slice.duration = r.end - r.start;
+    slice.duration = spanOf(r.start, r.end);
     slice.category = category;
     slice.correlation = r.correlation;
     info.device = static_cast<std::int32_t>(r.device);
@@ -468,7 +468,7 @@ void ProcessRecorder::onApi(const wire::Api& a)
     slice.pid = m_data.hello.pid;
     slice.tid = static_cast<std::int64_t>(a.threadId);
     slice.start = relative(a.start);
-    slice.duration = a.end > a.start ? a.end - a.start : 0;
+    slice.duration = spanOf(a.start, a.end);
     slice.name = apiName(a.name);
     slice.category = a.domain == static_cast<std::uint8_t>(wire::ApiDomain::Driver) ? EventCategory::Driver
                                                                                      : EventCategory::Runtime;
@@ -488,7 +488,7 @@ void ProcessRecorder::onSync(const wire::Sync& s)
     slice.pid = device == m_contextDevice.end() ? 0 : device->second;
     slice.tid = kSyncRowOffset + (s.stream == kInvalid ? 0 : s.stream);
     slice.start = relative(s.start);
-    slice.duration = s.end > s.start ? s.end - s.start : 0;
+    slice.duration = spanOf(s.start, s.end);
     slice.name = intern(std::string(syncName(s.type)));
     slice.category = EventCategory::Sync;
     slice.correlation = s.correlation;
@@ -637,12 +637,12 @@ void ProcessRecorder::addProcessInstant(std::string name, const ArgsText& args)
 void ProcessRecorder::onOverhead(const wire::Overhead& o)
 {
     ++m_data.counts.overheads;
-    m_data.counts.overheadNs += o.end > o.start ? o.end - o.start : 0;
+    m_data.counts.overheadNs += spanOf(o.start, o.end);
     RecordedSlice slice;
     slice.pid = kOverheadPid;
     slice.tid = 0;
     slice.start = relative(o.start);
-    slice.duration = o.end > o.start ? o.end - o.start : 0;
+    slice.duration = spanOf(o.start, o.end);
     slice.name = intern(std::string(overheadName(o.kind)));
     slice.category = EventCategory::Overhead;
     addSlice(slice, sliceText(slice, ArgsText()));

@@ -1,4 +1,5 @@
 #pragma once
+#include <limits>
 // Turns the record stream of one traced process (one connection) into trace events, as
 // records arrive: kernel names demangled, API calls and GPU operations joined by
 // correlation id in either arrival order (ac2g flow halves), NVTX start/end pairs made
@@ -166,7 +167,18 @@ private:
     std::uint32_t wireName(std::uint32_t wireId) const;
     std::uint32_t kernelName(std::uint32_t wireId);
     std::uint32_t apiName(std::uint32_t wireId);
-    TimeNs relative(std::int64_t epochNs) const { return epochNs - m_baseNs; }
+    // Record times are untrusted: differences saturate instead of overflowing (the trace
+    // builder then bounds them like the JSON path's).
+    TimeNs relative(std::int64_t epochNs) const { return saturatedDifference(epochNs, m_baseNs); }
+    static TimeNs saturatedDifference(std::int64_t a, std::int64_t b)
+    {
+        TimeNs d = 0;
+        if (__builtin_sub_overflow(a, b, &d))
+            return a < b ? std::numeric_limits<TimeNs>::min() : std::numeric_limits<TimeNs>::max();
+        return d;
+    }
+    // end - start, 0 when end is not after start.
+    static TimeNs spanOf(std::int64_t start, std::int64_t end) { return end > start ? saturatedDifference(end, start) : 0; }
     std::uint32_t addSlice(RecordedSlice slice, std::string_view text);
     std::string sliceText(const RecordedSlice& slice, const ArgsText& args) const;
     QuotedJson quotedName(std::uint32_t name) const { return {m_quotedNames[name]}; }
