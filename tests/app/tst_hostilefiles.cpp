@@ -3,6 +3,7 @@
 // dialog naming the file, or in a trace with its warnings behind the ⚠ button. Then every
 // slice goes through the details panel (lazy args decoding) and the window paints.
 #include "app/mainwindow.h"
+#include "windowtesting.h"
 #include "widgets/detailspanel.h"
 
 #include <QDir>
@@ -17,14 +18,7 @@ using namespace ks;
 
 namespace {
 
-QMessageBox* visibleMessageBox(const QWidget& window)
-{
-    for (QMessageBox* box : window.findChildren<QMessageBox*>()) {
-        if (box->isVisible())
-            return box;
-    }
-    return nullptr;
-}
+using kstest::visibleMessageBox;
 
 } // namespace
 
@@ -33,9 +27,7 @@ class TestHostileFiles : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTest"));
-        QSettings().clear();
+        kstest::useTestSettings();
     }
 
     void opensEachFile_data()

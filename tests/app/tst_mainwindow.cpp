@@ -1,4 +1,5 @@
 #include "app/mainwindow.h"
+#include "windowtesting.h"
 #include "widgets/detailspanel.h"
 #include "widgets/searchbar.h"
 #include "widgets/timelinewidget.h"
@@ -24,14 +25,7 @@ QString fixture(const char* name)
     return QStringLiteral(KS_TEST_DATA "/%1.pt.trace.json.gz").arg(QLatin1String(name));
 }
 
-QMessageBox* visibleMessageBox(const QWidget& window)
-{
-    for (QMessageBox* box : window.findChildren<QMessageBox*>()) {
-        if (box->isVisible())
-            return box;
-    }
-    return nullptr;
-}
+using kstest::visibleMessageBox;
 
 } // namespace
 
@@ -40,9 +34,7 @@ class TestMainWindow : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTest"));
-        QSettings().clear();
+        kstest::useTestSettings();
     }
 
     void opensFileInBackground()

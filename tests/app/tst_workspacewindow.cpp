@@ -4,6 +4,7 @@
 // a collective selected and its cross-rank link followed from Details), and a folder
 // with a corrupt file among three.
 #include "app/mainwindow.h"
+#include "windowtesting.h"
 #include "app/workspacecontroller.h"
 #include "core/loading/loader.h"
 #include "widgets/detailspanel.h"
@@ -79,14 +80,7 @@ StringId idOf(const Trace& trace, std::string_view name)
     return kMissing;
 }
 
-QMessageBox* visibleMessageBox(const QWidget& window)
-{
-    for (QMessageBox* box : window.findChildren<QMessageBox*>()) {
-        if (box->isVisible())
-            return box;
-    }
-    return nullptr;
-}
+using kstest::visibleMessageBox;
 
 } // namespace
 
@@ -95,9 +89,7 @@ class TestWorkspaceWindow : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTest"));
-        QSettings().clear();
+        kstest::useTestSettings();
     }
 
     void comparisonAlignsAtTheCommonStepAndHighlightsBothSides()
