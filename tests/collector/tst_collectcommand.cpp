@@ -156,8 +156,26 @@ private slots:
         QCOMPARE(countNamed(*loaded.trace, "fakeKernel(float*, int)"), std::size_t(30));
     }
 
+    // A capture range that never opens: a clear message and a trace that loads, without events.
+    void captureRangeThatNeverOpens()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("none.pt.trace.json"));
+        const Run run = collect({QStringLiteral("--capture-range=cudaProfilerApi"), QStringLiteral("-o"), file,
+                                 QStringLiteral(KS_FAKE_TARGET), QStringLiteral("2")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.output));
+        QVERIFY2(run.output.contains(QStringLiteral("never called cudaProfilerStart")), qPrintable(run.output));
+        const auto loaded = ks::loadTraceFile(file.toStdString());
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.trace->slices().size(), std::size_t(0));
+        QVERIFY(loaded.trace->baseTimeNs() % 1000000000 == 0);
+    }
+
     void usageErrors()
     {
+        QCOMPARE(collect({QStringLiteral("--capture-range=nvtx:"), QStringLiteral("/bin/true")}).exitCode, 2);
+        QCOMPARE(collect({QStringLiteral("--capture-range=cudaProfiler"), QStringLiteral("/bin/true")}).exitCode, 2);
+        QCOMPARE(collect({QStringLiteral("--delay"), QStringLiteral("-2"), QStringLiteral("/bin/true")}).exitCode, 2);
         QCOMPARE(collect({}).exitCode, 2);
         QCOMPARE(collect({QStringLiteral("--duration"), QStringLiteral("-1"), QStringLiteral("/bin/true")}).exitCode, 2);
         QCOMPARE(collect({QStringLiteral("--env"), QStringLiteral("NOVALUE"), QStringLiteral("/bin/true")}).exitCode, 2);
