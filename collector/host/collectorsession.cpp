@@ -119,8 +119,12 @@ bool CollectorSession::waitForConnectionsClosed(int timeoutMs)
 
 void CollectorSession::connectionAccepted(ConnectionId id, wire::Hello hello)
 {
+    const std::int64_t pid = hello.pid;
     auto recorder = std::make_unique<ProcessRecorder>(std::move(hello), m_baseNs, m_arena);
     recorder->setStepMarker(m_options.stepMarker);
+    // The process is alive here (it waits for nothing but keeps running): its environment
+    // says which rank it is.
+    recorder->setDistributedInfo(distributedInfoFromEnvironment(processEnvironment(pid)));
     std::lock_guard lock(m_mutex);
     m_recorders[id] = std::move(recorder);
 }

@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace {
@@ -39,6 +40,12 @@ std::size_t countNamed(const ks::Trace& t, std::string_view name)
     for (ks::SliceId s = 0; s < t.slices().size(); ++s)
         n += t.str(t.slices().name[s]) == name;
     return n;
+}
+
+nlohmann::json metadataJson(const ks::Trace& t, std::string_view key)
+{
+    const std::string* raw = t.metadataValue(key);
+    return raw ? nlohmann::json::parse(*raw, nullptr, false) : nlohmann::json::object();
 }
 
 } // namespace
@@ -80,11 +87,15 @@ private slots:
         QVERIFY2(kernels > 0 && kernels < 300, qPrintable(QString::number(kernels)));
     }
 
-    // Two traced processes below the program: a file each by default, one with --merge.
+    // Two traced processes below the program: a file each by default, one with --merge. They
+    // are ranks as torchrun starts them (RANK, WORLD_SIZE, LOCAL_RANK): each file has kineto's
+    // distributedInfo, the merged one each rank's under distributedRanks.
     void filePerProcessOrMerged()
     {
         QTemporaryDir dir;
-        const QString script = QStringLiteral("'%1' 2 & '%1' 3; wait").arg(QStringLiteral(KS_FAKE_TARGET));
+        const QString script = QStringLiteral("RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 '%1' 2 & "
+                                              "RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 '%1' 3; wait")
+                                   .arg(QStringLiteral(KS_FAKE_TARGET));
         const QString file = dir.filePath(QStringLiteral("two.pt.trace.json"));
         Run run = collect({QStringLiteral("-o"), file, QStringLiteral("--"), QStringLiteral("/bin/sh"),
                            QStringLiteral("-c"), script});
@@ -93,8 +104,15 @@ private slots:
         const QStringList files = QDir(dir.path()).entryList({QStringLiteral("two.*.pt.trace.json")});
         QCOMPARE(files.size(), 2);
         std::vector<std::size_t> counts;
-        for (const QString& f : files)
-            counts.push_back(countNamed(*ks::loadTraceFile(dir.filePath(f).toStdString()).trace, "fakeKernel(float*, int)"));
+        for (const QString& f : files) {
+            const auto trace = ks::loadTraceFile(dir.filePath(f).toStdString()).trace;
+            counts.push_back(countNamed(*trace, "fakeKernel(float*, int)"));
+            const auto info = metadataJson(*trace, "distributedInfo");
+            // The rank that ran 2 batches is rank 0.
+            QCOMPARE(info.value("rank", -1), counts.back() == 20 ? 0 : 1);
+            QCOMPARE(info.value("world_size", -1), 2);
+            QCOMPARE(info.value("backend", std::string()), std::string("nccl"));
+        }
         std::sort(counts.begin(), counts.end());
         QCOMPARE(counts, (std::vector<std::size_t>{20, 30}));
 
@@ -127,6 +145,15 @@ private slots:
         for (const auto& p : loaded.trace->processes())
             gpuProcesses += p.isDevice;
         QCOMPARE(gpuProcesses, 2);
+        QVERIFY(!t.metadataValue("distributedInfo"));
+        const auto ranks = metadataJson(t, "distributedRanks");
+        QCOMPARE(ranks.size(), std::size_t(2));
+        std::set<int> rankNumbers;
+        for (const auto& rank : ranks) {
+            rankNumbers.insert(rank.value("rank", -1));
+            QVERIFY(rank.value("pid", 0) > 0);
+        }
+        QCOMPARE(rankNumbers, (std::set<int>{0, 1}));
     }
 
     void missingProgram()
