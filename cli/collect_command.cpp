@@ -130,25 +130,20 @@ std::string defaultOutput(const std::string& program)
 // --pytorch: PyTorch operators through emit_nvtx for Python targets (ops by default).
 bool addPyTorchOps(const CollectArgs& options, collector::LaunchRequest& request)
 {
+    std::vector<std::string> notes;
     std::string error;
-    const auto program = collector::resolveProgram(request.program, error);
-    const bool python = program && collector::isPythonProgram(*program);
-    auto mode = options.pytorch.empty() ? (python ? collector::PyTorchOps::Ops : collector::PyTorchOps::Off)
-                                        : *collector::pytorchOpsFromName(options.pytorch);
-    if (mode == collector::PyTorchOps::Off)
-        return true;
-    if (!python && program)
-        std::fprintf(stderr, "collect: --pytorch=%s: %s does not look like a Python program; the hook only "
-                             "acts if it starts one\n", options.pytorch.c_str(), program->c_str());
-    const auto site = collector::findPythonSiteDirectory(error);
-    if (!site) {
-        std::fprintf(stderr, "collect: --pytorch: %s\n", error.c_str());
+    const auto requested = options.pytorch.empty() ? std::nullopt : collector::pytorchOpsFromName(options.pytorch);
+    const auto mode = collector::preparePyTorchOps(request, requested, notes, error);
+    for (const auto& note : notes)
+        std::fprintf(stderr, "collect: %s\n", note.c_str());
+    if (!mode) {
+        std::fprintf(stderr, "collect: %s\n", error.c_str());
         return false;
     }
-    collector::addPyTorchEnvironment(request, mode, *site, std::getenv("PYTHONPATH"));
-    std::fprintf(stderr, "collect: PyTorch operators %s (--pytorch=%s)\n",
-                 mode == collector::PyTorchOps::OpsShapes ? "with input shapes" : "without shapes",
-                 std::string(collector::pytorchOpsName(mode)).c_str());
+    if (*mode != collector::PyTorchOps::Off)
+        std::fprintf(stderr, "collect: PyTorch operators %s (--pytorch=%s)\n",
+                     *mode == collector::PyTorchOps::OpsShapes ? "with input shapes" : "without shapes",
+                     std::string(collector::pytorchOpsName(*mode)).c_str());
     return true;
 }
 
