@@ -10,12 +10,16 @@ namespace {
 
 constexpr std::string_view kNvtxPrefix = "nvtx:";
 
-bool isApi(const RecordedSlice& s) { return s.category == EventCategory::Runtime || s.category == EventCategory::Driver; }
+bool isApi(const RecordedSlice& s)
+{
+    return s.category == EventCategory::Runtime || s.category == EventCategory::Driver;
+}
 
 // Sorts and joins overlapping windows.
 TimeWindows normalized(TimeWindows windows)
 {
-    std::sort(windows.begin(), windows.end(), [](const TimeWindow& a, const TimeWindow& b) { return a.start < b.start; });
+    std::sort(windows.begin(), windows.end(),
+              [](const TimeWindow& a, const TimeWindow& b) { return a.start < b.start; });
     TimeWindows out;
     for (const auto& w : windows) {
         if (w.end <= w.start)
@@ -164,8 +168,8 @@ void keepInside(RecordedProcess& process, const TimeWindows& windows, CaptureOut
     std::size_t kept = 0;
     for (std::size_t i = 0; i < slices.size(); ++i) {
         const auto& s = slices[i];
-        const auto launch = isGpuCategory(s.category) && s.correlation != kNoId ? launchKept.find(s.correlation)
-                                                                                : launchKept.end();
+        const auto launch =
+            isGpuCategory(s.category) && s.correlation != kNoId ? launchKept.find(s.correlation) : launchKept.end();
         const bool keep = launch != launchKept.end() ? launch->second : inside(windows, s.start);
         if (!keep)
             continue;

@@ -34,14 +34,14 @@ using TimeWindows = std::vector<TimeWindow>;
 enum class CaptureRange : std::uint8_t {
     Everything,
     CudaProfilerApi, // cudaProfilerStart .. cudaProfilerStop (and the driver's cuProfilerStart/Stop)
-    Nvtx,            // inside NVTX ranges (or record_function labels) named nvtxName
+    Nvtx, // inside NVTX ranges (or record_function labels) named nvtxName
 };
 
 struct CaptureSpec {
     CaptureRange range = CaptureRange::Everything;
     std::string nvtxName;
     TimeWindow time{std::numeric_limits<TimeNs>::min(), std::numeric_limits<TimeNs>::max()}; // --delay, --duration
-    TimeWindows paused;  // the GUI's paused intervals
+    TimeWindows paused; // the GUI's paused intervals
     bool filters() const
     {
         return range != CaptureRange::Everything || time.start != std::numeric_limits<TimeNs>::min()

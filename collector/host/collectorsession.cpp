@@ -64,8 +64,8 @@ bool CollectorSession::start(const LaunchRequest& request, std::string& error)
     if (m_options.delaySeconds > 0)
         m_capture.time.start = started + static_cast<TimeNs>(m_options.delaySeconds * kNsPerSecond);
     if (m_options.durationSeconds > 0)
-        m_capture.time.end = std::max(started, m_capture.time.start)
-            + static_cast<TimeNs>(m_options.durationSeconds * kNsPerSecond);
+        m_capture.time.end =
+            std::max(started, m_capture.time.start) + static_cast<TimeNs>(m_options.durationSeconds * kNsPerSecond);
     return true;
 }
 

@@ -32,9 +32,9 @@ struct SessionOptions {
     std::string injectionOptions; // passed through KINETOSCOPE_COLLECTOR_OPTIONS
     std::string injectionLibrary; // empty: findInjectionLibrary()
     std::string stepMarker;       // NVTX range / record_function label that marks one step
-    CaptureSpec capture;          // range only: start() sets its time window from the two below
-    double delaySeconds = 0;      // records from this long after the program started
-    double durationSeconds = 0;   // for this long (0: to the end)
+    CaptureSpec capture; // range only: start() sets its time window from the two below
+    double delaySeconds = 0; // records from this long after the program started
+    double durationSeconds = 0; // for this long (0: to the end)
 };
 
 class CollectorSession final : private RecordSink {
@@ -92,7 +92,7 @@ private:
     std::map<ConnectionId, std::unique_ptr<ProcessRecorder>> m_recorders;
     std::vector<std::string> m_rejections;
     std::vector<std::string> m_receiverErrors;
-    CaptureSpec m_capture;               // guarded by m_mutex
+    CaptureSpec m_capture; // guarded by m_mutex
     std::optional<TimeNs> m_pausedSince; // guarded by m_mutex
 };
 

@@ -149,7 +149,7 @@ private slots:
         const Trace original = s.trace();
         const Counts before = countsOf(original);
         // What the step holds, counted from the records above.
-        QCOMPARE(before.slices.at(SliceClass::CpuOp), std::size_t(2));          // aten::mm, MmBackward0
+        QCOMPARE(before.slices.at(SliceClass::CpuOp), std::size_t(2)); // aten::mm, MmBackward0
         QCOMPARE(before.slices.at(SliceClass::UserAnnotation), std::size_t(2)); // ProfilerStep#0, my range
         QCOMPARE(before.slices.at(SliceClass::CudaRuntime), std::size_t(5));
         QCOMPARE(before.slices.at(SliceClass::CudaDriver), std::size_t(1));
