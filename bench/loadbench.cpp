@@ -5,30 +5,22 @@
 //   bench_load FILE FILE...    each file in a child process of its own (its own peak RSS),
 //                              then MB/s of the last file against the first: cost is linear
 //                              when the ratio is ~1 (make the files with bench_tile).
+#include "bench/measure.h"
 #include "bench/tiler/tracetiler.h"
 #include "core/loading/loader.h"
 
 #include <zlib.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <string>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace {
 
-double peakRssMb()
-{
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
+using ks::bench::peakRssMb;
 
 double pythonJsonLoadSeconds(const std::string& path)
 {
@@ -66,9 +58,9 @@ Run timeLoad(const std::string& path, bool assembleInParallel = true)
 {
     ks::LoadOptions options;
     options.assembleInParallel = assembleInParallel;
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = ks::bench::Clock::now();
     const auto result = ks::loadTraceFile(path, nullptr, options);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double s = ks::bench::secondsSince(t0);
     if (!result.ok()) {
         std::fprintf(stderr, "load failed: %s\n", result.fatal ? result.fatal->located().c_str() : "?");
         std::exit(1);
@@ -93,11 +85,10 @@ double loadInChild(const std::string& path, int runs)
     int fds[2];
     if (pipe(fds) != 0)
         return -1;
+    const double fileMb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
     std::fflush(stdout);
-    const pid_t child = fork();
-    if (child == 0) {
+    const double rss = ks::bench::peakRssMbInChild([&] {
         close(fds[0]);
-        const double fileMb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
         Run best {1e30, 0, {}};
         for (int i = 0; i < runs; ++i) {
             const Run run = timeLoad(path);
@@ -110,20 +101,15 @@ double loadInChild(const std::string& path, int runs)
                     static_cast<double>(best.events) / best.seconds / 1e6);
         printMemoryUse(best);
         std::fflush(stdout);
-        const bool sent = write(fds[1], &mbPerSecond, sizeof mbPerSecond) == sizeof mbPerSecond;
-        _exit(sent ? 0 : 1);
-    }
+        return write(fds[1], &mbPerSecond, sizeof mbPerSecond) == sizeof mbPerSecond;
+    });
     close(fds[1]);
     double mbPerSecond = -1;
     if (read(fds[0], &mbPerSecond, sizeof mbPerSecond) != sizeof mbPerSecond)
         mbPerSecond = -1;
     close(fds[0]);
-    int status = 0;
-    rusage usage {};
-    if (wait4(child, &status, 0, &usage) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (rss < 0)
         return -1;
-    const double rss = static_cast<double>(usage.ru_maxrss) / 1024.0;
-    const double fileMb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
     std::printf("  peak RSS: %.1f MB = %.2f x file size (target <= 0.35)\n", rss, rss / fileMb);
     return mbPerSecond;
 }
