@@ -242,8 +242,9 @@ Trace TraceBuilder::finish()
     // classOf() indexes by any category id, so cover the whole pool.
     m_trace.m_categoryClass.resize(m_trace.m_strings.size(), SliceClass::Other);
     buildProcessesAndTracks();
-    const auto byStart = sortByTrackAndStart();
+    auto byStart = sortByTrackAndStart();
     assignLanesAndRows(byStart);
+    m_sliceIsPython = {}; // scratch columns go as soon as they are used: the peak RSS is here
 
     // Final order: by row (track, lane, depth), then start. byStart is already start
     // ordered within each track, so a stable bucket pass by row finishes the job.
@@ -257,6 +258,8 @@ Trace TraceBuilder::finish()
         rowOfPending[i] = track.rowBegin + lane.firstRow + m_depthOfPending[i];
         ++rowFill[rowOfPending[i] + 1];
     }
+    m_laneOfPending = {};
+    m_depthOfPending = {};
     std::partial_sum(rowFill.begin(), rowFill.end(), rowFill.begin());
     for (std::size_t r = 0; r < rows.size(); ++r) {
         rows[r].begin = rowFill[r];
@@ -269,8 +272,7 @@ Trace TraceBuilder::finish()
         order[pos] = old;
         finalIdOfPending[old] = pos;
     }
-    m_laneOfPending = {};
-    m_depthOfPending = {};
+    byStart = {};
 
     auto& t = m_trace.m_slices;
     permute(t.start, order);
@@ -302,7 +304,6 @@ Trace TraceBuilder::finish()
     }
     m_gpuOps = {};
     m_sliceGpuOp = {};
-    m_sliceIsPython = {};
 
     bindAndPairFlows(finalIdOfPending);
     m_sliceTrack = {};
