@@ -752,12 +752,18 @@ void TraceReader::closeOpenSlices()
                                     unclosed);
 }
 
+// The cost of a load follows the size of its input: a small file (or a fuzz input) gets a
+// window of about its size, not a zeroed MiB, and no read-ahead thread, which only pays
+// once there is more than one chunk to read. (Gzip: the window grows as one element needs.)
 LoadResult loadFrom(std::unique_ptr<ByteSource> source, const std::string& displayName, LoadProgress* progress,
                     const LoadOptions& options)
 {
-    if (options.readInBackgroundThread)
-        source = prefetchingSource(std::move(source), options.chunkBytes);
-    TraceReader reader(*source, displayName, progress, options.chunkBytes);
+    const std::uint64_t inputBytes = source->inputSize(); // 0: unknown
+    const std::size_t chunk = inputBytes == 0 ? options.chunkBytes
+                                              : std::min<std::uint64_t>(options.chunkBytes, 2 * inputBytes + 4096);
+    if (options.readInBackgroundThread && (inputBytes == 0 || inputBytes > options.chunkBytes))
+        source = prefetchingSource(std::move(source), chunk);
+    TraceReader reader(*source, displayName, progress, chunk);
     return reader.run();
 }
 
