@@ -119,13 +119,23 @@ RepairedJson repairJson(std::string_view source)
             ++i;
             continue;
         }
+        if (c == ',') { // the loader skips repeated and trailing commas
+            std::size_t next = i + 1;
+            while (next < text.size() && json::isSpace(text[next]))
+                ++next;
+            if (next < text.size() && text[next] != ',' && text[next] != '}' && text[next] != ']')
+                out.text += c;
+            ++i;
+            continue;
+        }
         if (c == '"' || isDelimiter(c)) {
             inString = c == '"';
             out.text += c;
             ++i;
             continue;
         }
-        // A scalar token: numbers the loader reads that JSON has not (NaN, Infinity, inf) → null.
+        // A scalar token: numbers the loader reads that JSON has not (NaN, Infinity, inf) → null;
+        // other words the loader reads by their spelling (numeric names) → that spelling quoted.
         std::size_t end = i;
         while (end < text.size() && !isDelimiter(text[end]))
             ++end;
@@ -134,8 +144,10 @@ RepairedJson repairJson(std::string_view source)
         if (json::parseDouble(token, value) && !std::isfinite(value)) {
             out.text += "null";
             out.nulledNonFinite = true;
-        } else {
+        } else if (nlohmann::json::accept(token)) {
             out.text += token;
+        } else {
+            out.text += dumpJson(std::string(token));
         }
         i = end;
     }

@@ -150,6 +150,24 @@ private Q_SLOTS:
         QCOMPARE(nestingDepth(*r.reloaded->metadataValue("x")), 201); // the value's outer levels 0-200
     }
 
+    // Found by fuzz_passes: NaN as a phase read as 'N' (object event), the writer's NaN ->
+    // null repair then read as 'n' (async instant): instants 0 -> 1. Only strings are phases.
+    void phaseThatIsNoStringKeepsItsKind()
+    {
+        const RoundTrip r = saveAndReload(kReproducers + "phase-nan-save-as.json");
+        QVERIFY(r.original && r.reloaded);
+        QCOMPARE(r.original->instants().size(), 0u);
+        QCOMPARE(r.reloaded->instants().size(), 0u);
+        const auto phases = [](const Trace& t) {
+            std::multiset<std::string> keys;
+            for (const auto& c : t.phaseCategoryCounts())
+                keys.insert(c.key);
+            return keys;
+        };
+        QCOMPARE(phases(*r.original), (std::multiset<std::string>{"?/cpu_op"}));
+        QCOMPARE(phases(*r.reloaded), phases(*r.original));
+    }
+
     void repairsWhatStrictJsonRejects_data()
     {
         QTest::addColumn<QByteArray>("text");
@@ -162,6 +180,8 @@ private Q_SLOTS:
         QTest::newRow("short \\u escape") << QByteArray("[\"\\u12\"]") << QByteArray("[\"\\ufffd12\"]") << false;
         QTest::newRow("lone surrogate escape") << QByteArray("[\"\\ud800x\"]") << QByteArray("[\"\\ufffdx\"]") << false;
         QTest::newRow("invalid UTF-8") << QByteArray("[\"a\xff\"]") << QByteArray("[\"a\xEF\xBF\xBD\"]") << false;
+        QTest::newRow("repeated and trailing commas") << QByteArray("{\"a\":1,,, \"b\":[1,],}") << QByteArray("{\"a\":1, \"b\":[1]}") << false;
+        QTest::newRow("a bare word") << QByteArray("{\"id\":x\xff,\"t\":true}") << QByteArray("{\"id\":\"x\xEF\xBF\xBD\",\"t\":true}") << false;
         const QByteArray valid("{\"k\":[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\",-1e3]}");
         QTest::newRow("valid text unchanged") << valid << valid << false;
     }
