@@ -10,6 +10,7 @@
 # Corpora grow in $FUZZ_WORK (default BINDIR/work); seeds come from tests/fuzz/corpus.
 # FUZZ_TIMEOUT (default 10 s per input) is the hang limit: raise it on a starved machine.
 # FUZZ_TARGETS (default: all three) picks targets, e.g. FUZZ_TARGETS="fuzz_loader fuzz_passes".
+# tests/fuzz/open-findings/ holds known findings not yet fixed (not replayed).
 # Findings are written to $FUZZ_WORK/artifacts/ and make the script fail: each one must
 # become a file in tests/fuzz/reproducers/<corpus>/ plus a fix.
 set -uo pipefail
