@@ -1,9 +1,11 @@
 #include "collector/host/collectedtrace.h"
 
+#include "core/model/timelimits.h"
 #include "core/model/tracebuilder.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -41,6 +43,11 @@ std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
     struct Span {
         TimeNs start, end;
     };
+    // Recorded times are untrusted: an end past INT64_MAX saturates instead of overflowing.
+    const auto endOf = [&](std::uint32_t s) {
+        const TimeNs start = slices[s].start, duration = slices[s].duration;
+        return start > std::numeric_limits<TimeNs>::max() - duration ? std::numeric_limits<TimeNs>::max() : start + duration;
+    };
     std::map<std::tuple<std::uint32_t, std::int64_t, std::int64_t>, Span> spans; // (range, device, stream)
     const auto byStart = [&](std::uint32_t a, std::uint32_t b) { return slices[a].start < slices[b].start; };
     for (auto& [tid, calls] : callsByThread) {
@@ -53,13 +60,13 @@ std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
             const TimeNs at = slices[call].start;
             while (next < ranges.size() && slices[ranges[next]].start <= at)
                 open.push_back(ranges[next++]);
-            std::erase_if(open, [&](std::uint32_t r) { return slices[r].start + slices[r].duration < at; });
+            std::erase_if(open, [&](std::uint32_t r) { return endOf(r) < at; });
             for (const std::uint32_t range : open) {
                 for (const std::uint32_t op : gpuOpsByCorrelation[slices[call].correlation]) {
                     const auto& g = slices[op];
-                    const auto [it, inserted] = spans.try_emplace({range, g.pid, g.tid}, Span{g.start, g.start + g.duration});
+                    const auto [it, inserted] = spans.try_emplace({range, g.pid, g.tid}, Span{g.start, endOf(op)});
                     it->second.start = std::min(it->second.start, g.start);
-                    it->second.end = std::max(it->second.end, g.start + g.duration);
+                    it->second.end = std::max(it->second.end, endOf(op));
                 }
             }
         }
@@ -70,8 +77,10 @@ std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
         RecordedSlice a;
         a.pid = std::get<1>(key);
         a.tid = std::get<2>(key);
-        a.start = span.start - 1;
-        a.duration = span.end - span.start + 2;
+        // Within the model's limits first, so that the 1 ns margins cannot overflow.
+        const TimeNs start = std::clamp(span.start, -kMaxTimeNs, kMaxTimeNs);
+        a.start = start - 1;
+        a.duration = std::min(std::clamp(span.end, start, kMaxTimeNs) - start, kMaxTimeNs) + 2;
         a.name = slices[std::get<0>(key)].name;
         a.category = EventCategory::GpuAnnotation;
         a.op = slices[std::get<0>(key)].op; // a record_function label's External id

@@ -516,7 +516,7 @@ void ProcessRecorder::addRange(const OpenMarker& start, TimeNs end)
     slice.pid = m_data.hello.pid;
     slice.tid = static_cast<std::int64_t>(start.threadId);
     slice.start = start.time;
-    slice.duration = end > start.time ? end - start.time : 0;
+    slice.duration = spanOf(start.time, end);
     slice.name = stepName(start.name);
     slice.category = EventCategory::Annotation;
     EventText args;
@@ -540,7 +540,7 @@ void ProcessRecorder::addOpRange(const OpenMarker& start, TimeNs end, const Nvtx
     slice.pid = m_data.hello.pid;
     slice.tid = tid;
     slice.start = start.time;
-    slice.duration = end > start.time ? end - start.time : 0;
+    slice.duration = spanOf(start.time, end);
     slice.name = stepName(intern(std::string(op.name)));
     slice.category = op.label ? EventCategory::Annotation : EventCategory::CpuOp;
     TorchOp info;
@@ -636,7 +636,9 @@ void ProcessRecorder::addProcessInstant(std::string name, const EventText& args)
 void ProcessRecorder::onOverhead(const wire::Overhead& o)
 {
     ++m_data.counts.overheads;
-    m_data.counts.overheadNs += spanOf(o.start, o.end);
+    const TimeNs overhead = spanOf(o.start, o.end); // both >= 0: the sum saturates
+    m_data.counts.overheadNs = std::min(overhead, std::numeric_limits<TimeNs>::max() - m_data.counts.overheadNs)
+                             + m_data.counts.overheadNs;
     RecordedSlice slice;
     slice.pid = kOverheadPid;
     slice.tid = 0;

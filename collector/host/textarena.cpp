@@ -11,8 +11,10 @@ TextArena::Span TextArena::append(std::string_view text)
     std::lock_guard lock(m_mutex);
     if (m_chunks.empty() || m_chunks.back().capacity - m_chunks.back().used < text.size()) {
         Chunk chunk;
-        chunk.capacity = std::max(kChunkBytes, text.size());
-        chunk.data = std::make_unique<char[]>(chunk.capacity);
+        // Chunks double from 4 KiB up to 1 MiB: a short recording costs no zeroed MiB.
+        const std::size_t grown = kFirstChunkBytes << std::min<std::size_t>(m_chunks.size(), 8);
+        chunk.capacity = std::max(std::min(kChunkBytes, grown), text.size());
+        chunk.data = std::make_unique_for_overwrite<char[]>(chunk.capacity);
         m_chunks.push_back(std::move(chunk));
     }
     Chunk& chunk = m_chunks.back();

@@ -23,6 +23,7 @@ public:
     std::size_t bytes() const;
 
 private:
+    static constexpr std::size_t kFirstChunkBytes = 1 << 12;
     static constexpr std::size_t kChunkBytes = 1 << 20;
     struct Chunk {
         std::unique_ptr<char[]> data;

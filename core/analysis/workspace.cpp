@@ -1,6 +1,7 @@
 #include "core/analysis/workspace.h"
 
 #include "core/gpu/pluginkind.h"
+#include "core/model/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -47,7 +48,7 @@ void readDistributedInfo(const Trace& trace, TraceIdentity& id)
     const std::string* text = trace.metadataValue("distributedInfo");
     if (!text)
         return;
-    const auto info = nlohmann::json::parse(*text, nullptr, false);
+    const auto info = parseBoundedJson(*text, 64); // pg_config is copied and dumped below
     if (!info.is_object())
         return;
     if (auto it = info.find("rank"); it != info.end() && it->is_number_integer())

@@ -202,7 +202,10 @@ private:
 
 class GzipSource final : public ByteSource {
 public:
-    GzipSource(std::FILE* f, std::string path) : m_file(f), m_path(std::move(path)), m_size(fileSize(f)), m_in(1 << 18)
+    // The input buffer no larger than the file: a small file costs no 256 KiB of zeroed memory.
+    GzipSource(std::FILE* f, std::string path)
+        : m_file(f), m_path(std::move(path)), m_size(fileSize(f)),
+          m_in(std::clamp<std::uint64_t>(m_size, 4096, 1 << 18))
     {
         m_ok = inflateInit2(&m_z, 15 + 32) == Z_OK;
         if (!m_ok)

@@ -421,9 +421,13 @@ Status EventParser::parse(Cursor& c, RawEvent& ev, StringPool& interner)
             if (key[0] == 'p' && key[1] == 'h') {
                 mark(kPh);
                 std::string_view ph;
+                const bool isText = *c.p == '"';
                 KS_TRY(parseStringField(c, ph, m_ph, ev));
                 // A non-ASCII first byte is no phase; '?' keeps it out of texts as a stray byte.
-                ev.ph = ph.empty() ? 0 : static_cast<unsigned char>(ph[0]) < 0x80 ? ph[0] : '?';
+                // Nor is the spelling of a number or literal: null would read as 'n' and NaN
+                // as 'N', and a writer that turns NaN into null would change the event's kind.
+                const bool known = isText && static_cast<unsigned char>(ph[0]) < 0x80;
+                ev.ph = ph.empty() ? 0 : known ? ph[0] : '?';
                 continue;
             }
             if (key[0] == 't' && key[1] == 's') {

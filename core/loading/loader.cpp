@@ -573,12 +573,21 @@ void TraceReader::keepViews(RawEvent& ev)
     }
 }
 
+// The cost of a load follows the size of its input: a small file (or a fuzz input) gets a
+// window of about its size, not a zeroed MiB, and no read-ahead or assembling thread, which
+// only pay once there is more than one chunk to read. (Gzip: the window grows as one element needs.)
 LoadResult loadFrom(std::unique_ptr<ByteSource> source, const std::string& displayName, LoadProgress* progress,
                     const LoadOptions& options)
 {
-    if (options.readInBackgroundThread)
-        source = prefetchingSource(std::move(source), options.chunkBytes);
-    TraceReader reader(*source, displayName, progress, options);
+    const std::uint64_t inputBytes = source->inputSize(); // 0: unknown
+    LoadOptions sized = options;
+    if (inputBytes != 0)
+        sized.chunkBytes = std::min<std::uint64_t>(options.chunkBytes, 2 * inputBytes + 4096);
+    const bool severalChunks = inputBytes == 0 || inputBytes > options.chunkBytes;
+    sized.assembleInParallel = options.assembleInParallel && severalChunks;
+    if (options.readInBackgroundThread && severalChunks)
+        source = prefetchingSource(std::move(source), sized.chunkBytes);
+    TraceReader reader(*source, displayName, progress, sized);
     return reader.run();
 }
 

@@ -114,8 +114,10 @@ std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
     auto& t = m_trace.m_slices;
     const auto index = static_cast<std::uint32_t>(t.start.size());
     // The JSON path already skips times beyond the limit; the collector's come unchecked.
-    t.start.push_back(std::clamp(e.start, -kMaxTimeNs, kMaxTimeNs));
-    t.duration.push_back(std::clamp(e.duration, TimeNs(0), kMaxTimeNs));
+    // Ends stay within it too, so that any span of the trace (end - start) fits in TimeNs.
+    const TimeNs start = std::clamp(e.start, -kMaxTimeNs, kMaxTimeNs);
+    t.start.push_back(start);
+    t.duration.push_back(std::clamp(e.duration, TimeNs(0), std::min(kMaxTimeNs, kMaxTimeNs - start)));
     t.name.push_back(e.name);
     t.category.push_back(e.category);
     t.rawOffset.push_back(e.rawOffset);
@@ -149,7 +151,7 @@ void TraceBuilder::addCounterSample(JsonId pid, std::string_view seriesName, Tim
 void TraceBuilder::addCounterSample(std::uint32_t seriesIndex, TimeNs time, double value)
 {
     auto& series = m_trace.m_counters[seriesIndex];
-    series.time.push_back(time);
+    series.time.push_back(std::clamp(time, -kMaxTimeNs, kMaxTimeNs));
     series.value.push_back(value);
 }
 

@@ -1,6 +1,7 @@
 #include "core/writing/eventtext.h"
 
 #include "core/loading/jsonscan.h"
+#include "core/model/utf8.h"
 #include "core/writing/writer.h"
 
 #include <algorithm>
@@ -111,63 +112,109 @@ std::string instantEventText(std::string_view quotedCategory, std::string_view q
     return withArgs(text, args);
 }
 
-// Invalid UTF-8 (older kineto names) becomes U+FFFD, so that the text is valid JSON again.
-std::string repairUtf8(std::string_view text)
+namespace {
+
+bool isHex(char c)
 {
-    std::string out;
-    out.reserve(text.size());
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    const auto* end = p + text.size();
-    while (p < end) {
-        const unsigned c = *p;
-        int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-        bool valid = extra >= 0 && end - p > extra;
-        for (int i = 1; valid && i <= extra; ++i)
-            valid = (p[i] & 0xC0) == 0x80;
-        if (!valid) {
-            out += "\xEF\xBF\xBD";
-            ++p;
-            continue;
-        }
-        out.append(reinterpret_cast<const char*>(p), static_cast<std::size_t>(extra + 1));
-        p += extra + 1;
-    }
-    return out;
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-// NaN and Infinity (outside strings) are not JSON: they become null, so that every other
-// reader still gets the entry. Returns whether anything changed.
-bool nullNonFiniteNumbers(std::string& text)
+bool isDelimiter(char c)
 {
-    std::string out;
-    bool inString = false, changed = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
+    return c == ',' || c == '}' || c == ']' || c == ':' || c == '"' || c == '{' || c == '[' || json::isSpace(c);
+}
+
+// One escape at text[i] == '\\' (the text is valid UTF-8 already): copied when JSON has it,
+// else U+FFFD. Lone surrogates were replaced by sanitizedJson(). Returns the next index.
+std::size_t repairEscape(std::string_view text, std::size_t i, std::string& out)
+{
+    if (i + 1 >= text.size()) {
+        out += "\\ufffd";
+        return text.size();
+    }
+    const char e = text[i + 1];
+    if (e == 'u') {
+        const bool hex = i + 6 <= text.size() && isHex(text[i + 2]) && isHex(text[i + 3]) && isHex(text[i + 4])
+                      && isHex(text[i + 5]);
+        if (!hex) {
+            out += "\\ufffd"; // as the loader reads it: the characters after "\u" stay
+            return i + 2;
+        }
+        out.append(text.substr(i, 6));
+        return i + 6;
+    }
+    if (std::string_view("\"\\/bfnrt").find(e) != std::string_view::npos) {
+        out.append(text.substr(i, 2));
+        return i + 2;
+    }
+    out += "\\ufffd"; // with the whole escaped character, however many bytes it has
+    std::size_t next = i + 2;
+    while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80)
+        ++next;
+    return next;
+}
+
+} // namespace
+
+RepairedJson repairJson(std::string_view source)
+{
+    std::string utf8Repaired;
+    const std::string_view text = utf8::validJsonView(source, utf8Repaired);
+    RepairedJson out;
+    out.text.reserve(text.size());
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size();) {
         const char c = text[i];
         if (inString) {
-            out += c;
-            if (c == '\\' && i + 1 < text.size())
-                out += text[++i];
-            else if (c == '"')
-                inString = false;
+            if (c == '\\') {
+                i = repairEscape(text, i, out.text);
+                continue;
+            }
+            if (static_cast<unsigned char>(c) < 0x20) {
+                static constexpr char kHex[] = "0123456789abcdef";
+                out.text += "\\u00";
+                out.text += kHex[(c >> 4) & 0xF];
+                out.text += kHex[c & 0xF];
+            } else {
+                out.text += c;
+            }
+            inString = c != '"';
+            ++i;
             continue;
         }
-        if (c == '"')
-            inString = true;
-        const std::string_view rest(text.data() + i, text.size() - i);
-        bool replaced = false;
-        for (const std::string_view token : {"-Infinity", "Infinity", "-NaN", "NaN"}) {
-            if (!replaced && rest.starts_with(token)) {
-                out += "null";
-                i += token.size() - 1;
-                changed = replaced = true;
-            }
+        if (c == ',') { // the loader skips repeated and trailing commas
+            std::size_t next = i + 1;
+            while (next < text.size() && json::isSpace(text[next]))
+                ++next;
+            if (next < text.size() && text[next] != ',' && text[next] != '}' && text[next] != ']')
+                out.text += c;
+            ++i;
+            continue;
         }
-        if (!replaced)
-            out += c;
+        if (c == '"' || isDelimiter(c)) {
+            inString = c == '"';
+            out.text += c;
+            ++i;
+            continue;
+        }
+        // A scalar token: numbers the loader reads that JSON has not (NaN, Infinity, inf) → null;
+        // other words the loader reads by their spelling (numeric names) → that spelling quoted.
+        std::size_t end = i;
+        while (end < text.size() && !isDelimiter(text[end]))
+            ++end;
+        const std::string_view token = text.substr(i, end - i);
+        double value = 0;
+        if (json::parseDouble(token, value) && !std::isfinite(value)) {
+            out.text += "null";
+            out.nulledNonFinite = true;
+        } else if (nlohmann::json::accept(token)) {
+            out.text += token;
+        } else {
+            out.text += dumpJson(std::string(token));
+        }
+        i = end;
     }
-    if (changed)
-        text = std::move(out);
-    return changed;
+    return out;
 }
 
 } // namespace ks

@@ -21,12 +21,15 @@ std::string dumpJson(const nlohmann::ordered_json& value);
 // The raw text of the top-level "args" value of one event ("" if none or unreadable).
 std::string_view rawArgs(std::string_view event);
 
-// Invalid UTF-8 becomes U+FFFD, so that the text is valid JSON again.
-std::string repairUtf8(std::string_view text);
-
-// NaN and Infinity (outside strings) are not JSON: they become null, so that every other
-// reader still gets the entry. Returns whether anything changed.
-bool nullNonFiniteNumbers(std::string& text);
+// Source text that the loader reads but strict JSON (nlohmann) rejects, made valid: invalid
+// UTF-8 and lone surrogate escapes become U+FFFD, so do broken escapes; raw control characters
+// in strings are escaped; NaN and Infinity (outside strings) become null, so that every other
+// reader still gets the entry.
+struct RepairedJson {
+    std::string text;
+    bool nulledNonFinite = false;
+};
+RepairedJson repairJson(std::string_view text);
 
 // JSON string literal for `text` (escaped, invalid UTF-8 replaced).
 std::string jsonQuoted(std::string_view text);

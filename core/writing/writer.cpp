@@ -1,6 +1,7 @@
 #include "core/writing/writer.h"
 
 #include "core/loading/jsonscan.h"
+#include "core/model/boundedjson.h"
 #include "core/writing/filemode.h"
 #include "core/writing/eventtext.h"
 #include "core/writing/idplan.h"
@@ -131,6 +132,7 @@ private:
         put(text);
     }
     void lose(const std::string& what) { ++m_lost[what]; }
+    Json parseSource(std::string_view text);
     void writeTopLevelKeys(bool trailer);
     void writeTopLevel(std::string_view key, const std::string& rawJson);
     void writeInput();
@@ -164,11 +166,31 @@ private:
     std::vector<std::uint64_t> m_flowId; // per flow of the current input
 };
 
+// Real traces nest 2-5 levels; deeper values are left out of rewritten entries (and counted).
+constexpr int kMaxRewrittenDepth = 200;
+
+// Source text as a DOM to rewrite: repaired where strict JSON rejects what the loader read
+// (the written file must reload with what this one had), bounded in depth because the DOM
+// is copied and dumped recursively. Discarded if even the repaired text is not JSON.
+Json TraceJsonWriter::parseSource(std::string_view text)
+{
+    bool truncated = false;
+    Json parsed = parseBoundedJson<Json>(text, kMaxRewrittenDepth, &truncated);
+    if (parsed.is_discarded()) {
+        const RepairedJson repaired = repairJson(text);
+        if (repaired.nulledNonFinite)
+            ++m_nonFinite;
+        truncated = false;
+        parsed = parseBoundedJson<Json>(repaired.text, kMaxRewrittenDepth, &truncated);
+    }
+    if (truncated && !parsed.is_discarded())
+        lose("values nested deeper than " + std::to_string(kMaxRewrittenDepth) + " levels (left out of their entry)");
+    return parsed;
+}
+
 void TraceJsonWriter::writeTopLevel(std::string_view key, const std::string& rawJson)
 {
-    Json value = Json::parse(rawJson, nullptr, false);
-    if (value.is_discarded())
-        value = Json::parse(repairUtf8(rawJson), nullptr, false);
+    const Json value = parseSource(rawJson);
     if (value.is_discarded()) {
         ++m_result.unreadableArgs;
         lose("top-level values that are not valid JSON");
@@ -342,20 +364,18 @@ void TraceJsonWriter::writeKept(std::string_view text)
         event(text);
         return;
     }
-    Json parsed = Json::parse(text, nullptr, false);
-    if (parsed.is_discarded()) {
-        std::string repaired = repairUtf8(text);
-        if (nullNonFiniteNumbers(repaired))
-            ++m_nonFinite;
-        parsed = Json::parse(repaired, nullptr, false);
-    }
+    Json parsed = parseSource(text);
     if (parsed.is_discarded()) {
         lose("entries that are not valid JSON");
         return;
     }
     if (parsed.is_object() && parsed.contains("pid")) {
         parsed["pid"] = m_plan.pid(m_k, parsed["pid"]);
-        if (parsed.value("ph", "") == "M" && parsed.value("name", "") == "process_name")
+        const auto isText = [&](const char* key, const char* text) { // value() throws on other types
+            const auto it = parsed.find(key);
+            return it != parsed.end() && it->is_string() && it->get_ref<const std::string&>() == text;
+        };
+        if (isText("ph", "M") && isText("name", "process_name"))
             m_namedPids.insert(parsed["pid"]);
     }
     event(dumpJson(parsed));
@@ -497,7 +517,7 @@ std::string TraceJsonWriter::argsText(SliceId s, std::string_view rawText)
     }
     if (!idsMove && !args.empty() && Json::accept(args))
         return std::string(args);
-    Json rebuilt = linked.empty() ? sliceArgs(s, rawText) : Json::parse(linked, nullptr, false);
+    Json rebuilt = linked.empty() ? sliceArgs(s, rawText) : parseSource(linked);
     if (rebuilt.is_discarded())
         rebuilt = sliceArgs(s, rawText);
     if (idsMove && rebuilt.is_object()) {
@@ -554,9 +574,7 @@ Json TraceJsonWriter::sliceArgs(SliceId s, std::string_view rawText)
 {
     if (trace().slices().rawLength[s] == 0)
         return synthesizedArgs(s);
-    Json parsed = Json::parse(rawText, nullptr, false);
-    if (parsed.is_discarded())
-        parsed = Json::parse(repairUtf8(rawText), nullptr, false);
+    Json parsed = parseSource(rawText);
     if (parsed.is_discarded() || !parsed.is_object()) {
         ++m_result.unreadableArgs;
         return synthesizedArgs(s);
@@ -611,9 +629,7 @@ void TraceJsonWriter::writeInstant(std::uint32_t i, std::string_view raw)
     const auto& instants = t.instants();
     Json pid = 0, tid = 0, args;
     if (!raw.empty()) {
-        Json parsed = Json::parse(raw, nullptr, false);
-        if (parsed.is_discarded())
-            parsed = Json::parse(repairUtf8(raw), nullptr, false);
+        Json parsed = parseSource(raw);
         if (parsed.is_object()) {
             pid = m_plan.pid(m_k, parsed.value("pid", Json(0)));
             tid = parsed.value("tid", Json(0));

@@ -1,10 +1,13 @@
 // Every seed and committed reproducer of the fuzzers (tests/fuzz), and so every malformed
 // class of trace-format.md §7, through `kinetoscope-cli info`, `ops` and `gpu`, as text and
-// --json: a result (exit 0, JSON that parses) or a clear error naming the file (exit 1),
+// --json, and `convert` (the writer of Save As): a result (exit 0, JSON that parses, a
+// written file with as many slices and instants) or a clear error naming the file (exit 1),
 // never an abort. Files with bad UTF-8 load with U+FFFD in the output.
 #include <QDir>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
@@ -21,6 +24,31 @@ QStringList hostileFiles()
 }
 
 const QByteArray kReplacement("\xEF\xBF\xBD");
+
+struct CliRun {
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    int code = -1;
+    QByteArray out, err;
+};
+
+CliRun runCli(const QStringList& args)
+{
+    QProcess cli;
+    cli.start(QStringLiteral(KS_CLI), args);
+    CliRun run;
+    if (!cli.waitForFinished(60000))
+        return run;
+    run.status = cli.exitStatus();
+    run.code = cli.exitCode();
+    run.out = cli.readAllStandardOutput();
+    run.err = cli.readAllStandardError();
+    return run;
+}
+
+QJsonObject infoJson(const QString& path)
+{
+    return QJsonDocument::fromJson(runCli({QStringLiteral("info"), QStringLiteral("--json"), path}).out).object();
+}
 
 } // namespace
 
@@ -49,17 +77,15 @@ private slots:
         QFETCH(QString, path);
         QFETCH(QString, command);
         QFETCH(bool, json);
-        QProcess cli;
         QStringList args{command};
         if (json)
             args << QStringLiteral("--json");
-        cli.start(QStringLiteral(KS_CLI), args << path);
-        QVERIFY(cli.waitForFinished(60000));
-        const QByteArray out = cli.readAllStandardOutput();
-        const QByteArray err = cli.readAllStandardError();
-        QVERIFY2(cli.exitStatus() == QProcess::NormalExit, err.constData()); // no abort, no signal
-        QVERIFY2(cli.exitCode() == 0 || cli.exitCode() == 1, err.constData());
-        if (cli.exitCode() == 1) {
+        const CliRun cli = runCli(args << path);
+        const QByteArray& out = cli.out;
+        const QByteArray& err = cli.err;
+        QVERIFY2(cli.status == QProcess::NormalExit, err.constData()); // no abort, no signal
+        QVERIFY2(cli.code == 0 || cli.code == 1, err.constData());
+        if (cli.code == 1) {
             QVERIFY2(err.contains(path.toUtf8()), err.constData()); // the error names the file
         } else if (json) {
             QJsonParseError error;
@@ -69,12 +95,38 @@ private slots:
         // Whatever came out is valid UTF-8.
         QCOMPARE(QString::fromUtf8(out).toUtf8(), out);
         if (QFileInfo(path).fileName().startsWith(QLatin1String("utf8-"))) {
-            QCOMPARE(cli.exitCode(), 0);
+            QCOMPARE(cli.code, 0);
             if (command == QLatin1String("ops")) // the op names, sanitized
                 QVERIFY2(out.contains(kReplacement), out.left(2000).constData());
             if (command == QLatin1String("info")) // the warning, with its offset
                 QVERIFY2(out.contains("invalid-utf8"), out.left(2000).constData());
         }
+    }
+
+    // Save As through `convert`: written, and the file reloads with as many slices and
+    // instants; or the input's load error naming it.
+    void convertWritesOrNamesTheFile_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const QString& path : hostileFiles())
+            QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
+    }
+    void convertWritesOrNamesTheFile()
+    {
+        QFETCH(QString, path);
+        QTemporaryDir dir;
+        const QString written = dir.filePath(QStringLiteral("written.json"));
+        const CliRun cli = runCli({QStringLiteral("convert"), path, written});
+        QVERIFY2(cli.status == QProcess::NormalExit, cli.err.constData());
+        QVERIFY2(cli.code == 0 || cli.code == 1, cli.err.constData());
+        if (cli.code == 1) {
+            QVERIFY2(cli.err.contains(path.toUtf8()), cli.err.constData());
+            return;
+        }
+        const QJsonObject before = infoJson(path), after = infoJson(written);
+        QVERIFY(!before.isEmpty() && !after.isEmpty());
+        QCOMPARE(after.value("slices").toInteger(-1), before.value("slices").toInteger(-2));
+        QCOMPARE(after.value("instants").toInteger(-1), before.value("instants").toInteger(-2));
     }
 
     // The op from issue 10: "aten::m\xffm" is listed as "aten::m\uFFFDm".

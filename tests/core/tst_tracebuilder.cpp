@@ -1,5 +1,7 @@
 // Tiny inline traces for each ph kind and flow rule (trace-format.md §3, §6).
 #include "core/loading/loader.h"
+#include "core/model/timelimits.h"
+#include "core/stats/traceinfo.h"
 
 #include <QtTest>
 
@@ -109,6 +111,25 @@ private slots:
         QCOMPARE(t->slices().duration[byName(*t, "outer")], TimeNs(8000));
         QCOMPARE(t->slices().duration[byName(*t, "inner")], TimeNs(1000));
         QCOMPARE(t->rowOf(byName(*t, "inner")).depth, 1);
+    }
+
+    // Found by fuzz_collector (reproducers/collector/end-beyond-time-limit.bin), reachable
+    // from JSON as well: a slice from -2^62 ns and one ending after +2^62 ns made the trace's
+    // span overflow (UB in `info`). Ends are clamped to the limit like starts.
+    void endsStayWithinTheTimeLimit()
+    {
+        const auto t = load(R"(
+            {"ph":"X","name":"early","pid":1,"tid":1,"ts":-4611686018427387.903,"dur":1},
+            {"ph":"X","name":"late","pid":1,"tid":1,"ts":4611686018427387,"dur":4611686018427387},
+            {"ph":"C","name":"c","pid":1,"ts":4611686018427387.903,"args":{"v":1}})");
+        QVERIFY(t);
+        QCOMPARE(t->slices().size(), std::size_t(2));
+        QCOMPARE(t->startTime(), -kMaxTimeNs);
+        QCOMPARE(t->endTime(), kMaxTimeNs);
+        const SliceId late = byName(*t, "late");
+        QCOMPARE(t->slices().start[late], TimeNs(4611686018427387000));
+        QCOMPARE(t->slices().duration[late], kMaxTimeNs - TimeNs(4611686018427387000)); // 903 ns
+        QCOMPARE(traceInfoJson(*t, "x")["span_ns"].get<TimeNs>(), 2 * kMaxTimeNs);
     }
 
     void instantsCountersMetadata()

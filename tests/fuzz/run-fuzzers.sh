@@ -9,6 +9,7 @@
 #
 # Corpora grow in $FUZZ_WORK (default BINDIR/work); seeds come from tests/fuzz/corpus.
 # FUZZ_TIMEOUT (default 10 s per input) is the hang limit: raise it on a starved machine.
+# FUZZ_TARGETS (default: all three) picks targets, e.g. FUZZ_TARGETS="fuzz_loader fuzz_passes".
 # tests/fuzz/open-findings/ holds known findings not yet fixed (not replayed).
 # Findings are written to $FUZZ_WORK/artifacts/ and make the script fail: each one must
 # become a file in tests/fuzz/reproducers/<corpus>/ plus a fix.
@@ -18,7 +19,7 @@ root="$(cd "$here/../.." && pwd)"
 
 # target -> seed corpus / reproducer folder
 declare -A corpusOf=([fuzz_loader]=trace [fuzz_passes]=trace [fuzz_collector]=collector)
-targets=(fuzz_loader fuzz_passes fuzz_collector)
+read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_loader fuzz_passes fuzz_collector}"
 
 findBin() {
   local dir="$1"
@@ -47,7 +48,7 @@ bin="$(cd "$(findBin "${3:-$root/build-fuzz/tests/fuzz}")" && pwd)" # absolute: 
 work="${FUZZ_WORK:-$bin/work}"
 mkdir -p "$work/artifacts"
 status=0
-printf '%-16s %14s %8s %8s %s\n' target executions exec/s cov findings
+printf '%-16s %14s %8s %14s %s\n' target executions exec/s cov/ft findings
 for t in "${targets[@]}"; do
   corpus="$work/corpus-$t"
   logs="$work/logs-$t"
@@ -62,10 +63,10 @@ for t in "${targets[@]}"; do
   execs=$(cat "$logs"/*.log | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
   rate=$((execs / (seconds > 0 ? seconds : 1)))
   # Coverage of the whole corpus after the run (all workers merged).
-  cov=$("$bin/$t" -runs=0 "$corpus" 2>&1 | awk '/INITED cov:/ {for (i = 1; i < NF; ++i) if ($i == "cov:") print $(i + 1)}' | tail -1)
+  cov=$("$bin/$t" -runs=0 -rss_limit_mb=4096 "$corpus" 2>&1 | awk '/INITED cov:/ {for (i = 1; i < NF; ++i) {if ($i == "cov:") c = $(i + 1); if ($i == "ft:") f = $(i + 1)}; print c "/" f}' | tail -1)
   after=$(ls "$work/artifacts" | grep "^$t-" | grep -vc slow-unit || true)
   found=$((after - before))
-  printf '%-16s %14s %8s %8s %s\n' "$t" "$execs" "$rate" "${cov:-?}" "$found"
+  printf '%-16s %14s %8s %14s %s\n' "$t" "$execs" "$rate" "${cov:-?}" "$found"
   if [ "$found" -gt 0 ]; then
     status=1
     ls "$work/artifacts" | grep "^$t-" | grep -v slow-unit | sed 's/^/    /'
