@@ -8,6 +8,7 @@ packages=(
   nlohmann-json3-dev zlib1g-dev libcli11-dev
   python3 xvfb xauth
   clang-14 libclang-rt-14-dev # fuzz targets (tests/fuzz)
+  clang-format-14 # packaging/check-format.sh
   dpkg-dev file desktop-file-utils appstream shared-mime-info
 )
 missing=()

@@ -3,6 +3,7 @@
 #include "core/analysis/insights_detectors.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <limits>
@@ -118,7 +119,8 @@ std::string printfString(const char* format, ...)
 
 std::string formatUs(double us)
 {
-    return formatDuration(TimeNs(us * 1000.0 + 0.5));
+    // Rounded to nearest (negative values too); clamped so that no double converts out of range.
+    return formatDuration(TimeNs(std::llround(std::clamp(us * 1000.0, -9.2e18, 9.2e18))));
 }
 
 bool isSyncCall(std::string_view name)

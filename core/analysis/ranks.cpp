@@ -3,6 +3,7 @@
 #include "core/gpu/intervalset.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace ks::analysis {
@@ -25,6 +26,7 @@ RankSummary summarize(const WorkspaceMember& member, std::size_t index, const st
     r.windowEnd = hostEnd;
 
     std::vector<SliceId> ncclSlices;
+    ncclSlices.reserve(nccl.size());
     for (const auto& k : nccl)
         ncclSlices.push_back(k.slice);
     std::sort(ncclSlices.begin(), ncclSlices.end());
@@ -121,7 +123,7 @@ StragglerVerdict judge(const std::vector<RankSummary>& ranks, const std::vector<
             out += (out.empty() ? "" : ", ") + std::to_string(s);
         return out;
     };
-    const std::string caused = rankName(top->rank) + " caused " + std::to_string(static_cast<int>(v.share * 100 + 0.5))
+    const std::string caused = rankName(top->rank) + " caused " + std::to_string(std::lround(v.share * 100))
                                + "% of the waiting (" + formatDuration(v.waitCaused) + " of "
                                + formatDuration(v.totalWait) + "), arriving last in " + std::to_string(top->lastArrivals)
                                + " collectives";

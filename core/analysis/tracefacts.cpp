@@ -89,7 +89,7 @@ SliceId enclosingSlice(const Trace& trace, SliceId s, LaneKind laneKind, bool (*
     const Row& own = trace.rowOf(s);
     const Track& track = trace.tracks()[own.track];
     const TimeNs start = slices.start[s], end = slices.end(s);
-    for (std::uint16_t laneIndex = 0; laneIndex < track.lanes.size(); ++laneIndex) {
+    for (std::size_t laneIndex = 0; laneIndex < track.lanes.size(); ++laneIndex) {
         const Lane& lane = track.lanes[laneIndex];
         if (lane.kind != laneKind)
             continue;

@@ -169,7 +169,7 @@ InferredRanks inferRanks(const Trace& trace)
 
 std::string TraceIdentity::label() const
 {
-    const std::string name = worker.empty() ? std::filesystem::path(file).filename().string() : worker;
+    std::string name = worker.empty() ? std::filesystem::path(file).filename().string() : worker;
     if (rank < 0)
         return name;
     return "Rank " + std::to_string(rank) + " \xC2\xB7 " + name;

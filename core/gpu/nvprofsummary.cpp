@@ -58,10 +58,10 @@ bool isDriverCategory(std::string_view category)
 
 std::string nvprofMemcpyName(std::string_view kinetoName)
 {
-    constexpr std::string_view prefix = "Memcpy ";
-    if (kinetoName.substr(0, prefix.size()) != prefix)
+    constexpr std::string_view kPrefix = "Memcpy ";
+    if (kinetoName.substr(0, kPrefix.size()) != kPrefix)
         return "[CUDA memcpy]";
-    std::string_view kind = kinetoName.substr(prefix.size());
+    std::string_view kind = kinetoName.substr(kPrefix.size());
     kind = kind.substr(0, kind.find(' '));
     return "[CUDA memcpy " + std::string(kind) + "]";
 }

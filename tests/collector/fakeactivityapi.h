@@ -120,7 +120,8 @@ public:
         }
         if (records.bytes().size() > m_bufferBytes)
             throw std::length_error("records do not fit the buffer");
-        std::memcpy(buffer, records.bytes().data(), records.bytes().size());
+        if (!records.bytes().empty()) // memcpy from an empty vector's null data() is undefined
+            std::memcpy(buffer, records.bytes().data(), records.bytes().size());
         m_completed(nullptr, 0, buffer, m_bufferBytes, records.bytes().size());
     }
     // Both at once; false when the collector refused the buffer.
