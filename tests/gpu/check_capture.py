@@ -31,7 +31,9 @@ def main():
     failures = []
     cpu = cpu_events(events)
     kernels = [e for e in events if e.get("cat") == "kernel"]
-    launches = {e["args"].get("correlation") for e in cpu if e.get("cat") == "cuda_runtime" and "args" in e}
+    # Runtime and driver calls: cuBLAS launches through cuLaunchKernel(Ex).
+    launches = {e["args"].get("correlation") for e in cpu if e.get("cat") in ("cuda_runtime", "cuda_driver")
+                and "args" in e}
     losses = sum(1 for e in cpu if e.get("name") == "aten::mse_loss")
     if mode in ("cudaProfilerApi", "nvtx"):
         if mode == "cudaProfilerApi":
@@ -55,7 +57,8 @@ def main():
                                                                                    outside[0]["ts"]))
         unlaunched = [k for k in kernels if k.get("args", {}).get("correlation") not in launches]
         if unlaunched:
-            failures.append("%d kernels whose launch is not in the trace" % len(unlaunched))
+            failures.append("%d kernels whose launch is not in the trace, e.g. %s" % (len(unlaunched),
+                                                                                    unlaunched[0]["name"][:80]))
         if losses != 2:
             failures.append("aten::mse_loss %d times, expected 2 (two steps)" % losses)
         print("%s: %d CPU events, %d kernels, aten::mse_loss %d" % (mode, len(cpu), len(kernels), losses))

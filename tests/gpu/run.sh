@@ -3,7 +3,7 @@
 # programs of known shape, runs them (and PyTorch scripts) through `kinetoscope-cli collect`
 # and asserts the traces with check_trace.py; then measures overhead.
 # Skips cleanly (exit 0, with a message) where there is no NVIDIA GPU. QUICK=1 leaves out the
-# overhead figures at the end.
+# overhead figures at the end, ONLY_PYTORCH=1 everything but the PyTorch section.
 # Logs and traces are written under $BUILD/results; $OUT (default build-gpu/out) receives
 # summary.txt and results.tgz (everything, large traces excluded).
 set -u
@@ -83,6 +83,8 @@ verify() { # verify SCENARIO FILES...: assertions plus our own loader
 }
 
 cd "$OUT"
+# ONLY_PYTORCH=1 runs the PyTorch section alone (a short device budget).
+if [ "${ONLY_PYTORCH:-0}" != 1 ]; then
 collect shapes 0 -o shapes.pt.trace.json.gz -- "$BUILD/bin/shapes" && verify shapes shapes.pt.trace.json.gz
 collect forks 0 -o forks.pt.trace.json -- "$BUILD/bin/forks" && verify forks forks.*.pt.trace.json
 grep 'late child exited' "$OUT/forks.log" | tee -a "$SUMMARY"
@@ -117,6 +119,8 @@ collect torch_profiler 0 -o torch_profiler.pt.trace.json.gz -- "$PY" "$ROOT/test
     && verify torch torch_profiler.pt.trace.json.gz
 grep -i 'profiler saw\|cupti\|error' "$OUT/torch_profiler.log" | head -5 | sed 's/^/  [torch_profiler] /' >> "$SUMMARY"
 
+fi # ONLY_PYTORCH
+
 # PyTorch (issue 14): capture ranges record only what is inside, torch.profiler's steps become
 # ProfilerStep#N, and the ops-shapes Operators table equals key_averages() (run-torchops.sh:
 # calls per op, Input Dims on aten::mm/addmm, fwdbwd links, External ids on kernels).
@@ -147,6 +151,7 @@ else
 fi
 grep -E '^  (plain|off|ops|shapes|profiler):' "$FINAL/torchops-results.txt" | tee -a "$SUMMARY"
 
+if [ "${ONLY_PYTORCH:-0}" != 1 ]; then
 # The collector killed first: the target keeps running and finishes.
 "$CLI" collect -o killed.json -- "$BUILD/bin/emptyloop" 1000000 > "$OUT/collector_killed.log" 2>&1 &
 collector=$!
@@ -158,6 +163,7 @@ if grep -q '^emptyloop:' "$OUT/collector_killed.log"; then
 else
     say "FAIL: target did not finish after the collector was killed"; failures=$((failures + 1))
 fi
+fi # ONLY_PYTORCH
 
 # Overhead figures (same machine, same run); QUICK=1 skips them (a short device budget).
 if [ "${QUICK:-0}" = 1 ]; then
