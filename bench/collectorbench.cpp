@@ -1,21 +1,16 @@
 // Host side of the collector: how fast records are decoded and joined into events, and
 // how long a live snapshot of the whole recording takes to build (the GUI builds one every
 // 150 ms while recording). Prints figures; no GPU needed.
+#include "bench/measure.h"
 #include "collector/host/collectedtrace.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
 using namespace ks;
 using namespace ks::collector;
-using Clock = std::chrono::steady_clock;
-
-namespace {
-
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-} // namespace
+using bench::Clock;
+using bench::secondsSince;
 
 int main(int argc, char** argv)
 {

@@ -1,55 +1,26 @@
 // Diff benchmark (issue 12): the ~745k-event (200 MB) tiled trace compared with itself:
 // parallel load of both sides, the diff itself, and peak RSS against one model's size.
 //   bench_diff [FILE]      FILE defaults to the tiled trace, made on first use.
+#include "bench/measure.h"
 #include "bench/tiler/tracetiler.h"
 #include "core/analysis/diff.h"
 
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-namespace {
-
-double peakRssMb()
-{
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-double secondsSince(std::chrono::steady_clock::time_point t0)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// CPU seconds of all our threads: on a busy shared machine the wall time says little.
-double cpuSeconds()
-{
-    timespec t {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
-}
-
-} // namespace
 
 int main(int argc, char** argv)
 {
+    using namespace ks::bench;
     std::string path = argc > 1 ? argv[1] : std::string();
     if (path.empty()) {
-        if (const pid_t child = fork(); child == 0) // tiling in a child keeps it out of our RSS
-            _exit(ks::bench::largeTracePath(KS_BENCH_DATA).empty() ? 1 : 0);
-        else
-            waitpid(child, nullptr, 0);
+        // tiling in a child keeps it out of our RSS
+        peakRssMbInChild([] { return !ks::bench::largeTracePath(KS_BENCH_DATA).empty(); });
         path = ks::bench::largeTracePath(KS_BENCH_DATA);
     }
     const double fileMb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
     std::printf("trace: %s (%.1f MB), compared with itself\n", path.c_str(), fileMb);
 
-    auto t0 = std::chrono::steady_clock::now();
+    auto t0 = Clock::now();
     double cpu0 = cpuSeconds();
     auto loaded = ks::analysis::loadDiffPair(path, path);
     const double loadSeconds = secondsSince(t0), loadCpu = cpuSeconds() - cpu0;
@@ -59,7 +30,7 @@ int main(int argc, char** argv)
     const double modelMb = static_cast<double>(base.trace->memoryBytes()) / 1e6;
     const double rssAfterLoad = peakRssMb();
 
-    t0 = std::chrono::steady_clock::now();
+    t0 = Clock::now();
     cpu0 = cpuSeconds();
     const auto report = ks::analysis::diffTraces(base, loaded.workspace.members()[1]);
     const double diffSeconds = secondsSince(t0), diffCpu = cpuSeconds() - cpu0;

@@ -1,27 +1,19 @@
 // GPU metric overlays: the three metrics for a visible range at 1000 buckets on a trace
 // of about 745k events (big.pt.trace.json.gz tiled by bench/tiler), the work redone on
 // every zoom or pan. Target (issue 5): <= 2 ms per range.
+#include "bench/measure.h"
 #include "bench/tiler/tracetiler.h"
 #include "core/gpu/gpumetrics.h"
 #include "core/loading/loader.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 using namespace ks;
-using Clock = std::chrono::steady_clock;
-
-namespace {
-
-double msSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-} // namespace
+using bench::Clock;
+using bench::msSince;
 
 int main(int argc, char** argv)
 {

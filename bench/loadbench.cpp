@@ -2,28 +2,22 @@
 // and prints load time, MB/s, events/s, peak RSS, model bytes per event, and Python's
 // json.load on the same file, measured in the same run.
 //   bench_load [FILE]      FILE defaults to the tiled trace, made on first use.
+#include "bench/measure.h"
 #include "bench/tiler/tracetiler.h"
 #include "core/loading/loader.h"
 
 #include <zlib.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <string>
-#include <sys/resource.h>
 #include <vector>
 
 namespace {
 
-double peakRssMb()
-{
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
+using ks::bench::peakRssMb;
 
 double pythonJsonLoadSeconds(const std::string& path)
 {
@@ -59,9 +53,9 @@ struct Run {
 
 Run timeLoad(const std::string& path)
 {
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = ks::bench::Clock::now();
     const auto result = ks::loadTraceFile(path);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double s = ks::bench::secondsSince(t0);
     if (!result.ok()) {
         std::fprintf(stderr, "load failed: %s\n", result.fatal ? result.fatal->located().c_str() : "?");
         std::exit(1);

@@ -4,56 +4,19 @@
 //  2. Collective matching on 8 ranks tiled from the DDP fixtures to a similar size
 //     (ranks 0/1 alternate, so the workspace warns of duplicate ranks; matching is per member).
 //   bench_ranks [FILE]     FILE defaults to the tiled trace, made on first use.
+#include "bench/measure.h"
 #include "bench/tiler/tracetiler.h"
 #include "core/analysis/ranks.h"
 
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 namespace {
 
+using namespace ks::bench;
+
 constexpr int kRanks = 8;
-
-double peakRssMb()
-{
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-double secondsSince(std::chrono::steady_clock::time_point t0)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// CPU seconds of all our threads: on a busy shared machine the wall time says little.
-double cpuSeconds()
-{
-    timespec t {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
-}
-
-// Runs `work` in a child process (keeps its memory out of ours) and returns the child's
-// peak RSS in MB, or -1.
-template <class Work>
-double inChild(Work work)
-{
-    const pid_t child = fork();
-    if (child == 0)
-        _exit(work() ? 0 : 1);
-    int status = 0;
-    rusage usage {};
-    if (wait4(child, &status, 0, &usage) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return -1;
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
 
 std::string tiledRank(int source, std::uint64_t copies)
 {
@@ -62,7 +25,7 @@ std::string tiledRank(int source, std::uint64_t copies)
                           .string();
     if (!std::filesystem::exists(path)) {
         const std::string from = std::string(KS_BENCH_DATA) + "/ddp_rank" + std::to_string(source) + ".pt.trace.json.gz";
-        inChild([&] { return ks::bench::tileTrace(from, path + ".tmp", 0, copies).error.empty(); });
+        peakRssMbInChild([&] { return ks::bench::tileTrace(from, path + ".tmp", 0, copies).error.empty(); });
         std::filesystem::rename(path + ".tmp", path);
     }
     return path;
@@ -74,15 +37,15 @@ int main(int argc, char** argv)
 {
     std::string path = argc > 1 ? argv[1] : std::string();
     if (path.empty()) {
-        inChild([] { return !ks::bench::largeTracePath(KS_BENCH_DATA).empty(); });
+        peakRssMbInChild([] { return !ks::bench::largeTracePath(KS_BENCH_DATA).empty(); });
         path = ks::bench::largeTracePath(KS_BENCH_DATA);
     }
     const double fileMb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
     std::printf("trace: %s (%.1f MB); %d ranks, %u cores\n", path.c_str(), fileMb, kRanks,
                 std::thread::hardware_concurrency());
 
-    const double singleRss = inChild([&] { return ks::loadTraceFile(path).ok(); });
-    auto t0 = std::chrono::steady_clock::now();
+    const double singleRss = peakRssMbInChild([&] { return ks::loadTraceFile(path).ok(); });
+    auto t0 = Clock::now();
     const double cpu0 = cpuSeconds();
     double loadSeconds = 0, loadCpu = 0, analysisSeconds = 0;
     std::size_t members = 0;
@@ -91,7 +54,7 @@ int main(int argc, char** argv)
         loadSeconds = secondsSince(t0);
         loadCpu = cpuSeconds() - cpu0;
         members = loaded.workspace.size();
-        t0 = std::chrono::steady_clock::now();
+        t0 = Clock::now();
         loaded.workspace.alignAbsoluteClock();
         ks::analysis::analyzeRanks(loaded.workspace);
         analysisSeconds = secondsSince(t0);
@@ -109,7 +72,7 @@ int main(int argc, char** argv)
         files.push_back(tiledRank(r % 2, kCopies));
     auto loaded = ks::analysis::loadWorkspace(files);
     loaded.workspace.alignAbsoluteClock();
-    t0 = std::chrono::steady_clock::now();
+    t0 = Clock::now();
     const auto report = ks::analysis::analyzeRanks(loaded.workspace);
     const double rankSeconds = secondsSince(t0);
     std::printf("collectives: %zu matched across %zu ranks (%.0f MB each); matching %.1f ms; whole rank analysis "

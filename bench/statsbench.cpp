@@ -1,6 +1,7 @@
 // Statistics and the writer on a trace of about 745k events (big.pt.trace.json.gz tiled by
 // bench/tiler): operator table (whole trace and a 10 % range, what a range change in the
 // GUI costs), kernel view, range aggregates, and writing .json / .json.gz.
+#include "bench/measure.h"
 #include "bench/tiler/tracetiler.h"
 #include "core/loading/loader.h"
 #include "core/stats/kernelstats.h"
@@ -8,21 +9,16 @@
 #include "core/stats/rangeaggregates.h"
 #include "core/writing/writer.h"
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 using namespace ks;
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::msSince;
 
 namespace {
-
-double msSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 void benchWrite(const Trace& trace, const std::string& path)
 {

@@ -1,7 +1,6 @@
 #include "collector/host/processrecorder.h"
 
 #include "collector/host/demangle.h"
-#include "collector/host/eventtext.h"
 #include "collector/host/collectedtrace.h"
 #include "core/gpu/occupancy.h"
 
@@ -87,7 +86,7 @@ double bandwidthGBs(std::uint64_t bytes, TimeNs duration)
 constexpr std::uint32_t kInvalid = 0xffffffffu;
 constexpr std::string_view kUserAnnotation = "\"user_annotation\"";
 
-QuotedJson quotedCategory(EventCategory category)
+std::string_view quotedCategory(EventCategory category)
 {
     static const auto table = [] {
         std::vector<std::string> quoted;
@@ -95,7 +94,7 @@ QuotedJson quotedCategory(EventCategory category)
             quoted.push_back(jsonQuoted(categoryName(static_cast<EventCategory>(c))));
         return quoted;
     }();
-    return {table[static_cast<std::size_t>(category)]};
+    return table[static_cast<std::size_t>(category)];
 }
 
 } // namespace
@@ -187,7 +186,7 @@ bool ProcessRecorder::handle(const wire::Frame& frame)
         wire::Error r;
         if (!decode(frame, r))
             return false;
-        addProcessInstant("Collector error: " + r.message, ArgsText().add("code", r.code));
+        addProcessInstant("Collector error: " + r.message, EventText().add("code", r.code));
         m_data.errors.push_back(std::move(r));
         return true;
     }
@@ -208,11 +207,11 @@ void ProcessRecorder::connectionClosed(bool byCollector)
     if (m_data.state == ConnectionState::Open && byCollector) {
         m_data.state = ConnectionState::Detached;
         addProcessInstant("Recording stopped",
-                          ArgsText().addText("reason", "the collector stopped recording; the process ran on"));
+                          EventText().addText("reason", "the collector stopped recording; the process ran on"));
     } else if (m_data.state == ConnectionState::Open) {
         m_data.state = ConnectionState::Terminated;
         addProcessInstant("Process terminated",
-                          ArgsText().addText("reason",
+                          EventText().addText("reason",
                                              "the connection closed without GOODBYE: the process crashed or was killed"));
     }
     m_data.counts.unpairedMarkers += m_openMarkers.size();
@@ -229,7 +228,7 @@ std::uint32_t ProcessRecorder::intern(std::string text)
     return it->second;
 }
 
-std::string ProcessRecorder::sliceText(const RecordedSlice& slice, const ArgsText& args) const
+std::string ProcessRecorder::sliceText(const RecordedSlice& slice, const EventText& args) const
 {
     return completeEventText(quotedCategory(slice.category), quotedName(slice.name), slice.pid, slice.tid,
                              slice.start, slice.duration, args);
@@ -337,9 +336,9 @@ namespace {
 
 // kineto's args of a copy or a memset.
 template <typename TransferRecord>
-ArgsText transferArgs(const TransferRecord& r, TimeNs duration)
+EventText transferArgs(const TransferRecord& r, TimeNs duration)
 {
-    ArgsText args;
+    EventText args;
     args.add("device", r.device)
         .add("context", r.context)
         .add("stream", r.stream)
@@ -386,7 +385,7 @@ void ProcessRecorder::onKernel(const wire::Kernel& k)
     info.registersPerThread = k.registersPerThread;
     info.sharedMemory = static_cast<std::int64_t>(k.staticSharedMemory) + k.dynamicSharedMemory;
 
-    ArgsText args;
+    EventText args;
     args.add("queued", k.queued > 0 ? relative(k.queued) : 0)
         .add("device", k.device)
         .add("context", k.context)
@@ -432,7 +431,7 @@ void ProcessRecorder::onMemcpy(const wire::Memcpy& m)
                         + std::string(memoryKindName(m.srcKind)) + " -> " + std::string(memoryKindName(m.dstKind))
                         + ")");
     info.bytes = static_cast<std::int64_t>(m.bytes);
-    ArgsText args = transferArgs(m, slice.duration);
+    EventText args = transferArgs(m, slice.duration);
     if (m.copyKind == 10)
         args.add("fromDevice", m.srcDevice).add("toDevice", m.dstDevice);
     addGpuOp(slice, info,
@@ -448,7 +447,7 @@ void ProcessRecorder::onMemset(const wire::Memset& m)
         return;
     slice.name = intern("Memset (" + std::string(memoryKindName(m.memoryKind)) + ")");
     info.bytes = static_cast<std::int64_t>(m.bytes);
-    ArgsText args = transferArgs(m, slice.duration);
+    EventText args = transferArgs(m, slice.duration);
     addGpuOp(slice, info,
              sliceText(slice, args),
              m.correlation);
@@ -473,7 +472,7 @@ void ProcessRecorder::onApi(const wire::Api& a)
     slice.category = a.domain == static_cast<std::uint8_t>(wire::ApiDomain::Driver) ? EventCategory::Driver
                                                                                      : EventCategory::Runtime;
     slice.correlation = a.correlation;
-    ArgsText args;
+    EventText args;
     args.add("cbid", a.cbid).add("correlation", a.correlation);
     if (a.returnValue != 0)
         args.add("return value", a.returnValue);
@@ -492,7 +491,7 @@ void ProcessRecorder::onSync(const wire::Sync& s)
     slice.name = intern(std::string(syncName(s.type)));
     slice.category = EventCategory::Sync;
     slice.correlation = s.correlation;
-    ArgsText args;
+    EventText args;
     args.add("device", slice.pid).add("context", s.context).add("correlation", s.correlation);
     if (s.stream != kInvalid)
         args.add("stream", s.stream);
@@ -520,7 +519,7 @@ void ProcessRecorder::addRange(const OpenMarker& start, TimeNs end)
     slice.duration = end > start.time ? end - start.time : 0;
     slice.name = stepName(start.name);
     slice.category = EventCategory::Annotation;
-    ArgsText args;
+    EventText args;
     if (start.domain != 0)
         args.addText("domain", m_data.names[start.domain]);
     addSlice(slice, sliceText(slice, args));
@@ -557,7 +556,7 @@ void ProcessRecorder::addOpRange(const OpenMarker& start, TimeNs end, const Nvtx
         else if (node.empty() && info.sequence >= 0)
             m_lastBackwardNode[tid] = {slice.name, info.sequence};
     }
-    ArgsText args;
+    EventText args;
     args.add("External id", info.externalId);
     if (info.sequence >= 0) {
         // kineto's forward thread is RecordFunction's id of the thread that ran the forward
@@ -566,7 +565,7 @@ void ProcessRecorder::addOpRange(const OpenMarker& start, TimeNs end, const Nvtx
         args.add("Sequence number", info.sequence).add("Fwd thread id", info.backward ? 1 : 0);
     }
     if (!op.inputDims.empty())
-        args.addJson("Input Dims", op.inputDims);
+        args.validated("Input Dims", op.inputDims);
     slice.op = static_cast<std::int32_t>(m_data.ops.size());
     m_data.ops.push_back(info);
     addSlice(slice, sliceText(slice, args));
@@ -584,10 +583,10 @@ void ProcessRecorder::onMarker(const wire::Marker& m)
         instant.tid = static_cast<std::int64_t>(m.threadId);
         instant.time = time;
         instant.name = wireName(m.name);
-        ArgsText args;
+        EventText args;
         if (m.domain != 0)
             args.addText("domain", m_data.names[wireName(m.domain)]);
-        const auto span = m_arena->append(instantEventText(QuotedJson{kUserAnnotation}, quotedName(instant.name),
+        const auto span = m_arena->append(instantEventText(kUserAnnotation, quotedName(instant.name),
                                                            m_data.hello.pid, instant.tid, time, args));
         instant.rawOffset = span.offset;
         instant.rawLength = span.length;
@@ -620,14 +619,14 @@ void ProcessRecorder::onMarker(const wire::Marker& m)
     m_openMarkers.erase(it);
 }
 
-void ProcessRecorder::addProcessInstant(std::string name, const ArgsText& args)
+void ProcessRecorder::addProcessInstant(std::string name, const EventText& args)
 {
     RecordedInstant instant;
     instant.tid = m_data.hello.pid;
     instant.time = m_lastTime;
     instant.name = intern(std::move(name));
     instant.fromCollector = true;
-    const auto span = m_arena->append(instantEventText(QuotedJson{"\"collector\""}, quotedName(instant.name),
+    const auto span = m_arena->append(instantEventText("\"collector\"", quotedName(instant.name),
                                                        m_data.hello.pid, instant.tid, instant.time, args));
     instant.rawOffset = span.offset;
     instant.rawLength = span.length;
@@ -645,7 +644,7 @@ void ProcessRecorder::onOverhead(const wire::Overhead& o)
     slice.duration = spanOf(o.start, o.end);
     slice.name = intern(std::string(overheadName(o.kind)));
     slice.category = EventCategory::Overhead;
-    addSlice(slice, sliceText(slice, ArgsText()));
+    addSlice(slice, sliceText(slice, EventText()));
 }
 
 } // namespace ks::collector

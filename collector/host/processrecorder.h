@@ -5,11 +5,11 @@
 // correlation id in either arrival order (ac2g flow halves), NVTX start/end pairs made
 // into ranges on their CPU thread, kineto-compatible JSON text kept for every event.
 // Not thread-safe: owned by the collector session, which serialises access.
-#include "collector/host/eventtext.h"
 #include "collector/host/textarena.h"
 #include "collector/host/torchops.h"
 #include "collector/protocol/framing.h"
 #include "core/model/trace.h"
+#include "core/writing/eventtext.h"
 
 #include <functional>
 #include <memory>
@@ -180,8 +180,9 @@ private:
     // end - start, 0 when end is not after start.
     static TimeNs spanOf(std::int64_t start, std::int64_t end) { return end > start ? saturatedDifference(end, start) : 0; }
     std::uint32_t addSlice(RecordedSlice slice, std::string_view text);
-    std::string sliceText(const RecordedSlice& slice, const ArgsText& args) const;
-    QuotedJson quotedName(std::uint32_t name) const { return {m_quotedNames[name]}; }
+    std::string sliceText(const RecordedSlice& slice, const EventText& args) const;
+    // The name as a JSON string literal, escaped once.
+    std::string_view quotedName(std::uint32_t name) const { return m_quotedNames[name]; }
     void addGpuOp(RecordedSlice slice, const GpuOpInfo& info, std::string_view text, std::uint32_t correlation);
     // The two ends of a launch/sync flow, linked by correlation id in either arrival order.
     void linkGpuSide(std::uint32_t slice, std::uint32_t correlation);
@@ -191,7 +192,7 @@ private:
     // An emit_nvtx op range: a cpu_op (or user_annotation for a label) with kineto's args.
     void addOpRange(const OpenMarker& start, TimeNs end, const NvtxOp& op);
     // Marks an event of the process itself (error, termination) on its main thread.
-    void addProcessInstant(std::string name, const ArgsText& args);
+    void addProcessInstant(std::string name, const EventText& args);
 
     RecordedProcess m_data;
     std::int64_t m_baseNs = 0;

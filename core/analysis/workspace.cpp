@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <new>
 #include <set>
+#include <system_error>
 #include <thread>
 
 namespace ks::analysis {
@@ -386,7 +388,7 @@ void MultiLoadProgress::cancel()
 }
 
 std::vector<LoadResult> loadTraceFiles(const std::vector<std::string>& paths, MultiLoadProgress* progress,
-                                       unsigned maxThreads)
+                                       unsigned maxThreads, const TraceFileLoader& load)
 {
     std::vector<LoadResult> results(paths.size());
     std::unique_ptr<MultiLoadProgress> own;
@@ -398,24 +400,41 @@ std::vector<LoadResult> loadTraceFiles(const std::vector<std::string>& paths, Mu
         maxThreads = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t threadCount = std::min<std::size_t>(maxThreads, paths.size());
     std::atomic<std::size_t> next{0};
+    auto loadOne = [&](std::size_t i) {
+        if (progress->cancelled()) {
+            results[i].cancelled = true;
+            return;
+        }
+        // bad_alloc on a huge file (or anything a loader throws) fails that file only: an
+        // exception leaving a std::thread would std::terminate the whole program.
+        std::string failure;
+        try {
+            results[i] = load ? load(paths[i], &progress->file(i)) : loadTraceFile(paths[i], &progress->file(i));
+            return;
+        } catch (const std::bad_alloc&) {
+            failure = "out of memory";
+        } catch (const std::exception& e) {
+            failure = e.what();
+        } catch (...) {
+            failure = "unknown exception";
+        }
+        results[i] = {};
+        results[i].fatal = Diagnostic{Diagnostic::Severity::Error, "load-failed", "loading failed: " + failure};
+    };
     auto work = [&] {
         for (std::size_t i = next++; i < paths.size(); i = next++) {
-            if (progress->cancelled()) {
-                results[i].cancelled = true;
-                continue;
-            }
-            try {
-                results[i] = loadTraceFile(paths[i], &progress->file(i));
-            } catch (const std::exception& e) { // bad_alloc on a huge file must not take the others down
-                results[i] = {};
-                results[i].fatal = Diagnostic{Diagnostic::Severity::Error, "load-failed", e.what()};
-            }
+            loadOne(i);
             progress->markFileDone();
         }
     };
     std::vector<std::thread> threads;
-    for (std::size_t t = 1; t < threadCount; ++t)
-        threads.emplace_back(work);
+    for (std::size_t t = 1; t < threadCount; ++t) {
+        try {
+            threads.emplace_back(work);
+        } catch (const std::system_error&) { // no more threads: the ones started take the rest
+            break;
+        }
+    }
     work();
     for (auto& t : threads)
         t.join();

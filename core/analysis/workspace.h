@@ -128,11 +128,14 @@ private:
     std::atomic<bool> m_cancel{false};
 };
 
+// Loads one file (loadTraceFile; tests pass one that throws).
+using TraceFileLoader = std::function<LoadResult(const std::string& path, LoadProgress* progress)>;
+
 // Loads each file with its own loader on at most `maxThreads` threads (0: the number of
-// cores), results in the order of `paths`. A file that fails has its own fatal error; the
-// others still load.
+// cores), results in the order of `paths`. A file that fails, even by an exception of any
+// type, has its own fatal error; the others still load. No exception leaves a thread.
 std::vector<LoadResult> loadTraceFiles(const std::vector<std::string>& paths, MultiLoadProgress* progress = nullptr,
-                                       unsigned maxThreads = 0);
+                                       unsigned maxThreads = 0, const TraceFileLoader& load = {});
 
 // The trace files of a folder (*.json, *.json.gz), sorted by name; not recursive.
 std::vector<std::string> traceFilesIn(const std::string& folder);

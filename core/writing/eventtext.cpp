@@ -3,6 +3,9 @@
 #include "core/loading/jsonscan.h"
 #include "core/writing/writer.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace ks {
 
 using Json = nlohmann::ordered_json;
@@ -39,11 +42,73 @@ std::string_view rawArgs(std::string_view event)
     return {};
 }
 
+std::string jsonQuoted(std::string_view text)
+{
+    return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 EventText& EventText::time(std::string_view key, TimeNs ns)
 {
     separate(key);
     m_text += formatMicroseconds(ns);
     return *this;
+}
+
+EventText& EventText::add(std::string_view key, double value)
+{
+    if (!std::isfinite(value)) // JSON has no inf/nan: kineto writes them as strings
+        return addText(key, std::isnan(value) ? "nan" : "inf");
+    char buffer[32];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+    return validated(key, std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
+}
+
+EventText& EventText::add(std::string_view key, const std::int32_t (&xyz)[3])
+{
+    std::string list = "[";
+    for (int i = 0; i < 3; ++i) {
+        if (i)
+            list += ',';
+        list += std::to_string(xyz[i]);
+    }
+    list += ']';
+    return validated(key, list);
+}
+
+namespace {
+
+EventText collectedEvent(std::string_view phase, std::string_view quotedCategory, std::string_view quotedName,
+                         std::int64_t pid, std::int64_t tid, TimeNs time)
+{
+    EventText text;
+    text.validated("ph", phase).validated("cat", quotedCategory).validated("name", quotedName);
+    text.add("pid", pid).add("tid", tid).time("ts", std::max<TimeNs>(time, 0));
+    return text;
+}
+
+std::string withArgs(EventText& text, const EventText& args)
+{
+    if (!args.empty())
+        text.validated("args", args.text());
+    return text.finish();
+}
+
+} // namespace
+
+std::string completeEventText(std::string_view quotedCategory, std::string_view quotedName, std::int64_t pid,
+                              std::int64_t tid, TimeNs start, TimeNs duration, const EventText& args)
+{
+    EventText text = collectedEvent("\"X\"", quotedCategory, quotedName, pid, tid, start);
+    text.time("dur", std::max<TimeNs>(duration, 0));
+    return withArgs(text, args);
+}
+
+std::string instantEventText(std::string_view quotedCategory, std::string_view quotedName, std::int64_t pid,
+                             std::int64_t tid, TimeNs time, const EventText& args)
+{
+    EventText text = collectedEvent("\"i\"", quotedCategory, quotedName, pid, tid, time);
+    text.validated("s", "\"t\"");
+    return withArgs(text, args);
 }
 
 // Invalid UTF-8 (older kineto names) becomes U+FFFD, so that the text is valid JSON again.

@@ -1,12 +1,17 @@
 #pragma once
 // Helpers for writing traceEvents entries as text: one entry built field by field with exact
-// times, the raw args of a source event, and repairs that make source text valid JSON.
+// times, the raw args of a source event, and repairs that make source text valid JSON. The
+// one builder of kineto JSON entries: the writer (Save As, convert) and the collector (one
+// entry per received record) both use EventText.
 #include "core/model/time.h"
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace ks {
 
@@ -23,8 +28,15 @@ std::string repairUtf8(std::string_view text);
 // reader still gets the entry. Returns whether anything changed.
 bool nullNonFiniteNumbers(std::string& text);
 
-// One traceEvents entry. Variable parts go through nlohmann's dump; ts and dur are inserted
-// as exact fixed-point numbers, which a JSON value cannot carry without passing through double.
+// JSON string literal for `text` (escaped, invalid UTF-8 replaced).
+std::string jsonQuoted(std::string_view text);
+
+// One traceEvents entry, or one JSON object inside it (args). field() writes any JSON value
+// through nlohmann's dump; add() writes typed values with no JSON value in between, cheap
+// enough for every record the collector receives: integers exactly, doubles shortest
+// round-trip ("2" for 2.0), NaN and infinities as the strings kineto writes. ts and dur are
+// inserted as exact fixed-point numbers, which a JSON value cannot carry without passing
+// through double.
 class EventText {
 public:
     EventText& field(std::string_view key, const nlohmann::ordered_json& value)
@@ -41,6 +53,21 @@ public:
         return *this;
     }
     EventText& time(std::string_view key, TimeNs ns);
+
+    template <class T>
+        requires std::is_integral_v<T>
+    EventText& add(std::string_view key, T value)
+    {
+        char buffer[24];
+        const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+        return validated(key, std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
+    }
+    EventText& add(std::string_view key, double value);
+    EventText& add(std::string_view key, const std::int32_t (&xyz)[3]);
+    EventText& addText(std::string_view key, std::string_view value) { return validated(key, jsonQuoted(value)); }
+
+    bool empty() const { return m_text.size() == 1; } // no field yet
+    std::string text() const { return m_text + '}'; }
     std::string finish() { return std::move(m_text) + '}'; }
 
 private:
@@ -52,5 +79,14 @@ private:
     }
     std::string m_text = "{";
 };
+
+// The entries of collected events, in kineto's field order. Category and name are JSON
+// string literals (jsonQuoted): names repeat for every launch (and can be KB long), so the
+// collector escapes each one once. Times before the session start are written as 0, as
+// kineto does.
+std::string completeEventText(std::string_view quotedCategory, std::string_view quotedName, std::int64_t pid,
+                              std::int64_t tid, TimeNs start, TimeNs duration, const EventText& args);
+std::string instantEventText(std::string_view quotedCategory, std::string_view quotedName, std::int64_t pid,
+                             std::int64_t tid, TimeNs time, const EventText& args);
 
 } // namespace ks

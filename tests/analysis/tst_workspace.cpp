@@ -9,6 +9,8 @@
 #include <QTest>
 
 #include <fstream>
+#include <new>
+#include <stdexcept>
 
 using namespace ks;
 using namespace ks::analysis;
@@ -126,6 +128,40 @@ private Q_SLOTS:
         QCOMPARE(warnings.size(), std::size_t(2));
         QVERIFY(warnings[0].find("rank 0 appears 2 times") != std::string::npos);
         QCOMPARE(warnings[1], std::string("1 of 2 ranks are open"));
+    }
+
+    void loaderThreadsReportExceptionsPerFile()
+    {
+        // Each loading thread guards its file: an exception of any type becomes that file's
+        // fatal error (std::terminate otherwise) and the other files still load.
+        const std::string good = fixture("ddp_rank0.pt.trace.json.gz");
+        const std::vector<std::string> paths{"throws-std", good, "throws-int", "no-memory"};
+        auto load = [&](const std::string& path, LoadProgress* progress) -> LoadResult {
+            if (path == "throws-std")
+                throw std::runtime_error("disk vanished");
+            if (path == "throws-int")
+                throw 42;
+            if (path == "no-memory")
+                throw std::bad_alloc();
+            return loadTraceFile(path, progress);
+        };
+        MultiLoadProgress progress(paths.size());
+        const auto results = loadTraceFiles(paths, &progress, 3, load);
+        QCOMPARE(results.size(), paths.size());
+        QCOMPARE(progress.filesDone(), paths.size());
+        auto fatalOf = [&](std::size_t i) {
+            QVERIFY2(!results[i].ok() && results[i].fatal, paths[i].c_str());
+            QCOMPARE(results[i].fatal->code, std::string("load-failed"));
+        };
+        fatalOf(0);
+        QCOMPARE(results[0].fatal->message, std::string("loading failed: disk vanished"));
+        fatalOf(2);
+        QCOMPARE(results[2].fatal->message, std::string("loading failed: unknown exception"));
+        fatalOf(3);
+        QCOMPARE(results[3].fatal->message, std::string("loading failed: out of memory"));
+        QVERIFY(results[1].ok());
+        QCOMPARE(results[1].trace->slices().size(), loadTraceFile(good).trace->slices().size());
+        QVERIFY(results[1].trace->slices().size() > 0);
     }
 
     void mergedFileRanksFromDevices()

@@ -1,9 +1,14 @@
 #pragma once
 // Synthesized record streams for the collector's host-side tests: frames encoded and decoded
-// as the wire carries them, handed to one ProcessRecorder.
+// as the wire carries them, handed to one ProcessRecorder; and lookups into the trace built.
 #include "collector/host/collectedtrace.h"
 
 #include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <string_view>
+#include <vector>
 
 namespace ks::collector::test {
 
@@ -119,5 +124,22 @@ private:
     std::int64_t m_thread = kTid;
     ProcessRecorder m_recorder;
 };
+
+// The slices named `name`, in model order.
+inline std::vector<SliceId> slicesNamed(const Trace& t, std::string_view name)
+{
+    std::vector<SliceId> out;
+    for (SliceId s = 0; s < t.slices().size(); ++s) {
+        if (t.str(t.slices().name[s]) == name)
+            out.push_back(s);
+    }
+    return out;
+}
+
+// The "args" of a slice's event text, as written.
+inline nlohmann::json argsOf(const Trace& t, SliceId s)
+{
+    return nlohmann::json::parse(t.eventText(s)).value("args", nlohmann::json::object());
+}
 
 } // namespace ks::collector::test

@@ -16,22 +16,6 @@ using namespace ks::collector::test;
 
 namespace {
 
-// The slices named `name`, in model order.
-std::vector<SliceId> slicesNamed(const Trace& t, std::string_view name)
-{
-    std::vector<SliceId> out;
-    for (SliceId s = 0; s < t.slices().size(); ++s) {
-        if (t.str(t.slices().name[s]) == name)
-            out.push_back(s);
-    }
-    return out;
-}
-
-nlohmann::json argsOf(const Trace& t, SliceId s)
-{
-    return nlohmann::json::parse(t.eventText(s)).value("args", nlohmann::json::object());
-}
-
 // The API slice that the flow ending at `gpuOp` starts from, or kNoSlice.
 SliceId launchOf(const Trace& t, SliceId gpuOp)
 {

@@ -23,16 +23,6 @@ namespace {
 
 constexpr std::int64_t kAutogradTid = 5000;
 
-std::vector<SliceId> slicesNamed(const Trace& t, std::string_view name)
-{
-    std::vector<SliceId> out;
-    for (SliceId s = 0; s < t.slices().size(); ++s) {
-        if (t.str(t.slices().name[s]) == name)
-            out.push_back(s);
-    }
-    return out;
-}
-
 SliceId onlySlice(const Trace& t, std::string_view name, SliceClass cls)
 {
     SliceId found = kNoSlice;
@@ -44,11 +34,6 @@ SliceId onlySlice(const Trace& t, std::string_view name, SliceClass cls)
         }
     }
     return found;
-}
-
-nlohmann::json argsOf(const Trace& t, SliceId s)
-{
-    return nlohmann::json::parse(t.eventText(s)).value("args", nlohmann::json::object());
 }
 
 const OperatorRow* rowNamed(const OperatorTable& table, std::string_view name, bool device = false)
