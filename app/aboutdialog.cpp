@@ -34,6 +34,7 @@ void showAboutDialog(QWidget* parent)
     const QString text =
         QMessageBox::tr("<h3>Kinetoscope %1</h3>"
                         "<p>A viewer for PyTorch profiler traces and a CUPTI collector.</p>"
+                        "<p><a href=\"%7\">%7</a></p>"
                         "<table>"
                         "<tr><td>Qt</td><td>%2 (built with %3)</td></tr>"
                         "<tr><td>QCustomPlot</td><td>%4</td></tr>"
@@ -41,7 +42,8 @@ void showAboutDialog(QWidget* parent)
                         "<tr><td>Collector library&nbsp;</td><td>%6</td></tr>"
                         "</table>")
             .arg(QString::fromLatin1(kVersion), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR),
-                 QStringLiteral(QCUSTOMPLOT_VERSION_STR), cuptiText(), collectorText());
+                 QStringLiteral(QCUSTOMPLOT_VERSION_STR), cuptiText(), collectorText(),
+                 QString::fromLatin1(kHomepage));
     QMessageBox::about(parent, QMessageBox::tr("About Kinetoscope"), text);
 }
 

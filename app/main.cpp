@@ -17,7 +17,7 @@ int runApp(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("kinetoscope"));
     QApplication::setApplicationVersion(QString::fromLatin1(ks::kVersion));
     QApplication::setDesktopFileName(QStringLiteral(KS_APP_ID)); // the installed .desktop entry
-    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("kinetoscope")));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(KS_APP_ID)));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Viewer for PyTorch profiler traces"));

@@ -131,6 +131,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_search, &SearchBar::matchActivated, m_timeline, &TimelineWidget::revealSlice);
     connect(m_search, &SearchBar::highlightChanged, m_timeline,
             [this](const std::vector<bool>& names) { m_timeline->setHighlightedNames(names); });
+    connect(m_search, &SearchBar::sliceMatchesChanged, m_timeline, &TimelineWidget::setSearchSliceMatches);
 
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
@@ -219,6 +220,8 @@ void MainWindow::createDocks()
         addDockWidget(Qt::BottomDockWidgetArea, dock);
         connect(this, &MainWindow::traceChanged, panel, &StatsPanel::setTrace);
         connect(m_timeline, &TimelineWidget::visibleRangeChanged, panel, &StatsPanel::setVisibleRange);
+        connect(m_timeline, &TimelineWidget::rangeSelected, panel, &StatsPanel::setRange);
+        connect(m_timeline, &TimelineWidget::rangeCleared, panel, &StatsPanel::clearRange);
         connect(panel, &StatsPanel::occurrenceRequested, m_timeline, &TimelineWidget::revealSlice);
     };
     addStatsDock(tr("Operators"), QStringLiteral("operatorsDock"), new StatsPanel(new OperatorTableModel));
@@ -280,6 +283,19 @@ void MainWindow::createActions()
     allFlows->setToolTip(tr("Draw every flow arrow in view (at most %1)").arg(TimelineRenderer::kMaxFlowsInView));
     connect(allFlows, &QAction::toggled, m_timeline, &TimelineWidget::setShowAllFlows);
     m_flowMenu = m_viewMenu->addMenu(tr("Flow &Categories"));
+    // Issue 19: GPU metrics are tracks in each GPU's group unless the old block is asked for.
+    if (auto* gpuViews = findChild<GpuViews*>()) {
+        QAction* block = m_viewMenu->addAction(tr("GPU Metrics as a Separate &Block"));
+        block->setCheckable(true);
+        connect(block, &QAction::toggled, gpuViews, [gpuViews](bool on) {
+            gpuViews->setOverlayBlockShown(on);
+            QSettings().setValue(QStringLiteral("timeline/gpuMetricsBlock"), on);
+        });
+        block->setChecked(QSettings().value(QStringLiteral("timeline/gpuMetricsBlock"), false).toBool());
+    }
+    QAction* gpuFirst = m_viewMenu->addAction(tr("&GPU Groups First"), m_timeline, &TimelineWidget::setGpuFirst);
+    gpuFirst->setCheckable(true);
+    connect(m_timeline, &TimelineWidget::traceChanged, gpuFirst, [this, gpuFirst] { gpuFirst->setChecked(m_timeline->gpuFirst()); });
     m_viewMenu->addMenu(m_alignMenu);
     m_viewMenu->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())

@@ -14,6 +14,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSignalBlocker>
 #include <QStatusBar>
 
 namespace ks {
@@ -30,10 +31,15 @@ RecordingController::RecordingController(MainWindow* window)
     m_recordAction->setShortcut(QKeySequence(tr("Ctrl+R")));
     m_stopAction = new QAction(tr("S&top Recording"), this);
     m_stopAction->setEnabled(false);
+    m_pauseAction = new QAction(tr("&Pause Capture"), this);
+    m_pauseAction->setCheckable(true);
+    m_pauseAction->setEnabled(false);
+    m_pauseAction->setToolTip(tr("While checked, the program runs on but what it does is left out of the trace"));
     m_saveAsAction = new QAction(tr("Save &As…"), this);
     m_saveAsAction->setShortcut(QKeySequence::SaveAs);
     connect(m_recordAction, &QAction::triggered, this, &RecordingController::record);
     connect(m_stopAction, &QAction::triggered, this, &RecordingController::stop);
+    connect(m_pauseAction, &QAction::toggled, this, &RecordingController::setCapturePaused);
     connect(m_saveAsAction, &QAction::triggered, this, &RecordingController::saveAs);
     // Before the separator that precedes Quit.
     QAction* before = nullptr;
@@ -41,7 +47,7 @@ RecordingController::RecordingController(MainWindow* window)
         if (action->isSeparator())
             before = action;
     }
-    file->insertActions(before, {m_saveAsAction, m_recordAction, m_stopAction});
+    file->insertActions(before, {m_saveAsAction, m_recordAction, m_pauseAction, m_stopAction});
 
     m_status = new QLabel(window);
     m_status->hide();
@@ -56,19 +62,21 @@ void RecordingController::record()
         return;
     RecordDialog dialog(m_window);
     if (dialog.exec() == QDialog::Accepted)
-        startRecording(dialog.request());
+        startRecording(dialog.request(), dialog.options());
 }
 
-void RecordingController::startRecording(const collector::LaunchRequest& request)
+void RecordingController::startRecording(const collector::LaunchRequest& request, const RecordingOptions& options)
 {
     if (m_session)
         return;
     m_title = tr("Recording %1").arg(QFileInfo(QString::fromStdString(request.program)).fileName());
-    m_session = std::make_unique<RecordingSession>(request);
+    m_session = std::make_unique<RecordingSession>(request, nullptr, RecordingSession::SessionFactory(), options);
     connect(m_session.get(), &RecordingSession::snapshotReady, this, &RecordingController::showSnapshot);
     connect(m_session.get(), &RecordingSession::finished, this, &RecordingController::onFinished);
     connect(m_session.get(), &RecordingSession::failed, this, &RecordingController::onFailed);
     setRecordingUi(true);
+    const QSignalBlocker quiet(m_pauseAction); // the session starts paused on its own
+    m_pauseAction->setChecked(options.startPaused);
     m_status->setText(tr("Starting %1…").arg(QString::fromStdString(request.program)));
     m_session->start();
 }
@@ -77,6 +85,19 @@ void RecordingController::stop()
 {
     if (m_session)
         m_session->stop();
+}
+
+void RecordingController::setCapturePaused(bool paused)
+{
+    if (m_pauseAction->isChecked() != paused)
+        m_pauseAction->setChecked(paused); // comes back here through toggled
+    else if (m_session)
+        m_session->setPaused(paused);
+}
+
+bool RecordingController::isCapturePaused() const
+{
+    return m_session && m_pauseAction->isChecked();
 }
 
 void RecordingController::saveAs()
@@ -191,6 +212,11 @@ void RecordingController::setRecordingUi(bool recording)
 {
     m_recordAction->setEnabled(!recording);
     m_stopAction->setEnabled(recording);
+    m_pauseAction->setEnabled(recording);
+    if (!recording) {
+        const QSignalBlocker quiet(m_pauseAction);
+        m_pauseAction->setChecked(false);
+    }
     m_status->show();
 }
 

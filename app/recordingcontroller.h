@@ -1,7 +1,8 @@
 #pragma once
-// Hooks recording into the main window: File ▸ Record… / Stop Recording / Save As…, the
-// status bar line while recording, and the live timeline that follows the newest events
+// Hooks recording into the main window: File ▸ Record… / Pause Capture / Stop Recording /
+// Save As…, the status bar line while recording, and the live timeline that follows the newest events
 // unless the user has scrolled or zoomed away from them.
+#include "app/recordingsession.h"
 #include "collector/host/launcher.h"
 #include "core/model/trace.h"
 #include "core/writing/writer.h"
@@ -28,11 +29,14 @@ public:
     bool isRecording() const { return m_session != nullptr; }
 
     // Starts recording `request` without asking (record() asks through the dialog first).
-    void startRecording(const collector::LaunchRequest& request);
+    void startRecording(const collector::LaunchRequest& request, const RecordingOptions& options = {});
+    bool isCapturePaused() const;
 
 public Q_SLOTS:
     void record();
     void stop();
+    // Pause Capture (checked) / resume: what the program does while paused is left out.
+    void setCapturePaused(bool paused);
     void saveAs();
     // Writes the shown trace to `path` on a worker thread; `saved` reports the outcome.
     void saveTo(const QString& path);
@@ -52,6 +56,7 @@ private:
     std::unique_ptr<RecordingSession> m_session;
     QAction* m_recordAction = nullptr;
     QAction* m_stopAction = nullptr;
+    QAction* m_pauseAction = nullptr; // checked while the capture is paused
     QAction* m_saveAsAction = nullptr;
     QLabel* m_status = nullptr;
     QString m_title;

@@ -12,9 +12,11 @@ namespace ks {
 class RecordingWorker : public QObject {
     Q_OBJECT
 public:
-    RecordingWorker(collector::LaunchRequest request, RecordingSession::SessionFactory makeSession)
+    RecordingWorker(collector::LaunchRequest request, RecordingSession::SessionFactory makeSession,
+                    RecordingOptions options)
         : m_request(std::move(request))
         , m_makeSession(std::move(makeSession))
+        , m_options(std::move(options))
     {
     }
 
@@ -22,13 +24,17 @@ public Q_SLOTS:
     void start()
     {
         guarded([this] {
-            m_session = m_makeSession ? m_makeSession() : std::make_unique<collector::CollectorSession>();
+            m_session = m_makeSession ? m_makeSession()
+                                      : std::make_unique<collector::CollectorSession>(m_options.session);
             std::string error;
-            if (!m_session->start(m_request, error)) {
+            const auto pytorch = collector::preparePyTorchOps(m_request, m_options.pytorch, m_notes, error);
+            if (!pytorch || !m_session->start(m_request, error)) {
                 m_done = true;
                 Q_EMIT failed(QString::fromStdString(error));
                 return;
             }
+            if (m_options.startPaused)
+                m_session->setPaused(true);
             m_timer = new QTimer(this);
             m_timer->setInterval(RecordingSession::kSnapshotIntervalMs);
             connect(m_timer, &QTimer::timeout, this, [this] { guarded([this] { tick(); }); });
@@ -41,6 +47,16 @@ public Q_SLOTS:
         guarded([this] {
             if (!m_done && m_session)
                 finish(tr("Recording stopped; the program keeps running."));
+        });
+    }
+
+    void setPaused(bool paused)
+    {
+        guarded([this, paused] {
+            if (!m_done && m_session) {
+                m_session->setPaused(paused);
+                m_snapshotEvents = ~std::uint64_t(0); // show the change with the next tick
+            }
         });
     }
 
@@ -69,13 +85,15 @@ private:
 
     QString statusLine(const collector::SessionStats& s) const
     {
-        return tr("Recording %1: %n process(es), %L2 kernels, %L3 copies, %L4 API calls, %L5 dropped", nullptr,
-                  s.processes)
-            .arg(QString::fromStdString(m_request.program))
-            .arg(s.kernels)
-            .arg(s.memcpys + s.memsets)
-            .arg(s.apiCalls)
-            .arg(s.dropped);
+        const QString line =
+            tr("Recording %1: %n process(es), %L2 kernels, %L3 copies, %L4 API calls, %L5 dropped", nullptr,
+               s.processes)
+                .arg(QString::fromStdString(m_request.program))
+                .arg(s.kernels)
+                .arg(s.memcpys + s.memsets)
+                .arg(s.apiCalls)
+                .arg(s.dropped);
+        return m_session && m_session->paused() ? tr("%1 (capture paused)").arg(line) : line;
     }
 
     void tick()
@@ -107,6 +125,8 @@ private:
         m_session->stopReceiving();
         const auto stats = m_session->stats();
         QStringList summary{reason, statusLine(stats)};
+        for (const auto& note : m_notes)
+            summary << QString::fromStdString(note);
         if (stats.processes == 0)
             summary << tr("No process initialised CUDA: nothing was recorded.");
         if (stats.terminatedProcesses > 0)
@@ -116,11 +136,20 @@ private:
             summary << QString::fromStdString(e);
         for (const auto& r : stats.rejections)
             summary << tr("Rejected a connection: %1").arg(QString::fromStdString(r));
-        Q_EMIT finished(std::make_shared<const Trace>(m_session->snapshot()), summary.join(QLatin1Char('\n')));
+        auto processes = m_session->processes();
+        const auto spec = m_session->captureSpec();
+        const auto capture = m_session->applyCapture(processes);
+        if (spec.range != collector::CaptureRange::Everything && !processes.empty() && capture.processesWithWindows == 0)
+            summary << tr("The capture range %1 never opened (no cudaProfilerStart, or no such NVTX range): "
+                          "the trace has no events.")
+                           .arg(QString::fromStdString(collector::captureRangeText(spec)));
+        Q_EMIT finished(std::make_shared<const Trace>(m_session->traceOf(processes)), summary.join(QLatin1Char('\n')));
     }
 
     collector::LaunchRequest m_request;
     RecordingSession::SessionFactory m_makeSession;
+    RecordingOptions m_options;
+    std::vector<std::string> m_notes; // --pytorch messages, for the summary
     std::unique_ptr<collector::CollectorSession> m_session;
     QTimer* m_timer = nullptr;
     std::optional<collector::ExitStatus> m_targetExit;
@@ -130,9 +159,10 @@ private:
     bool m_done = false;
 };
 
-RecordingSession::RecordingSession(collector::LaunchRequest request, QObject* parent, SessionFactory makeSession)
+RecordingSession::RecordingSession(collector::LaunchRequest request, QObject* parent, SessionFactory makeSession,
+                                   RecordingOptions options)
     : QObject(parent)
-    , m_worker(new RecordingWorker(std::move(request), std::move(makeSession)))
+    , m_worker(new RecordingWorker(std::move(request), std::move(makeSession), std::move(options)))
 {
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
@@ -158,6 +188,12 @@ void RecordingSession::start()
 void RecordingSession::stop()
 {
     QMetaObject::invokeMethod(m_worker, &RecordingWorker::stop, Qt::QueuedConnection);
+}
+
+void RecordingSession::setPaused(bool paused)
+{
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, paused] { worker->setPaused(paused); },
+                              Qt::QueuedConnection);
 }
 
 } // namespace ks

@@ -5,21 +5,28 @@
 // a snapshot of the trace there and hands it to the GUI thread by a queued signal, so the
 // timeline fills in while the program runs and the GUI never waits on the collector. An
 // exception on the worker ends the recording with failed(), never std::terminate.
+#include "collector/host/collectorsession.h"
 #include "collector/host/launcher.h"
+#include "collector/host/pythonsite.h"
 #include "core/model/trace.h"
 
 #include <QObject>
 #include <QThread>
 
 #include <functional>
+#include <optional>
 #include <memory>
 
 namespace ks {
 
-namespace collector {
-class CollectorSession;
-}
 class RecordingWorker;
+
+// How to record, beyond what to launch: the File ▸ Record… dialog's choices.
+struct RecordingOptions {
+    std::optional<collector::PyTorchOps> pytorch; // unset: operators for a Python program
+    collector::SessionOptions session;            // capture range, delay, duration, step marker
+    bool startPaused = false;                     // capture starts with Resume
+};
 
 class RecordingSession : public QObject {
     Q_OBJECT
@@ -27,8 +34,9 @@ public:
     // Makes the collector session on the worker thread (tests inject failures here).
     using SessionFactory = std::function<std::unique_ptr<collector::CollectorSession>()>;
 
+    // `options.session` is used unless `makeSession` makes the session.
     explicit RecordingSession(collector::LaunchRequest request, QObject* parent = nullptr,
-                              SessionFactory makeSession = {});
+                              SessionFactory makeSession = {}, RecordingOptions options = {});
     // Stops recording (the program runs on untouched) and joins the worker thread.
     ~RecordingSession() override;
 
@@ -40,6 +48,9 @@ public Q_SLOTS:
     void start();
     // Stop now: connections close, traced processes detach and keep running.
     void stop();
+    // Pause or resume the capture: the program stays traced, and what it does while paused is
+    // left out of the trace (collector::CollectorSession::setPaused).
+    void setPaused(bool paused);
 
 Q_SIGNALS:
     // Queued from the worker thread; `status` is one line for the status bar.

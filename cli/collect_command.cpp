@@ -24,6 +24,8 @@ void onInterrupt(int) { g_interrupts.fetch_add(1); }
 struct CollectArgs {
     std::string output;
     double duration = 0.0;
+    double delay = 0.0;
+    std::string captureRange; // cudaProfilerApi | nvtx:NAME | none
     bool merge = false;
     std::string collectorOptions;
     std::string pytorch; // off|ops|ops-shapes; empty: ops for a Python program
@@ -84,6 +86,28 @@ void printSummary(const collector::SessionStats& s)
         std::fprintf(stderr, "collect: rejected a connection: %s\n", r.c_str());
 }
 
+// What the capture range kept; a range that never opened is said plainly (the trace written
+// then holds no events, only the file's metadata).
+void reportCapture(const collector::CaptureSpec& spec, const collector::CaptureOutcome& outcome,
+                   std::size_t processes)
+{
+    if (!spec.filters() || processes == 0)
+        return;
+    if (spec.range != collector::CaptureRange::Everything && outcome.processesWithWindows == 0) {
+        if (spec.range == collector::CaptureRange::CudaProfilerApi)
+            std::fprintf(stderr, "collect: --capture-range=cudaProfilerApi: the program never called cudaProfilerStart "
+                                 "(torch.cuda.profiler.start()); the trace has no events\n");
+        else
+            std::fprintf(stderr, "collect: --capture-range=nvtx:%s: no NVTX range or record_function label named '%s' "
+                                 "was recorded; the trace has no events\n",
+                         spec.nvtxName.c_str(), spec.nvtxName.c_str());
+        return;
+    }
+    std::fprintf(stderr, "collect: capture range %s: %zu window%s, kept %zu events, dropped %zu outside\n",
+                 collector::captureRangeText(spec).c_str(), outcome.windows, outcome.windows == 1 ? "" : "s",
+                 outcome.keptSlices, outcome.droppedSlices);
+}
+
 collector::LaunchRequest launchRequest(const CollectArgs& options)
 {
     collector::LaunchRequest request;
@@ -106,25 +130,20 @@ std::string defaultOutput(const std::string& program)
 // --pytorch: PyTorch operators through emit_nvtx for Python targets (ops by default).
 bool addPyTorchOps(const CollectArgs& options, collector::LaunchRequest& request)
 {
+    std::vector<std::string> notes;
     std::string error;
-    const auto program = collector::resolveProgram(request.program, error);
-    const bool python = program && collector::isPythonProgram(*program);
-    auto mode = options.pytorch.empty() ? (python ? collector::PyTorchOps::Ops : collector::PyTorchOps::Off)
-                                        : *collector::pytorchOpsFromName(options.pytorch);
-    if (mode == collector::PyTorchOps::Off)
-        return true;
-    if (!python && program)
-        std::fprintf(stderr, "collect: --pytorch=%s: %s does not look like a Python program; the hook only "
-                             "acts if it starts one\n", options.pytorch.c_str(), program->c_str());
-    const auto site = collector::findPythonSiteDirectory(error);
-    if (!site) {
-        std::fprintf(stderr, "collect: --pytorch: %s\n", error.c_str());
+    const auto requested = options.pytorch.empty() ? std::nullopt : collector::pytorchOpsFromName(options.pytorch);
+    const auto mode = collector::preparePyTorchOps(request, requested, notes, error);
+    for (const auto& note : notes)
+        std::fprintf(stderr, "collect: %s\n", note.c_str());
+    if (!mode) {
+        std::fprintf(stderr, "collect: %s\n", error.c_str());
         return false;
     }
-    collector::addPyTorchEnvironment(request, mode, *site, std::getenv("PYTHONPATH"));
-    std::fprintf(stderr, "collect: PyTorch operators %s (--pytorch=%s)\n",
-                 mode == collector::PyTorchOps::OpsShapes ? "with input shapes" : "without shapes",
-                 std::string(collector::pytorchOpsName(mode)).c_str());
+    if (*mode != collector::PyTorchOps::Off)
+        std::fprintf(stderr, "collect: PyTorch operators %s (--pytorch=%s)\n",
+                     *mode == collector::PyTorchOps::OpsShapes ? "with input shapes" : "without shapes",
+                     std::string(collector::pytorchOpsName(*mode)).c_str());
     return true;
 }
 
@@ -147,6 +166,17 @@ int runCollect(CollectArgs options)
     collector::SessionOptions sessionOptions;
     sessionOptions.injectionOptions = options.collectorOptions;
     sessionOptions.stepMarker = options.stepMarker;
+    if (!options.captureRange.empty()) {
+        std::string rangeError;
+        const auto spec = collector::parseCaptureRange(options.captureRange, rangeError);
+        if (!spec) { // the option's check lets only valid text through
+            std::fprintf(stderr, "collect: %s\n", rangeError.c_str());
+            return kUsageError;
+        }
+        sessionOptions.capture = *spec;
+    }
+    sessionOptions.delaySeconds = options.delay;
+    sessionOptions.durationSeconds = options.duration;
     collector::CollectorSession session(sessionOptions);
     std::string error;
     if (!session.start(request, error)) {
@@ -172,7 +202,7 @@ int runCollect(CollectArgs options)
             }
         }
         const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
-        if (options.duration > 0 && elapsed.count() >= options.duration) {
+        if (options.duration > 0 && elapsed.count() >= options.delay + options.duration) {
             durationReached = true;
             break;
         }
@@ -189,6 +219,7 @@ int runCollect(CollectArgs options)
         if (hasEvents(p))
             processes.push_back(std::move(p));
     }
+    reportCapture(session.captureSpec(), session.applyCapture(processes), processes.size());
     bool wrote = false;
     if (processes.empty()) {
         std::fprintf(stderr, "collect: %s\n",
@@ -231,7 +262,7 @@ void addCollectCommand(CLI::App& app)
     auto* command = app.add_subcommand("collect", "run a CUDA program under the CUPTI collector and write its trace");
     command->footer(
         "Runs PROGRAM (no shell) with the CUPTI collector injected into it and every CUDA process it starts,\n"
-        "forwarding its output, until it exits, Ctrl+C or --duration seconds. Writes a kineto-compatible\n"
+        "forwarding its output, until it exits, Ctrl+C or --delay + --duration seconds. Writes a kineto-compatible\n"
         "trace (.pt.trace.json, gzip when FILE ends in .gz): one file per traced process (FILE with .<pid>\n"
         "inserted when there are several), or one with --merge. Put PROGRAM after -- when its arguments\n"
         "start with a dash.\n"
@@ -239,9 +270,25 @@ void addCollectCommand(CLI::App& app)
         "errors; 127 when PROGRAM or the injection library cannot be started.");
     command->add_option("-o,--output", options->output, "output (default: PROGRAM.pt.trace.json.gz)")
         ->type_name("FILE");
-    command->add_option("--duration", options->duration, "stop recording after S seconds; PROGRAM keeps running")
+    command->add_option("--duration", options->duration,
+                        "record S seconds (after --delay), then stop recording; PROGRAM keeps running")
         ->type_name("S")
         ->check(kPositiveFinite);
+    command->add_option("--delay", options->delay, "keep only what happens from S seconds after PROGRAM started")
+        ->type_name("S")
+        ->check(kPositiveFinite);
+    const CLI::Validator captureRange(
+        [](const std::string& text) {
+            std::string error;
+            return collector::parseCaptureRange(text, error) ? std::string() : error;
+        },
+        "");
+    command->add_option("--capture-range", options->captureRange,
+                        "keep only what happens between cudaProfilerStart and cudaProfilerStop "
+                        "(torch.cuda.profiler.start/stop: cudaProfilerApi), or inside NVTX ranges or "
+                        "record_function labels named NAME (nvtx:NAME); the program is traced throughout")
+        ->type_name("RANGE")
+        ->check(captureRange);
     const CLI::Validator variable(
         [](const std::string& text) -> std::string {
             const auto eq = text.find('=');

@@ -76,7 +76,10 @@ void addConvertCommand(CLI::App& app)
                     "ids unique per process and ac2g flow ids equal to them, as kineto writes them.\n"
                     "Exit status: 0 written, 1 an input could not be loaded or OUT not written, 2 usage.");
     command->add_flag("--gzip", options->gzip, "write gzip whatever OUT's name");
-    command->add_option("IN... OUT", options->paths, "input traces, then the output file")->type_name("")->required();
+    // One word: newer CLI11 releases refuse positional names with spaces ("IN... OUT").
+    command->add_option("PATHS", options->paths, "input traces (IN...), then the output file (OUT)")
+        ->type_name("")
+        ->required();
     command->callback([options] { exitWith(runConvert(*options)); });
 }
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# packaging/check-deb.sh BUILD_DIR: packages an existing build with cpack (DEB) and checks the
+# packaging/check-deb.sh BUILD_DIR APP_ID: packages an existing build with cpack (DEB) and checks the
 # package: its name, control fields and dependencies, the files it installs, the desktop entry,
 # AppStream metainfo, file types and man pages, and that the installed CLI finds its injection
 # library and demo trace relative to itself. Run by ctest as `package_deb`.
 set -euo pipefail
 build=$(cd "$1" && pwd)
+app_id=$2 # reverse-DNS: names the desktop entry, metainfo, file-type XML and icons
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -32,11 +33,12 @@ grep -qi cupti <<< "$depends" && fail "Depends names CUPTI: $depends"
 # Files.
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' > "$work/files"
 required=(/usr/bin/kinetoscope /usr/bin/kinetoscope-cli /usr/share/kinetoscope/demo.pt.trace.json.gz
-  /usr/share/mime/packages/kinetoscope.xml /usr/share/icons/hicolor/scalable/apps/kinetoscope.svg
+  "/usr/share/applications/$app_id.desktop" "/usr/share/metainfo/$app_id.metainfo.xml"
+  "/usr/share/mime/packages/$app_id.xml" "/usr/share/icons/hicolor/scalable/apps/$app_id.svg"
   /usr/share/man/man1/kinetoscope.1.gz /usr/share/man/man1/kinetoscope-cli.1.gz
   /usr/share/doc/kinetoscope/copyright /usr/share/doc/kinetoscope/changelog.gz)
 for size in 16 22 24 32 48 64 128 256; do
-  required+=("/usr/share/icons/hicolor/${size}x${size}/apps/kinetoscope.png")
+  required+=("/usr/share/icons/hicolor/${size}x${size}/apps/$app_id.png")
 done
 for f in "${required[@]}"; do
   grep -qx -- "$f" "$work/files" || fail "missing $f"
@@ -47,24 +49,26 @@ if [ -n "$injection_built" ]; then # private: /usr/lib[/<triplet>]/kinetoscope/
 fi
 grep -v -e '^/usr/' -e '^/$' "$work/files" && fail "files outside /usr"
 
-# Contents validate: one desktop entry and one metainfo named by the application id.
+# Contents validate: one desktop entry and one metainfo, named by the application id, and the
+# icon that both name.
 root="$work/root"
 dpkg-deb -x "$deb" "$root"
-desktops=("$root"/usr/share/applications/*.desktop)
-metainfos=("$root"/usr/share/metainfo/*.metainfo.xml)
-[ ${#desktops[@]} -eq 1 ] && [ -f "${desktops[0]}" ] || fail "expected one desktop entry: ${desktops[*]}"
-[ ${#metainfos[@]} -eq 1 ] && [ -f "${metainfos[0]}" ] || fail "expected one metainfo file: ${metainfos[*]}"
-desktop=${desktops[0]}
-metainfo=${metainfos[0]}
-app_id=$(basename "$desktop" .desktop)
-[ "$(basename "$metainfo")" = "$app_id.metainfo.xml" ] || fail "metainfo $(basename "$metainfo") for $app_id"
+for dir in applications metainfo mime/packages; do
+  [ "$(find "$root/usr/share/$dir" -type f | wc -l)" -eq 1 ] || fail "expected one file in /usr/share/$dir"
+done
+desktop=$root/usr/share/applications/$app_id.desktop
+metainfo=$root/usr/share/metainfo/$app_id.metainfo.xml
+grep -q "<id>$app_id</id>" "$metainfo" || fail "metainfo id"
 grep -q "<launchable type=\"desktop-id\">$app_id.desktop</launchable>" "$metainfo" || fail "metainfo launchable"
+grep -qx "Icon=$app_id" "$desktop" || fail "desktop entry Icon"
+grep -q "<icon type=\"stock\">$app_id</icon>" "$metainfo" || fail "metainfo icon"
+grep -q "<url type=\"homepage\">$(field Homepage)</url>" "$metainfo" || fail "metainfo and package home pages differ"
 desktop-file-validate "$desktop" || fail "desktop-file-validate"
 grep -qx 'Exec=kinetoscope %F' "$desktop" || fail "desktop entry Exec"
 appstreamcli validate --no-net --pedantic "$metainfo" > "$work/appstream.log" 2>&1 \
   || { cat "$work/appstream.log" >&2; fail "appstreamcli validate"; }
 mkdir -p "$work/mime/packages"
-cp "$root/usr/share/mime/packages/kinetoscope.xml" "$work/mime/packages/"
+cp "$root/usr/share/mime/packages/$app_id.xml" "$work/mime/packages/" || fail "no file-type XML"
 XDG_DATA_DIRS="$work" update-mime-database "$work/mime" 2> "$work/mime.log" || fail "update-mime-database: $(cat "$work/mime.log")"
 [ -s "$work/mime.log" ] && fail "update-mime-database warns: $(cat "$work/mime.log")"
 grep -q ':application/x-pytorch-trace+json:\*\.pt\.trace\.json$' "$work/mime/globs2" || fail "no glob for *.pt.trace.json"
@@ -78,6 +82,11 @@ zcat "$root/usr/share/doc/kinetoscope/changelog.gz" | head -1 | grep -q "^kineto
   || fail "changelog does not start with version $version"
 grep -q "<release version=\"$version\"" "$metainfo" \
   || fail "metainfo has no release $version"
+# The screenshot is a file of this repository, as GitHub serves it (raw.githubusercontent.com/OWNER/REPO/BRANCH/PATH).
+screenshot=$(sed -n 's|^ *<image>https://raw\.githubusercontent\.com/[^/]*/[^/]*/[^/]*/\(.*\)</image>$|\1|p' "$metainfo")
+source_dir=$(cd "$(dirname "$0")/.." && pwd)
+[ -n "$screenshot" ] && file -b "$source_dir/$screenshot" | grep -q '^PNG image' \
+  || fail "metainfo screenshot is no PNG of this repository: $(grep '<image>' "$metainfo")"
 # Every command of kinetoscope-cli has its entry in the man page.
 for command in $("$root/usr/bin/kinetoscope-cli" --help | sed -n '/^Subcommands:/,$s/^  \([a-z-]*\) .*/\1/p'); do
   zcat "$root/usr/share/man/man1/kinetoscope-cli.1.gz" | grep -q "^\.BR $command " \

@@ -45,6 +45,6 @@ endforeach()
 
 # package_deb: cpack on this build tree, then the package's contents checked (about 20 s).
 if(KINETOSCOPE_BUILD_GUI)
-  add_test(NAME package_deb COMMAND ${PROJECT_SOURCE_DIR}/packaging/check-deb.sh ${PROJECT_BINARY_DIR})
+  add_test(NAME package_deb COMMAND ${PROJECT_SOURCE_DIR}/packaging/check-deb.sh ${PROJECT_BINARY_DIR} ${KINETOSCOPE_APP_ID})
   set_tests_properties(package_deb PROPERTIES TIMEOUT 180)
 endif()

@@ -77,15 +77,15 @@ void GpuMetricTrack::resizeEvent(QResizeEvent* event)
     recompute(); // the bucket count follows the width
 }
 
-double GpuMetricTrack::seriesValue(std::size_t bucket) const
+double gpuMetricPercent(const gpu::MetricSeries& series, GpuMetric metric, std::size_t bucket)
 {
-    switch (m_metric) {
+    switch (metric) {
     case GpuMetric::Utilization:
-        return 100.0 * m_series.utilization[bucket];
+        return 100.0 * series.utilization[bucket];
     case GpuMetric::SmEfficiency:
-        return 100.0 * m_series.smEfficiency[bucket];
+        return 100.0 * series.smEfficiency[bucket];
     case GpuMetric::AchievedOccupancy:
-        return m_series.achievedOccupancy[bucket];
+        return series.achievedOccupancy[bucket];
     }
     return std::nan("");
 }
@@ -107,7 +107,7 @@ void GpuMetricTrack::recompute()
     QVector<double> keys(int(m_series.size()) + 1), values(int(m_series.size()) + 1);
     for (std::size_t i = 0; i < m_series.size(); ++i) {
         keys[int(i)] = double(m_series.bucketStart[i] - m_origin);
-        values[int(i)] = seriesValue(i);
+        values[int(i)] = gpuMetricPercent(m_series, m_metric, i);
     }
     // Repeat the last value at the range end so the final step is drawn to the edge.
     keys.back() = double(m_series.bucketStart.back() - m_origin);
@@ -123,7 +123,7 @@ double GpuMetricTrack::valueAt(TimeNs t) const
     if (m_series.size() == 0 || t < b.front() || t >= b.back())
         return std::nan("");
     const std::size_t i = std::size_t(std::upper_bound(b.begin(), b.end(), t) - b.begin()) - 1;
-    return seriesValue(i);
+    return gpuMetricPercent(m_series, m_metric, i);
 }
 
 void GpuMetricTrack::mouseMoveEvent(QMouseEvent* event)

@@ -12,6 +12,10 @@
 namespace ks {
 
 enum class GpuMetric { Utilization, SmEfficiency, AchievedOccupancy };
+inline constexpr int kGpuMetricCount = 3;
+
+// A bucket's value of the metric in percent (NaN where the metric has no data).
+double gpuMetricPercent(const gpu::MetricSeries& series, GpuMetric metric, std::size_t bucket);
 
 class GpuMetricTrack : public QCustomPlot {
     Q_OBJECT
@@ -40,7 +44,6 @@ protected:
 
 private:
     void recompute();
-    double seriesValue(std::size_t bucket) const;
 
     GpuMetric m_metric;
     std::shared_ptr<const gpu::GpuReport> m_report;

@@ -21,6 +21,8 @@ GpuViews::GpuViews(TimelineWidget* timeline, QObject* parent)
 {
     connect(timeline, &TimelineWidget::traceChanged, this, &GpuViews::analyze);
     connect(timeline, &TimelineWidget::visibleRangeChanged, this, &GpuViews::followTimeline);
+    connect(timeline, &TimelineWidget::rangeSelected, this, &GpuViews::followTimeline);
+    connect(timeline, &TimelineWidget::rangeCleared, this, &GpuViews::followTimeline);
     connect(m_summary, &GpuSummaryPanel::stepActivated, timeline, &TimelineWidget::setVisibleRange);
     connect(m_summary, &GpuSummaryPanel::stepSelected, timeline, &TimelineWidget::revealSlice);
     m_overlay->hide(); // until a trace with GPU kernels is shown
@@ -54,11 +56,23 @@ void GpuViews::apply(std::shared_ptr<const gpu::GpuReport> report)
 {
     if (!m_overlay || !m_summary)
         return;
+    m_report = report;
+    if (m_timeline)
+        m_timeline->setGpuReport(report);
     m_overlay->setReport(report);
     m_summary->setReport(report);
-    m_overlay->setVisible(report && !report->analysis.gpus.empty());
+    m_overlay->setVisible(m_overlayBlock && report && !report->analysis.gpus.empty());
     followTimeline();
     Q_EMIT reportReady(report);
+}
+
+void GpuViews::setOverlayBlockShown(bool shown)
+{
+    m_overlayBlock = shown;
+    if (m_timeline)
+        m_timeline->setGpuMetricTracksShown(!shown);
+    if (m_overlay)
+        m_overlay->setVisible(shown && m_report && !m_report->analysis.gpus.empty());
 }
 
 void GpuViews::followTimeline()
@@ -72,7 +86,9 @@ void GpuViews::followTimeline()
     const int left = m_timeline->viewport()->geometry().x() + int(std::lround(m_timeline->viewportXOf(start)));
     m_overlay->setTimeAreaMargins(left, std::max(0, m_timeline->width() - left - timeArea));
     m_overlay->setVisibleRange(start, end);
-    m_summary->setVisibleRange(start, end);
+    // The "(visible)" columns follow the selected range when there is one.
+    const TimeExtent focus = m_timeline->focusRange();
+    m_summary->setVisibleRange(focus.start, focus.end);
 }
 
 } // namespace ks

@@ -1,4 +1,5 @@
 #include "widgets/timelinerenderer.h"
+#include "widgets/timelinerenderer_p.h"
 
 #include "core/timeline/flowlinks.h"
 
@@ -14,11 +15,6 @@ namespace ks {
 
 namespace {
 
-const QColor kBackground(250, 250, 250);
-const QColor kTrackShade(240, 241, 244);
-const QColor kHeaderBackground(222, 226, 233);
-const QColor kLabelBackground(235, 237, 241);
-const QColor kGridLine(226, 227, 230);
 const QColor kGlobalInstant = QColor::fromRgb(TimelineRenderer::kGlobalInstantColor);
 const QColor kProcessInstant(90, 90, 160);
 const QColor kSelection(10, 10, 10);
@@ -34,25 +30,15 @@ QString qstr(std::string_view text)
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
-// Washes a colour out towards white: slices that do not match the search recede.
-QColor washedOut(const QColor& c)
+// Washes a colour out towards the background: slices that do not match the search recede.
+QColor washedOut(const QColor& c, const QColor& target)
 {
-    return QColor((c.red() + 3 * 245) / 4, (c.green() + 3 * 245) / 4, (c.blue() + 3 * 245) / 4);
+    return QColor((c.red() + 3 * target.red()) / 4, (c.green() + 3 * target.green()) / 4,
+                  (c.blue() + 3 * target.blue()) / 4);
 }
 
 } // namespace
 
-struct TimelineRenderer::Viewport {
-    QSize size;
-    const TrackLayout& layout;
-    const TimelineViewState& state;
-    int timeWidth = 0;
-    int tracksHeight = 0;
-
-    int timeLeft() const { return kLabelWidth; }
-    // Content y (layout coordinates) to viewport y.
-    int toViewY(int contentY) const { return contentY - state.scrollY + kRulerHeight; }
-};
 
 TimelineRenderer::TimelineRenderer()
 {
@@ -68,13 +54,20 @@ void TimelineRenderer::setTrace(std::shared_ptr<const Trace> trace)
     m_colors.setTrace(m_trace.get());
     m_labels.clear();
     m_counterMax.clear();
+    m_counterPeak.clear();
     if (!m_trace)
         return;
     for (const CounterSeries& series : m_trace->counters()) {
         double maxAbs = 0;
-        for (double v : series.value)
-            maxAbs = std::max(maxAbs, std::abs(v));
+        std::size_t peak = 0;
+        for (std::size_t i = 0; i < series.value.size(); ++i) {
+            if (std::abs(series.value[i]) > maxAbs) {
+                maxAbs = std::abs(series.value[i]);
+                peak = i;
+            }
+        }
         m_counterMax.push_back(maxAbs);
+        m_counterPeak.push_back(peak);
     }
 }
 
@@ -85,7 +78,7 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& 
     const Viewport v{size, layout, state, timeAreaWidth(size), tracksAreaHeight(size)};
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setFont(m_font);
-    p.fillRect(QRect(QPoint(0, 0), size), kBackground);
+    p.fillRect(QRect(QPoint(0, 0), size), m_chrome.background);
     if (m_trace)
         paintTracks(p, v, QRect(0, kRulerHeight, size.width(), v.tracksHeight));
     paintRuler(p, v);
@@ -126,12 +119,12 @@ void TimelineRenderer::paintTracks(QPainter& p, const Viewport& v, const QRect& 
         const LayoutItem& item = layout.items()[i];
         const QRect band(v.timeLeft(), v.toViewY(item.y), v.timeWidth, item.height);
         if (item.kind == LayoutItem::Kind::Process)
-            p.fillRect(band, kHeaderBackground);
+            p.fillRect(band, m_chrome.header);
         else if (item.kind == LayoutItem::Kind::Track && i % 2 == 0)
-            p.fillRect(band, kTrackShade);
+            p.fillRect(band, m_chrome.trackShade);
     }
     for (const RulerTick& tick : rulerTicks(v))
-        p.fillRect(QRect(tick.x, clip.top(), 1, clip.height()), kGridLine);
+        p.fillRect(QRect(tick.x, clip.top(), 1, clip.height()), m_chrome.grid);
     for (std::size_t i = first; i < last; ++i) {
         const LayoutItem& item = layout.items()[i];
         const int y = v.toViewY(item.y);
@@ -145,6 +138,8 @@ void TimelineRenderer::paintTracks(QPainter& p, const Viewport& v, const QRect& 
             if (stripTop >= 0)
                 paintInstants(p, v, item.index, v.toViewY(stripTop));
             for (std::uint32_t r = track.rowBegin; r < track.rowEnd; ++r) {
+                if (layout.rowTop(r) < 0)
+                    continue; // a folded Python lane's deeper rows
                 const int rowY = v.toViewY(layout.rowTop(r));
                 if (rowY + layout.metrics().rowHeight >= clip.top() && rowY <= clip.bottom())
                     paintRow(p, v, r, rowY);
@@ -153,6 +148,9 @@ void TimelineRenderer::paintTracks(QPainter& p, const Viewport& v, const QRect& 
         }
         case LayoutItem::Kind::Counter:
             paintCounter(p, v, item.index, y);
+            break;
+        case LayoutItem::Kind::Metric:
+            paintGpuMetric(p, v, item, y);
             break;
         }
     }
@@ -181,17 +179,17 @@ std::vector<TimelineRenderer::RulerTick> TimelineRenderer::rulerTicks(const View
 
 void TimelineRenderer::paintRuler(QPainter& p, const Viewport& v) const
 {
-    p.fillRect(QRect(0, 0, v.size.width(), kRulerHeight - 1), kLabelBackground);
-    p.fillRect(QRect(0, kRulerHeight - 1, v.size.width(), 1), QColor(150, 150, 150));
+    p.fillRect(QRect(0, 0, v.size.width(), kRulerHeight - 1), m_chrome.labelBackground);
+    p.fillRect(QRect(0, kRulerHeight - 1, v.size.width(), 1), m_chrome.rulerEdge);
     if (!m_trace)
         return;
     const TimeScale& scale = v.state.scale;
     const TimeNs origin = m_trace->startTime();
     p.setFont(m_font);
-    p.setPen(QColor(40, 40, 40));
+    p.setPen(m_chrome.text);
     TimeNs step = 1;
     for (const RulerTick& tick : rulerTicks(v)) {
-        p.fillRect(QRect(tick.x, kRulerHeight - 8, 1, 7), QColor(110, 110, 110));
+        p.fillRect(QRect(tick.x, kRulerHeight - 8, 1, 7), m_chrome.tick);
         p.drawText(tick.x + 3, kRulerHeight - 10, qstr(formatTimeInUnitOf(tick.time - origin, tick.step)));
         step = tick.step;
     }
@@ -207,8 +205,8 @@ void TimelineRenderer::paintRuler(QPainter& p, const Viewport& v) const
         p.setPen(Qt::white);
         p.drawText(placed, Qt::AlignCenter, label);
     }
-    p.fillRect(QRect(0, 0, kLabelWidth, kRulerHeight - 1), kLabelBackground);
-    p.setPen(QColor(60, 60, 60));
+    p.fillRect(QRect(0, 0, kLabelWidth, kRulerHeight - 1), m_chrome.labelBackground);
+    p.setPen(m_chrome.text);
     p.drawText(QRect(6, 0, kLabelWidth - 6, kRulerHeight), Qt::AlignVCenter,
                QObject::tr("Δ from trace start"));
 }
@@ -255,7 +253,7 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
             // A run of events too small to tell apart: drawn as one darker block.
             pendingColor = m_colors.foldedColorOf(item.first);
             if (dimming && !slicesHighlighted(item.first, item.count))
-                pendingColor = washedOut(pendingColor);
+                pendingColor = washedOut(pendingColor, m_chrome.washTarget);
             pendingX = x;
             pendingRight = x + w - 1;
             continue;
@@ -266,7 +264,7 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
         const bool matched = (highlight && name < highlight->size() && (*highlight)[name])
             || slicesHighlighted(item.first, 1);
         if (dimming && !matched)
-            color = washedOut(color);
+            color = washedOut(color, m_chrome.washTarget);
         p.fillRect(QRect(x, y, w, height), color);
         if (matched) {
             p.setPen(kHighlight);
@@ -367,43 +365,9 @@ void TimelineRenderer::paintInstants(QPainter& p, const Viewport& v, std::uint32
         p.fillRect(QRect(v.timeLeft() + runStart, y + 1, runEnd - runStart + 1, height), color);
 }
 
-void TimelineRenderer::paintCounter(QPainter& p, const Viewport& v, std::uint32_t counter, int y) const
-{
-    const CounterSeries& series = m_trace->counters()[counter];
-    const int height = v.layout.metrics().counterHeight - 4;
-    const double maxAbs = m_counterMax[counter] > 0 ? m_counterMax[counter] : 1.0;
-    const TimeScale& scale = v.state.scale;
-    const int base = y + height + 2;
-    // Opaque bars, one rectangle per run of columns with the same height: cheaper for the
-    // raster engine than a translucent polygon.
-    const QColor color(120, 160, 200);
-    int runStart = 0, runTop = base;
-    const auto flush = [&](int endColumn) {
-        if (runTop < base && endColumn > runStart)
-            p.fillRect(QRect(v.timeLeft() + runStart, runTop, endColumn - runStart, base - runTop), color);
-    };
-    // The value in force at the end of each pixel column (a step plot, sampled per pixel);
-    // columns move forward, so each search gallops on from the previous one.
-    auto it = std::upper_bound(series.time.begin(), series.time.end(), scale.viewStart());
-    for (int c = 0; c < v.timeWidth; ++c) {
-        const TimeNs t = scale.xToTime(c + 1.0);
-        it = gallopingLowerBound(it, series.time.end(), t + 1); // first sample after t
-        double value = 0;
-        if (it != series.time.begin())
-            value = series.value[static_cast<std::size_t>(it - series.time.begin() - 1)];
-        const int top = base - static_cast<int>(std::lround(std::abs(value) / maxAbs * height));
-        if (top != runTop) {
-            flush(c);
-            runStart = c;
-            runTop = top;
-        }
-    }
-    flush(v.timeWidth);
-}
-
 void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v, const QRect& clip) const
 {
-    p.fillRect(QRect(0, clip.top(), kLabelWidth, clip.height()), kLabelBackground);
+    p.fillRect(QRect(0, clip.top(), kLabelWidth, clip.height()), m_chrome.labelBackground);
     p.save();
     p.setClipRect(QRect(0, clip.top(), kLabelWidth, clip.height()));
     const QFontMetrics metrics(m_font);
@@ -414,27 +378,35 @@ void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v, const QRect& 
         const int y = v.toViewY(item.y);
         QString text;
         if (item.kind == LayoutItem::Kind::Process) {
-            p.fillRect(QRect(0, y, kLabelWidth, item.height), kHeaderBackground);
+            p.fillRect(QRect(0, y, kLabelWidth, item.height), m_chrome.header);
             text = (item.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ "))
-                + (item.index == kNoIndex ? QObject::tr("Counters")
-                                          : qstr(m_trace->processDisplayName(item.index)));
+                + (item.index == kNoIndex       ? QObject::tr("Counters")
+                       : item.index == kPinnedGroup ? QObject::tr("Pinned")
+                                                    : qstr(m_trace->processDisplayName(item.index)));
             p.setFont(m_boldFont);
-            p.setPen(QColor(20, 20, 20));
+            p.setPen(m_chrome.headerText);
             p.drawText(QRect(4, y, kLabelWidth - 8, item.height), Qt::AlignVCenter,
                        QFontMetrics(m_boldFont).elidedText(text, Qt::ElideRight, kLabelWidth - 8));
             p.setFont(m_font);
             continue;
         }
+        if (item.kind == LayoutItem::Kind::Metric) {
+            paintGpuMetricLabel(p, item, y);
+            continue;
+        }
         text = item.kind == LayoutItem::Kind::Track ? qstr(m_trace->trackDisplayName(item.index))
                                                     : qstr(m_trace->counters()[item.index].name);
+        const auto& folded = v.layout.options().foldedPythonLanes;
+        if (item.kind == LayoutItem::Kind::Track && item.index < folded.size() && folded[item.index])
+            text += QObject::tr(" · Python folded");
         // Sticky: a tall track scrolled half out keeps its label at the top of the view.
         const int labelTop = std::clamp(clip.top(), y, y + item.height - 16);
-        p.fillRect(QRect(0, y + item.height - 1, kLabelWidth, 1), QColor(210, 212, 218));
-        p.setPen(QColor(40, 40, 40));
+        p.fillRect(QRect(0, y + item.height - 1, kLabelWidth, 1), m_chrome.separator);
+        p.setPen(m_chrome.text);
         p.drawText(QRect(16, labelTop, kLabelWidth - 20, 16), Qt::AlignVCenter,
                    metrics.elidedText(text, Qt::ElideRight, kLabelWidth - 20));
     }
-    p.fillRect(QRect(kLabelWidth - 1, clip.top(), 1, clip.height()), QColor(170, 170, 170));
+    p.fillRect(QRect(kLabelWidth - 1, clip.top(), 1, clip.height()), m_chrome.labelEdge);
     p.restore();
 }
 
@@ -556,6 +528,8 @@ void TimelineRenderer::paintFlows(QPainter& p, const Viewport& v)
                 continue;
             const Track& track = m_trace->tracks()[item.index];
             for (std::uint32_t r = track.rowBegin; r < track.rowEnd && drawn < kMaxFlowsInView; ++r) {
+                if (v.layout.rowTop(r) < 0)
+                    continue;
                 items.clear();
                 appendRowDrawList(*m_trace, r, v.state.scale, v.timeWidth, items);
                 for (const DrawItem& d : items) {
@@ -602,6 +576,11 @@ TimelineHit TimelineRenderer::hitTest(const QPoint& pos, const QSize& size, cons
         hit.track = item->index;
     if (pos.x() < kLabelWidth) {
         hit.kind = TimelineHit::Kind::Label;
+        return hit;
+    }
+    if (item->kind == LayoutItem::Kind::Counter || item->kind == LayoutItem::Kind::Metric) {
+        hit.kind = item->kind == LayoutItem::Kind::Counter ? TimelineHit::Kind::Counter : TimelineHit::Kind::Metric;
+        hit.counter = item->index;
         return hit;
     }
     const std::uint32_t row = layout.rowAt(contentY);

@@ -8,6 +8,7 @@
 #include "core/timeline/timescale.h"
 #include "core/timeline/tracklayout.h"
 #include "widgets/slicecolors.h"
+#include "widgets/timelinechrome.h"
 
 #include <QFont>
 #include <QPoint>
@@ -23,6 +24,12 @@ class QPainter;
 class QPen;
 
 namespace ks {
+
+namespace gpu {
+struct GpuReport;
+class GpuMetricIndex;
+struct MetricSeries;
+} // namespace gpu
 
 struct TimelineViewState {
     TimeScale scale;
@@ -40,12 +47,13 @@ struct TimelineViewState {
 };
 
 struct TimelineHit {
-    enum class Kind { None, Slice, Folded, ProcessHeader, Label };
+    enum class Kind { None, Slice, Folded, ProcessHeader, Label, Counter, Metric };
     Kind kind = Kind::None;
     SliceId slice = kNoSlice;    // the slice, or the first of a folded run
     std::uint32_t count = 0;     // events in a folded run
     std::uint32_t process = kNoIndex;
     std::uint32_t track = kNoIndex;
+    std::uint32_t counter = kNoIndex; // Counter: the series; Metric: the metric
 };
 
 class TimelineRenderer {
@@ -59,7 +67,20 @@ public:
 
     TimelineRenderer();
     void setTrace(std::shared_ptr<const Trace> trace);
+    // GPU metric tracks (LayoutItem::Kind::Metric) plot this report; null: none.
+    void setGpuReport(std::shared_ptr<const gpu::GpuReport> report);
+    // The metric index of a GPU process of the trace, or null.
+    const gpu::GpuMetricIndex* gpuMetricIndex(std::uint32_t process) const;
+    static constexpr int kPixelsPerMetricBucket = 3;
+    // The buckets a metric track shows over the view: one per kPixelsPerMetricBucket pixels.
+    static gpu::MetricSeries metricSeries(const gpu::GpuMetricIndex& index, const TimeScale& scale, int timeWidth);
+    // The value under the cursor of a counter or GPU metric track (hover text); empty elsewhere.
+    QString readoutAt(const QPoint& pos, const QSize& viewport, const TrackLayout& layout,
+                      const TimelineViewState& state) const;
     const SliceColors& colors() const { return m_colors; }
+    // Backgrounds, headers, grid and text (the system palette's, when it is dark).
+    void setChrome(const TimelineChrome& chrome) { m_chrome = chrome; }
+    const TimelineChrome& chrome() const { return m_chrome; }
 
     static int timeAreaWidth(const QSize& viewport) { return std::max(1, viewport.width() - kLabelWidth); }
     static int tracksAreaHeight(const QSize& viewport) { return std::max(0, viewport.height() - kRulerHeight); }
@@ -108,7 +129,10 @@ private:
     // global ones, as lines across all tracks).
     void paintScopedInstants(QPainter& p, const Viewport& v, std::uint32_t process, int y, int height) const;
     void paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const;
+    // Counters and GPU metric tracks: timelinecounters.cpp.
     void paintCounter(QPainter& p, const Viewport& v, std::uint32_t counter, int y) const;
+    void paintGpuMetric(QPainter& p, const Viewport& v, const LayoutItem& item, int y) const;
+    void paintGpuMetricLabel(QPainter& p, const LayoutItem& item, int y) const;
     void paintLabels(QPainter& p, const Viewport& v, const QRect& clip) const;
     void paintSelection(QPainter& p, const Viewport& v) const;
     void outlineSlice(QPainter& p, const Viewport& v, SliceId slice, const QPen& pen) const;
@@ -120,7 +144,10 @@ private:
 
     std::shared_ptr<const Trace> m_trace;
     SliceColors m_colors;
+    TimelineChrome m_chrome;
+    std::shared_ptr<const gpu::GpuReport> m_gpuReport;
     std::vector<double> m_counterMax; // per counter series, for scaling the plots
+    std::vector<std::size_t> m_counterPeak; // per counter series, the sample of its maximum
     std::vector<DrawItem> m_items;    // scratch, reused across rows and frames
     // Labels keyed by (name, width rounded down to kLabelWidthStep): panning and
     // redrawing reuse the shaped text instead of eliding and shaping on every frame.

@@ -1,6 +1,7 @@
 #include "widgets/timelinewidget.h"
 
 #include "core/timeline/flowlinks.h"
+#include "widgets/timelinelayoutsettings.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ks {
 
@@ -42,7 +44,43 @@ TimelineWidget::TimelineWidget(QWidget* parent)
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     horizontalScrollBar()->setRange(0, 0);
-    setMinimumSize(400, 200);
+    m_emptyRenderer.setChrome(TimelineChrome::fromPalette(palette()));
+}
+
+QSize TimelineWidget::minimumSizeHint() const
+{
+    constexpr QSize kFloor(400, 200);
+    const QWidget* top = window();
+    if (top == this)
+        return kFloor;
+    return QSize(kFloor.width(), std::max(kFloor.height(), top->height() / 2));
+}
+
+void TimelineWidget::showEvent(QShowEvent* event)
+{
+    if (window() != this)
+        window()->installEventFilter(this); // once per window: Qt ignores a repeat
+    updateGeometry();
+    QAbstractScrollArea::showEvent(event);
+}
+
+bool TimelineWidget::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == window() && event->type() == QEvent::Resize)
+        updateGeometry();
+    return QAbstractScrollArea::eventFilter(watched, event);
+}
+
+void TimelineWidget::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange) {
+        const TimelineChrome chrome = TimelineChrome::fromPalette(palette());
+        m_emptyRenderer.setChrome(chrome);
+        for (Lane& lane : m_lanes)
+            lane.renderer->setChrome(chrome);
+        viewport()->update();
+    }
+    QAbstractScrollArea::changeEvent(event);
 }
 
 std::shared_ptr<const Trace> TimelineWidget::trace() const
@@ -87,8 +125,15 @@ void TimelineWidget::setTraces(std::vector<TimelineTrace> traces)
         Lane lane;
         lane.renderer = std::make_unique<TimelineRenderer>();
         lane.renderer->setTrace(source.trace);
+        lane.renderer->setChrome(m_emptyRenderer.chrome());
         lane.collapsed.assign(source.trace->processes().size(), false);
+        lane.content = contentExtent(*source.trace);
         lane.layout.setShownProcesses(source.processes);
+        if (traces.size() == 1) {
+            LayoutOptions options;
+            TimelineLayoutSettings::load(*source.trace, options);
+            lane.layout.setOptions(std::move(options));
+        }
         lane.source = std::move(source);
         m_lanes.push_back(std::move(lane));
     }
@@ -108,7 +153,10 @@ void TimelineWidget::setTraces(std::vector<TimelineTrace> traces)
     m_hovered = {};
     m_current = 0;
     m_state.scrollY = 0;
-    rebuildLayout();
+    m_range = {};
+    m_rangeDragging = false;
+    m_groupDrag = kNoIndex;
+    applyGpuMetricTracks(); // rebuilds the layout
     fitAll();
     Q_EMIT traceChanged(trace());
     Q_EMIT currentTraceChanged(0, trace());
@@ -321,8 +369,15 @@ void TimelineWidget::panBy(double pixels)
 
 void TimelineWidget::fitAll()
 {
-    if (!m_lanes.empty())
-        setAxisRange(axisStart(), axisEnd());
+    if (m_lanes.empty())
+        return;
+    TimeNs start = m_lanes[0].content.start + m_lanes[0].source.offset;
+    TimeNs end = m_lanes[0].content.end + m_lanes[0].source.offset;
+    for (const Lane& lane : m_lanes) {
+        start = std::min(start, lane.content.start + lane.source.offset);
+        end = std::max(end, lane.content.end + lane.source.offset);
+    }
+    setAxisRange(start, end);
 }
 
 void TimelineWidget::fitSelection()
@@ -414,6 +469,8 @@ void TimelineWidget::reveal(TraceSlice target, bool recordHistory)
         setTraceCollapsed(target.trace, false);
     if (isProcessCollapsed(target.trace, process))
         setProcessCollapsed(target.trace, process, false);
+    if (target.trace == 0 && trackLayout().rowTop(trace.slices().row[target.slice]) < 0)
+        setPythonLaneFolded(trace.trackOf(target.slice), false, false);
     select(target, recordHistory);
     ensureVisible(target);
 }
@@ -484,92 +541,6 @@ void TimelineWidget::setTraceCollapsed(std::uint32_t trace, bool collapsed)
     rebuildLayout();
 }
 
-void TimelineWidget::setShowAllFlows(bool show)
-{
-    m_state.allFlowsInView = show;
-    viewport()->update();
-}
-
-void TimelineWidget::setFlowCategoryVisible(StringId category, bool visible)
-{
-    if (m_lanes.empty())
-        return;
-    const std::string_view name = m_lanes[0].source.trace->str(category);
-    for (Lane& lane : m_lanes) {
-        for (const FlowCategoryStats& stats : lane.source.trace->flowStats()) {
-            if (lane.source.trace->str(stats.category) != name)
-                continue;
-            if (stats.category >= lane.hiddenFlowCategories.size())
-                lane.hiddenFlowCategories.resize(stats.category + 1, false);
-            lane.hiddenFlowCategories[stats.category] = !visible;
-        }
-    }
-    viewport()->update();
-}
-
-void TimelineWidget::setHighlightedNames(std::vector<bool> names)
-{
-    for (std::uint32_t i = 0; i < m_lanes.size(); ++i) {
-        if (i != m_current)
-            m_lanes[i].highlightedNames.clear();
-    }
-    setHighlightedNames(m_current, std::move(names));
-}
-
-void TimelineWidget::setHighlightedNames(std::uint32_t trace, std::vector<bool> names)
-{
-    if (trace >= m_lanes.size())
-        return;
-    m_lanes[trace].highlightedNames = std::move(names);
-    viewport()->update();
-}
-
-void TimelineWidget::clearHighlights()
-{
-    for (Lane& lane : m_lanes) {
-        lane.highlightedNames.clear();
-        lane.highlightedSlices.clear();
-        lane.markedSlices.clear();
-    }
-    viewport()->update();
-}
-
-void TimelineWidget::setMarkedSlices(std::uint32_t trace, std::vector<SliceId> slices)
-{
-    if (trace >= m_lanes.size())
-        return;
-    m_lanes[trace].markedSlices = std::move(slices);
-    viewport()->update();
-}
-
-void TimelineWidget::setCrossLinks(std::vector<CrossTraceLink> links)
-{
-    m_crossLinks = std::move(links);
-    viewport()->update();
-}
-
-void TimelineWidget::setShowAllCrossLinks(bool show)
-{
-    m_allCrossLinks = show;
-    viewport()->update();
-}
-
-const std::vector<SliceId>& TimelineWidget::highlightedSlices() const
-{
-    static const std::vector<SliceId> none;
-    return m_lanes.empty() ? none : m_lanes[0].highlightedSlices;
-}
-
-void TimelineWidget::setHighlightedSlices(std::vector<SliceId> slices)
-{
-    if (m_lanes.empty())
-        return;
-    std::sort(slices.begin(), slices.end());
-    slices.erase(std::unique(slices.begin(), slices.end()), slices.end());
-    m_lanes[0].highlightedSlices = std::move(slices);
-    viewport()->update();
-}
-
 void TimelineWidget::paintEvent(QPaintEvent*)
 {
     QPainter painter(viewport());
@@ -597,7 +568,7 @@ bool TimelineWidget::viewportEvent(QEvent* event)
     return QAbstractScrollArea::viewportEvent(event);
 }
 
-void TimelineWidget::showToolTip(const QPoint& pos, const QPoint& globalPos)
+QString TimelineWidget::toolTipTextAt(const QPoint& pos) const
 {
     const LaneHit at = hitAt(pos);
     const TimelineHit& hit = at.hit;
@@ -620,7 +591,18 @@ void TimelineWidget::showToolTip(const QPoint& pos, const QPoint& globalPos)
             text += QStringLiteral("<br><i>%1</i>").arg(m_lanes[at.trace].source.title.toHtmlEscaped());
     } else if (hit.kind == TimelineHit::Kind::ProcessHeader) {
         text = isProcessCollapsed(at.trace, hit.process) ? tr("Click to expand") : tr("Click to collapse");
+        if (hit.process != kPinnedGroup && pos.x() < TimelineRenderer::kLabelWidth)
+            text += tr("; drag to move the group");
+    } else if (hit.kind == TimelineHit::Kind::Counter || hit.kind == TimelineHit::Kind::Metric) {
+        const Lane& lane = m_lanes[at.trace];
+        text = lane.renderer->readoutAt(pos, viewport()->size(), lane.layout, laneState(at.trace));
     }
+    return text;
+}
+
+void TimelineWidget::showToolTip(const QPoint& pos, const QPoint& globalPos)
+{
+    const QString text = toolTipTextAt(pos);
     if (text.isEmpty())
         QToolTip::hideText();
     else
@@ -649,10 +631,20 @@ void TimelineWidget::wheelEvent(QWheelEvent* event)
 
 void TimelineWidget::mousePressEvent(QMouseEvent* event)
 {
+    if (startsRangeDrag(event)) {
+        m_rangeDragging = true;
+        m_rangeAnchor = m_state.scale.xToTime(event->position().x() - TimelineRenderer::kLabelWidth);
+        event->accept();
+        return;
+    }
     if (event->button() == Qt::LeftButton) {
         m_pressPos = event->position().toPoint();
         m_lastDragPos = m_pressPos;
         m_dragging = false;
+        const LaneHit at = hitAt(m_pressPos);
+        const bool header = at.trace == 0 && at.hit.kind == TimelineHit::Kind::ProcessHeader
+            && at.hit.process != kPinnedGroup && at.hit.process != kNoIndex;
+        m_groupDrag = header && m_pressPos.x() < TimelineRenderer::kLabelWidth ? at.hit.process : kNoIndex;
     }
     QAbstractScrollArea::mousePressEvent(event);
 }
@@ -660,10 +652,14 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event)
 void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
 {
     const QPoint pos = event->position().toPoint();
-    if (event->buttons() & Qt::LeftButton) {
+    if (m_rangeDragging) {
+        dragRangeTo(pos.x());
+    } else if (event->buttons() & Qt::LeftButton) {
         if (!m_dragging && (pos - m_pressPos).manhattanLength() > kDragThreshold)
             m_dragging = true;
-        if (m_dragging) {
+        if (m_dragging && m_groupDrag != kNoIndex) {
+            viewport()->setCursor(Qt::ClosedHandCursor);
+        } else if (m_dragging) {
             const QPoint d = pos - m_lastDragPos;
             m_lastDragPos = pos;
             if (d.x() != 0)
@@ -682,6 +678,21 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
 
 void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
 {
+    if (m_rangeDragging && event->button() == Qt::LeftButton) {
+        dragRangeTo(event->position().x());
+        finishRangeDrag();
+        return;
+    }
+    if (event->button() == Qt::LeftButton && m_dragging && m_groupDrag != kNoIndex) {
+        // Dropped on a group: the dragged one goes before it.
+        const LaneHit at = hitAt(event->position().toPoint());
+        const int contentY = int(event->position().y()) - TimelineRenderer::kRulerHeight + m_state.scrollY;
+        const LayoutItem* item = at.trace == 0 ? trackLayout().itemAt(contentY) : nullptr;
+        viewport()->unsetCursor();
+        if (item && item->group != kPinnedGroup)
+            moveGroup(std::exchange(m_groupDrag, kNoIndex), item->group);
+    }
+    m_groupDrag = kNoIndex;
     if (event->button() != Qt::LeftButton || m_dragging || m_lanes.empty()) {
         m_dragging = false;
         return;
@@ -708,6 +719,8 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
         break;
     }
     case TimelineHit::Kind::Label:
+    case TimelineHit::Kind::Counter:
+    case TimelineHit::Kind::Metric:
     case TimelineHit::Kind::None:
         clearSelection();
         break;
@@ -742,14 +755,20 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event)
         panBy(timeAreaWidth() * kPanFraction);
         break;
     case Qt::Key_F:
-        fitSelection();
+        if (m_range.active)
+            zoomToSelectedRange();
+        else
+            fitSelection();
         break;
     case Qt::Key_0:
     case Qt::Key_Home:
         fitAll();
         break;
     case Qt::Key_Escape:
-        clearSelection();
+        if (m_range.active)
+            clearSelectedRange();
+        else
+            clearSelection();
         break;
     case Qt::Key_BracketLeft:
         followIncomingFlow();

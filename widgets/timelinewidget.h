@@ -6,19 +6,27 @@
 //     its group and scrolls/zooms so it is visible;
 //   - setVisibleRange(start, end) zooms to a time range (e.g. a chart's selection);
 //   - selectionChanged(SliceId) and visibleRangeChanged(start, end) report user actions;
-//   - traceChanged(trace) fires after setTrace().
+//   - traceChanged(trace) fires after setTrace();
+//   - Shift+drag on the tracks or a drag on the ruler selects a time range (F zooms to it,
+//     Esc clears it): rangeSelected(start, end) / rangeCleared() report it, and
+//     focusRange() is that range when there is one, else the visible range;
+//   - the track layout (timelinetracks.cpp): pinned tracks, GPU first, folded Python lanes
+//     and groups dragged by their header, from the label column's context menu, kept per
+//     trace kind in QSettings; GPU metric tracks in each GPU's group after setGpuReport().
 // Several traces (a comparison, the ranks of a run) share one time axis: setTraces()
 // gives each its own offset on that axis and a top-level group, collapsible as one. The
 // single-trace API above then speaks about the primary trace (index 0: its times, its
 // tracks); selections, history and highlights are per trace (TraceSlice), and
 // cross-trace links (matched collectives) are drawn on selection or all on a toggle.
 // Everything here runs on the GUI thread; the traces are immutable and shared read-only.
+#include "core/timeline/contentextent.h"
 #include "core/timeline/navigationhistory.h"
 #include "core/timeline/tracklayout.h"
 #include "widgets/timelinerenderer.h"
 
 #include <QAbstractScrollArea>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -85,6 +93,22 @@ public:
     // Names highlighted in a trace (by its StringIds); empty: none.
     const std::vector<bool>& highlightedNames(std::uint32_t trace) const { return m_lanes[trace].highlightedNames; }
     const std::vector<SliceId>& markedSlices(std::uint32_t trace) const { return m_lanes[trace].markedSlices; }
+    bool isTrackPinned(std::uint32_t track) const { return trackLayout().isPinned(track); }
+    bool gpuFirst() const { return trackLayout().options().gpuFirst; }
+    bool isPythonLaneFolded(std::uint32_t track) const;
+    bool showsGpuMetricTracks() const { return m_gpuMetricTracks; }
+    // What the tooltip shows at a viewport point (a slice, a counter's or GPU metric's
+    // value); empty where there is nothing.
+    QString toolTipTextAt(const QPoint& pos) const;
+    // The selected time range in the primary trace's time (start < end), if any.
+    bool hasSelectedRange() const { return m_range.active; }
+    TimeExtent selectedRange() const;
+    // What range-following panels show: the selected range, else the visible range.
+    TimeExtent focusRange() const;
+
+    // At least half the window's height (issue 19: on a 1280×720 screen docks must not
+    // squeeze the tracks to a strip); follows the window's resizes.
+    QSize minimumSizeHint() const override;
 
     // Paints the whole widget as it would appear on screen (tests, benchmark).
     void renderTo(QPainter& painter);
@@ -118,11 +142,29 @@ public Q_SLOTS:
     // Slices to highlight in the primary trace, any order (an insight's evidence); the
     // rest is dimmed. Empty: none.
     void setHighlightedSlices(std::vector<ks::SliceId> slices);
+    // Slices of the current trace to highlight as search matches (args that matched), any order.
+    void setSearchSliceMatches(const std::vector<ks::SliceId>& slices);
     void clearHighlights();
     // Slices outlined in a trace without dimming the rest (the same step on every rank).
     void setMarkedSlices(std::uint32_t trace, std::vector<ks::SliceId> slices);
     void setCrossLinks(std::vector<ks::CrossTraceLink> links);
     void setShowAllCrossLinks(bool show);
+    // Track layout of the primary trace (timelinetracks.cpp).
+    void setTrackPinned(std::uint32_t track, bool pinned);
+    void setGpuFirst(bool first);
+    // `remember` false: only for this view (a slice revealed inside the folded lane).
+    void setPythonLaneFolded(std::uint32_t track, bool folded, bool remember = true);
+    // Moves a process group before another (kNoIndex: to the end).
+    void moveGroup(std::uint32_t process, std::uint32_t before);
+    void resetTrackLayout();
+    // GPU metric tracks plot this report in the GPU groups of its trace; null: none.
+    void setGpuReport(std::shared_ptr<const ks::gpu::GpuReport> report);
+    // Off: no GPU metric tracks (the separate overlay block shows them instead).
+    void setGpuMetricTracksShown(bool shown);
+    // In the primary trace's time.
+    void setSelectedRange(ks::TimeNs start, ks::TimeNs end);
+    void clearSelectedRange();
+    void zoomToSelectedRange();
 
 Q_SIGNALS:
     void traceChanged(std::shared_ptr<const ks::Trace> trace);
@@ -132,6 +174,8 @@ Q_SIGNALS:
     void currentTraceChanged(std::uint32_t index, std::shared_ptr<const ks::Trace> trace);
     void visibleRangeChanged(ks::TimeNs start, ks::TimeNs end);
     void historyChanged();
+    void rangeSelected(ks::TimeNs start, ks::TimeNs end);
+    void rangeCleared();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -143,12 +187,17 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     struct Lane {
         TimelineTrace source;
         std::unique_ptr<TimelineRenderer> renderer;
         TrackLayout layout;
+        TimeExtent content; // what Fit All shows (no far-away global instants)
         std::vector<bool> collapsed; // per process
         std::vector<bool> highlightedNames;
         std::vector<bool> hiddenFlowCategories;
@@ -182,6 +231,14 @@ private:
     void paintCrossLinks(QPainter& painter);
     QPointF crossLinkAnchor(TraceSlice end, bool* inside) const;
     void showToolTip(const QPoint& pos, const QPoint& globalPos);
+    // Changes the primary trace's layout options and relays out; `remember`: saves them too.
+    void changeLayoutOptions(const std::function<void(LayoutOptions&)>& change, bool remember = true);
+    void applyGpuMetricTracks();
+    // Range selection (timelinerange.cpp): a press that starts one, the drag, the paint.
+    bool startsRangeDrag(const QMouseEvent* event) const;
+    void dragRangeTo(double viewportX);
+    void finishRangeDrag();
+    void paintSelectedRange(QPainter& painter) const;
 
     std::vector<Lane> m_lanes;
     TimelineRenderer m_emptyRenderer; // paints the ruler when there is no trace
@@ -199,7 +256,17 @@ private:
     QPoint m_pressPos;
     QPoint m_lastDragPos;
     bool m_dragging = false;
+    struct RangeSelection {
+        TimeNs start = 0, end = 0; // axis time
+        bool active = false;
+    };
+    RangeSelection m_range;
+    bool m_rangeDragging = false;
+    TimeNs m_rangeAnchor = 0; // axis time where the drag began
     bool m_updatingScrollBars = false;
+    std::shared_ptr<const gpu::GpuReport> m_gpuReport;
+    bool m_gpuMetricTracks = true;
+    std::uint32_t m_groupDrag = kNoIndex; // the process whose header is dragged
 };
 
 } // namespace ks

@@ -12,7 +12,6 @@ namespace ks {
 
 namespace {
 
-const QColor kBackground(250, 250, 250);
 const QColor kTraceHeader(52, 64, 88);
 const QColor kTraceHeaderEdge(20, 24, 32);
 const QColor kCrossLink(120, 60, 170);
@@ -30,9 +29,10 @@ void TimelineWidget::paintFrame(QPainter& painter)
             m_emptyRenderer.paint(painter, size, m_emptyLayout, m_state);
         else
             m_lanes[0].renderer->paint(painter, size, m_lanes[0].layout, laneState(0));
+        paintSelectedRange(painter);
         return;
     }
-    painter.fillRect(QRect(QPoint(0, 0), size), kBackground);
+    painter.fillRect(QRect(QPoint(0, 0), size), m_emptyRenderer.chrome().background);
     const int toView = TimelineRenderer::kRulerHeight - m_state.scrollY;
     for (std::uint32_t i = 0; i < m_lanes.size(); ++i) {
         if (m_stack.bodyHeight(i) == 0)
@@ -43,6 +43,7 @@ void TimelineWidget::paintFrame(QPainter& painter)
     paintLaneHeaders(painter);
     paintCrossLinks(painter);
     m_lanes[0].renderer->paintRuler(painter, size, m_lanes[0].layout, laneState(0));
+    paintSelectedRange(painter);
 }
 
 void TimelineWidget::paintLaneHeaders(QPainter& painter) const

@@ -5,11 +5,13 @@
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 namespace ks::bench {
 
@@ -49,11 +51,58 @@ std::int64_t toNs(const nlohmann::json& v)
     return std::stoll(s.substr(0, dot)) * 1000 + std::stoll(frac);
 }
 
-void shiftId(nlohmann::json& obj, const char* key, std::int64_t offset)
+// An event's text with holes where each copy writes its own time and ids: rendering it
+// once and filling the holes per copy keeps tiling to a few GB quick (no JSON per copy).
+struct EventTemplate {
+    std::vector<std::string> pieces; // pieces.size() == ids.size() + 1
+    std::vector<std::int64_t> ids;   // values written between pieces, shifted per copy
+    std::int64_t ts = 0, dur = 0;
+    bool hasTs = false, hasDur = false;
+};
+
+// Integers no real trace holds, replaced by the shifted ids once the body is dumped.
+constexpr std::int64_t kHoleBase = 7'340'912'663'118'200'000;
+
+EventTemplate makeTemplate(nlohmann::json e)
 {
-    auto it = obj.find(key);
-    if (it != obj.end() && it->is_number_integer())
-        *it = it->get<std::int64_t>() + offset;
+    EventTemplate t;
+    if (e.contains("ts")) {
+        t.hasTs = true;
+        t.ts = toNs(e["ts"]);
+        if (e.contains("dur")) {
+            t.hasDur = true;
+            t.dur = toNs(e["dur"]);
+        }
+        e.erase("ts");
+        e.erase("dur");
+    }
+    auto hole = [&](nlohmann::json& obj, const char* key) {
+        auto it = obj.find(key);
+        if (it == obj.end() || !it->is_number_integer())
+            return;
+        t.ids.push_back(it->get<std::int64_t>());
+        *it = kHoleBase + static_cast<std::int64_t>(t.ids.size() - 1);
+    };
+    hole(e, "id");
+    if (auto a = e.find("args"); a != e.end() && a->is_object()) {
+        for (const char* key : {"correlation", "External id", "Python id", "Python parent id"})
+            hole(*a, key);
+    }
+    const std::string body = e.dump().substr(1);
+    std::vector<std::pair<std::size_t, std::int64_t>> holes; // (where in the body, id): in text order
+    for (std::size_t i = 0; i < t.ids.size(); ++i)
+        holes.emplace_back(body.find(std::to_string(kHoleBase + static_cast<std::int64_t>(i))), t.ids[i]);
+    std::sort(holes.begin(), holes.end());
+    const std::size_t markerLength = std::to_string(kHoleBase).size();
+    std::size_t from = 0;
+    t.ids.clear();
+    for (const auto& [at, id] : holes) {
+        t.pieces.push_back(body.substr(from, at - from));
+        t.ids.push_back(id);
+        from = at + markerLength;
+    }
+    t.pieces.push_back(body.substr(from));
+    return t;
 }
 
 } // namespace
@@ -80,6 +129,14 @@ TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, 
     }
     const std::int64_t period = (hi - lo) + 1'000'000; // 1 ms gap between copies
 
+    std::vector<EventTemplate> timed, metadata; // events with neither ts nor ph M are dropped
+    for (const auto& e : events) {
+        if (e.value("ph", "") == "M")
+            metadata.push_back(makeTemplate(e));
+        else if (e.contains("ts"))
+            timed.push_back(makeTemplate(e));
+    }
+
     std::ofstream out(outPath, std::ios::binary);
     out << "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": " << doc.value("deviceProperties", nlohmann::json::array()).dump()
         << ",\n  \"baseTimeNanoseconds\": " << doc.value("baseTimeNanoseconds", std::int64_t(0));
@@ -89,43 +146,36 @@ TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, 
     if (copies > 0)
         targetEvents = UINT64_MAX;
     bool first = true;
-    auto emit = [&](nlohmann::json e, std::int64_t copy) {
+    std::string text;
+    auto emit = [&](const EventTemplate& t, std::int64_t copy) {
         const std::int64_t idShift = copy * 100'000'000;
-        std::string times;
-        if (e.contains("ts")) {
-            times = "\"ts\": " + microseconds(toNs(e["ts"]) + copy * period);
-            if (e.contains("dur"))
-                times += ", \"dur\": " + microseconds(toNs(e["dur"]));
-            times += ",\n    ";
-            e.erase("ts");
-            e.erase("dur");
+        text.assign(first ? "  {\n    " : ",\n  {\n    ");
+        if (t.hasTs) {
+            text += "\"ts\": " + microseconds(t.ts + copy * period);
+            if (t.hasDur)
+                text += ", \"dur\": " + microseconds(t.dur);
+            text += ",\n    ";
         }
-        shiftId(e, "id", idShift);
-        if (auto a = e.find("args"); a != e.end() && a->is_object()) {
-            shiftId(*a, "correlation", idShift);
-            shiftId(*a, "External id", idShift);
-            shiftId(*a, "Python id", idShift);
-            shiftId(*a, "Python parent id", idShift);
+        text += t.pieces[0];
+        for (std::size_t i = 0; i < t.ids.size(); ++i) {
+            text += std::to_string(t.ids[i] + idShift);
+            text += t.pieces[i + 1];
         }
-        std::string body = e.dump();
-        out << (first ? "  " : ",\n  ") << "{\n    " << times << body.substr(1);
+        out << text;
         first = false;
         ++result.events;
     };
     for (std::int64_t copy = 0; result.events < targetEvents && (copies == 0 || std::uint64_t(copy) < copies); ++copy) {
-        for (const auto& e : events) {
+        for (const auto& t : timed) {
             if (result.events >= targetEvents)
                 break;
-            if (e.value("ph", "") != "M" && e.contains("ts"))
-                emit(e, copy);
+            emit(t, copy);
         }
         if (perTile == 0)
             break;
     }
-    for (const auto& e : events) {
-        if (e.value("ph", "") == "M")
-            emit(e, 0);
-    }
+    for (const auto& t : metadata)
+        emit(t, 0);
     out << "\n  ],\n  \"traceName\": \"tiled\"\n}\n";
     out.close();
     result.bytes = std::filesystem::file_size(outPath);

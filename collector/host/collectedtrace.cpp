@@ -252,6 +252,25 @@ private:
     StringId m_categories[static_cast<int>(EventCategory::GpuAnnotation) + 1] = {};
 };
 
+// A rank's own file: kineto's distributedInfo. A merged file holds several processes (ranks,
+// and their launcher): each rank's info under "distributedRanks", so that the file is not
+// mistaken for one rank.
+void addDistributedInfo(TraceBuilder& builder, const std::vector<RecordedProcess>& processes)
+{
+    if (processes.size() == 1) {
+        if (processes.front().distributed)
+            builder.addMetadata("distributedInfo", distributedInfoJson(*processes.front().distributed));
+        return;
+    }
+    std::string ranks;
+    for (const auto& process : processes) {
+        if (process.distributed)
+            ranks += (ranks.empty() ? "[" : ", ") + distributedInfoJson(*process.distributed, process.hello.pid);
+    }
+    if (!ranks.empty())
+        builder.addMetadata("distributedRanks", ranks + "]");
+}
+
 } // namespace
 
 DeviceProperties toDeviceProperties(const wire::Device& d)
@@ -315,6 +334,7 @@ Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const T
             builder.addMetadata("cuda_runtime_version", std::to_string(hello.runtimeVersion));
     }
     builder.addMetadata("displayTimeUnit", "\"ms\"");
+    addDistributedInfo(builder, processes);
     builder.addMetadata("baseTimeNanoseconds", std::to_string(options.baseNs));
     std::vector<DeviceProperties> properties;
     for (const auto& d : devices)

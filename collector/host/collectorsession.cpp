@@ -1,5 +1,6 @@
 #include "collector/host/collectorsession.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -16,6 +17,7 @@ std::int64_t nowEpochNs()
 
 CollectorSession::CollectorSession(SessionOptions options)
     : m_options(std::move(options))
+    , m_capture(m_options.capture)
 {
     // ts 0 of every file of the session: its start floored to a second, which keeps ts small
     // (kineto's 3-month floor pushes ts to ~1e12 µs, close to double precision).
@@ -56,7 +58,47 @@ bool CollectorSession::start(const LaunchRequest& request, std::string& error)
         m_server.stop();
         return false;
     }
+    constexpr double kNsPerSecond = 1e9;
+    std::lock_guard lock(m_mutex);
+    const TimeNs started = nowEpochNs() - m_baseNs;
+    if (m_options.delaySeconds > 0)
+        m_capture.time.start = started + static_cast<TimeNs>(m_options.delaySeconds * kNsPerSecond);
+    if (m_options.durationSeconds > 0)
+        m_capture.time.end =
+            std::max(started, m_capture.time.start) + static_cast<TimeNs>(m_options.durationSeconds * kNsPerSecond);
     return true;
+}
+
+void CollectorSession::setPaused(bool paused)
+{
+    const TimeNs now = nowEpochNs() - m_baseNs;
+    std::lock_guard lock(m_mutex);
+    if (paused && !m_pausedSince) {
+        m_pausedSince = now;
+    } else if (!paused && m_pausedSince) {
+        m_capture.paused.push_back({*m_pausedSince, now});
+        m_pausedSince.reset();
+    }
+}
+
+bool CollectorSession::paused() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_pausedSince.has_value();
+}
+
+CaptureSpec CollectorSession::captureSpec() const
+{
+    std::lock_guard lock(m_mutex);
+    CaptureSpec spec = m_capture;
+    if (m_pausedSince)
+        spec.paused.push_back({*m_pausedSince, TimeWindow().end});
+    return spec;
+}
+
+CaptureOutcome CollectorSession::applyCapture(std::vector<RecordedProcess>& processes) const
+{
+    return collector::applyCapture(processes, captureSpec());
 }
 
 void CollectorSession::stopReceiving()
@@ -77,8 +119,12 @@ bool CollectorSession::waitForConnectionsClosed(int timeoutMs)
 
 void CollectorSession::connectionAccepted(ConnectionId id, wire::Hello hello)
 {
+    const std::int64_t pid = hello.pid;
     auto recorder = std::make_unique<ProcessRecorder>(std::move(hello), m_baseNs, m_arena);
     recorder->setStepMarker(m_options.stepMarker);
+    // The process is alive here (it waits for nothing but keeps running): its environment
+    // says which rank it is.
+    recorder->setDistributedInfo(distributedInfoFromEnvironment(processEnvironment(pid)));
     std::lock_guard lock(m_mutex);
     m_recorders[id] = std::move(recorder);
 }
@@ -157,7 +203,9 @@ Trace CollectorSession::traceOf(const std::vector<RecordedProcess>& processes) c
 
 Trace CollectorSession::snapshot() const
 {
-    return traceOf(processes());
+    auto recorded = processes();
+    applyCapture(recorded);
+    return traceOf(recorded);
 }
 
 } // namespace ks::collector

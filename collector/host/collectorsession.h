@@ -3,6 +3,7 @@
 // The receiving thread feeds the per-process recorders under m_mutex; snapshots copy the
 // recorded data under the lock and build the trace model outside it, so the GUI (or the
 // CLI) can take one at any time while recording goes on.
+#include "collector/host/capturerange.h"
 #include "collector/host/collectedtrace.h"
 #include "collector/host/collectorserver.h"
 #include "collector/host/launcher.h"
@@ -10,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace ks::collector {
 
@@ -30,6 +32,9 @@ struct SessionOptions {
     std::string injectionOptions; // passed through KINETOSCOPE_COLLECTOR_OPTIONS
     std::string injectionLibrary; // empty: findInjectionLibrary()
     std::string stepMarker;       // NVTX range / record_function label that marks one step
+    CaptureSpec capture; // range only: start() sets its time window from the two below
+    double delaySeconds = 0; // records from this long after the program started
+    double durationSeconds = 0; // for this long (0: to the end)
 };
 
 class CollectorSession final : private RecordSink {
@@ -52,8 +57,19 @@ public:
     // Copies of the processes recorded so far, in order of connection.
     std::vector<RecordedProcess> processes() const;
     // The whole session as one trace model (live view, merged file).
+    // The capture windows applied: drops what lies outside (see capturerange.h).
+    CaptureOutcome applyCapture(std::vector<RecordedProcess>& processes) const;
+    // Recorded processes with the capture applied, as one trace model (live view, merged file).
     Trace snapshot() const;
+    // Unfiltered: call applyCapture() first.
     Trace traceOf(const std::vector<RecordedProcess>& processes) const;
+
+    // The GUI's Pause/Resume: records made while paused are dropped when the trace is built
+    // (the program stays traced; see capturerange.h for why the host filters).
+    void setPaused(bool paused);
+    bool paused() const;
+    // The range, time window and paused intervals now (an open pause lasts to the end).
+    CaptureSpec captureSpec() const;
 
     // For tests: the listener without a launched program.
     CollectorServer& server() { return m_server; }
@@ -76,6 +92,8 @@ private:
     std::map<ConnectionId, std::unique_ptr<ProcessRecorder>> m_recorders;
     std::vector<std::string> m_rejections;
     std::vector<std::string> m_receiverErrors;
+    CaptureSpec m_capture; // guarded by m_mutex
+    std::optional<TimeNs> m_pausedSince; // guarded by m_mutex
 };
 
 } // namespace ks::collector

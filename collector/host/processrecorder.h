@@ -5,6 +5,7 @@
 // correlation id in either arrival order (ac2g flow halves), NVTX start/end pairs made
 // into ranges on their CPU thread, kineto-compatible JSON text kept for every event.
 // Not thread-safe: owned by the collector session, which serialises access.
+#include "collector/host/distributedinfo.h"
 #include "collector/host/textarena.h"
 #include "collector/host/torchops.h"
 #include "collector/protocol/framing.h"
@@ -13,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -104,6 +106,7 @@ struct RecordedProcess {
     wire::Dropped dropped;
     wire::Goodbye goodbye;
     ProcessCounts counts;
+    std::optional<DistributedInfo> distributed; // a torch.distributed rank (torchrun's environment)
 
     std::string executableName() const; // basename of the executable
     std::string displayName() const;    // "python3 (1234)"
@@ -132,6 +135,7 @@ public:
     // --step-marker: each NVTX range or record_function label named `name` becomes the
     // step "ProfilerStep#N" (N = 0, 1, ... per process), as torch.profiler names its steps.
     void setStepMarker(std::string name) { m_stepMarker = std::move(name); }
+    void setDistributedInfo(std::optional<DistributedInfo> info) { m_data.distributed = std::move(info); }
 
 private:
     struct Correlation {

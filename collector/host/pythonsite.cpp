@@ -78,4 +78,26 @@ void addPyTorchEnvironment(LaunchRequest& request, PyTorchOps mode, const std::s
     env.emplace_back("KINETOSCOPE_PYTORCH", std::string(pytorchOpsName(mode)));
 }
 
+std::optional<PyTorchOps> preparePyTorchOps(LaunchRequest& request, std::optional<PyTorchOps> requested,
+                                            std::vector<std::string>& notes, std::string& error)
+{
+    std::string unresolved;
+    const auto program = resolveProgram(request.program, unresolved);
+    const bool python = program && isPythonProgram(*program);
+    const PyTorchOps mode = requested.value_or(python ? PyTorchOps::Ops : PyTorchOps::Off);
+    if (mode == PyTorchOps::Off)
+        return mode;
+    const std::string name(pytorchOpsName(mode));
+    if (!python && program)
+        notes.push_back("--pytorch=" + name + ": " + *program
+                        + " does not look like a Python program; the hook only acts if it starts one");
+    const auto site = findPythonSiteDirectory(error);
+    if (!site) {
+        error = "--pytorch: " + error;
+        return std::nullopt;
+    }
+    addPyTorchEnvironment(request, mode, *site, std::getenv("PYTHONPATH"));
+    return mode;
+}
+
 } // namespace ks::collector

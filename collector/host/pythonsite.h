@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ks::collector {
 
@@ -28,5 +29,11 @@ std::optional<std::string> findPythonSiteDirectory(std::string& error);
 // or the request's own --env value) and KINETOSCOPE_PYTORCH to the request.
 void addPyTorchEnvironment(LaunchRequest& request, PyTorchOps mode, const std::string& siteDirectory,
                            const char* inheritedPythonPath);
+
+// --pytorch for a launch (the CLI's and the GUI's): `requested` unset means ops for a Python
+// program, else off. Adds the environment when on and returns the mode; `notes` gets warnings
+// for the user. nullopt with `error` when the hook is wanted but cannot be found.
+std::optional<PyTorchOps> preparePyTorchOps(LaunchRequest& request, std::optional<PyTorchOps> requested,
+                                            std::vector<std::string>& notes, std::string& error);
 
 } // namespace ks::collector

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace ks {
@@ -254,6 +255,15 @@ public:
     }
     std::uint64_t inputConsumed() const override { return m_inConsumed - m_z.avail_in; }
     std::uint64_t inputSize() const override { return m_size; }
+    std::uint64_t expectedSize() const override
+    {
+        // The gzip trailer holds the (last member's) size modulo 4 GiB; JSON shrinks at
+        // least 2x, so a smaller figure means the size wrapped around.
+        std::uint64_t size = trailerSize();
+        while (size < 2 * m_size)
+            size += std::uint64_t(1) << 32;
+        return size;
+    }
     std::string error() const override { return m_error; }
     std::shared_ptr<const EventTextSource> textSource() override
     {
@@ -261,6 +271,15 @@ public:
     }
 
 private:
+    std::uint64_t trailerSize() const
+    {
+        unsigned char b[4] = {0, 0, 0, 0};
+        const int fd = fileno(m_file);
+        if (m_size < 18 || pread(fd, b, 4, static_cast<off_t>(m_size - 4)) != 4)
+            return 0;
+        return std::uint64_t(b[0]) | std::uint64_t(b[1]) << 8 | std::uint64_t(b[2]) << 16 | std::uint64_t(b[3]) << 24;
+    }
+
     bool refillInput()
     {
         const std::size_t n = std::fread(m_in.data(), 1, m_in.size(), m_file);
@@ -392,6 +411,7 @@ public:
     }
     std::uint64_t inputConsumed() const override { return m_consumed; }
     std::uint64_t inputSize() const override { return m_inner->inputSize(); }
+    std::uint64_t expectedSize() const override { return m_inner->expectedSize(); }
     std::string error() const override
     {
         std::lock_guard lock(m_mutex);

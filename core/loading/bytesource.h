@@ -18,6 +18,8 @@ public:
     // Input consumed so far and in total (compressed bytes for gzip), for progress.
     virtual std::uint64_t inputConsumed() const = 0;
     virtual std::uint64_t inputSize() const = 0;
+    // About how many bytes the stream holds (uncompressed), to size the model up front.
+    virtual std::uint64_t expectedSize() const { return inputSize(); }
     // A read or decompression error; the stream is treated as truncated there.
     virtual std::string error() const = 0;
     // After the stream has been read to its end: a source that can read event text back.

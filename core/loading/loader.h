@@ -31,6 +31,7 @@ struct LoadResult {
 struct LoadOptions {
     std::size_t chunkBytes = 1 << 20; // read granularity (tests use tiny chunks)
     bool readInBackgroundThread = true; // inflate/read on a second thread
+    bool assembleInParallel = true;     // build the model on another thread while parsing goes on
 };
 
 LoadResult loadTraceFile(const std::string& path, LoadProgress* progress = nullptr,

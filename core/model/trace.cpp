@@ -219,24 +219,26 @@ std::string Trace::trackDisplayName(std::uint32_t track) const
     return idText(*this, t.tid);
 }
 
-std::size_t Trace::memoryBytes() const
+Trace::MemoryUse Trace::memoryUse() const
 {
     auto bytes = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
-    std::size_t total = m_strings.memoryBytes();
+    MemoryUse m;
+    m.strings = m_strings.memoryBytes();
     const auto& t = m_slices;
-    total += bytes(t.start) + bytes(t.duration) + bytes(t.name) + bytes(t.category) + bytes(t.row)
-           + bytes(t.rawOffset) + bytes(t.rawLength) + bytes(t.correlation) + bytes(t.externalId);
+    m.slices = bytes(t.start) + bytes(t.duration) + bytes(t.name) + bytes(t.category) + bytes(t.row)
+             + bytes(t.correlation) + bytes(t.externalId);
     const auto& i = m_instants;
-    total += bytes(i.time) + bytes(i.name) + bytes(i.category) + bytes(i.track) + bytes(i.process) + bytes(i.scope)
-           + bytes(i.rawOffset) + bytes(i.rawLength);
+    m.instants = bytes(i.time) + bytes(i.name) + bytes(i.category) + bytes(i.track) + bytes(i.process) + bytes(i.scope);
+    m.textOffsets = bytes(t.rawOffset) + bytes(t.rawLength) + bytes(i.rawOffset) + bytes(i.rawLength);
     for (const auto& c : m_counters)
-        total += bytes(c.time) + bytes(c.value) + c.name.capacity();
-    total += bytes(m_keptEntries);
-    total += bytes(m_flows) + bytes(m_flowsByTo) + bytes(m_flowsByFrom) + bytes(m_rows) + bytes(m_tracks)
-           + bytes(m_processes) + bytes(m_gpuOpSlices) + bytes(m_gpuOps);
+        m.counters += bytes(c.time) + bytes(c.value) + c.name.capacity();
+    m.kept = bytes(m_keptEntries);
+    m.flows = bytes(m_flows) + bytes(m_flowsByTo) + bytes(m_flowsByFrom) + bytes(m_unpairedHalves);
+    m.lanes = bytes(m_rows) + bytes(m_tracks) + bytes(m_processes);
     for (const auto& tr : m_tracks)
-        total += bytes(tr.lanes) + tr.name.capacity();
-    return total;
+        m.lanes += bytes(tr.lanes) + tr.name.capacity();
+    m.gpuOps = bytes(m_gpuOpSlices) + bytes(m_gpuOps);
+    return m;
 }
 
 } // namespace ks

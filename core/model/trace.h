@@ -301,8 +301,24 @@ public:
     std::string trackDisplayName(std::uint32_t track) const;      // "stream 7", "thread 602 (pt_autograd_0)"
     const DeviceProperties* deviceFor(int deviceIndex) const;
 
-    // Approximate heap bytes owned by the model (for the benchmark).
-    std::size_t memoryBytes() const;
+    // Approximate heap bytes owned by the model, by part (for the benchmark).
+    struct MemoryUse {
+        std::size_t slices = 0;      // times, names, categories, rows, correlation and External ids
+        std::size_t textOffsets = 0; // where each slice's and instant's text (its args) is in the source
+        std::size_t strings = 0;     // the name pool
+        std::size_t flows = 0;       // arrows, their by-slice indices, unpaired halves
+        std::size_t lanes = 0;       // processes, tracks, lanes, rows
+        std::size_t instants = 0;
+        std::size_t counters = 0;
+        std::size_t gpuOps = 0;      // kernel / memcpy launch fields
+        std::size_t kept = 0;        // entries kept verbatim for Save As
+        std::size_t total() const
+        {
+            return slices + textOffsets + strings + flows + lanes + instants + counters + gpuOps + kept;
+        }
+    };
+    MemoryUse memoryUse() const;
+    std::size_t memoryBytes() const { return memoryUse().total(); }
 
 private:
     friend class TraceBuilder;

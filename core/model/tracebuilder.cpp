@@ -5,18 +5,33 @@
 
 #include <algorithm>
 #include <numeric>
+#include <sys/mman.h>
 #include <tuple>
 
 namespace ks {
 
 namespace {
 
+// Reserves a column and asks for transparent huge pages on it: a multi-GB trace otherwise
+// spends much of its load time faulting in 4 KiB pages. Capacity never written costs address
+// space only, so a generous hint is cheap.
+template <typename T>
+void reserveColumn(std::vector<T>& column, std::size_t n)
+{
+    column.reserve(n);
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(column.data()) + kHuge - 1) & ~(kHuge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(column.data() + column.capacity())) & ~(kHuge - 1);
+    if (end > begin)
+        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // advice only: failure is fine
+}
+
 // Applies `order` (new position -> old index) to one column, using one temporary.
 template <typename T>
 void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
 {
     std::vector<T> out;
-    out.reserve(order.size());
+    reserveColumn(out, order.size());
     for (std::uint32_t old : order)
         out.push_back(column[old]);
     column.swap(out);
@@ -71,6 +86,27 @@ SliceClass TraceBuilder::categoryClass(StringId category)
         classes[category] = classifyCategory(m_trace.str(category));
     }
     return classes[category];
+}
+
+void TraceBuilder::reserveForEvents(std::size_t events)
+{
+    // Doubling would copy every column and fault in about twice its final memory.
+    events = std::min<std::size_t>(events, std::size_t(1) << 31);
+    auto& t = m_trace.m_slices;
+    reserveColumn(t.start, events);
+    reserveColumn(t.duration, events);
+    reserveColumn(t.name, events);
+    reserveColumn(t.category, events);
+    reserveColumn(t.rawOffset, events);
+    reserveColumn(t.rawLength, events);
+    reserveColumn(t.correlation, events);
+    reserveColumn(t.externalId, events);
+    reserveColumn(m_sliceTrack, events);
+    reserveColumn(m_sliceGpuOp, events);
+    reserveColumn(m_sliceIsPython, events);
+    reserveColumn(m_flowEvents, events / 4);
+    reserveColumn(m_instantEvents, events / 8);
+    reserveColumn(m_gpuOps, events / 8);
 }
 
 std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
@@ -206,8 +242,9 @@ Trace TraceBuilder::finish()
     // classOf() indexes by any category id, so cover the whole pool.
     m_trace.m_categoryClass.resize(m_trace.m_strings.size(), SliceClass::Other);
     buildProcessesAndTracks();
-    const auto byStart = sortByTrackAndStart();
+    auto byStart = sortByTrackAndStart();
     assignLanesAndRows(byStart);
+    m_sliceIsPython = {}; // scratch columns go as soon as they are used: the peak RSS is here
 
     // Final order: by row (track, lane, depth), then start. byStart is already start
     // ordered within each track, so a stable bucket pass by row finishes the job.
@@ -221,6 +258,8 @@ Trace TraceBuilder::finish()
         rowOfPending[i] = track.rowBegin + lane.firstRow + m_depthOfPending[i];
         ++rowFill[rowOfPending[i] + 1];
     }
+    m_laneOfPending = {};
+    m_depthOfPending = {};
     std::partial_sum(rowFill.begin(), rowFill.end(), rowFill.begin());
     for (std::size_t r = 0; r < rows.size(); ++r) {
         rows[r].begin = rowFill[r];
@@ -233,8 +272,7 @@ Trace TraceBuilder::finish()
         order[pos] = old;
         finalIdOfPending[old] = pos;
     }
-    m_laneOfPending = {};
-    m_depthOfPending = {};
+    byStart = {};
 
     auto& t = m_trace.m_slices;
     permute(t.start, order);
@@ -266,7 +304,6 @@ Trace TraceBuilder::finish()
     }
     m_gpuOps = {};
     m_sliceGpuOp = {};
-    m_sliceIsPython = {};
 
     bindAndPairFlows(finalIdOfPending);
     m_sliceTrack = {};

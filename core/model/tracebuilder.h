@@ -63,6 +63,8 @@ public:
     StringPool& strings() { return m_trace.m_strings; }
     Diagnostics& diagnostics() { return m_trace.m_diagnostics; }
 
+    // Sizes the columns for about `events` traceEvents entries (a hint: more still fit).
+    void reserveForEvents(std::size_t events);
     // Returns the builder's index of the slice (valid until finish()).
     std::uint32_t addSlice(const SliceEvent& e);
     // classifyCategory, computed once per category.

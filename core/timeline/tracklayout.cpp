@@ -21,6 +21,28 @@ std::vector<std::uint32_t> processDisplayOrder(const Trace& trace)
     return order;
 }
 
+std::vector<std::uint32_t> processDisplayOrder(const Trace& trace, const LayoutOptions& options)
+{
+    std::vector<std::uint32_t> order = processDisplayOrder(trace);
+    const auto& processes = trace.processes();
+    if (options.gpuFirst)
+        std::stable_partition(order.begin(), order.end(), [&](std::uint32_t p) { return processes[p].isDevice; });
+    if (!options.groupOrder.empty()) {
+        const auto rank = [&](std::uint32_t p) {
+            const auto& g = options.groupOrder;
+            return std::size_t(std::find(g.begin(), g.end(), p) - g.begin());
+        };
+        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return rank(a) < rank(b); });
+    }
+    return order;
+}
+
+bool TrackLayout::isPinned(std::uint32_t track) const
+{
+    const auto& pinned = m_options.pinnedTracks;
+    return std::find(pinned.begin(), pinned.end(), track) != pinned.end();
+}
+
 void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed,
                         bool orphanCountersCollapsed, const LayoutMetrics& metrics)
 {
@@ -49,17 +71,26 @@ void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed,
         y += metrics.processHeader;
         if (isCollapsed)
             return;
+        const int metricCount = process < m_options.metricTracks.size() ? m_options.metricTracks[process] : 0;
+        for (int m = 0; m < metricCount; ++m) {
+            m_items.push_back({LayoutItem::Kind::Metric, std::uint32_t(m), process, y, metrics.metricHeight});
+            y += metrics.metricHeight;
+        }
         for (std::uint32_t t : tracks) {
             const Track& track = trace.tracks()[t];
             const int rowCount = static_cast<int>(track.rowEnd - track.rowBegin);
-            if (rowCount == 0 && track.instantCount() == 0)
+            if ((rowCount == 0 && track.instantCount() == 0) || (process != kPinnedGroup && isPinned(t)))
                 continue;
+            const bool foldPython = t < m_options.foldedPythonLanes.size() && m_options.foldedPythonLanes[t];
             const int top = y;
             if (track.instantCount() > 0) {
                 m_instantTop[t] = y;
                 y += metrics.instantStrip;
             }
             for (std::uint32_t r = track.rowBegin; r < track.rowEnd; ++r) {
+                const Row& row = trace.rows()[r];
+                if (foldPython && row.depth > 0 && track.lanes[row.lane].kind == LaneKind::Python)
+                    continue; // hidden: rowTop stays -1
                 m_rowTop[r] = y;
                 y += metrics.rowHeight;
             }
@@ -76,7 +107,14 @@ void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed,
         return m_shownProcesses.empty()
             || std::find(m_shownProcesses.begin(), m_shownProcesses.end(), p) != m_shownProcesses.end();
     };
-    for (std::uint32_t p : processDisplayOrder(trace)) {
+    std::vector<std::uint32_t> pinned;
+    for (std::uint32_t t : m_options.pinnedTracks) {
+        if (t < trace.tracks().size() && shown(trace.tracks()[t].process))
+            pinned.push_back(t);
+    }
+    if (!pinned.empty())
+        addGroup(kPinnedGroup, pinned, {}, false);
+    for (std::uint32_t p : processDisplayOrder(trace, m_options)) {
         if (!shown(p))
             continue;
         const Process& proc = trace.processes()[p];
@@ -108,12 +146,13 @@ std::uint32_t TrackLayout::rowAt(int y) const
     const LayoutItem* item = itemAt(y);
     if (!item || item->kind != LayoutItem::Kind::Track)
         return kNoIndex;
-    // Rows of a track are contiguous below its optional instant strip.
+    // Rows of a track lie below its optional instant strip in order; folded ones have no top.
     const auto [rowBegin, rowEnd] = m_trackRows[item->index];
-    if (rowBegin == rowEnd || y < m_rowTop[rowBegin])
-        return kNoIndex;
-    const auto r = rowBegin + static_cast<std::uint32_t>((y - m_rowTop[rowBegin]) / m_metrics.rowHeight);
-    return r < rowEnd ? r : kNoIndex;
+    for (std::uint32_t r = rowBegin; r < rowEnd; ++r) {
+        if (m_rowTop[r] >= 0 && y >= m_rowTop[r] && y < m_rowTop[r] + m_metrics.rowHeight)
+            return r;
+    }
+    return kNoIndex;
 }
 
 std::pair<std::size_t, std::size_t> TrackLayout::itemsIn(int yTop, int yBottom) const

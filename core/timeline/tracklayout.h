@@ -2,6 +2,9 @@
 // The vertical layout of the timeline: process groups (collapsible headers), their
 // tracks (one row per lane depth, plus a strip for instant markers) and counter plots.
 // Processes without events are hidden. Pure geometry, so it is testable without Qt.
+// LayoutOptions arrange it the user's way: GPU metric tracks at the top of a GPU's
+// group, pinned tracks in a group above all, groups in a dragged order or GPUs first,
+// Python lanes folded to their top row.
 #include "core/model/trace.h"
 
 #include <vector>
@@ -14,13 +17,25 @@ struct LayoutMetrics {
     int instantStrip = 8;
     int trackGap = 4;
     int counterHeight = 36;
+    int metricHeight = 30;
+};
+
+// The group header of pinned tracks (LayoutItem::index and group).
+inline constexpr std::uint32_t kPinnedGroup = kNoIndex - 1;
+
+struct LayoutOptions {
+    std::vector<std::uint8_t> metricTracks; // per process: how many GPU metric tracks it shows
+    std::vector<std::uint32_t> pinnedTracks; // shown in the Pinned group, in this order
+    std::vector<std::uint32_t> groupOrder;   // processes in this order first, the rest after
+    bool gpuFirst = false;                   // device processes before host ones
+    std::vector<bool> foldedPythonLanes;     // per track: its Python lane shows its top row only
 };
 
 struct LayoutItem {
-    enum class Kind : std::uint8_t { Process, Track, Counter };
+    enum class Kind : std::uint8_t { Process, Track, Counter, Metric };
     Kind kind = Kind::Process;
-    std::uint32_t index = 0; // process, track or counter index (kNoIndex: the header of
-                             // counters that belong to no process)
+    std::uint32_t index = 0; // process, track, counter or metric index (kNoIndex: the header
+                             // of counters that belong to no process; kPinnedGroup: pinned)
     std::uint32_t group = 0; // the process this item belongs to (kNoIndex as above)
     int y = 0;
     int height = 0;
@@ -36,6 +51,10 @@ public:
     // Lays out only these processes (one GPU's share of a merged multi-rank file), and no
     // process-less counters; empty: all. Applies to the next build().
     void setShownProcesses(std::vector<std::uint32_t> processes) { m_shownProcesses = std::move(processes); }
+    // Applies to the next build().
+    void setOptions(LayoutOptions options) { m_options = std::move(options); }
+    const LayoutOptions& options() const { return m_options; }
+    bool isPinned(std::uint32_t track) const;
 
     const LayoutMetrics& metrics() const { return m_metrics; }
     const std::vector<LayoutItem>& items() const { return m_items; }
@@ -62,6 +81,7 @@ private:
     std::vector<int> m_instantTop; // per track
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_trackRows; // [rowBegin, rowEnd)
     std::vector<std::uint32_t> m_shownProcesses;
+    LayoutOptions m_options;
     int m_totalHeight = 0;
 };
 
@@ -104,5 +124,7 @@ private:
 
 // Display order of processes: by sort index when the trace gives one, then the others by pid.
 std::vector<std::uint32_t> processDisplayOrder(const Trace& trace);
+// That order arranged by the options: `groupOrder` first, then (gpuFirst) devices first.
+std::vector<std::uint32_t> processDisplayOrder(const Trace& trace, const LayoutOptions& options);
 
 } // namespace ks

@@ -40,8 +40,10 @@ inline wire::Device h200()
 
 class Stream {
 public:
-    explicit Stream(std::int64_t pid = kPid)
-        : m_recorder(hello(pid), kBase, m_arena, [](std::int64_t, std::int64_t tid) {
+    // Streams that share an arena can be merged into one trace, as a session's processes are.
+    explicit Stream(std::int64_t pid = kPid, std::shared_ptr<TextArena> arena = std::make_shared<TextArena>())
+        : m_arena(std::move(arena))
+        , m_recorder(hello(pid), kBase, m_arena, [](std::int64_t, std::int64_t tid) {
             return "thread " + std::to_string(tid);
         })
     {
@@ -120,7 +122,7 @@ private:
         h.cuptiVersion = 130001;
         return h;
     }
-    std::shared_ptr<TextArena> m_arena = std::make_shared<TextArena>();
+    std::shared_ptr<TextArena> m_arena;
     std::int64_t m_thread = kTid;
     ProcessRecorder m_recorder;
 };

@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace {
@@ -39,6 +40,12 @@ std::size_t countNamed(const ks::Trace& t, std::string_view name)
     for (ks::SliceId s = 0; s < t.slices().size(); ++s)
         n += t.str(t.slices().name[s]) == name;
     return n;
+}
+
+nlohmann::json metadataJson(const ks::Trace& t, std::string_view key)
+{
+    const std::string* raw = t.metadataValue(key);
+    return raw ? nlohmann::json::parse(*raw, nullptr, false) : nlohmann::json::object();
 }
 
 } // namespace
@@ -80,11 +87,15 @@ private slots:
         QVERIFY2(kernels > 0 && kernels < 300, qPrintable(QString::number(kernels)));
     }
 
-    // Two traced processes below the program: a file each by default, one with --merge.
+    // Two traced processes below the program: a file each by default, one with --merge. They
+    // are ranks as torchrun starts them (RANK, WORLD_SIZE, LOCAL_RANK): each file has kineto's
+    // distributedInfo, the merged one each rank's under distributedRanks.
     void filePerProcessOrMerged()
     {
         QTemporaryDir dir;
-        const QString script = QStringLiteral("'%1' 2 & '%1' 3; wait").arg(QStringLiteral(KS_FAKE_TARGET));
+        const QString script = QStringLiteral("RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 '%1' 2 & "
+                                              "RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 '%1' 3; wait")
+                                   .arg(QStringLiteral(KS_FAKE_TARGET));
         const QString file = dir.filePath(QStringLiteral("two.pt.trace.json"));
         Run run = collect({QStringLiteral("-o"), file, QStringLiteral("--"), QStringLiteral("/bin/sh"),
                            QStringLiteral("-c"), script});
@@ -93,8 +104,15 @@ private slots:
         const QStringList files = QDir(dir.path()).entryList({QStringLiteral("two.*.pt.trace.json")});
         QCOMPARE(files.size(), 2);
         std::vector<std::size_t> counts;
-        for (const QString& f : files)
-            counts.push_back(countNamed(*ks::loadTraceFile(dir.filePath(f).toStdString()).trace, "fakeKernel(float*, int)"));
+        for (const QString& f : files) {
+            const auto trace = ks::loadTraceFile(dir.filePath(f).toStdString()).trace;
+            counts.push_back(countNamed(*trace, "fakeKernel(float*, int)"));
+            const auto info = metadataJson(*trace, "distributedInfo");
+            // The rank that ran 2 batches is rank 0.
+            QCOMPARE(info.value("rank", -1), counts.back() == 20 ? 0 : 1);
+            QCOMPARE(info.value("world_size", -1), 2);
+            QCOMPARE(info.value("backend", std::string()), std::string("nccl"));
+        }
         std::sort(counts.begin(), counts.end());
         QCOMPARE(counts, (std::vector<std::size_t>{20, 30}));
 
@@ -127,6 +145,15 @@ private slots:
         for (const auto& p : loaded.trace->processes())
             gpuProcesses += p.isDevice;
         QCOMPARE(gpuProcesses, 2);
+        QVERIFY(!t.metadataValue("distributedInfo"));
+        const auto ranks = metadataJson(t, "distributedRanks");
+        QCOMPARE(ranks.size(), std::size_t(2));
+        std::set<int> rankNumbers;
+        for (const auto& rank : ranks) {
+            rankNumbers.insert(rank.value("rank", -1));
+            QVERIFY(rank.value("pid", 0) > 0);
+        }
+        QCOMPARE(rankNumbers, (std::set<int>{0, 1}));
     }
 
     void missingProgram()
@@ -156,8 +183,26 @@ private slots:
         QCOMPARE(countNamed(*loaded.trace, "fakeKernel(float*, int)"), std::size_t(30));
     }
 
+    // A capture range that never opens: a clear message and a trace that loads, without events.
+    void captureRangeThatNeverOpens()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("none.pt.trace.json"));
+        const Run run = collect({QStringLiteral("--capture-range=cudaProfilerApi"), QStringLiteral("-o"), file,
+                                 QStringLiteral(KS_FAKE_TARGET), QStringLiteral("2")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.output));
+        QVERIFY2(run.output.contains(QStringLiteral("never called cudaProfilerStart")), qPrintable(run.output));
+        const auto loaded = ks::loadTraceFile(file.toStdString());
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.trace->slices().size(), std::size_t(0));
+        QVERIFY(loaded.trace->baseTimeNs() % 1000000000 == 0);
+    }
+
     void usageErrors()
     {
+        QCOMPARE(collect({QStringLiteral("--capture-range=nvtx:"), QStringLiteral("/bin/true")}).exitCode, 2);
+        QCOMPARE(collect({QStringLiteral("--capture-range=cudaProfiler"), QStringLiteral("/bin/true")}).exitCode, 2);
+        QCOMPARE(collect({QStringLiteral("--delay"), QStringLiteral("-2"), QStringLiteral("/bin/true")}).exitCode, 2);
         QCOMPARE(collect({}).exitCode, 2);
         QCOMPARE(collect({QStringLiteral("--duration"), QStringLiteral("-1"), QStringLiteral("/bin/true")}).exitCode, 2);
         QCOMPARE(collect({QStringLiteral("--env"), QStringLiteral("NOVALUE"), QStringLiteral("/bin/true")}).exitCode, 2);

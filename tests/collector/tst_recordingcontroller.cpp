@@ -2,12 +2,20 @@
 // while the user has not moved away, keeps the user's view when they have, and shows the
 // complete trace when the program ends.
 #include "app/mainwindow.h"
+#include "app/recorddialog.h"
 #include "app/recordingcontroller.h"
 #include "widgets/timelinewidget.h"
 
 #include "core/loading/loader.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -22,6 +30,26 @@ std::size_t kernels(const std::shared_ptr<const Trace>& t)
     for (SliceId s = 0; t && s < t->slices().size(); ++s)
         n += t->classOf(s) == SliceClass::Kernel;
     return n;
+}
+
+std::vector<TimeNs> kernelStarts(const std::shared_ptr<const Trace>& t)
+{
+    std::vector<TimeNs> starts;
+    for (SliceId s = 0; t && s < t->slices().size(); ++s) {
+        if (t->classOf(s) == SliceClass::Kernel)
+            starts.push_back(t->slices().start[s]);
+    }
+    std::sort(starts.begin(), starts.end());
+    return starts;
+}
+
+template <class Widget>
+Widget* child(QWidget& parent, const char* name)
+{
+    auto* widget = parent.findChild<Widget*>(QLatin1String(name));
+    if (!widget)
+        qFatal("no widget %s", name);
+    return widget;
 }
 
 TimeNs viewEnd(const TimelineWidget* timeline)
@@ -49,7 +77,98 @@ private slots:
             texts << a->text();
         QVERIFY(texts.contains(QStringLiteral("&Record…")));
         QVERIFY(texts.contains(QStringLiteral("S&top Recording")));
+        QVERIFY(texts.contains(QStringLiteral("&Pause Capture")));
         QVERIFY(texts.contains(QStringLiteral("Save &As…")));
+    }
+
+    // The dialog's choices become the session's options and the equivalent command line.
+    void recordDialogOffersPyTorchAndCapture()
+    {
+        QSettings().remove(QStringLiteral("record"));
+        RecordDialog dialog;
+        // Defaults: automatic operators, the whole run.
+        QCOMPARE(dialog.commandLine(), QStringList({QStringLiteral("collect"), QStringLiteral("--"), QString()}));
+        QVERIFY(!dialog.options().pytorch);
+        QVERIFY(!dialog.options().session.capture.filters());
+
+        child<QLineEdit>(dialog, "program")->setText(QStringLiteral("/usr/bin/python3"));
+        child<QLineEdit>(dialog, "arguments")->setText(QStringLiteral("train.py --steps \"a b\""));
+        child<QPlainTextEdit>(dialog, "environment")->setPlainText(QStringLiteral("CUDA_VISIBLE_DEVICES=1"));
+        auto* pytorch = child<QComboBox>(dialog, "pytorch");
+        pytorch->setCurrentIndex(pytorch->findData(QStringLiteral("ops-shapes")));
+        auto* capture = child<QComboBox>(dialog, "capture");
+        capture->setCurrentIndex(capture->findData(QStringLiteral("nvtx")));
+        child<QLineEdit>(dialog, "nvtxName")->setText(QStringLiteral("train step"));
+        child<QDoubleSpinBox>(dialog, "delay")->setValue(2.5);
+        child<QLineEdit>(dialog, "stepMarker")->setText(QStringLiteral("iteration"));
+        child<QCheckBox>(dialog, "startPaused")->setChecked(true);
+        QCOMPARE(dialog.commandLine(),
+                 QStringList({QStringLiteral("collect"), QStringLiteral("--pytorch=ops-shapes"),
+                              QStringLiteral("--capture-range=nvtx:train step"), QStringLiteral("--delay"),
+                              QStringLiteral("2.5"), QStringLiteral("--step-marker"), QStringLiteral("iteration"),
+                              QStringLiteral("--env"), QStringLiteral("CUDA_VISIBLE_DEVICES=1"), QStringLiteral("--"),
+                              QStringLiteral("/usr/bin/python3"), QStringLiteral("train.py"),
+                              QStringLiteral("--steps"), QStringLiteral("a b")}));
+        QCOMPARE(child<QLabel>(dialog, "commandLine")->text(),
+                 QStringLiteral("kinetoscope-cli collect --pytorch=ops-shapes '--capture-range=nvtx:train step' "
+                                "--delay 2.5 --step-marker iteration --env CUDA_VISIBLE_DEVICES=1 -- "
+                                "/usr/bin/python3 train.py --steps 'a b'"));
+        const RecordingOptions options = dialog.options();
+        QCOMPARE(options.pytorch, std::optional(collector::PyTorchOps::OpsShapes));
+        QCOMPARE(options.session.capture.range, collector::CaptureRange::Nvtx);
+        QCOMPARE(options.session.capture.nvtxName, std::string("train step"));
+        QCOMPARE(options.session.delaySeconds, 2.5);
+        QCOMPARE(options.session.durationSeconds, 0.0);
+        QCOMPARE(options.session.stepMarker, std::string("iteration"));
+        QVERIFY(options.startPaused);
+
+        capture->setCurrentIndex(capture->findData(QStringLiteral("cudaProfilerApi")));
+        QVERIFY(!child<QLineEdit>(dialog, "nvtxName")->isEnabled());
+        QVERIFY(dialog.commandLine().contains(QStringLiteral("--capture-range=cudaProfilerApi")));
+        QCOMPARE(dialog.options().session.capture.range, collector::CaptureRange::CudaProfilerApi);
+
+        // Accepted choices come back the next time.
+        dialog.accept();
+        RecordDialog again;
+        QCOMPARE(again.commandLine(), dialog.commandLine());
+        QSettings().remove(QStringLiteral("record"));
+    }
+
+    // Pause Capture while the program runs: it keeps running and streaming, but what it did
+    // while paused is not in the trace (a gap of at least the pause in the kernels).
+    void pauseLeavesOutWhatHappensWhilePaused()
+    {
+        MainWindow window;
+        auto* controller = window.findChild<RecordingController*>();
+        controller->startRecording({KS_FAKE_TARGET, {"25"}, {}, {}}); // 10 kernels every 100 ms for ~2.5 s
+        QTRY_VERIFY_WITH_TIMEOUT(kernels(window.trace()) >= 20, 10000);
+        controller->setCapturePaused(true);
+        QVERIFY(controller->isCapturePaused());
+        QTest::qWait(800);
+        controller->setCapturePaused(false);
+        QVERIFY(!controller->isCapturePaused());
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->isRecording(), 20000);
+        const auto starts = kernelStarts(window.trace());
+        QVERIFY2(starts.size() >= 20 && starts.size() <= 250 - 40, qPrintable(QString::number(starts.size())));
+        TimeNs widestGap = 0;
+        for (std::size_t i = 1; i < starts.size(); ++i)
+            widestGap = std::max(widestGap, starts[i] - starts[i - 1]);
+        QVERIFY2(widestGap >= 600000000, qPrintable(QString::number(widestGap)));
+    }
+
+    // Started paused: nothing is kept until Resume; here there is no Resume.
+    void startPausedKeepsNothingWithoutResume()
+    {
+        MainWindow window;
+        auto* controller = window.findChild<RecordingController*>();
+        RecordingOptions options;
+        options.startPaused = true;
+        controller->startRecording({KS_FAKE_TARGET, {"3"}, {}, {}}, options);
+        QVERIFY(controller->isCapturePaused());
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->isRecording(), 20000);
+        QVERIFY(window.trace());
+        QCOMPARE(kernels(window.trace()), std::size_t(0));
+        QVERIFY(!controller->isCapturePaused());
     }
 
     void saveAsWritesOffTheGuiThread()

@@ -352,6 +352,40 @@ private slots:
         QCOMPARE(gpus.windows.stepsStart, TimeNs(1000000));
     }
 
+    // torch.profiler's profile.step() opens record_function("ProfilerStep#N") scopes; under
+    // emit_nvtx they arrive as label ranges and are the GPU summary's steps, with kineto's names.
+    void profilerStepLabelsAreSteps()
+    {
+        Stream s;
+        s.send(h200());
+        s.string(1, "cudaLaunchKernel_v7000");
+        s.string(2, "_Z4gemmPfi");
+        s.string(11, "ProfilerStep#4, op_id = 100");
+        s.string(12, "ProfilerStep#5, op_id = 200");
+        s.string(13, "aten::mm, seq = 3, op_id = 101, sizes = [[8, 16], [16, 4]], input_op_ids = []");
+        using M = wire::Marker;
+        s.marker(1, M::Start, 1000, 11);
+        s.marker(2, M::Start, 1010, 13);
+        s.api(1, 1020, 5);
+        s.marker(2, M::End, 1030);
+        s.marker(1, M::End, 1100);
+        s.marker(3, M::Start, 1100, 12);
+        s.api(2, 1110, 5);
+        s.marker(3, M::End, 1250);
+        s.kernel(1, 1040, 50);
+        s.kernel(2, 1120, 50);
+        const Trace t = s.trace();
+        const SliceId step4 = onlySlice(t, "ProfilerStep#4", SliceClass::UserAnnotation);
+        QVERIFY(step4 != kNoSlice);
+        QCOMPARE(t.slices().externalId[step4], std::int64_t(100));
+        QVERIFY(onlySlice(t, "ProfilerStep#5", SliceClass::UserAnnotation) != kNoSlice);
+        const auto gpus = gpu::analyzeGpus(t);
+        QCOMPARE(gpus.windows.hasProfilerSteps, true);
+        QCOMPARE(gpus.windows.steps.size(), std::size_t(2));
+        QCOMPARE(gpus.windows.stepsStart, TimeNs(1000000));
+        QCOMPARE(gpus.windows.stepsEnd, TimeNs(1250000));
+    }
+
     // A collected trace without ops or steps: GPU metrics over the GPU's busy span, not the
     // process lifetime (a 3.5 s start-up of calls and NVTX before 0.2 s of back-to-back work).
     void metricsWindowWithoutOpsIsGpuActivity()

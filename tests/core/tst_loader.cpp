@@ -29,9 +29,13 @@ const FlowCategoryStats* flowStats(const Trace& t, std::string_view category)
     return nullptr;
 }
 
-// Same model: every column of every slice, tracks, flows.
+// Same model: the string pool, every column of every slice, tracks, flows, instants, kept
+// entries and diagnostics, ids included (not just their texts).
 void compareModels(const Trace& a, const Trace& b)
 {
+    QCOMPARE(a.strings().size(), b.strings().size());
+    for (StringId id = 0; id < a.strings().size(); ++id)
+        QCOMPARE(a.str(id), b.str(id));
     QCOMPARE(a.slices().size(), b.slices().size());
     QCOMPARE(a.tracks().size(), b.tracks().size());
     QCOMPARE(a.rows().size(), b.rows().size());
@@ -41,14 +45,37 @@ void compareModels(const Trace& a, const Trace& b)
     for (SliceId s = 0; s < a.slices().size(); ++s) {
         QCOMPARE(a.slices().start[s], b.slices().start[s]);
         QCOMPARE(a.slices().duration[s], b.slices().duration[s]);
-        QCOMPARE(a.str(a.slices().name[s]), b.str(b.slices().name[s]));
+        QCOMPARE(a.slices().name[s], b.slices().name[s]);
+        QCOMPARE(a.slices().category[s], b.slices().category[s]);
         QCOMPARE(a.slices().row[s], b.slices().row[s]);
         QCOMPARE(a.slices().rawOffset[s], b.slices().rawOffset[s]);
+        QCOMPARE(a.slices().rawLength[s], b.slices().rawLength[s]);
+        QCOMPARE(a.slices().correlation[s], b.slices().correlation[s]);
+        QCOMPARE(a.slices().externalId[s], b.slices().externalId[s]);
     }
     for (std::size_t f = 0; f < a.flows().size(); ++f) {
         QCOMPARE(a.flows()[f].from, b.flows()[f].from);
         QCOMPARE(a.flows()[f].to, b.flows()[f].to);
+        QCOMPARE(a.flows()[f].id, b.flows()[f].id);
+        QCOMPARE(a.flows()[f].name, b.flows()[f].name);
+        QCOMPARE(a.flows()[f].category, b.flows()[f].category);
     }
+    QCOMPARE(a.unpairedFlowHalves().size(), b.unpairedFlowHalves().size());
+    for (std::uint32_t i = 0; i < a.instants().size(); ++i) {
+        QCOMPARE(a.instants().time[i], b.instants().time[i]);
+        QCOMPARE(a.instants().name[i], b.instants().name[i]);
+        QCOMPARE(a.instants().track[i], b.instants().track[i]);
+        QCOMPARE(a.instants().rawOffset[i], b.instants().rawOffset[i]);
+    }
+    QCOMPARE(a.counters().size(), b.counters().size());
+    for (std::size_t c = 0; c < a.counters().size(); ++c)
+        QCOMPARE(a.counters()[c].time, b.counters()[c].time);
+    QCOMPARE(a.keptEntries().size(), b.keptEntries().size());
+    for (std::size_t k = 0; k < a.keptEntries().size(); ++k)
+        QCOMPARE(a.keptEntries()[k].offset, b.keptEntries()[k].offset);
+    QCOMPARE(a.diagnostics().counts(), b.diagnostics().counts());
+    QCOMPARE(a.metadata(), b.metadata());
+    QCOMPARE(a.baseTimeNs(), b.baseTimeNs());
 }
 
 } // namespace
@@ -272,6 +299,36 @@ private slots:
         const auto split = loadTraceFromMemory(text, "split", nullptr, options);
         QVERIFY(reference.ok() && split.ok());
         compareModels(*reference.trace, *split.trace);
+    }
+
+    // The model is assembled on a thread of its own while parsing goes on; it must be the
+    // model that assembling in line gives, ids included, for every fixture and window size.
+    void parallelAssemblyMatchesSerial_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("chunk");
+        const QDir data(KS_TEST_DATA);
+        const auto files = data.entryList({"*.json.gz"}, QDir::Files, QDir::Name);
+        QVERIFY(files.size() >= 10);
+        for (const auto& f : files) {
+            for (int chunk : {997, 1 << 20})
+                QTest::newRow(qPrintable(f + " " + QString::number(chunk))) << data.filePath(f) << chunk;
+        }
+    }
+    void parallelAssemblyMatchesSerial()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, chunk);
+        LoadOptions serial;
+        serial.chunkBytes = static_cast<std::size_t>(chunk);
+        serial.assembleInParallel = false;
+        LoadOptions parallel = serial;
+        parallel.assembleInParallel = true;
+        const auto a = loadTraceFile(path.toStdString(), nullptr, serial);
+        const auto b = loadTraceFile(path.toStdString(), nullptr, parallel);
+        QVERIFY(a.ok() && b.ok());
+        QVERIFY(a.trace->slices().size() > 0);
+        compareModels(*a.trace, *b.trace);
     }
 
     void truncationKeepsEveryCompleteEvent()

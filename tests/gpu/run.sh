@@ -2,7 +2,8 @@
 # GPU test of the CUPTI collector. Builds the collector without Qt, compiles small CUDA
 # programs of known shape, runs them (and PyTorch scripts) through `kinetoscope-cli collect`
 # and asserts the traces with check_trace.py; then measures overhead.
-# Skips cleanly (exit 0, with a message) where there is no NVIDIA GPU.
+# Skips cleanly (exit 0, with a message) where there is no NVIDIA GPU. QUICK=1 leaves out the
+# overhead figures at the end.
 # Logs and traces are written under $BUILD/results; $OUT (default build-gpu/out) receives
 # summary.txt and results.tgz (everything, large traces excluded).
 set -u
@@ -116,6 +117,36 @@ collect torch_profiler 0 -o torch_profiler.pt.trace.json.gz -- "$PY" "$ROOT/test
     && verify torch torch_profiler.pt.trace.json.gz
 grep -i 'profiler saw\|cupti\|error' "$OUT/torch_profiler.log" | head -5 | sed 's/^/  [torch_profiler] /' >> "$SUMMARY"
 
+# PyTorch (issue 14): capture ranges record only what is inside, torch.profiler's steps become
+# ProfilerStep#N, and the ops-shapes Operators table equals key_averages() (run-torchops.sh:
+# calls per op, Input Dims on aten::mm/addmm, fwdbwd links, External ids on kernels).
+TOPS=$ROOT/tests/gpu/torch_ops.py
+CAPTURE="$PY $ROOT/tests/gpu/check_capture.py"
+check_capture() { # check_capture MODE TRACE [STEPS]
+    if $CAPTURE "$@" | tee -a "$SUMMARY" | grep -q '^PASS'; then :; else failures=$((failures + 1)); fi
+}
+collect capture_api 0 --pytorch=ops --capture-range=cudaProfilerApi -o capture_api.pt.trace.json.gz \
+    -- "$PY" "$TOPS" --steps 20 --capture && check_capture cudaProfilerApi capture_api.pt.trace.json.gz
+collect capture_nvtx 0 --pytorch=ops --capture-range=nvtx:capture_me -o capture_nvtx.pt.trace.json.gz \
+    -- "$PY" "$TOPS" --steps 20 --capture && check_capture nvtx capture_nvtx.pt.trace.json.gz
+collect capture_never 0 --capture-range=cudaProfilerApi -o capture_never.pt.trace.json.gz -- "$PY" "$TOPS" --steps 5
+if grep -q 'never called cudaProfilerStart' "$OUT/capture_never.log" && "$CLI" info capture_never.pt.trace.json.gz \
+        > "$OUT/info_capture_never.txt" 2>&1; then
+    say "PASS capture_never: message, and an empty trace that loads"
+else
+    say "FAIL: capture_never"; failures=$((failures + 1))
+fi
+# 20 steps with prof.step() after each: ProfilerStep#0..#20 (the last one holds the final sync).
+collect profiler_steps 0 --pytorch=ops -o profiler_steps.pt.trace.json.gz -- "$PY" "$TOPS" --steps 20 --profiler-steps \
+    && check_capture steps profiler_steps.pt.trace.json.gz 21
+if BUILD=$BUILD OUT=$FINAL STEPS=${TORCHOPS_STEPS:-200} bash "$ROOT/tests/gpu/run-torchops.sh" > "$OUT/torchops.log" 2>&1 \
+        && grep -q '^PASS' "$FINAL/torchops-results.txt"; then
+    say "PASS torchops parity: $(grep -E '^compared|Input Dims|fwdbwd' "$FINAL/torchops-results.txt" | tr '\n' ' ')"
+else
+    say "FAIL: torchops parity (see torchops-results.txt)"; failures=$((failures + 1))
+fi
+grep -E '^  (plain|off|ops|shapes|profiler):' "$FINAL/torchops-results.txt" | tee -a "$SUMMARY"
+
 # The collector killed first: the target keeps running and finishes.
 "$CLI" collect -o killed.json -- "$BUILD/bin/emptyloop" 1000000 > "$OUT/collector_killed.log" 2>&1 &
 collector=$!
@@ -128,7 +159,13 @@ else
     say "FAIL: target did not finish after the collector was killed"; failures=$((failures + 1))
 fi
 
-# Overhead figures (same machine, same run).
+# Overhead figures (same machine, same run); QUICK=1 skips them (a short device budget).
+if [ "${QUICK:-0}" = 1 ]; then
+    say "--- $failures failure(s) (QUICK=1: overhead figures skipped)"
+    cp "$SUMMARY" "$FINAL/summary.txt"
+    [ "$failures" = 0 ]
+    exit
+fi
 say "--- overhead"
 for i in 1 2; do "$BUILD/bin/emptyloop" 200000 | tee -a "$SUMMARY"; done
 for i in 1 2; do

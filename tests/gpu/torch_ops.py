@@ -1,11 +1,14 @@
 """Training loop for the collector's PyTorch-operator test (issue 14) and its overhead figures.
 
-usage: torch_ops.py [--steps N] [--profiler KEY_AVERAGES.json] [--capture]
+usage: torch_ops.py [--steps N] [--profiler KEY_AVERAGES.json] [--capture] [--profiler-steps]
   A launch-bound loop: ten small Linear+ReLU layers with a residual add, MSE loss, backward,
   SGD step. Prints "loop: <seconds> s" for the timed loop (after 3 warm-up steps).
   --profiler  runs the same loop under torch.profiler (CPU+CUDA, record_shapes) and writes
               {key: count} of key_averages() to the file, for comparison with a collected trace.
-  --capture   wraps only steps 5-6 in torch.cuda.profiler.start()/stop() (--capture-range tests).
+  --capture   wraps only loop steps 5-6 in torch.cuda.profiler.start()/stop() and steps 8-9 in an NVTX
+              range "capture_me" (--capture-range tests).
+  --profiler-steps  calls torch.profiler.profile.step() every step under a schedule that never records
+              (kineto stays off, its ProfilerStep#N scopes reach the collector through emit_nvtx).
 """
 import argparse
 import contextlib
@@ -19,6 +22,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--profiler", default="")
+    parser.add_argument("--capture", action="store_true")
+    parser.add_argument("--profiler-steps", action="store_true")
     args = parser.parse_args()
     device = torch.device("cuda")
     torch.manual_seed(0)
@@ -43,10 +48,25 @@ def main():
     if args.profiler:
         activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
         context = torch.profiler.profile(activities=activities, record_shapes=True)
+    elif args.profiler_steps:
+        never = torch.profiler.schedule(wait=10 ** 9, warmup=0, active=1)
+        context = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], schedule=never)
     start = time.perf_counter()
     with context as prof:
-        for _ in range(args.steps):
+        for i in range(args.steps):
+            if args.capture and i == 5:
+                torch.cuda.synchronize()
+                torch.cuda.profiler.start()
+            if args.capture and i == 8:
+                torch.cuda.nvtx.range_push("capture_me")
             step()
+            if args.capture and i == 6:
+                torch.cuda.synchronize()
+                torch.cuda.profiler.stop()
+            if args.capture and i == 9:
+                torch.cuda.nvtx.range_pop()
+            if args.profiler_steps:
+                prof.step()
         torch.cuda.synchronize()
     print("loop: %.3f s" % (time.perf_counter() - start), flush=True)
     if args.profiler:

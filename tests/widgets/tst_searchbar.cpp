@@ -1,7 +1,10 @@
 #include "fixture.h"
+#include "fixturejson.h"
 #include "widgets/searchbar.h"
+#include "widgets/searchresultsmodel.h"
 
 #include <QLineEdit>
+#include <QTableView>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -14,6 +17,50 @@ private:
 
 private Q_SLOTS:
     void initTestCase() { m_trace = test::loadFixture("transformer"); }
+
+    // Issue 19 item 6: a shape finds the ops that took it, off the GUI thread, whatever
+    // the spacing typed; the results list names them.
+    void findsOpsByShapeStringInArgs()
+    {
+        const auto trace = test::loadFixture("train_baseline");
+        // Independently, from the JSON: complete events whose args hold the shape.
+        const nlohmann::json doc = kstest::readGz(kstest::fixture("train_baseline.pt.trace.json.gz"));
+        QStringList expected;
+        for (const auto& event : doc["traceEvents"]) {
+            if (event.value("ph", "") == "X" && event.contains("args")
+                && event["args"].dump().find("[[16,256,1536]]") != std::string::npos)
+                expected << QString::fromStdString(event["name"].get<std::string>());
+        }
+        QVERIFY(expected.size() >= 6);
+
+        SearchBar bar;
+        bar.setTrace(trace);
+        bar.show();
+        QSignalSpy finished(&bar, &SearchBar::argsSearchFinished);
+        QSignalSpy argHighlights(&bar, &SearchBar::sliceMatchesChanged);
+        bar.setQuery(QStringLiteral("[[16,256, 1536]]"));
+        QVERIFY(bar.isSearchingArgs());
+        QVERIFY(finished.wait(20000));
+        QStringList names;
+        for (SliceId s : bar.matches())
+            names << QString::fromUtf8(trace->str(trace->slices().name[s]).data(), qsizetype(trace->str(trace->slices().name[s]).size()));
+        expected.sort();
+        names.sort();
+        QCOMPARE(names, expected);
+        QCOMPARE(bar.countText(), tr("%n match(es)", nullptr, int(expected.size())));
+        QCOMPARE(argHighlights.last().at(0).value<std::vector<SliceId>>().size(), std::size_t(expected.size()));
+        // The list: a row per match in time order, and activating a row jumps to it.
+        QCOMPARE(bar.resultsModel()->rowCount(), int(expected.size()));
+        const SliceId second = bar.matches()[1];
+        QCOMPARE(bar.resultsModel()->sliceAt(1), second);
+        QCOMPARE(bar.resultsModel()->index(1, SearchResultsModel::Track).data().toString(),
+                 QString::fromStdString(trace->trackDisplayName(trace->trackOf(second))));
+        QSignalSpy activated(&bar, &SearchBar::matchActivated);
+        bar.setResultsListShown(true);
+        Q_EMIT bar.resultsView()->activated(bar.resultsModel()->index(1, 0));
+        QCOMPARE(activated.last().at(0).value<SliceId>(), second);
+        QCOMPARE(bar.currentIndex(), 1);
+    }
 
     void countsMatchesCaseInsensitively_data()
     {

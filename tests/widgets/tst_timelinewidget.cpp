@@ -1,6 +1,7 @@
 #include "fixture.h"
 #include "widgets/detailspanel.h"
 #include "widgets/timelinewidget.h"
+#include "windowtesting.h"
 
 #include <QImage>
 #include <QPainter>
@@ -46,6 +47,7 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
+        kstest::useTestSettings(); // the timeline reads the remembered track layout
         m_trace = test::loadFixture("transformer");
         m_kernel = test::findByCorrelation(*m_trace, "kernel", kGemmCorrelation);
         m_launch = test::findByCorrelation(*m_trace, "cuda_runtime", kGemmCorrelation);
@@ -57,8 +59,9 @@ private Q_SLOTS:
     void opensFittedToTrace()
     {
         auto w = makeWidget();
-        QCOMPARE(w->timeScale().viewStart(), m_trace->startTime());
-        QVERIFY(std::abs(w->timeScale().viewEnd(w->timeAreaWidth()) - m_trace->endTime()) <= 1 + TimeNs(w->timeScale().nsPerPixel()));
+        const TimeExtent content = contentExtent(*m_trace);
+        QCOMPARE(w->timeScale().viewStart(), content.start);
+        QVERIFY(std::abs(w->timeScale().viewEnd(w->timeAreaWidth()) - content.end) <= 1 + TimeNs(w->timeScale().nsPerPixel()));
         QCOMPARE(w->selectedSlice(), kNoSlice);
         QVERIFY(w->trackLayout().totalHeight() > 0);
     }
@@ -215,12 +218,45 @@ private Q_SLOTS:
         QCOMPARE(w->selectedSlice(), m_kernel);
     }
 
+    // Fit All (and the 0 key) ends the view at the last event, not at kineto's "Record
+    // Window End" instant 27 ms later (train_baseline: 37.9 ms of events, 65 ms extent).
+    void fitAllEndsAtTheLastEvent()
+    {
+        auto w = std::make_unique<TimelineWidget>();
+        w->resize(1600, 900);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        const auto trace = test::loadFixture("train_baseline");
+        w->setTrace(trace);
+        const SliceTable& slices = trace->slices();
+        TimeNs first = slices.start[0], last = slices.end(0);
+        for (SliceId s = 0; s < slices.size(); ++s) {
+            first = std::min(first, slices.start[s]);
+            last = std::max(last, slices.end(s));
+        }
+        QVERIFY(trace->endTime() - last > 20'000'000); // the far instant is there
+        const double span = double(last - first);
+        const auto checkFitted = [&] {
+            const TimeScale scale = w->timeScale();
+            QVERIFY2(std::abs(double(scale.viewStart() - first)) <= span * 0.01, "start");
+            QVERIFY2(std::abs(double(scale.viewEnd(w->timeAreaWidth()) - last)) <= span * 0.01,
+                     qPrintable(QStringLiteral("view ends at %1 ns, events at %2 ns")
+                                    .arg(scale.viewEnd(w->timeAreaWidth()) - first).arg(last - first)));
+        };
+        checkFitted();
+        w->zoomAt(800, 0.1);
+        QVERIFY(w->timeScale().viewEnd(w->timeAreaWidth()) - w->timeScale().viewStart() < span / 2);
+        QTest::keyClick(w.get(), Qt::Key_0);
+        checkFitted();
+    }
+
     // kineto's two global instants ("Iteration Start", "Record Window End") are lines across
     // every track at their time.
     void globalInstantsCrossAllTracks()
     {
         auto w = makeWidget();
-        w->fitAll(); // kineto puts them at the very start and end: both edges must show them
+        // kineto puts them at the very start and end: both edges must show them.
+        w->setVisibleRange(m_trace->startTime(), m_trace->endTime());
         QImage image(w->viewport()->size(), QImage::Format_RGB32);
         QPainter painter(&image);
         w->renderTo(painter);

@@ -2,6 +2,7 @@
 #include "core/timeline/tracklayout.h"
 #include "fixture.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace ks;
@@ -13,8 +14,12 @@ QStringList describe(const Trace& trace, const TrackLayout& layout)
 {
     QStringList out;
     for (const LayoutItem& item : layout.items()) {
-        if (item.kind == LayoutItem::Kind::Process)
+        if (item.kind == LayoutItem::Kind::Process && item.index == kPinnedGroup)
+            out << QStringLiteral("P Pinned");
+        else if (item.kind == LayoutItem::Kind::Process)
             out << QStringLiteral("P ") + QString::fromStdString(trace.processDisplayName(item.index));
+        else if (item.kind == LayoutItem::Kind::Metric)
+            out << QStringLiteral("  M %1").arg(item.index);
         else if (item.kind == LayoutItem::Kind::Track)
             out << QStringLiteral("  T ") + QString::fromStdString(trace.trackDisplayName(item.index));
         else
@@ -28,6 +33,107 @@ QStringList describe(const Trace& trace, const TrackLayout& layout)
 class TestTrackLayout : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Issue 19 item 7: a pinned track leaves its group for a Pinned group above all others.
+    void pinMovesTrackToTheTop()
+    {
+        const auto trace = test::loadFixture("transformer");
+        std::uint32_t stream = kNoIndex;
+        for (std::uint32_t t = 0; t < trace->tracks().size(); ++t) {
+            if (trace->trackDisplayName(t) == "stream 7")
+                stream = t;
+        }
+        QVERIFY(stream != kNoIndex);
+        TrackLayout layout;
+        LayoutOptions options;
+        options.pinnedTracks = {stream};
+        layout.setOptions(options);
+        layout.build(*trace, {});
+        const QStringList items = describe(*trace, layout);
+        QCOMPARE(items.mid(0, 4), (QStringList{"P Pinned", "  T stream 7", "P python3 (572)", "  T thread 572 (python3)"}));
+        QCOMPARE(items.count(QStringLiteral("  T stream 7")), 1); // not in its own group any more
+        QVERIFY(items.contains(QStringLiteral("P GPU 0 · NVIDIA H200")));
+        // Its kernels are laid out right under the Pinned header.
+        const std::uint32_t row = trace->tracks()[stream].rowBegin;
+        QCOMPARE(layout.rowTop(row), layout.metrics().processHeader);
+        QCOMPARE(layout.rowAt(layout.rowTop(row) + 1), row);
+    }
+
+    void gpuFirstAndDraggedOrderArrangeGroups()
+    {
+        const auto trace = test::loadFixture("transformer");
+        TrackLayout layout;
+        LayoutOptions options;
+        options.gpuFirst = true;
+        layout.setOptions(options);
+        layout.build(*trace, {});
+        QStringList headers = describe(*trace, layout).filter(QRegularExpression(QStringLiteral("^P ")));
+        QCOMPARE(headers, (QStringList{"P GPU 0 · NVIDIA H200", "P python3 (572)", "P Spans"}));
+        // A dragged order wins: Spans, then the rest as before.
+        std::uint32_t spans = kNoIndex;
+        for (std::uint32_t p = 0; p < trace->processes().size(); ++p) {
+            if (trace->processDisplayName(p) == "Spans")
+                spans = p;
+        }
+        options.groupOrder = {spans};
+        layout.setOptions(options);
+        layout.build(*trace, {});
+        headers = describe(*trace, layout).filter(QRegularExpression(QStringLiteral("^P ")));
+        QCOMPARE(headers, (QStringList{"P Spans", "P GPU 0 · NVIDIA H200", "P python3 (572)"}));
+    }
+
+    // A folded Python lane keeps its top row; deeper Python rows get no place.
+    void foldedPythonLaneKeepsItsTopRow()
+    {
+        const auto trace = test::loadFixture("train_baseline");
+        std::uint32_t thread = kNoIndex;
+        int pythonRows = 0;
+        for (std::uint32_t t = 0; t < trace->tracks().size() && thread == kNoIndex; ++t) {
+            for (const Lane& lane : trace->tracks()[t].lanes) {
+                if (lane.kind == LaneKind::Python && lane.depthCount > 3) {
+                    thread = t;
+                    pythonRows = lane.depthCount;
+                }
+            }
+        }
+        QVERIFY(thread != kNoIndex);
+        TrackLayout layout;
+        layout.build(*trace, {});
+        const int before = layout.totalHeight();
+        LayoutOptions options;
+        options.foldedPythonLanes.assign(trace->tracks().size(), false);
+        options.foldedPythonLanes[thread] = true;
+        layout.setOptions(options);
+        layout.build(*trace, {});
+        QCOMPARE(layout.totalHeight(), before - (pythonRows - 1) * layout.metrics().rowHeight);
+        int shown = 0;
+        for (std::uint32_t r = trace->tracks()[thread].rowBegin; r < trace->tracks()[thread].rowEnd; ++r) {
+            const Row& row = trace->rows()[r];
+            if (trace->tracks()[thread].lanes[row.lane].kind != LaneKind::Python)
+                continue;
+            QCOMPARE(layout.rowTop(r) >= 0, row.depth == 0);
+            shown += layout.rowTop(r) >= 0;
+        }
+        QCOMPARE(shown, 1);
+    }
+
+    void metricTracksOpenTheirGpuGroup()
+    {
+        const auto trace = test::loadFixture("transformer");
+        TrackLayout layout;
+        LayoutOptions options;
+        options.metricTracks.assign(trace->processes().size(), 0);
+        for (std::uint32_t p = 0; p < trace->processes().size(); ++p) {
+            if (trace->processes()[p].isDevice)
+                options.metricTracks[p] = 3;
+        }
+        layout.setOptions(options);
+        layout.build(*trace, {});
+        const QStringList items = describe(*trace, layout);
+        const auto gpu = items.indexOf(QStringLiteral("P GPU 0 · NVIDIA H200"));
+        QCOMPARE(items.mid(gpu, 5), (QStringList{"P GPU 0 · NVIDIA H200", "  M 0", "  M 1", "  M 2", "  T stream 7"}));
+        QCOMPARE(items.count(QStringLiteral("  M 0")), 1);
+    }
+
     void buildsTracksForFixtures_data()
     {
         QTest::addColumn<QString>("fixture");

@@ -1,0 +1,30 @@
+#pragma once
+// Which rank of a torch.distributed run a traced process is, from the environment torchrun
+// (and torch.distributed.launch, Slurm wrappers that follow it) sets: RANK, WORLD_SIZE,
+// LOCAL_RANK. Written as kineto's "distributedInfo" in a rank's own file, and per process
+// as "distributedRanks" in a merged file (whose processes are several ranks).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::collector {
+
+struct DistributedInfo {
+    int rank = -1;
+    int worldSize = -1;
+    int localRank = -1; // -1 when LOCAL_RANK is not set
+    std::string backend = "nccl"; // our processes are CUDA processes: kineto writes "nccl" for them
+};
+
+// From "K=V" entries; nullopt unless RANK and WORLD_SIZE are integers with 0 <= RANK < WORLD_SIZE.
+std::optional<DistributedInfo> distributedInfoFromEnvironment(const std::vector<std::string>& environment);
+
+// The environment a live process was started with (/proc/<pid>/environ); empty if unreadable.
+std::vector<std::string> processEnvironment(std::int64_t pid);
+
+// kineto's form: {"backend": "nccl", "rank": 0, "world_size": 2} (+ "local_rank"), and the
+// merged form with "pid" first.
+std::string distributedInfoJson(const DistributedInfo& info, std::optional<std::int64_t> pid = std::nullopt);
+
+} // namespace ks::collector

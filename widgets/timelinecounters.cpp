@@ -1,0 +1,198 @@
+// Counter tracks (the [memory] curves and the trace's own counters) and the GPU metric
+// tracks inside each GPU's group (GPU Utilization, Est. SM Efficiency, Est. Achieved
+// Occupancy on a 0–100 % scale, like Perfetto's counter tracks and Nsight's GPU metrics
+// rows), with the value under the cursor as hover text.
+#include "core/gpu/gpureport.h"
+#include "core/timeline/drawlist.h"
+#include "widgets/gpumetrictrack.h"
+#include "widgets/timelinerenderer.h"
+#include "widgets/timelinerenderer_p.h"
+
+#include <QCoreApplication>
+#include <QFontMetrics>
+#include <QLocale>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace ks {
+
+namespace {
+
+const QColor kCounterColor(120, 160, 200);
+const QColor kPeakColor(200, 60, 40);
+const QColor kMetricColors[kGpuMetricCount] = {QColor(70, 150, 90), QColor(60, 120, 190), QColor(150, 90, 170)};
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ks::TimelineRenderer", text);
+}
+
+QString durationText(TimeNs ns)
+{
+    return QString::fromStdString(formatDuration(ns));
+}
+
+// The counter's sample in force at t, or none before its first sample.
+std::optional<std::size_t> sampleAt(const CounterSeries& series, TimeNs t)
+{
+    const auto it = std::upper_bound(series.time.begin(), series.time.end(), t);
+    if (it == series.time.begin())
+        return std::nullopt;
+    return std::size_t(it - series.time.begin() - 1);
+}
+
+// Bytes for the [memory] curves (the loader derives them from allocation events), else plain.
+QString counterValueText(const CounterSeries& series, double value)
+{
+    if (series.derived)
+        return QStringLiteral("%1 (%2 B)")
+            .arg(QLocale().formattedDataSize(qint64(value)), QLocale().toString(qint64(value)));
+    return QLocale().toString(value, 'g', 10);
+}
+
+} // namespace
+
+void TimelineRenderer::setGpuReport(std::shared_ptr<const gpu::GpuReport> report)
+{
+    m_gpuReport = std::move(report);
+}
+
+const gpu::GpuMetricIndex* TimelineRenderer::gpuMetricIndex(std::uint32_t process) const
+{
+    if (!m_gpuReport || !m_trace || m_gpuReport->trace != m_trace || process >= m_trace->processes().size())
+        return nullptr;
+    const Process& proc = m_trace->processes()[process];
+    return proc.isDevice ? m_gpuReport->analysis.gpu(proc.deviceIndex) : nullptr;
+}
+
+gpu::MetricSeries TimelineRenderer::metricSeries(const gpu::GpuMetricIndex& index, const TimeScale& scale,
+                                                 int timeWidth)
+{
+    const std::size_t buckets = std::size_t(std::max(1, timeWidth / kPixelsPerMetricBucket));
+    return index.series(scale.viewStart(), scale.viewEnd(timeWidth), buckets);
+}
+
+void TimelineRenderer::paintCounter(QPainter& p, const Viewport& v, std::uint32_t counter, int y) const
+{
+    const CounterSeries& series = m_trace->counters()[counter];
+    const int height = v.layout.metrics().counterHeight - 4;
+    const double maxAbs = m_counterMax[counter] > 0 ? m_counterMax[counter] : 1.0;
+    const TimeScale& scale = v.state.scale;
+    const int base = y + height + 2;
+    // Opaque bars, one rectangle per run of columns with the same height: cheaper for the
+    // raster engine than a translucent polygon.
+    int runStart = 0, runTop = base;
+    const auto flush = [&](int endColumn) {
+        if (runTop < base && endColumn > runStart)
+            p.fillRect(QRect(v.timeLeft() + runStart, runTop, endColumn - runStart, base - runTop), kCounterColor);
+    };
+    // The value in force at the end of each pixel column (a step plot, sampled per pixel);
+    // columns move forward, so each search gallops on from the previous one.
+    auto it = std::upper_bound(series.time.begin(), series.time.end(), scale.viewStart());
+    for (int c = 0; c < v.timeWidth; ++c) {
+        const TimeNs t = scale.xToTime(c + 1.0);
+        it = gallopingLowerBound(it, series.time.end(), t + 1); // first sample after t
+        double value = 0;
+        if (it != series.time.begin())
+            value = series.value[static_cast<std::size_t>(it - series.time.begin() - 1)];
+        const int top = base - static_cast<int>(std::lround(std::abs(value) / maxAbs * height));
+        if (top != runTop) {
+            flush(c);
+            runStart = c;
+            runTop = top;
+        }
+    }
+    flush(v.timeWidth);
+    // The peak: a marker at the sample of the maximum (memory tracks: the high-water mark).
+    if (m_counterMax[counter] > 0) {
+        const double x = scale.timeToX(series.time[m_counterPeak[counter]]);
+        if (x >= 0 && x < v.timeWidth) {
+            const int px = v.timeLeft() + int(x);
+            p.fillRect(QRect(px, y + 2, 1, height), kPeakColor);
+            p.fillRect(QRect(px - 2, y + 1, 5, 3), kPeakColor);
+        }
+    }
+}
+
+void TimelineRenderer::paintGpuMetric(QPainter& p, const Viewport& v, const LayoutItem& item, int y) const
+{
+    p.fillRect(QRect(v.timeLeft(), y, v.timeWidth, item.height - 1), m_chrome.metricBackground);
+    p.fillRect(QRect(v.timeLeft(), y + item.height - 1, v.timeWidth, 1), m_chrome.separator);
+    const gpu::GpuMetricIndex* index = gpuMetricIndex(item.group);
+    if (!index || item.index >= std::uint32_t(kGpuMetricCount))
+        return;
+    const auto metric = GpuMetric(item.index);
+    const gpu::MetricSeries series = metricSeries(*index, v.state.scale, v.timeWidth);
+    const int plotHeight = item.height - 4;
+    const int base = y + item.height - 2;
+    const QColor& color = kMetricColors[item.index];
+    for (std::size_t i = 0; i < series.size(); ++i) {
+        const double value = gpuMetricPercent(series, metric, i);
+        if (std::isnan(value) || value <= 0)
+            continue;
+        const int x0 = int(std::floor(v.state.scale.timeToX(series.bucketStart[i])));
+        const int x1 = int(std::floor(v.state.scale.timeToX(series.bucketStart[i + 1])));
+        const int h = std::max(1, int(std::lround(std::min(value, 100.0) / 100.0 * plotHeight)));
+        p.fillRect(QRect(v.timeLeft() + x0, base - h, std::max(1, x1 - x0), h), color);
+    }
+}
+
+void TimelineRenderer::paintGpuMetricLabel(QPainter& p, const LayoutItem& item, int y) const
+{
+    if (item.index >= std::uint32_t(kGpuMetricCount))
+        return;
+    // The title on the left, the scale (100 % top, 0 % bottom) against the time area.
+    const QFontMetrics metrics(m_font);
+    const int scaleWidth = metrics.horizontalAdvance(QStringLiteral("100 %")) + 6;
+    p.fillRect(QRect(0, y + item.height - 1, kLabelWidth, 1), m_chrome.separator);
+    p.setPen(m_chrome.text);
+    const QString title = GpuMetricTrack::metricTitle(GpuMetric(item.index));
+    p.drawText(QRect(16, y, kLabelWidth - 20 - scaleWidth, item.height), Qt::AlignVCenter,
+               metrics.elidedText(title, Qt::ElideRight, kLabelWidth - 20 - scaleWidth));
+    p.setPen(m_chrome.mutedText);
+    const QRect scale(kLabelWidth - scaleWidth - 2, y, scaleWidth, item.height - 1);
+    p.drawText(scale, Qt::AlignRight | Qt::AlignTop, QStringLiteral("100 %"));
+    p.drawText(scale, Qt::AlignRight | Qt::AlignBottom, QStringLiteral("0 %"));
+}
+
+QString TimelineRenderer::readoutAt(const QPoint& pos, const QSize& size, const TrackLayout& layout,
+                                    const TimelineViewState& state) const
+{
+    const TimelineHit hit = hitTest(pos, size, layout, state);
+    const int timeWidth = timeAreaWidth(size);
+    const double x = pos.x() - kLabelWidth;
+    const TimeNs t = state.scale.xToTime(x);
+    const TimeNs origin = m_trace ? m_trace->startTime() : 0;
+    if (hit.kind == TimelineHit::Kind::Counter) {
+        const CounterSeries& series = m_trace->counters()[hit.counter];
+        const auto sample = sampleAt(series, t);
+        const QString value = sample ? counterValueText(series, series.value[*sample]) : tr("no sample yet");
+        QString text = QStringLiteral("<b>%1</b><br>%2<br>").arg(QString::fromStdString(series.name).toHtmlEscaped(), value);
+        if (sample)
+            text += tr("since %1").arg(durationText(series.time[*sample] - origin)) + QStringLiteral("<br>");
+        return text + tr("max %1 at %2")
+                          .arg(counterValueText(series, series.value[m_counterPeak[hit.counter]]),
+                               durationText(series.time[m_counterPeak[hit.counter]] - origin));
+    }
+    if (hit.kind != TimelineHit::Kind::Metric)
+        return {};
+    const gpu::GpuMetricIndex* index = gpuMetricIndex(hit.process);
+    if (!index || hit.counter >= std::uint32_t(kGpuMetricCount))
+        return {};
+    const gpu::MetricSeries series = metricSeries(*index, state.scale, timeWidth);
+    const auto& b = series.bucketStart;
+    if (series.size() == 0 || t < b.front() || t >= b.back())
+        return {};
+    const std::size_t i = std::size_t(std::upper_bound(b.begin(), b.end(), t) - b.begin()) - 1;
+    const double value = gpuMetricPercent(series, GpuMetric(hit.counter), i);
+    const QString valueText = std::isnan(value) ? tr("no data") : QStringLiteral("%1 %").arg(value, 0, 'f', 2);
+    return QStringLiteral("<b>%1 · %2</b><br>%3<br>%4")
+        .arg(QString::fromStdString(m_trace->processDisplayName(hit.process)).toHtmlEscaped(),
+             GpuMetricTrack::metricTitle(GpuMetric(hit.counter)), valueText,
+             tr("bucket %1 – %2").arg(durationText(b[i] - origin), durationText(b[i + 1] - origin)));
+}
+
+} // namespace ks

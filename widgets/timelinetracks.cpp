@@ -1,0 +1,161 @@
+// The timeline's track layout, the user's way: pinned tracks above all groups, GPU
+// groups first, Python lanes folded to their top row, groups dragged into another order
+// (all from the label column's context menu, kept per trace kind in QSettings), and the
+// GPU metric tracks inside each GPU's group.
+#include "core/gpu/gpureport.h"
+#include "widgets/gpumetrictrack.h"
+#include "widgets/timelinelayoutsettings.h"
+#include "widgets/timelinewidget.h"
+
+#include <QContextMenuEvent>
+#include <QMenu>
+
+#include <algorithm>
+
+namespace ks {
+
+bool TimelineWidget::isPythonLaneFolded(std::uint32_t track) const
+{
+    const auto& folded = trackLayout().options().foldedPythonLanes;
+    return track < folded.size() && folded[track];
+}
+
+void TimelineWidget::changeLayoutOptions(const std::function<void(LayoutOptions&)>& change, bool remember)
+{
+    if (m_lanes.empty())
+        return;
+    TrackLayout& layout = m_lanes[0].layout;
+    LayoutOptions options = layout.options();
+    change(options);
+    if (remember && m_lanes.size() == 1)
+        TimelineLayoutSettings::save(*m_lanes[0].source.trace, options);
+    layout.setOptions(std::move(options));
+    rebuildLayout();
+}
+
+void TimelineWidget::setTrackPinned(std::uint32_t track, bool pinned)
+{
+    if (m_lanes.empty() || track >= trace()->tracks().size() || isTrackPinned(track) == pinned)
+        return;
+    changeLayoutOptions([&](LayoutOptions& options) {
+        auto& list = options.pinnedTracks;
+        if (pinned)
+            list.push_back(track);
+        else
+            list.erase(std::remove(list.begin(), list.end(), track), list.end());
+    });
+}
+
+void TimelineWidget::setGpuFirst(bool first)
+{
+    if (gpuFirst() == first)
+        return;
+    changeLayoutOptions([&](LayoutOptions& options) {
+        options.gpuFirst = first;
+        options.groupOrder.clear(); // the new rule decides; later drags refine it
+    });
+}
+
+void TimelineWidget::setPythonLaneFolded(std::uint32_t track, bool folded, bool remember)
+{
+    if (m_lanes.empty() || track >= trace()->tracks().size() || isPythonLaneFolded(track) == folded)
+        return;
+    changeLayoutOptions([&](LayoutOptions& options) {
+        options.foldedPythonLanes.resize(trace()->tracks().size(), false);
+        options.foldedPythonLanes[track] = folded;
+    }, remember);
+}
+
+void TimelineWidget::moveGroup(std::uint32_t process, std::uint32_t before)
+{
+    if (m_lanes.empty() || process == before)
+        return;
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t group : trackLayout().groups()) {
+        if (group != process && group != kPinnedGroup && group != kNoIndex)
+            order.push_back(group);
+    }
+    const auto at = std::find(order.begin(), order.end(), before);
+    order.insert(at, process);
+    changeLayoutOptions([&](LayoutOptions& options) { options.groupOrder = std::move(order); });
+}
+
+void TimelineWidget::resetTrackLayout()
+{
+    if (m_lanes.empty())
+        return;
+    const Trace& trace = *m_lanes[0].source.trace;
+    TimelineLayoutSettings::forget(trace);
+    changeLayoutOptions([&](LayoutOptions& options) { TimelineLayoutSettings::load(trace, options); }, false);
+}
+
+void TimelineWidget::setGpuReport(std::shared_ptr<const gpu::GpuReport> report)
+{
+    m_gpuReport = std::move(report);
+    applyGpuMetricTracks();
+}
+
+void TimelineWidget::setGpuMetricTracksShown(bool shown)
+{
+    if (m_gpuMetricTracks == shown)
+        return;
+    m_gpuMetricTracks = shown;
+    applyGpuMetricTracks();
+}
+
+void TimelineWidget::applyGpuMetricTracks()
+{
+    for (Lane& lane : m_lanes) {
+        const bool ours = m_gpuReport && m_gpuReport->trace == lane.source.trace;
+        lane.renderer->setGpuReport(ours ? m_gpuReport : nullptr);
+        LayoutOptions options = lane.layout.options();
+        options.metricTracks.assign(lane.source.trace->processes().size(), 0);
+        for (std::uint32_t p = 0; ours && m_gpuMetricTracks && p < options.metricTracks.size(); ++p) {
+            if (lane.renderer->gpuMetricIndex(p))
+                options.metricTracks[p] = std::uint8_t(kGpuMetricCount);
+        }
+        lane.layout.setOptions(std::move(options));
+    }
+    rebuildLayout();
+}
+
+void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
+{
+    const LaneHit at = hitAt(event->pos());
+    if (m_lanes.empty() || at.trace != 0 || event->pos().x() >= TimelineRenderer::kLabelWidth) {
+        QAbstractScrollArea::contextMenuEvent(event);
+        return;
+    }
+    QMenu menu(this);
+    const std::uint32_t track = at.hit.track;
+    if (track != kNoIndex) {
+        const bool pinned = isTrackPinned(track);
+        menu.addAction(pinned ? tr("Unpin") : tr("Pin to Top"), this,
+                       [this, track, pinned] { setTrackPinned(track, !pinned); });
+        const auto& lanes = trace()->tracks()[track].lanes;
+        if (std::any_of(lanes.begin(), lanes.end(), [](const ks::Lane& l) { return l.kind == LaneKind::Python; })) {
+            const bool folded = isPythonLaneFolded(track);
+            menu.addAction(folded ? tr("Unfold Python Lane") : tr("Fold Python Lane"), this,
+                           [this, track, folded] { setPythonLaneFolded(track, !folded); });
+        }
+    }
+    const std::uint32_t process = at.hit.process;
+    if (at.hit.kind == TimelineHit::Kind::ProcessHeader && process != kPinnedGroup && process != kNoIndex) {
+        const auto& groups = trackLayout().groups();
+        const auto it = std::find(groups.begin(), groups.end(), process);
+        if (it != groups.begin() && *(it - 1) != kPinnedGroup)
+            menu.addAction(tr("Move Group Up"), this, [this, process, before = *(it - 1)] { moveGroup(process, before); });
+        if (it != groups.end() && it + 1 != groups.end()) {
+            const std::uint32_t after = it + 2 != groups.end() ? *(it + 2) : kNoIndex;
+            menu.addAction(tr("Move Group Down"), this, [this, process, after] { moveGroup(process, after); });
+        }
+    }
+    menu.addSeparator();
+    QAction* gpu = menu.addAction(tr("GPU Groups First"), this, &TimelineWidget::setGpuFirst);
+    gpu->setCheckable(true);
+    gpu->setChecked(gpuFirst());
+    menu.addAction(tr("Reset Track Layout"), this, &TimelineWidget::resetTrackLayout);
+    menu.exec(event->globalPos());
+}
+
+} // namespace ks
