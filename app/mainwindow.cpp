@@ -1,7 +1,10 @@
 #include "app/mainwindow.h"
 
 #include "app/aboutdialog.h"
+#include "app/emptyhint.h"
 #include "app/recordingcontroller.h"
+#include "app/shortcutshelp.h"
+#include "app/timelinekeys.h"
 #include "app/traceloadjob.h"
 #include "app/workspacecontroller.h"
 #include "core/analysis/workspace.h"
@@ -36,15 +39,16 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
-#include <QShortcut>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 
 namespace ks {
@@ -82,7 +86,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_progress->setMaximumWidth(240);
     m_cancelButton = new QPushButton(tr("Cancel"), this);
     m_warningsButton = new QToolButton(this);
+    m_warningsButton->setObjectName(QStringLiteral("warningsButton"));
     m_warningsButton->setAutoRaise(true);
+    m_warningsButton->setToolTip(tr("What the loader found: warnings, then information about the format"));
     m_statusLabel = new QLabel(this);
     statusBar()->addWidget(m_statusLabel, 1);
     statusBar()->addPermanentWidget(m_warningsButton);
@@ -95,7 +101,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_workspace = new WorkspaceController(m_timeline, m_details, m_diffPanel, m_ranksPanel, this);
     connect(m_workspace, &WorkspaceController::statusMessage, m_statusLabel, &QLabel::setText);
     createActions();
-    new RecordingController(this); // File ▸ Record…, Stop Recording, Save As…
+    auto* recording = new RecordingController(this); // File ▸ Record…, Stop Recording, Save As…
+    auto* emptyHint = new EmptyTraceHint(m_timeline->viewport());
+    connect(this, &MainWindow::traceChanged, emptyHint, &EmptyTraceHint::setTrace);
+    connect(emptyHint, &EmptyTraceHint::demoRequested, this, &MainWindow::openDemo);
+    connect(emptyHint, &EmptyTraceHint::recordRequested, recording, &RecordingController::record);
+    connect(emptyHint, &EmptyTraceHint::openRequested, this,
+            [this] { findChild<QAction*>(QStringLiteral("openAction"))->trigger(); });
 
     connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelLoading);
     connect(m_loader, &TraceLoadJob::progressChanged, this, &MainWindow::onProgress);
@@ -122,8 +134,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_search, &SearchBar::sliceMatchesChanged, m_timeline, &TimelineWidget::setSearchSliceMatches);
 
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray()))
-        resize(1600, 1000);
+    if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
+        // First run: a large window, but never larger than the screen (1280×720 laptops).
+        const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
+        resize(std::min(1600, available.width()), std::min(1000, available.height()));
+    }
     if (!restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray()))
         arrangeDefaultDocks();
 }
@@ -143,8 +158,10 @@ void MainWindow::arrangeDefaultDocks()
         bottom.front()->raise();
     // Sizes only stick once the window is laid out.
     QTimer::singleShot(0, this, [this, bottom] {
+        // Room for a chart and a dozen table rows, yet the timeline keeps well over half.
+        const int bottomHeight = std::clamp(fontMetrics().height() * 14, height() * 3 / 10, height() * 2 / 5);
         if (!bottom.isEmpty())
-            resizeDocks({bottom.front()}, {height() / 4}, Qt::Vertical);
+            resizeDocks({bottom.front()}, {bottomHeight}, Qt::Vertical);
         if (auto* details = findChild<QDockWidget*>(QStringLiteral("detailsDock")))
             resizeDocks({details}, {width() / 4}, Qt::Horizontal);
     });
@@ -188,6 +205,11 @@ void MainWindow::createDocks()
     summaryScroll->setFrameShape(QFrame::NoFrame);
     gpuDock->setWidget(summaryScroll);
     addDockWidget(Qt::BottomDockWidgetArea, gpuDock);
+    // Without GPU activity the summary is one line: show the Operators tab in its place.
+    connect(gpuViews, &GpuViews::reportReady, this, [this, gpuViews] {
+        if (gpuViews->summary()->showsNoGpuMessage() && !tabifiedDockWidgets(findChild<QDockWidget*>(QStringLiteral("gpuSummaryDock"))).isEmpty())
+            findChild<QDockWidget*>(QStringLiteral("operatorsDock"))->raise();
+    });
 
     // Operators, Kernels and Range tables (issue 4): they follow the trace and, when asked, the
     // visible range; their occurrence buttons reveal slices in the timeline.
@@ -231,6 +253,7 @@ void MainWindow::createActions()
             openFiles(paths);
     });
     open->setShortcut(QKeySequence::Open);
+    open->setObjectName(QStringLiteral("openAction"));
     createWorkspaceActions(file);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
@@ -243,13 +266,8 @@ void MainWindow::createActions()
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     QAction* find = m_viewMenu->addAction(tr("&Find…"), m_search, &SearchBar::activate);
-    find->setShortcut(QKeySequence::Find);
-    auto* slash = new QShortcut(QKeySequence(Qt::Key_Slash), m_timeline);
-    slash->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(slash, &QShortcut::activated, m_search, &SearchBar::activate);
-    QAction* fitAll = m_viewMenu->addAction(tr("Fit &All (0)"), m_timeline, &TimelineWidget::fitAll);
-    QAction* fitSelection = m_viewMenu->addAction(tr("Zoom to &Selection (F)"), m_timeline,
-                                                  &TimelineWidget::fitSelection);
+    find->setShortcuts({QKeySequence::Find, QKeySequence(Qt::Key_Slash)});
+    const TimelineKeyActions timelineKeys = addTimelineKeyActions(*m_viewMenu, *m_timeline);
     m_viewMenu->addSeparator();
     m_backAction = m_viewMenu->addAction(tr("&Back"), m_timeline, &TimelineWidget::goBack);
     m_backAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
@@ -286,6 +304,7 @@ void MainWindow::createActions()
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Kinetoscope"), this, [this] { showAboutDialog(this); });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    help->addSeparator();
 
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
@@ -293,10 +312,11 @@ void MainWindow::createActions()
     toolbar->addSeparator();
     toolbar->addAction(m_backAction);
     toolbar->addAction(m_forwardAction);
-    toolbar->addAction(fitAll);
-    toolbar->addAction(fitSelection);
+    toolbar->addAction(timelineKeys.fitAll);
+    toolbar->addAction(timelineKeys.fitSelection);
     toolbar->addAction(allFlows);
     toolbar->addAction(find);
+    installShortcutsHelp(*this, *help);
     updateHistoryActions();
 }
 
@@ -577,16 +597,13 @@ void MainWindow::adoptTrace(std::shared_ptr<const Trace> trace, const QString& p
     setWindowTitle(path.isEmpty() ? tr("Kinetoscope") : tr("%1 — Kinetoscope").arg(title));
     if (m_trace) {
         m_diagnostics->setDiagnostics(m_trace->diagnostics());
-        std::uint64_t warnings = 0;
-        for (const auto& entry : m_trace->diagnostics().counts())
-            warnings += entry.second;
-        m_warningsButton->setText(tr("⚠ %Ln warning(s)", nullptr, qlonglong(warnings)));
-        m_warningsButton->setVisible(warnings > 0);
+        m_warningsButton->setText(m_diagnostics->summaryText());
+        m_warningsButton->setVisible(!m_warningsButton->text().isEmpty());
         m_statusLabel->setText(tr("%L1 slices, %L2 flows")
                                    .arg(m_trace->slices().size())
                                    .arg(m_trace->flows().size()));
     } else {
-        m_diagnostics->clear();
+        m_diagnostics->clearDiagnostics();
         m_warningsButton->hide();
         m_statusLabel->clear();
     }

@@ -101,30 +101,15 @@ void printJson(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBre
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
-// nvprof prints times with 3 significant decimals and a unit per cell.
-std::string nvprofTime(double ns)
-{
-    char text[32];
-    if (ns >= 1e9)
-        std::snprintf(text, sizeof text, "%.4gs", ns / 1e9);
-    else if (ns >= 1e6)
-        std::snprintf(text, sizeof text, "%.4gms", ns / 1e6);
-    else if (ns >= 1e3)
-        std::snprintf(text, sizeof text, "%.4gus", ns / 1e3);
-    else
-        std::snprintf(text, sizeof text, "%.4gns", ns);
-    return text;
-}
-
 void printNvprofSection(const char* title, const std::vector<gpu::NvprofRow>& rows)
 {
     std::printf("%16s  Time(%%)      Time     Calls       Avg       Min       Max  Name\n", "Type");
     bool first = true;
     for (const auto& r : rows) {
         std::printf("%16s  %6.2f%%  %8s  %8llu  %8s  %8s  %8s  %s", first ? title : "", r.timePercent,
-                    nvprofTime(double(r.total)).c_str(), static_cast<unsigned long long>(r.calls),
-                    nvprofTime(r.average()).c_str(), nvprofTime(double(r.min)).c_str(),
-                    nvprofTime(double(r.max)).c_str(), r.name.c_str());
+                    gpu::formatNvprofTime(double(r.total)).c_str(), static_cast<unsigned long long>(r.calls),
+                    gpu::formatNvprofTime(r.average()).c_str(), gpu::formatNvprofTime(double(r.min)).c_str(),
+                    gpu::formatNvprofTime(double(r.max)).c_str(), r.name.c_str());
         if (r.bytes >= 0)
             std::printf("  (%lld bytes)", static_cast<long long>(r.bytes));
         std::printf("\n");

@@ -8,6 +8,9 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <cmath>
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 namespace ks {
@@ -82,6 +85,7 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_tree->setUniformRowHeights(true);
     m_tree->setWordWrap(false);
+    m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
     auto* copy = new QAction(tr("Copy"), m_tree);
@@ -139,32 +143,84 @@ void DetailsPanel::showSlice(SliceId slice)
     addField(tr("Depth"), QString::number(m_trace->rowOf(slice).depth));
     if (slices.correlation[slice] != kNoId)
         addField(tr("Correlation"), QString::number(slices.correlation[slice]));
-    addArgs(slice);
+    addArgsTree(parseArgs(m_trace->eventText(slice)));
     addFlows();
 }
 
-void DetailsPanel::addArgs(SliceId slice)
+void DetailsPanel::showInstant(std::uint32_t instant)
 {
-    const std::string text = m_trace->eventText(slice);
-    if (text.empty())
+    m_tree->clear();
+    m_links.clear();
+    m_slice = kNoSlice;
+    if (!m_trace || instant >= m_trace->instants().size())
         return;
+    const InstantTable& instants = m_trace->instants();
+    const QString name = qstr(m_trace->str(instants.name[instant]));
+    addField(tr("Name"), name);
+    addField(tr("Category"), qstr(m_trace->str(instants.category[instant])));
+    if (instants.track[instant] != kNoIndex) {
+        const std::uint32_t track = instants.track[instant];
+        addField(tr("Track"), qstr(m_trace->processDisplayName(m_trace->tracks()[track].process)) + QStringLiteral(" / ")
+                                  + qstr(m_trace->trackDisplayName(track)));
+    }
+    addField(tr("Time"), qstr(formatDuration(instants.time[instant] - m_trace->startTime())));
+    const nlohmann::json args = parseArgs(m_trace->instantText(instant));
+    if (name == QLatin1String("[memory]") && args.is_object())
+        addMemoryFields(args);
+    addArgsTree(args);
+}
+
+void DetailsPanel::addMemoryFields(const nlohmann::json& args)
+{
+    const auto number = [&](const char* key) -> std::optional<double> {
+        const auto it = args.find(key);
+        return it != args.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
+    };
+    const auto bytesText = [this](double bytes) {
+        const QString size = locale().formattedDataSize(qint64(std::abs(bytes)));
+        return tr("%1%2 (%L3 bytes)").arg(bytes < 0 ? QStringLiteral("−") : QString(), size).arg(qint64(bytes));
+    };
+    if (const auto bytes = number("Bytes"))
+        addField(*bytes < 0 ? tr("Freed") : tr("Allocated"), bytesText(*bytes));
+    if (const auto total = number("Total Allocated"))
+        addField(tr("Total allocated"), bytesText(*total));
+    if (const auto reserved = number("Total Reserved"))
+        addField(tr("Total reserved"), bytesText(*reserved));
+    // kineto: Device Type 0 is the CPU, 1 a CUDA device (Device Id).
+    const auto type = number("Device Type");
+    const auto id = number("Device Id");
+    if (type)
+        addField(tr("Device"), *type == 0 ? tr("CPU") : tr("GPU %1").arg(id ? int(*id) : 0));
+}
+
+nlohmann::json DetailsPanel::parseArgs(const std::string& text)
+{
+    if (text.empty())
+        return nlohmann::json(nlohmann::json::value_t::discarded);
     const auto depthGuard = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
         return depth <= kMaxArgsDepth;
     };
     const nlohmann::json event = nlohmann::json::parse(text, depthGuard, false);
-    QTreeWidgetItem* args = addField(tr("Arguments"), QString());
     if (event.is_discarded()) {
-        args->setText(1, tr("(could not decode: %1)").arg(QString::fromStdString(text.substr(0, 200))));
-        return;
+        addField(tr("Arguments"), tr("(could not decode: %1)").arg(QString::fromStdString(text.substr(0, 200))));
+        return event;
     }
     const auto it = event.find("args");
-    if (it == event.end() || !it->is_object()) {
-        args->setText(1, tr("(none)"));
+    return it != event.end() && it->is_object() ? *it : nlohmann::json(nlohmann::json::value_t::null);
+}
+
+void DetailsPanel::addArgsTree(const nlohmann::json& args)
+{
+    if (args.is_discarded())
+        return;
+    QTreeWidgetItem* item = addField(tr("Arguments"), QString());
+    if (!args.is_object()) {
+        item->setText(1, tr("(none)"));
         return;
     }
-    args->setText(1, tr("%n key(s)", nullptr, int(it->size())));
-    addJsonChildren(args, *it);
-    args->setExpanded(true);
+    item->setText(1, tr("%n key(s)", nullptr, int(args.size())));
+    addJsonChildren(item, args);
+    item->setExpanded(true);
 }
 
 void DetailsPanel::addFlows()
@@ -178,15 +234,23 @@ void DetailsPanel::addFlows()
         const Flow& flow = m_trace->flows()[link.flow];
         const QString format = link.incoming ? tr("%1: from %2 on %3 (delay %4)")
                                              : tr("%1: to %2 on %3 (delay %4)");
+        // The whole name: the view elides it in the middle, the tooltip has all of it.
         const QString value = format.arg(qstr(m_trace->str(flow.category)),
-                                         qstr(m_trace->str(m_trace->slices().name[link.other])).left(120),
+                                         qstr(m_trace->str(m_trace->slices().name[link.other])),
                                          qstr(m_trace->trackDisplayName(m_trace->trackOf(link.other))),
                                          qstr(formatDuration(link.delay)));
         QTreeWidgetItem* item = addField(link.incoming ? tr("Incoming flow") : tr("Outgoing flow"), value);
         item->setData(0, kLinkRole, int(i));
         item->setFont(1, linkFont);
         item->setForeground(1, linkColor);
-        item->setToolTip(1, tr("Click to go to the other end of this flow"));
+        item->setToolTip(1, tr("%1\n\nClick to go to the other end of this flow").arg(value.left(2000)));
+        if (const std::optional<LaunchTiming> timing = launchTiming(*m_trace, flow)) {
+            auto* delay = new QTreeWidgetItem(item, {tr("Launch delay"), qstr(formatDuration(timing->launchDelay))});
+            delay->setToolTip(1, tr("GPU start minus the end of the launch call"));
+            auto* queue = new QTreeWidgetItem(item, {tr("Queue time"), qstr(formatDuration(timing->queueTime))});
+            queue->setToolTip(1, tr("The part of the launch delay the stream spent finishing earlier work"));
+            item->setExpanded(true);
+        }
     }
 }
 

@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <memory>
 #include <vector>
 
@@ -37,6 +39,8 @@ public:
 
 public Q_SLOTS:
     void showSlice(ks::SliceId slice);
+    // An instant event (a [memory] sample shows its bytes, totals and device).
+    void showInstant(std::uint32_t instant);
     void activateFlowLink(int index);
     void copySelection() const;
 
@@ -49,7 +53,10 @@ Q_SIGNALS:
 private:
     void onItemClicked(QTreeWidgetItem* item);
     QTreeWidgetItem* addField(const QString& field, const QString& value);
-    void addArgs(SliceId slice);
+    // The event's args object; null when it has none, discarded (and said so) when unreadable.
+    nlohmann::json parseArgs(const std::string& text);
+    void addArgsTree(const nlohmann::json& args);
+    void addMemoryFields(const nlohmann::json& args);
     void addFlows();
 
     std::shared_ptr<const Trace> m_trace;

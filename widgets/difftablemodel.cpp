@@ -130,9 +130,9 @@ QVariant DiffTableModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (column.format == Format::Delta || column.format == Format::Percent) {
             if (value < 0)
-                return QBrush(QColor(20, 130, 40));
+                return QBrush(readableAccent(QColor(20, 130, 40)));
             if (value > 0)
-                return QBrush(QColor(190, 40, 30));
+                return QBrush(readableAccent(QColor(190, 40, 30)));
         }
         return {};
     case Qt::DisplayRole:

@@ -24,6 +24,7 @@ GpuViews::GpuViews(TimelineWidget* timeline, QObject* parent)
     connect(timeline, &TimelineWidget::rangeSelected, this, &GpuViews::followTimeline);
     connect(timeline, &TimelineWidget::rangeCleared, this, &GpuViews::followTimeline);
     connect(m_summary, &GpuSummaryPanel::stepActivated, timeline, &TimelineWidget::setVisibleRange);
+    connect(m_summary, &GpuSummaryPanel::stepSelected, timeline, &TimelineWidget::revealSlice);
     m_overlay->hide(); // until a trace with GPU kernels is shown
 }
 

@@ -1,5 +1,7 @@
 #include "widgets/insightsmodel.h"
 
+#include "widgets/statsformat.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -39,11 +41,11 @@ QVariant InsightsModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ForegroundRole && index.column() == SeverityColumn) {
         switch (insight->severity) {
         case analysis::Severity::High:
-            return QBrush(QColor(190, 30, 30));
+            return QBrush(readableAccent(QColor(190, 30, 30)));
         case analysis::Severity::Medium:
-            return QBrush(QColor(200, 120, 0));
+            return QBrush(readableAccent(QColor(200, 120, 0)));
         case analysis::Severity::Low:
-            return QBrush(QColor(90, 90, 90));
+            return {}; // the palette's text colour, light or dark
         }
     }
     if (role == Qt::ToolTipRole)

@@ -26,9 +26,11 @@ void OperatorTableModel::setTable(OperatorTable table)
     beginResetModel();
     m_table = std::move(table);
     m_columns.clear();
+    const bool hasKernels = std::any_of(m_table.rows.begin(), m_table.rows.end(),
+                                        [](const OperatorRow& row) { return row.kernels > 0; });
     for (int c = 0; c < ColumnCount; ++c) {
         const bool memory = c >= CpuMemory && c <= SelfDeviceMemory;
-        if ((memory && !m_table.hasMemory) || (c == InputShapes && !m_groupByShapes))
+        if ((memory && !m_table.hasMemory) || (c == InputShapes && !m_groupByShapes) || (c == TensorCores && !hasKernels))
             continue;
         m_columns.push_back(Column(c));
     }
@@ -88,6 +90,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
             ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == Name)
         return QString::fromStdString(r.name);
+    if (role == Qt::ToolTipRole && column == TensorCores && r.kernels > 0)
+        return tr("%1 of %n kernel launch(es) counted in CUDA total use tensor cores (by kernel name)", nullptr,
+                  int(r.kernels))
+            .arg(r.tensorCoreKernels);
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     const bool sort = role == SortRole;
@@ -113,6 +119,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     case SelfCpuMemory: return bytes(r.selfCpuMemory);
     case DeviceMemory: return bytes(r.deviceMemory);
     case SelfDeviceMemory: return bytes(r.selfDeviceMemory);
+    case TensorCores:
+        if (sort)
+            return r.kernels ? double(r.tensorCoreKernels) / double(r.kernels) : -1.0;
+        return r.kernels == 0 ? QString() : r.tensorCoreKernels > 0 ? tr("Yes") : tr("No");
     case InputShapes: return QString::fromStdString(r.inputShapes);
     case ColumnCount: break;
     }
@@ -136,6 +146,7 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
     case DeviceTotal: return tr("CUDA total");
     case DeviceAverage: return tr("CUDA time avg");
     case Calls: return tr("# of Calls");
+    case TensorCores: return tr("Tensor Cores Used");
     case CpuMemory: return tr("CPU Mem");
     case SelfCpuMemory: return tr("Self CPU Mem");
     case DeviceMemory: return tr("CUDA Mem");

@@ -1,6 +1,7 @@
 #pragma once
 // The Operators table: torch's key_averages() columns, plus memory columns when the trace
-// has [memory] events and an Input Shapes column when grouped by shapes.
+// has [memory] events, the plugin's "Tensor Cores Used" when it has kernels, and an Input
+// Shapes column when grouped by shapes.
 #include "core/stats/operatortable.h"
 #include "widgets/statstablemodel.h"
 
@@ -12,7 +13,7 @@ public:
     enum Column {
         Name, Side, SelfCpuPct, SelfCpu, CpuTotalPct, CpuTotal, CpuAverage, SelfDevice, SelfDevicePct,
         DeviceTotal, DeviceAverage, CpuMemory, SelfCpuMemory, DeviceMemory, SelfDeviceMemory, Calls,
-        InputShapes, ColumnCount
+        TensorCores, InputShapes, ColumnCount
     };
 
     explicit OperatorTableModel(QObject* parent = nullptr);
@@ -32,8 +33,8 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // The Column shown at a view column: memory columns only with [memory] events, Input
-    // Shapes only when grouped by shapes.
+    // The Column shown at a view column: memory columns only with [memory] events, Tensor
+    // Cores only with kernels, Input Shapes only when grouped by shapes.
     Column columnAt(int visibleColumn) const { return m_columns[visibleColumn]; }
     int visibleColumn(Column column) const; // -1 when hidden
 

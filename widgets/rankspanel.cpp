@@ -152,7 +152,7 @@ void RanksPanel::setReport(std::shared_ptr<const analysis::RanksReport> report, 
                 QFont font = item->font();
                 font.setBold(true);
                 item->setFont(font);
-                item->setForeground(QColor(180, 30, 30));
+                item->setForeground(readableAccent(QColor(180, 30, 30)));
             }
             // Named the straggler only when the analysis says the waiting is consistently its.
             row.front()->setText(label + (verdict.consistent ? tr(" (straggler)") : tr(" (caused most waiting)")));

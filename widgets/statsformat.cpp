@@ -1,6 +1,8 @@
 #include "widgets/statsformat.h"
 
 #include <QAbstractItemModel>
+#include <QGuiApplication>
+#include <QPalette>
 #include <QLocale>
 #include <QStringList>
 
@@ -54,6 +56,12 @@ QString statsDelimitedText(const QAbstractItemModel& model, const QList<int>& ro
     for (const int r : rows)
         line([&](int c) { return model.index(r, c).data().toString(); });
     return out;
+}
+
+QColor readableAccent(const QColor& accent)
+{
+    const bool darkBase = QGuiApplication::palette().color(QPalette::Base).lightness() < 128;
+    return darkBase ? accent.lighter(170) : accent;
 }
 
 } // namespace ks

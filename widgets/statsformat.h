@@ -2,6 +2,7 @@
 // Cell text shared by the statistics tables.
 #include "core/model/time.h"
 
+#include <QColor>
 #include <QList>
 #include <QString>
 
@@ -12,6 +13,10 @@ namespace ks {
 QString statsDuration(TimeNs ns);                 // "1.234 ms"
 QString statsPercent(TimeNs part, TimeNs whole);  // "12.34%"
 QString statsBytes(std::int64_t bytes);           // "-4.00 MiB", "512 bytes"
+
+// A warning red or improvement green that stays readable on the application's palette:
+// lightened when the base colour is dark.
+QColor readableAccent(const QColor& accent);
 
 // The header and the given rows of a table as displayed, one line each: separator ','
 // quotes fields as CSV needs; '\t' (TSV) turns tabs and newlines inside fields into spaces.

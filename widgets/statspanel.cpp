@@ -102,9 +102,9 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
     layout->addWidget(m_rangeLabel);
     layout->addWidget(m_view, 1);
 
+    // Each double-click on the same row goes on to its next occurrence (another row starts at 1).
     connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         m_view->setCurrentIndex(index);
-        resetOccurrence();
         stepOccurrence(+1);
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {

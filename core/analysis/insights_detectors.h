@@ -4,6 +4,7 @@
 // findings, insights_gpu.cpp for kernels and idle gaps).
 #include "core/analysis/insights.h"
 #include "core/gpu/intervalset.h"
+#include "core/gpu/tensorcores.h"
 
 #include <optional>
 
@@ -57,9 +58,8 @@ std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const Tra
 std::string printfString(const char* format, ...) __attribute__((format(printf, 1, 2)));
 std::string formatUs(double us);
 
-// Kernel-name rules (docs: insights-notes §2): a GEMM/conv kernel doing fp32 math without
-// tensor cores. Exposed for the tests.
-bool isFp32GemmKernel(std::string_view name);
+// Kernel-name rules (docs: insights-notes §2), shared with the Operators table.
+using gpu::isFp32GemmKernel;
 // "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize" and driver twins.
 bool isSyncCall(std::string_view name);
 

@@ -73,23 +73,6 @@ std::vector<Evidence> gapEvidence(const InsightContext& context, std::vector<Idl
 
 } // namespace
 
-bool isFp32GemmKernel(std::string_view rawName)
-{
-    std::string name(rawName);
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    const bool gemmLike = contains(name, "gemm") || contains(name, "gemv") || contains(name, "conv")
-        || contains(name, "cutlass") || contains(name, "xmma");
-    if (!gemmLike)
-        return false;
-    for (const std::string_view tensorCore : {"tf32", "wgmma", "hmma", "nvjet", "bf16", "f16", "e4m3", "e5m2", "imma",
-                                              "s1688", "s16816", "h884", "h1688", "16816"}) {
-        if (contains(name, tensorCore))
-            return false;
-    }
-    return contains(name, "sgemm") || contains(name, "simt") || contains(name, "ffma") || contains(name, "f32f32")
-        || contains(name, "<float,");
-}
-
 std::optional<Insight> detectFp32Gemm(const InsightContext& context)
 {
     const auto& slices = context.trace.slices();

@@ -3,6 +3,7 @@
 #include "core/gpu/pluginkind.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <unordered_map>
 
 namespace ks::gpu {
@@ -99,6 +100,20 @@ NvprofSummary computeNvprofSummary(const Trace& trace)
     summary.gpuActivities = gpu.finish(summary.gpuTotal);
     summary.apiCalls = api.finish(summary.apiTotal);
     return summary;
+}
+
+std::string formatNvprofTime(double ns)
+{
+    char text[32];
+    if (ns >= 1e9)
+        std::snprintf(text, sizeof text, "%.4gs", ns / 1e9);
+    else if (ns >= 1e6)
+        std::snprintf(text, sizeof text, "%.4gms", ns / 1e6);
+    else if (ns >= 1e3)
+        std::snprintf(text, sizeof text, "%.4gus", ns / 1e3);
+    else
+        std::snprintf(text, sizeof text, "%.4gns", ns);
+    return text;
 }
 
 } // namespace ks::gpu

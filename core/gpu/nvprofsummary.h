@@ -31,4 +31,7 @@ std::string nvprofMemcpyName(std::string_view kinetoName);
 
 NvprofSummary computeNvprofSummary(const Trace& trace);
 
+// A time as nvprof prints it: 4 significant digits and a unit ("1.211ms", "812.3us", "950ns").
+std::string formatNvprofTime(double ns);
+
 } // namespace ks::gpu

@@ -24,6 +24,7 @@ std::string Diagnostic::located() const
 void Diagnostics::add(Diagnostic d, std::uint64_t count)
 {
     auto& n = m_counts[d.code];
+    m_severities.try_emplace(d.code, d.severity);
     if (n < kMessagesPerCode) {
         d.message = utf8::sanitized(d.message); // messages may quote the file (names, paths)
         m_items.push_back(std::move(d));
@@ -42,20 +43,50 @@ std::uint64_t Diagnostics::count(const std::string& code) const
     return it == m_counts.end() ? 0 : it->second;
 }
 
-std::vector<std::string> Diagnostics::summaryLines() const
+Diagnostic::Severity Diagnostics::severityOf(const std::string& code) const
 {
-    std::vector<std::string> lines;
-    for (const auto& [code, n] : m_counts) {
-        std::string first;
-        for (const auto& d : m_items) {
-            if (d.code == code) {
-                first = d.located();
-                break;
-            }
-        }
-        lines.push_back(std::to_string(n) + "× " + code + ": " + first);
+    auto it = m_severities.find(code);
+    return it == m_severities.end() ? Diagnostic::Severity::Warning : it->second;
+}
+
+std::uint64_t Diagnostics::infoCount() const
+{
+    std::uint64_t n = 0;
+    for (const auto& [code, count] : m_counts) {
+        if (severityOf(code) == Diagnostic::Severity::Info)
+            n += count;
     }
-    return lines;
+    return n;
+}
+
+std::uint64_t Diagnostics::warningCount() const
+{
+    std::uint64_t n = 0;
+    for (const auto& [code, count] : m_counts)
+        n += count;
+    return n - infoCount();
+}
+
+const char* severityName(Diagnostic::Severity severity)
+{
+    switch (severity) {
+    case Diagnostic::Severity::Error: return "error";
+    case Diagnostic::Severity::Info: return "info";
+    case Diagnostic::Severity::Warning: break;
+    }
+    return "warning";
+}
+
+std::string Diagnostics::summaryLine(const std::string& code) const
+{
+    std::string first;
+    for (const auto& d : m_items) {
+        if (d.code == code) {
+            first = d.located();
+            break;
+        }
+    }
+    return std::to_string(count(code)) + "× " + code + ": " + first;
 }
 
 } // namespace ks

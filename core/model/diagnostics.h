@@ -12,7 +12,8 @@ inline constexpr std::int64_t kNoEventIndex = -1;
 // A problem found while reading or building a trace, located by byte offset (in the
 // uncompressed stream) and/or the index of the entry in traceEvents.
 struct Diagnostic {
-    enum class Severity { Warning, Error };
+    // Info: an expected property of the format (kineto's orphan flow halves), not a defect.
+    enum class Severity { Warning, Error, Info };
     Severity severity = Severity::Warning;
     std::string code;    // stable key, e.g. "truncated", "unpaired-flow", "missing-ts"
     std::string message; // human readable
@@ -34,13 +35,21 @@ public:
     const std::vector<Diagnostic>& items() const { return m_items; }
     const std::map<std::string, std::uint64_t>& counts() const { return m_counts; }
     std::uint64_t count(const std::string& code) const;
+    // The severity a code was first reported with (every code keeps one).
+    Diagnostic::Severity severityOf(const std::string& code) const;
+    // Occurrences of things actually wrong (warnings and errors), and of information.
+    std::uint64_t warningCount() const;
+    std::uint64_t infoCount() const;
     bool empty() const { return m_counts.empty(); }
-    // One line per code: "12× unpaired-flow: first message".
-    std::vector<std::string> summaryLines() const;
+    // "12× unpaired-flow: first message".
+    std::string summaryLine(const std::string& code) const;
 
 private:
     std::vector<Diagnostic> m_items;
     std::map<std::string, std::uint64_t> m_counts;
+    std::map<std::string, Diagnostic::Severity> m_severities;
 };
+
+const char* severityName(Diagnostic::Severity severity); // "warning", "error", "info"
 
 } // namespace ks

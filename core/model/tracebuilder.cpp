@@ -662,7 +662,7 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
     for (const auto& s : m_trace.m_flowStats)
         unpaired += s.unpairedStarts + s.unpairedEnds;
     if (unpaired)
-        m_trace.m_diagnostics.add({Diagnostic::Severity::Warning, "unpaired-flow",
+        m_trace.m_diagnostics.add({Diagnostic::Severity::Info, "unpaired-flow",
                                    "flow events without their other half (kineto writes one for every CUDA API call)",
                                    kNoOffset, kNoEventIndex},
                                   unpaired);

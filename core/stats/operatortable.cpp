@@ -1,5 +1,7 @@
 #include "core/stats/operatortable.h"
 
+#include "core/gpu/tensorcores.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -101,6 +103,8 @@ private:
         bool alive = true;
         TimeNs kernels = 0;      // GPU time launched directly by this op
         TimeNs deviceTotal = 0;
+        std::uint32_t kernelCount = 0, tensorCoreKernels = 0; // launched directly
+        std::uint64_t kernelTotal = 0, tensorCoreTotal = 0;   // with the children's
         std::int64_t cpuMemory = 0, deviceMemory = 0;
     };
 
@@ -215,21 +219,34 @@ void OperatorTableBuilder::attributeDeviceTime()
         if ((c == SliceClass::CudaRuntime || c == SliceClass::CudaDriver) && slices.correlation[n.slice] != kNoId)
             externalOfCorrelation[slices.correlation[n.slice]] = slices.externalId[n.slice];
     }
-    std::unordered_map<std::int64_t, TimeNs> deviceTimeOfExternal;
+    struct Launched {
+        TimeNs time = 0;
+        std::uint32_t kernels = 0, tensorCoreKernels = 0;
+    };
+    std::unordered_map<std::int64_t, Launched> launchedByExternal;
     for (const SliceId s : m_deviceEvents) {
         if (!isDeviceActivity(m_trace.classOf(s)))
             continue;
         std::int64_t external = slices.externalId[s];
         if (auto it = externalOfCorrelation.find(slices.correlation[s]); it != externalOfCorrelation.end() && it->second != kNoId)
             external = it->second;
-        if (external != kNoId)
-            deviceTimeOfExternal[external] += slices.duration[s];
+        if (external == kNoId)
+            continue;
+        Launched& launched = launchedByExternal[external];
+        launched.time += slices.duration[s];
+        if (m_trace.classOf(s) == SliceClass::Kernel) {
+            ++launched.kernels;
+            launched.tensorCoreKernels += gpu::usesTensorCores(m_trace.str(slices.name[s])) ? 1 : 0;
+        }
     }
     for (auto& n : m_nodes) {
         if (n.id == kNoId)
             continue;
-        if (auto it = deviceTimeOfExternal.find(n.id); it != deviceTimeOfExternal.end())
-            n.kernels = it->second;
+        if (auto it = launchedByExternal.find(n.id); it != launchedByExternal.end()) {
+            n.kernels = it->second.time;
+            n.kernelCount = it->second.kernels;
+            n.tensorCoreKernels = it->second.tensorCoreKernels;
+        }
     }
 }
 
@@ -282,6 +299,8 @@ void OperatorTableBuilder::foldSameNameChildren()
                 continue;
             parent.children = n.children;
             parent.kernels = n.kernels;
+            parent.kernelCount = n.kernelCount;
+            parent.tensorCoreKernels = n.tensorCoreKernels;
             for (const auto c : n.children)
                 m_nodes[c].parent = n.parent;
             n.alive = false;
@@ -296,8 +315,13 @@ void OperatorTableBuilder::computeDeviceTotals()
     for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) {
         Node& n = m_nodes[*it];
         n.deviceTotal = n.kernels;
-        for (const auto c : n.children)
+        n.kernelTotal = n.kernelCount;
+        n.tensorCoreTotal = n.tensorCoreKernels;
+        for (const auto c : n.children) {
             n.deviceTotal += m_nodes[c].deviceTotal;
+            n.kernelTotal += m_nodes[c].kernelTotal;
+            n.tensorCoreTotal += m_nodes[c].tensorCoreTotal;
+        }
     }
 }
 
@@ -437,6 +461,8 @@ void OperatorTableBuilder::aggregate()
         row.selfCpuMemory += n.cpuMemory - childCpuMemory;
         row.deviceMemory += n.deviceMemory;
         row.selfDeviceMemory += n.deviceMemory - childDeviceMemory;
+        row.kernels += n.kernelTotal;
+        row.tensorCoreKernels += n.tensorCoreTotal;
         row.slices.push_back(n.slice);
         m_table.selfCpuTotal += selfCpu;
     }
@@ -463,6 +489,10 @@ void OperatorTableBuilder::aggregate()
         ++row.calls;
         row.selfDevice += slices.duration[s];
         row.deviceTotal += slices.duration[s];
+        if (m_trace.classOf(s) == SliceClass::Kernel) {
+            ++row.kernels;
+            row.tensorCoreKernels += gpu::usesTensorCores(m_trace.str(slices.name[s])) ? 1 : 0;
+        }
         row.slices.push_back(s);
         if (!annotation)
             m_table.selfDeviceTotal += slices.duration[s];

@@ -22,6 +22,9 @@ struct OperatorRow {
     TimeNs selfDevice = 0, deviceTotal = 0;
     std::int64_t cpuMemory = 0, selfCpuMemory = 0;       // bytes, from [memory] events
     std::int64_t deviceMemory = 0, selfDeviceMemory = 0;
+    // Kernels launched by these occurrences (their children's included; a kernel row: itself)
+    // and those of them that use tensor cores by name (the plugin's "Tensor Cores Used").
+    std::uint64_t kernels = 0, tensorCoreKernels = 0;
     std::vector<SliceId> slices;   // the occurrences counted, by start time
 
     // Rounded to the nearest ns, as torch divides in floating point.

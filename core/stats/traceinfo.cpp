@@ -131,12 +131,16 @@ nlohmann::json traceInfoJson(const Trace& trace, const std::string& path)
                     w["byte_offset"] = d.byteOffset;
                 if (d.eventIndex != kNoEventIndex)
                     w["event_index"] = d.eventIndex;
-                w["severity"] = d.severity == Diagnostic::Severity::Error ? "error" : "warning";
+                w["severity"] = severityName(d.severity);
                 break;
             }
         }
         warnings.push_back(std::move(w));
     }
+    // "warnings" lists every code (with its severity); the counts split what is wrong from
+    // what is expected of the format (info).
+    out["warning_count"] = trace.diagnostics().warningCount();
+    out["info_count"] = trace.diagnostics().infoCount();
     return out;
 }
 
@@ -182,11 +186,18 @@ std::string traceInfoText(const Trace& trace, const std::string& path)
             o << "\n";
         }
     }
-    if (!trace.diagnostics().empty()) {
-        o << "\nwarnings:\n";
-        for (const auto& line : trace.diagnostics().summaryLines())
-            o << "  " << line << "\n";
-    }
+    const Diagnostics& diagnostics = trace.diagnostics();
+    const auto section = [&](const char* title, bool info) {
+        if ((info ? diagnostics.infoCount() : diagnostics.warningCount()) == 0)
+            return;
+        o << "\n" << title << ":\n";
+        for (const auto& [code, n] : diagnostics.counts()) {
+            if ((diagnostics.severityOf(code) == Diagnostic::Severity::Info) == info)
+                o << "  " << diagnostics.summaryLine(code) << "\n";
+        }
+    };
+    section("warnings", false);
+    section("information (expected in this format)", true);
     return o.str();
 }
 

@@ -4,6 +4,7 @@
 // and the arrow overlay.
 #include "core/model/trace.h"
 
+#include <optional>
 #include <vector>
 
 namespace ks {
@@ -17,5 +18,13 @@ struct FlowLink {
 
 // Incoming links first, then outgoing; each group in the order of the other end's start.
 std::vector<FlowLink> flowLinksOf(const Trace& trace, SliceId slice);
+
+// How long a GPU op waited after the runtime/driver call that launched it (an ac2g flow).
+struct LaunchTiming {
+    TimeNs launchDelay = 0; // op start − launch call end; negative when it started before the call returned
+    TimeNs queueTime = 0;   // the part of that delay its stream was still busy with earlier GPU ops
+};
+// For a flow from a launch call to a kernel, memcpy or memset; nullopt for other flows.
+std::optional<LaunchTiming> launchTiming(const Trace& trace, const Flow& flow);
 
 } // namespace ks

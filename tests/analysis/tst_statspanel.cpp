@@ -52,7 +52,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setTable(computeOperatorTable(*m_mlp));
         QCOMPARE(model.rowCount(), 81);
-        QCOMPARE(model.columnCount(), 12); // no memory, no input shapes
+        QCOMPARE(model.columnCount(), 13); // no memory, no input shapes; Tensor Cores Used (kernels)
         QCOMPARE(model.headerData(OperatorTableModel::SelfDevice, Qt::Horizontal).toString(), QStringLiteral("Self CUDA"));
         int addmm = -1;
         for (int r = 0; r < model.rowCount(); ++r) {
@@ -67,10 +67,14 @@ private Q_SLOTS:
         QCOMPARE(model.index(addmm, OperatorTableModel::CpuTotal).data().toString(),
                  QString::fromStdString(formatDuration(4019403)));
         QCOMPARE(model.occurrences(addmm).size(), std::size_t(8));
+        // mlp_ops' fp16 steps run aten::addmm on nvjet (tensor-core) kernels.
+        QCOMPARE(model.index(addmm, model.visibleColumn(OperatorTableModel::TensorCores)).data().toString(),
+                 QStringLiteral("Yes"));
 
         model.setTable(computeOperatorTable(*m_transformer)); // [memory] events: 4 more columns
-        QCOMPARE(model.columnCount(), 16);
+        QCOMPARE(model.columnCount(), 17);
         QCOMPARE(model.headerData(15, Qt::Horizontal).toString(), QStringLiteral("# of Calls"));
+        QCOMPARE(model.headerData(16, Qt::Horizontal).toString(), QStringLiteral("Tensor Cores Used"));
         QCOMPARE(model.columnAt(14), OperatorTableModel::SelfDeviceMemory);
     }
 

@@ -12,6 +12,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTest>
 
 #include <cmath>
@@ -206,6 +207,7 @@ void TestGpuOverlay::breakdownModelAndChart()
     // Clicking a step's bar (or activating its row) asks the timeline to zoom to it.
     QSignalSpy zoom(&panel, &GpuSummaryPanel::stepActivated);
     panel.resize(800, 700);
+    panel.tabs()->setCurrentIndex(1); // Step Time Breakdown
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     chart->replot();
@@ -218,6 +220,9 @@ void TestGpuOverlay::breakdownModelAndChart()
     panel.activateStep(0);
     QCOMPARE(zoom.count(), 2);
     QCOMPARE(zoom.at(1).at(0).value<TimeNs>(), report->breakdown.steps[0].start);
+
+    // The legend sits beside the bars, never over them.
+    QVERIFY(!chart->axisRect()->outerRect().intersects(chart->legend->outerRect()));
 }
 
 QTEST_MAIN(TestGpuOverlay)

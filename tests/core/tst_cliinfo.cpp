@@ -32,6 +32,12 @@ private slots:
             for (const auto& t : p["tracks"])
                 slices += t["slices"].get<std::uint64_t>();
         QCOMPARE(slices, out["slices"].get<std::uint64_t>());
+        // The fixtures are clean torch traces: their unpaired flow halves are information.
+        std::uint64_t unpaired = 0;
+        for (const auto& [category, flows] : out["flow_categories"].items())
+            unpaired += flows["unpaired_starts"].get<std::uint64_t>() + flows["unpaired_ends"].get<std::uint64_t>();
+        QCOMPARE(out["info_count"].get<std::uint64_t>(), unpaired);
+        QCOMPARE(out["warning_count"].get<std::uint64_t>(), std::uint64_t(0));
     }
 
     void textAndErrors()
