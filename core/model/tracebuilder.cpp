@@ -37,6 +37,20 @@ void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
     column.swap(out);
 }
 
+// The slice columns the loader fills, listed once so that reserving and reordering never miss one.
+template <class Slices, class Visit>
+void forEachLoadedColumn(Slices& t, Visit visit)
+{
+    visit(t.start);
+    visit(t.duration);
+    visit(t.name);
+    visit(t.category);
+    visit(t.rawOffset);
+    visit(t.rawLength);
+    visit(t.correlation);
+    visit(t.externalId);
+}
+
 int processRank(const Process& p)
 {
     if (p.isDevice)
@@ -93,14 +107,7 @@ void TraceBuilder::reserveForEvents(std::size_t events)
     // Doubling would copy every column and fault in about twice its final memory.
     events = std::min<std::size_t>(events, std::size_t(1) << 31);
     auto& t = m_trace.m_slices;
-    reserveColumn(t.start, events);
-    reserveColumn(t.duration, events);
-    reserveColumn(t.name, events);
-    reserveColumn(t.category, events);
-    reserveColumn(t.rawOffset, events);
-    reserveColumn(t.rawLength, events);
-    reserveColumn(t.correlation, events);
-    reserveColumn(t.externalId, events);
+    forEachLoadedColumn(t, [&](auto& column) { reserveColumn(column, events); });
     reserveColumn(m_sliceTrack, events);
     reserveColumn(m_sliceGpuOp, events);
     reserveColumn(m_sliceIsPython, events);
@@ -277,14 +284,7 @@ Trace TraceBuilder::finish()
     byStart = {};
 
     auto& t = m_trace.m_slices;
-    permute(t.start, order);
-    permute(t.duration, order);
-    permute(t.name, order);
-    permute(t.category, order);
-    permute(t.rawOffset, order);
-    permute(t.rawLength, order);
-    permute(t.correlation, order);
-    permute(t.externalId, order);
+    forEachLoadedColumn(t, [&](auto& column) { permute(column, order); });
     t.row.resize(n);
     for (std::uint32_t pos = 0; pos < n; ++pos)
         t.row[pos] = rowOfPending[order[pos]];
