@@ -252,7 +252,8 @@ void TraceReader::handOver(std::size_t windowSize)
     ParsedBatch next = m_pipe.spare();
     if (next.window.size() < std::max(windowSize, m_len - m_pos))
         next.window.resize(std::max(windowSize, m_len - m_pos));
-    std::memcpy(next.window.data(), window() + m_pos, m_len - m_pos);
+    if (m_len > m_pos) // an empty window may have no storage: memcpy needs valid pointers even for 0 bytes
+        std::memcpy(next.window.data(), window() + m_pos, m_len - m_pos);
     for (; m_idTextsSent < m_idTexts.size(); ++m_idTextsSent)
         m_batch.newIdTexts.emplace_back(m_idTexts.view(static_cast<StringId>(m_idTextsSent)));
     m_pipe.push(std::move(m_batch));
