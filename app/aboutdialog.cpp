@@ -42,8 +42,7 @@ void showAboutDialog(QWidget* parent)
                         "<tr><td>Collector library&nbsp;</td><td>%6</td></tr>"
                         "</table>")
             .arg(QString::fromLatin1(kVersion), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR),
-                 QStringLiteral(QCUSTOMPLOT_VERSION_STR), cuptiText(), collectorText(),
-                 QString::fromLatin1(kHomepage));
+                 QStringLiteral(QCUSTOMPLOT_VERSION_STR), cuptiText(), collectorText(), QString::fromLatin1(kHomepage));
     QMessageBox::about(parent, QMessageBox::tr("About Kinetoscope"), text);
 }
 

@@ -29,10 +29,12 @@ int runApp(int argc, char** argv)
     const QCommandLineOption diff(QStringLiteral("diff"),
                                   QApplication::translate("main", "Compare two traces: BASE above NEW."));
     parser.addOption(diff);
-    parser.addPositionalArgument(QStringLiteral("files"),
-                                 QApplication::translate("main", "Traces to open (*.pt.trace.json[.gz]); several files or "
-                                                                 "a folder open as the ranks of one run; with --diff, BASE NEW."),
-                                 QStringLiteral("[file...]"));
+    parser.addPositionalArgument(
+        QStringLiteral("files"),
+        QApplication::translate("main",
+                                "Traces to open (*.pt.trace.json[.gz]); several files or "
+                                "a folder open as the ranks of one run; with --diff, BASE NEW."),
+        QStringLiteral("[file...]"));
     parser.process(app);
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(diff) && files.size() != 2) {

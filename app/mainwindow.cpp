@@ -24,10 +24,10 @@
 #include "widgets/timelinewidget.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCoreApplication>
-#include <QActionGroup>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -126,6 +126,7 @@ MainWindow::MainWindow(QWidget* parent)
                 m_search->setTrace(trace);
             });
     connect(m_timeline, &TimelineWidget::selectionChanged, m_details, &DetailsPanel::showSlice);
+    connect(m_timeline, &TimelineWidget::instantSelected, m_details, &DetailsPanel::showInstant);
     connect(m_timeline, &TimelineWidget::historyChanged, this, &MainWindow::updateHistoryActions);
     connect(m_details, &DetailsPanel::flowTargetActivated, m_timeline, &TimelineWidget::revealSlice);
     connect(m_search, &SearchBar::matchActivated, m_timeline, &TimelineWidget::revealSlice);
@@ -189,9 +190,8 @@ void MainWindow::createDocks()
     m_diagnosticsDock->setWidget(m_diagnostics);
     addDockWidget(Qt::BottomDockWidgetArea, m_diagnosticsDock);
     m_diagnosticsDock->hide();
-    connect(m_warningsButton, &QToolButton::clicked, m_diagnosticsDock, [this] {
-        m_diagnosticsDock->setVisible(!m_diagnosticsDock->isVisible());
-    });
+    connect(m_warningsButton, &QToolButton::clicked, m_diagnosticsDock,
+            [this] { m_diagnosticsDock->setVisible(!m_diagnosticsDock->isVisible()); });
 
     // GPU metric overlays directly under the timeline, and the GPU summary (issue 5).
     auto* gpuViews = new GpuViews(m_timeline, this);
@@ -207,7 +207,8 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, gpuDock);
     // Without GPU activity the summary is one line: show the Operators tab in its place.
     connect(gpuViews, &GpuViews::reportReady, this, [this, gpuViews] {
-        if (gpuViews->summary()->showsNoGpuMessage() && !tabifiedDockWidgets(findChild<QDockWidget*>(QStringLiteral("gpuSummaryDock"))).isEmpty())
+        if (gpuViews->summary()->showsNoGpuMessage()
+            && !tabifiedDockWidgets(findChild<QDockWidget*>(QStringLiteral("gpuSummaryDock"))).isEmpty())
             findChild<QDockWidget*>(QStringLiteral("operatorsDock"))->raise();
     });
 
@@ -240,6 +241,12 @@ void MainWindow::createDocks()
     m_ranksDock->setObjectName(QStringLiteral("ranksDock"));
     m_ranksDock->setWidget(m_ranksPanel);
     addDockWidget(Qt::BottomDockWidgetArea, m_ranksDock);
+
+    // On a small screen (1280×720, 1920×1080 at 200 %) the panels' own minimum heights add
+    // up to more than the window: each dock may shrink to a few lines (cutting its panel),
+    // so that the timeline keeps half the height.
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        dock->widget()->setMinimumHeight(fontMetrics().height() * 3);
 }
 
 void MainWindow::createActions()
@@ -295,7 +302,8 @@ void MainWindow::createActions()
     }
     QAction* gpuFirst = m_viewMenu->addAction(tr("&GPU Groups First"), m_timeline, &TimelineWidget::setGpuFirst);
     gpuFirst->setCheckable(true);
-    connect(m_timeline, &TimelineWidget::traceChanged, gpuFirst, [this, gpuFirst] { gpuFirst->setChecked(m_timeline->gpuFirst()); });
+    connect(m_timeline, &TimelineWidget::traceChanged, gpuFirst,
+            [this, gpuFirst] { gpuFirst->setChecked(m_timeline->gpuFirst()); });
     m_viewMenu->addMenu(m_alignMenu);
     m_viewMenu->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
@@ -329,9 +337,9 @@ void MainWindow::createWorkspaceActions(QMenu* file)
             openFiles({dir});
     });
     file->addAction(tr("Compare &With…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Compare With (NEW)"), QFileInfo(m_file).absolutePath(),
-            tr("PyTorch profiler traces (*.json *.json.gz *.gz);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Compare With (NEW)"), QFileInfo(m_file).absolutePath(),
+                                         tr("PyTorch profiler traces (*.json *.json.gz *.gz);;All files (*)"));
         if (!path.isEmpty())
             compareWith(path);
     });
@@ -344,8 +352,10 @@ void MainWindow::createWorkspaceActions(QMenu* file)
         action->setCheckable(true);
         group->addAction(action);
     }
-    connect(clock, &QAction::triggered, m_workspace, [this] { m_workspace->setAlignment(WorkspaceController::Align::AbsoluteClock); });
-    connect(steps, &QAction::triggered, m_workspace, [this] { m_workspace->setAlignment(WorkspaceController::Align::StepStarts); });
+    connect(clock, &QAction::triggered, m_workspace,
+            [this] { m_workspace->setAlignment(WorkspaceController::Align::AbsoluteClock); });
+    connect(steps, &QAction::triggered, m_workspace,
+            [this] { m_workspace->setAlignment(WorkspaceController::Align::StepStarts); });
     QAction* eachStep = m_alignMenu->addAction(tr("Align &Each Step Separately"));
     eachStep->setCheckable(true);
     connect(eachStep, &QAction::toggled, m_workspace, &WorkspaceController::setAlignEachStep);
@@ -375,22 +385,15 @@ void MainWindow::addPanel(QDockWidget* dock, Qt::DockWidgetArea area)
 QString MainWindow::demoTracePath()
 {
     const QString demo = QStringLiteral("demo.pt.trace.json.gz");
-    const QString installed = QCoreApplication::applicationDirPath()
-        + QStringLiteral("/../share/kinetoscope/") + demo;
+    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/kinetoscope/") + demo;
     if (QFileInfo::exists(installed))
         return installed;
     return QStringLiteral(KS_SOURCE_RESOURCES "/") + demo;
 }
 
-bool MainWindow::isLoading() const
-{
-    return m_loader->isRunning();
-}
+bool MainWindow::isLoading() const { return m_loader->isRunning(); }
 
-void MainWindow::openFile(const QString& path)
-{
-    openFiles({path});
-}
+void MainWindow::openFile(const QString& path) { openFiles({path}); }
 
 void MainWindow::openFiles(const QStringList& paths)
 {
@@ -444,7 +447,6 @@ void MainWindow::compareWith(const QString& newPath)
 
 void MainWindow::startLoading(const QStringList& paths, OpenKind kind)
 {
-
     m_loadKind = kind;
     m_statusLabel->setText(paths.size() == 1 ? tr("Loading %1…").arg(QFileInfo(paths.front()).fileName())
                                              : tr("Loading %n files…", nullptr, int(paths.size())));
@@ -452,15 +454,9 @@ void MainWindow::startLoading(const QStringList& paths, OpenKind kind)
     m_loader->start(paths);
 }
 
-void MainWindow::openDemo()
-{
-    openFile(demoTracePath());
-}
+void MainWindow::openDemo() { openFile(demoTracePath()); }
 
-void MainWindow::cancelLoading()
-{
-    m_loader->cancel();
-}
+void MainWindow::cancelLoading() { m_loader->cancel(); }
 
 void MainWindow::closeTrace()
 {
@@ -468,10 +464,7 @@ void MainWindow::closeTrace()
     setTrace(nullptr, QString());
 }
 
-void MainWindow::revealSlice(SliceId slice)
-{
-    m_timeline->revealSlice(slice);
-}
+void MainWindow::revealSlice(SliceId slice) { m_timeline->revealSlice(slice); }
 
 void MainWindow::setLoadingUi(bool loading)
 {
@@ -506,7 +499,9 @@ void MainWindow::onLoaded(const std::vector<LoadedFile>& loaded)
         else
             failures << tr("%1: %2").arg(QDir::toNativeSeparators(file.path), file.error);
     }
-    if (files.size() == 1 && m_loadKind == OpenKind::Files) {
+    // A merged collector file that names its ranks opens as those ranks (showWorkspace).
+    const bool namedRanks = ok.size() == 1 && analysis::namesSeveralRanks(*ok.front().trace);
+    if (files.size() == 1 && m_loadKind == OpenKind::Files && !namedRanks) {
         if (!ok.empty()) {
             addRecentFile(ok.front().path);
             setTrace(ok.front().trace, ok.front().path);
@@ -521,8 +516,9 @@ void MainWindow::onLoaded(const std::vector<LoadedFile>& loaded)
         QStringList sides;
         for (std::size_t i = 0; i < files.size(); ++i) {
             if (!files[i].trace)
-                sides << tr("%1 %2: %3").arg(i == 0 ? tr("BASE") : tr("NEW"), QDir::toNativeSeparators(files[i].path),
-                                             files[i].error);
+                sides << tr("%1 %2: %3")
+                             .arg(i == 0 ? tr("BASE") : tr("NEW"), QDir::toNativeSeparators(files[i].path),
+                                  files[i].error);
         }
         onFailed(files.size() > 1 ? files.back().path : files.front().path, sides.join(QLatin1Char('\n')));
         return;
@@ -532,16 +528,20 @@ void MainWindow::onLoaded(const std::vector<LoadedFile>& loaded)
 
 void MainWindow::showWorkspace(const std::vector<LoadedFile>& files, OpenKind kind, QStringList messages)
 {
-    if (files.size() == 1) {
+    const bool comparison = kind == OpenKind::Comparison;
+    const bool oneFileOfRanks = files.size() == 1 && !comparison && analysis::namesSeveralRanks(*files.front().trace);
+    if (files.size() == 1 && !oneFileOfRanks) {
         addRecentFile(files.front().path);
         setTrace(files.front().trace, files.front().path);
-    } else if (files.size() > 1) {
-        const bool comparison = kind == OpenKind::Comparison;
-        messages << m_workspace->open(files, comparison ? WorkspaceController::Kind::Comparison
-                                                        : WorkspaceController::Kind::Ranks);
-        const QString title = comparison ? tr("%1 vs %2").arg(QFileInfo(files[0].path).fileName(),
-                                                              QFileInfo(files[1].path).fileName())
-                                         : tr("%n traces", nullptr, int(m_timeline->traceCount()));
+    } else if (!files.empty()) {
+        if (oneFileOfRanks)
+            addRecentFile(files.front().path);
+        messages << m_workspace->open(
+            files, comparison ? WorkspaceController::Kind::Comparison : WorkspaceController::Kind::Ranks);
+        const QString title = comparison
+            ? tr("%1 vs %2").arg(QFileInfo(files[0].path).fileName(), QFileInfo(files[1].path).fileName())
+            : oneFileOfRanks ? QFileInfo(files[0].path).fileName()
+                             : tr("%n traces", nullptr, int(m_timeline->traceCount()));
         adoptTrace(m_timeline->trace(), files.front().path, title);
         m_statusLabel->setText(m_workspace->alignmentText());
         m_alignMenu->setEnabled(true);
@@ -573,18 +573,23 @@ void MainWindow::onFailed(const QString& path, const QString& message)
     box->open();
 }
 
-void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& title)
+void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& title, bool newerSnapshot)
 {
-    setTrace(std::move(trace), QString());
+    setTrace(std::move(trace), QString(), newerSnapshot);
     setWindowTitle(tr("%1 — Kinetoscope").arg(title));
 }
 
-void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path)
+void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path, bool newerSnapshot)
 {
     m_workspace->clear();
     m_alignMenu->setEnabled(false);
-    m_timeline->setTrace(trace);
+    if (newerSnapshot)
+        m_timeline->setNewerSnapshot(trace);
+    else
+        m_timeline->setTrace(trace);
     adoptTrace(std::move(trace), path, QFileInfo(path).fileName());
+    if (newerSnapshot) // the selection the timeline kept, which adoptTrace() cleared from Details
+        m_details->showSlice(m_timeline->selectedSlice());
 }
 
 void MainWindow::adoptTrace(std::shared_ptr<const Trace> trace, const QString& path, const QString& title)
@@ -599,9 +604,7 @@ void MainWindow::adoptTrace(std::shared_ptr<const Trace> trace, const QString& p
         m_diagnostics->setDiagnostics(m_trace->diagnostics());
         m_warningsButton->setText(m_diagnostics->summaryText());
         m_warningsButton->setVisible(!m_warningsButton->text().isEmpty());
-        m_statusLabel->setText(tr("%L1 slices, %L2 flows")
-                                   .arg(m_trace->slices().size())
-                                   .arg(m_trace->flows().size()));
+        m_statusLabel->setText(tr("%L1 slices, %L2 flows").arg(m_trace->slices().size()).arg(m_trace->flows().size()));
     } else {
         m_diagnostics->clearDiagnostics();
         m_warningsButton->hide();
@@ -652,8 +655,7 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList files = QSettings().value(QLatin1String(kRecentFilesKey)).toStringList();
     for (const QString& path : files)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })
-            ->setToolTip(path);
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);
     m_recentMenu->setEnabled(!files.isEmpty());
 }
 

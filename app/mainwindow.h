@@ -53,8 +53,9 @@ public:
     bool isLoading() const;
 
     void addPanel(QDockWidget* dock, Qt::DockWidgetArea area);
-    // Shows a trace that has no file (a live recording's snapshot), titled `title`.
-    void showTrace(std::shared_ptr<const Trace> trace, const QString& title);
+    // Shows a trace that has no file (a live recording's snapshot), titled `title`;
+    // `newerSnapshot`: it continues the trace shown (TimelineWidget::setNewerSnapshot()).
+    void showTrace(std::shared_ptr<const Trace> trace, const QString& title, bool newerSnapshot = false);
     // Opens the local files of dropped data (several: one workspace); false if it holds none.
     bool openDroppedData(const QMimeData* mime);
     // Installed copy first, then the source tree's resources/.
@@ -94,7 +95,7 @@ private:
     void showWorkspace(const std::vector<LoadedFile>& files, OpenKind kind, QStringList messages);
     void createWorkspaceActions(QMenu* file);
     void setLoadingUi(bool loading);
-    void setTrace(std::shared_ptr<const Trace> trace, const QString& path);
+    void setTrace(std::shared_ptr<const Trace> trace, const QString& path, bool newerSnapshot = false);
     // Everything but the timeline follows `trace` (the primary one of a workspace).
     void adoptTrace(std::shared_ptr<const Trace> trace, const QString& path, const QString& title);
     void addRecentFile(const QString& path);

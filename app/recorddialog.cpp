@@ -92,12 +92,13 @@ RecordDialog::RecordDialog(QWidget* parent)
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Program:"), withBrowse(m_program, this, [this] {
-        return QFileDialog::getOpenFileName(this, tr("Program to Record"), m_workingDirectory->text());
-    }));
+                     return QFileDialog::getOpenFileName(this, tr("Program to Record"), m_workingDirectory->text());
+                 }));
     form->addRow(tr("&Arguments:"), m_arguments);
     form->addRow(tr("&Working directory:"), withBrowse(m_workingDirectory, this, [this] {
-        return QFileDialog::getExistingDirectory(this, tr("Working Directory"), m_workingDirectory->text());
-    }));
+                     return QFileDialog::getExistingDirectory(this, tr("Working Directory"),
+                                                              m_workingDirectory->text());
+                 }));
     form->addRow(tr("&Environment:"), m_environment);
 
     m_pytorch->addItem(tr("Automatic: operators for Python programs"), QString());
@@ -201,11 +202,12 @@ void RecordDialog::updateCommandLine()
     m_nvtxName->setEnabled(m_capture->currentData().toString() == QLatin1String("nvtx"));
     QStringList quoted{QStringLiteral("kinetoscope-cli")};
     for (const QString& argument : commandLine()) {
-        const bool plain = !argument.isEmpty()
-            && std::all_of(argument.begin(), argument.end(), [](QChar c) {
-                   return c.isLetterOrNumber() || QStringLiteral("-_=./:,+@%").contains(c);
-               });
-        quoted << (plain ? argument : QLatin1Char('\'') + QString(argument).replace(QLatin1Char('\''), QStringLiteral("'\\''")) + QLatin1Char('\''));
+        const bool plain = !argument.isEmpty() && std::all_of(argument.begin(), argument.end(), [](QChar c) {
+            return c.isLetterOrNumber() || QStringLiteral("-_=./:,+@%").contains(c);
+        });
+        quoted << (plain ? argument
+                         : QLatin1Char('\'') + QString(argument).replace(QLatin1Char('\''), QStringLiteral("'\\''"))
+                           + QLatin1Char('\''));
     }
     m_commandLine->setText(quoted.join(QLatin1Char(' ')));
 }

@@ -42,10 +42,10 @@ private:
     QLineEdit* m_arguments = nullptr;
     QLineEdit* m_workingDirectory = nullptr;
     QPlainTextEdit* m_environment = nullptr;
-    QComboBox* m_pytorch = nullptr;      // data: "", "off", "ops", "ops-shapes"
-    QComboBox* m_capture = nullptr;      // data: "", "cudaProfilerApi", "nvtx"
+    QComboBox* m_pytorch = nullptr; // data: "", "off", "ops", "ops-shapes"
+    QComboBox* m_capture = nullptr; // data: "", "cudaProfilerApi", "nvtx"
     QLineEdit* m_nvtxName = nullptr;
-    QDoubleSpinBox* m_delay = nullptr;    // seconds, 0: from the start
+    QDoubleSpinBox* m_delay = nullptr; // seconds, 0: from the start
     QDoubleSpinBox* m_duration = nullptr; // seconds, 0: to the end
     QLineEdit* m_stepMarker = nullptr;
     QCheckBox* m_startPaused = nullptr;

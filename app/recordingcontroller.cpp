@@ -70,6 +70,7 @@ void RecordingController::startRecording(const collector::LaunchRequest& request
     if (m_session)
         return;
     m_title = tr("Recording %1").arg(QFileInfo(QString::fromStdString(request.program)).fileName());
+    m_snapshot.reset();
     m_session = std::make_unique<RecordingSession>(request, nullptr, RecordingSession::SessionFactory(), options);
     connect(m_session.get(), &RecordingSession::snapshotReady, this, &RecordingController::showSnapshot);
     connect(m_session.get(), &RecordingSession::finished, this, &RecordingController::onFinished);
@@ -95,10 +96,7 @@ void RecordingController::setCapturePaused(bool paused)
         m_session->setPaused(paused);
 }
 
-bool RecordingController::isCapturePaused() const
-{
-    return m_session && m_pauseAction->isChecked();
-}
+bool RecordingController::isCapturePaused() const { return m_session && m_pauseAction->isChecked(); }
 
 void RecordingController::saveAs()
 {
@@ -109,9 +107,10 @@ void RecordingController::saveAs()
     }
     // Save As never drops data silently: what cannot be written is named before writing.
     if (const auto losses = unwritableParts(*trace); !losses.empty()
-        && QMessageBox::question(m_window, tr("Save As"),
-                                 tr("Some parts of this trace cannot be written:\n%1\nSave the rest?").arg(lossText(losses)))
-               != QMessageBox::Yes)
+        && QMessageBox::question(
+               m_window, tr("Save As"),
+               tr("Some parts of this trace cannot be written:\n%1\nSave the rest?").arg(lossText(losses)))
+            != QMessageBox::Yes)
         return;
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Trace As"), QString(),
                                                       tr("PyTorch profiler traces (*.pt.trace.json.gz *.json)"));
@@ -152,7 +151,8 @@ void RecordingController::onSaved(const QString& path, const TraceWriteResult& r
         QMessageBox::warning(m_window, tr("Save As"),
                              tr("Could not save %1:\n%2").arg(path, QString::fromStdString(result.error)));
     else if (!result.lost.empty())
-        QMessageBox::warning(m_window, tr("Save As"), tr("Saved %1, but left out:\n%2").arg(path, lossText(result.lost)));
+        QMessageBox::warning(m_window, tr("Save As"),
+                             tr("Saved %1, but left out:\n%2").arg(path, lossText(result.lost)));
     else
         m_window->statusBar()->showMessage(tr("Saved %1 (%L2 events)").arg(path).arg(result.eventsWritten), 5000);
     Q_EMIT saved(path, result.ok);
@@ -165,10 +165,11 @@ void RecordingController::showSnapshot(std::shared_ptr<const Trace> trace, const
 {
     m_status->setText(status);
     TimelineWidget* timeline = m_window->timeline();
-    const auto previous = timeline->trace();
+    const auto previous = showsSnapshot() ? m_snapshot : nullptr;
     const TimeScale scale = timeline->timeScale();
     const double width = timeline->timeAreaWidth();
-    m_window->showTrace(trace, m_title);
+    m_window->showTrace(trace, m_title, previous != nullptr);
+    m_snapshot = trace;
     if (!previous || !trace || previous->endTime() <= previous->startTime())
         return; // first snapshot: fitted to everything
     const TimeNs viewStart = scale.viewStart();
@@ -183,16 +184,19 @@ void RecordingController::showSnapshot(std::shared_ptr<const Trace> trace, const
     }
 }
 
+bool RecordingController::showsSnapshot() const { return m_snapshot && m_window->trace() == m_snapshot; }
+
 void RecordingController::onFinished(std::shared_ptr<const Trace> trace, const QString& summary)
 {
-    m_window->showTrace(trace, tr("%1 (finished)").arg(m_title));
+    m_window->showTrace(trace, tr("%1 (finished)").arg(m_title), showsSnapshot());
+    m_snapshot.reset();
     // We are inside the session's signal: delete it once control has returned.
     m_session.release()->deleteLater();
     setRecordingUi(false);
     m_status->setText(summary.section(QLatin1Char('\n'), 0, 1).replace(QLatin1Char('\n'), QLatin1Char(' ')));
     if (summary.count(QLatin1Char('\n')) > 1) {
-        auto* box = new QMessageBox(QMessageBox::Information, tr("Recording finished"), summary, QMessageBox::Ok,
-                                    m_window);
+        auto* box =
+            new QMessageBox(QMessageBox::Information, tr("Recording finished"), summary, QMessageBox::Ok, m_window);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     }
@@ -200,6 +204,7 @@ void RecordingController::onFinished(std::shared_ptr<const Trace> trace, const Q
 
 void RecordingController::onFailed(const QString& message)
 {
+    m_snapshot.reset();
     m_session.release()->deleteLater();
     setRecordingUi(false);
     m_status->hide();

@@ -46,6 +46,7 @@ Q_SIGNALS:
 
 private:
     void showSnapshot(std::shared_ptr<const Trace> trace, const QString& status);
+    bool showsSnapshot() const;
     void onFinished(std::shared_ptr<const Trace> trace, const QString& summary);
     void onFailed(const QString& message);
     void setRecordingUi(bool recording);
@@ -60,6 +61,9 @@ private:
     QAction* m_saveAsAction = nullptr;
     QLabel* m_status = nullptr;
     QString m_title;
+    // The last snapshot of this session shown; the next one continues its view while the
+    // window still shows it (not a file opened before or since).
+    std::shared_ptr<const Trace> m_snapshot;
     JobTracker* m_saveJob;
 };
 

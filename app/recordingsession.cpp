@@ -24,8 +24,8 @@ public Q_SLOTS:
     void start()
     {
         guarded([this] {
-            m_session = m_makeSession ? m_makeSession()
-                                      : std::make_unique<collector::CollectorSession>(m_options.session);
+            m_session =
+                m_makeSession ? m_makeSession() : std::make_unique<collector::CollectorSession>(m_options.session);
             std::string error;
             const auto pytorch = collector::preparePyTorchOps(m_request, m_options.pytorch, m_notes, error);
             if (!pytorch || !m_session->start(m_request, error)) {
@@ -85,14 +85,13 @@ private:
 
     QString statusLine(const collector::SessionStats& s) const
     {
-        const QString line =
-            tr("Recording %1: %n process(es), %L2 kernels, %L3 copies, %L4 API calls, %L5 dropped", nullptr,
-               s.processes)
-                .arg(QString::fromStdString(m_request.program))
-                .arg(s.kernels)
-                .arg(s.memcpys + s.memsets)
-                .arg(s.apiCalls)
-                .arg(s.dropped);
+        const QString line = tr("Recording %1: %n process(es), %L2 kernels, %L3 copies, %L4 API calls, %L5 dropped",
+                                nullptr, s.processes)
+                                 .arg(QString::fromStdString(m_request.program))
+                                 .arg(s.kernels)
+                                 .arg(s.memcpys + s.memsets)
+                                 .arg(s.apiCalls)
+                                 .arg(s.dropped);
         return m_session && m_session->paused() ? tr("%1 (capture paused)").arg(line) : line;
     }
 
@@ -114,7 +113,7 @@ private:
             return; // nothing new: keep the view as it is
         m_snapshotEvents = stats.events();
         m_snapshotProcesses = stats.processes;
-        Q_EMIT snapshotReady(std::make_shared<const Trace>(m_session->snapshot()), statusLine(stats));
+        Q_EMIT snapshotReady(std::make_shared<const Trace>(m_session->snapshot(m_live)), statusLine(stats));
     }
 
     void finish(const QString& reason)
@@ -139,7 +138,8 @@ private:
         auto processes = m_session->processes();
         const auto spec = m_session->captureSpec();
         const auto capture = m_session->applyCapture(processes);
-        if (spec.range != collector::CaptureRange::Everything && !processes.empty() && capture.processesWithWindows == 0)
+        if (spec.range != collector::CaptureRange::Everything && !processes.empty()
+            && capture.processesWithWindows == 0)
             summary << tr("The capture range %1 never opened (no cudaProfilerStart, or no such NVTX range): "
                           "the trace has no events.")
                            .arg(QString::fromStdString(collector::captureRangeText(spec)));
@@ -151,6 +151,7 @@ private:
     RecordingOptions m_options;
     std::vector<std::string> m_notes; // --pytorch messages, for the summary
     std::unique_ptr<collector::CollectorSession> m_session;
+    collector::LiveCopy m_live; // what the snapshots have copied so far
     QTimer* m_timer = nullptr;
     std::optional<collector::ExitStatus> m_targetExit;
     QElapsedTimer m_drain;
@@ -180,20 +181,14 @@ RecordingSession::~RecordingSession()
     m_thread.wait();
 }
 
-void RecordingSession::start()
-{
-    QMetaObject::invokeMethod(m_worker, &RecordingWorker::start, Qt::QueuedConnection);
-}
+void RecordingSession::start() { QMetaObject::invokeMethod(m_worker, &RecordingWorker::start, Qt::QueuedConnection); }
 
-void RecordingSession::stop()
-{
-    QMetaObject::invokeMethod(m_worker, &RecordingWorker::stop, Qt::QueuedConnection);
-}
+void RecordingSession::stop() { QMetaObject::invokeMethod(m_worker, &RecordingWorker::stop, Qt::QueuedConnection); }
 
 void RecordingSession::setPaused(bool paused)
 {
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, paused] { worker->setPaused(paused); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, paused] { worker->setPaused(paused); }, Qt::QueuedConnection);
 }
 
 } // namespace ks

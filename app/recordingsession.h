@@ -14,8 +14,8 @@
 #include <QThread>
 
 #include <functional>
-#include <optional>
 #include <memory>
+#include <optional>
 
 namespace ks {
 
@@ -24,8 +24,8 @@ class RecordingWorker;
 // How to record, beyond what to launch: the File ▸ Record… dialog's choices.
 struct RecordingOptions {
     std::optional<collector::PyTorchOps> pytorch; // unset: operators for a Python program
-    collector::SessionOptions session;            // capture range, delay, duration, step marker
-    bool startPaused = false;                     // capture starts with Resume
+    collector::SessionOptions session; // capture range, delay, duration, step marker
+    bool startPaused = false; // capture starts with Resume
 };
 
 class RecordingSession : public QObject {
@@ -41,8 +41,9 @@ public:
     ~RecordingSession() override;
 
     // With the injection library's 100 ms flush period this keeps a kernel's way to the
-    // screen under 300 ms (flush + transport + one interval + building the snapshot).
-    static constexpr int kSnapshotIntervalMs = 150;
+    // screen under 300 ms (flush + transport + one interval + building the snapshot), and
+    // the timeline at 10 updates per second while snapshots build in under 100 ms.
+    static constexpr int kSnapshotIntervalMs = 100;
 
 public Q_SLOTS:
     void start();

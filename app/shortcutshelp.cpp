@@ -117,7 +117,9 @@ ShortcutsOverlay::ShortcutsOverlay(QWidget& window)
     }
     auto* mouse = new QLabel(tr("Mouse: wheel over the time area (Ctrl+wheel anywhere) zooms at the cursor, "
                                 "drag pans, wheel over the track labels or Shift+wheel scrolls the tracks, "
-                                "click selects a slice."),
+                                "Shift+drag or a drag on the ruler selects a time range, click selects a slice "
+                                "or an instant's tick (a [memory] sample), a click on a group's or a counter "
+                                "track's label folds it, right-click a label for the track layout."),
                              this);
     mouse->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);

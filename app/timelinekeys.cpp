@@ -22,7 +22,9 @@ TimelineKeyActions addTimelineKeyActions(QMenu& view, TimelineWidget& timeline)
         {"zoomOutAction", QT_TRANSLATE_NOOP("ks::MainWindow", "Zoom O&ut"), {QKeySequence(Qt::Key_S)}},
         {"panLeftAction", QT_TRANSLATE_NOOP("ks::MainWindow", "Pan &Left"), {QKeySequence(Qt::Key_A)}},
         {"panRightAction", QT_TRANSLATE_NOOP("ks::MainWindow", "Pan &Right"), {QKeySequence(Qt::Key_D)}},
-        {"fitAllAction", QT_TRANSLATE_NOOP("ks::MainWindow", "Fit &All"), {QKeySequence(Qt::Key_0), QKeySequence(Qt::Key_Home)}},
+        {"fitAllAction",
+         QT_TRANSLATE_NOOP("ks::MainWindow", "Fit &All"),
+         {QKeySequence(Qt::Key_0), QKeySequence(Qt::Key_Home)}},
         {"fitSelectionAction", QT_TRANSLATE_NOOP("ks::MainWindow", "Zoom to &Selection"), {QKeySequence(Qt::Key_F)}},
     };
     QPointer<TimelineWidget> target(&timeline);

@@ -17,10 +17,7 @@ namespace ks {
 
 namespace {
 
-QString qstr(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
+QString qstr(std::string_view text) { return QString::fromUtf8(text.data(), qsizetype(text.size())); }
 
 // "ProfilerStep#12" -> 12, else -1.
 long long stepNumberOf(std::string_view name)
@@ -139,8 +136,8 @@ void WorkspaceController::applyAlignment()
 {
     if (!isActive())
         return;
-    const analysis::AlignmentReport report = m_align == Align::AbsoluteClock ? m_workspace.alignAbsoluteClock()
-                                                                             : m_workspace.alignAtStep();
+    const analysis::AlignmentReport report =
+        m_align == Align::AbsoluteClock ? m_workspace.alignAbsoluteClock() : m_workspace.alignAtStep();
     std::vector<TimeNs> offsets;
     for (const analysis::WorkspaceMember& member : m_workspace.members())
         offsets.push_back(member.offset);
@@ -203,12 +200,13 @@ void WorkspaceController::startAnalysis()
             onFailure);
         return;
     }
-    m_jobs->start([workspace] { return std::make_shared<const analysis::RanksReport>(analysis::analyzeRanks(workspace)); },
-                  [this](std::shared_ptr<const analysis::RanksReport> report) {
-                      setRanksReport(std::move(report));
-                      Q_EMIT analysisReady();
-                  },
-                  onFailure);
+    m_jobs->start(
+        [workspace] { return std::make_shared<const analysis::RanksReport>(analysis::analyzeRanks(workspace)); },
+        [this](std::shared_ptr<const analysis::RanksReport> report) {
+            setRanksReport(std::move(report));
+            Q_EMIT analysisReady();
+        },
+        onFailure);
 }
 
 void WorkspaceController::setRanksReport(std::shared_ptr<const analysis::RanksReport> report)
@@ -254,8 +252,8 @@ void WorkspaceController::highlightDiffRow(DiffTableModel::Kind kind, const QStr
             occurrences += names[trace.slices().name[s]] ? 1 : 0;
         m_timeline->setHighlightedNames(i, std::move(names));
     }
-    Q_EMIT statusMessage(tr("%1: %n occurrence(s) highlighted in both timelines", nullptr, int(occurrences))
-                             .arg(name.left(80)));
+    Q_EMIT statusMessage(
+        tr("%1: %n occurrence(s) highlighted in both timelines", nullptr, int(occurrences)).arg(name.left(80)));
 }
 
 void WorkspaceController::onSelection(TraceSlice selection)
@@ -280,8 +278,8 @@ void WorkspaceController::markSameStep(TraceSlice selection)
             const Trace& trace = *m_workspace.members()[m].trace;
             m_timeline->setProcessCollapsed(m, trace.tracks()[trace.trackOf(step->slice)].process, false);
         }
-        m_timeline->setMarkedSlices(m, step && m != selection.trace ? std::vector<SliceId>{step->slice}
-                                                                    : std::vector<SliceId>{});
+        m_timeline->setMarkedSlices(
+            m, step && m != selection.trace ? std::vector<SliceId>{step->slice} : std::vector<SliceId>{});
     }
 }
 

@@ -29,7 +29,8 @@ int main(int argc, char** argv)
         return 1;
     const gpu::GpuMetricIndex& index = analysis.gpus.front();
     std::printf("GPU %d: %llu kernels, whole-trace utilization %.2f %%\n", index.device(),
-                static_cast<unsigned long long>(index.counts().kernels), 100.0 * analysis.summaries[0].steps.utilization);
+                static_cast<unsigned long long>(index.counts().kernels),
+                100.0 * analysis.summaries[0].steps.utilization);
 
     const TimeNs t0 = trace.startTime(), span = trace.endTime() - trace.startTime();
     constexpr std::size_t kBuckets = 1000;

@@ -3,7 +3,8 @@
 // Python's json.load on the same file, measured in the same run.
 //   bench_load [FILE]          FILE defaults to the tiled trace, made on first use.
 //   bench_load FILE FILE...    each file in a child process of its own (its own peak RSS),
-//                              then MB/s of the last file against the first: cost is linear
+//                              against the single-threaded loader in the same child, then
+//                              MB/s of the largest .json against the smallest: cost is linear
 //                              when the ratio is ~1 (make the files with bench_tile).
 #include "bench/measure.h"
 #include "bench/tiler/tracetiler.h"
@@ -25,7 +26,8 @@ using ks::bench::peakRssMb;
 double pythonJsonLoadSeconds(const std::string& path)
 {
     const std::string cmd = "python3 -c \"import json,sys,time; t=time.perf_counter(); json.load(open(sys.argv[1])); "
-                            "print(time.perf_counter()-t)\" '" + path + "' 2>/dev/null";
+                            "print(time.perf_counter()-t)\" '"
+        + path + "' 2>/dev/null";
     std::FILE* p = popen(cmd.c_str(), "r");
     if (!p)
         return -1;
@@ -54,10 +56,15 @@ struct Run {
     ks::Trace::MemoryUse memory;
 };
 
-Run timeLoad(const std::string& path, bool assembleInParallel = true)
+// The parallel loader (the default), or everything on the calling thread: the reference
+// for the speed-up on N cores (run under `taskset -c 0,1` for 2 cores).
+enum class Threads { Parallel, AssembleInLine, Single };
+
+Run timeLoad(const std::string& path, Threads threads = Threads::Parallel)
 {
     ks::LoadOptions options;
-    options.assembleInParallel = assembleInParallel;
+    options.assembleInParallel = threads == Threads::Parallel;
+    options.readInBackgroundThread = threads != Threads::Single;
     const auto t0 = ks::bench::Clock::now();
     const auto result = ks::loadTraceFile(path, nullptr, options);
     const double s = ks::bench::secondsSince(t0);
@@ -79,51 +86,89 @@ void printMemoryUse(const Run& run)
                 double(m.gpuOps) / n, double(m.kept) / n);
 }
 
-// Loads `path` (best of `runs`) in a child process and returns its MB/s, or -1.
-double loadInChild(const std::string& path, int runs)
+// JSON bytes of a file: its own size, or for FILE.json.gz the size of FILE.json next to it
+// (so that MB/s and RSS / file compare .json and .json.gz alike), else the compressed size.
+double jsonMb(const std::string& path)
+{
+    std::string json = path;
+    if (json.size() > 3 && json.ends_with(".gz") && std::filesystem::exists(json.substr(0, json.size() - 3)))
+        json.resize(json.size() - 3);
+    return static_cast<double>(std::filesystem::file_size(json)) / 1e6;
+}
+
+struct SizeResult {
+    double mbPerSecond = -1, speedUp = 0, rssRatio = 0;
+};
+
+// Loads `path` in a child process, alternating the parallel and the single-threaded loader
+// (best of `runs` each), and returns the parallel MB/s, the speed-up and peak RSS / file.
+SizeResult loadInChild(const std::string& path, int runs)
 {
     int fds[2];
     if (pipe(fds) != 0)
-        return -1;
-    const double fileMb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
+        return {};
+    const double fileMb = jsonMb(path);
     std::fflush(stdout);
-    const double rss = ks::bench::peakRssMbInChild([&] {
+    const double timedRss = ks::bench::peakRssMbInChild([&] {
         close(fds[0]);
-        Run best {1e30, 0, {}};
+        Run best{1e30, 0, {}};
+        double bestSingle = 1e30;
         for (int i = 0; i < runs; ++i) {
+            bestSingle = std::min(bestSingle, timeLoad(path, Threads::Single).seconds);
             const Run run = timeLoad(path);
             if (run.seconds < best.seconds)
                 best = run;
         }
-        const double mbPerSecond = fileMb / best.seconds;
-        std::printf("%s: %.1f MB, %llu events: %.3f s (best of %d)   %.0f MB/s   %.2f M events/s\n", path.c_str(), fileMb,
-                    static_cast<unsigned long long>(best.events), best.seconds, runs, mbPerSecond,
+        SizeResult r;
+        r.mbPerSecond = fileMb / best.seconds;
+        r.speedUp = bestSingle / best.seconds;
+        std::printf("%s: %.1f MB, %llu events: %.3f s (best of %d)   %.0f MB/s   %.2f M events/s\n", path.c_str(),
+                    fileMb, static_cast<unsigned long long>(best.events), best.seconds, runs, r.mbPerSecond,
                     static_cast<double>(best.events) / best.seconds / 1e6);
+        std::printf("  single-threaded loader, same run: %.3f s   %.0f MB/s: the parallel loader is %.2fx faster\n",
+                    bestSingle, fileMb / bestSingle, r.speedUp);
         printMemoryUse(best);
         std::fflush(stdout);
-        return write(fds[1], &mbPerSecond, sizeof mbPerSecond) == sizeof mbPerSecond;
+        return write(fds[1], &r, sizeof r) == sizeof r;
     });
     close(fds[1]);
-    double mbPerSecond = -1;
-    if (read(fds[0], &mbPerSecond, sizeof mbPerSecond) != sizeof mbPerSecond)
-        mbPerSecond = -1;
+    SizeResult r;
+    if (read(fds[0], &r, sizeof r) != sizeof r)
+        r = {};
     close(fds[0]);
-    if (rss < 0)
-        return -1;
-    std::printf("  peak RSS: %.1f MB = %.2f x file size (target <= 0.35)\n", rss, rss / fileMb);
-    return mbPerSecond;
+    // Peak RSS of one load by the parallel loader, in a fresh process of its own.
+    const double peak = ks::bench::peakRssMbInChild([&] { return timeLoad(path).events > 0; });
+    if (timedRss < 0 || peak < 0)
+        return {};
+    r.rssRatio = peak / fileMb;
+    std::printf("  peak RSS of one load: %.1f MB = %.2f x the JSON (target <= 0.35)\n", peak, r.rssRatio);
+    return r;
 }
 
 int compareSizes(const std::vector<std::string>& paths)
 {
-    std::vector<double> rates;
+    std::vector<SizeResult> results;
     for (const auto& path : paths) {
         const bool large = std::filesystem::file_size(path) > 600'000'000;
-        rates.push_back(loadInChild(path, large ? 1 : 3));
-        if (rates.back() <= 0)
+        results.push_back(loadInChild(path, large ? 1 : 3));
+        if (results.back().mbPerSecond <= 0)
             return std::fprintf(stderr, "could not load %s\n", path.c_str()), 1;
     }
-    std::printf("MB/s of the largest against the smallest: %.2f (linear cost: >= 0.90)\n", rates.back() / rates.front());
+    std::printf("\n| file | MB/s | x single-threaded | peak RSS / JSON |\n|---|---|---|---|\n");
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        std::printf("| %s | %.0f | %.2f | %.2f |\n", paths[i].c_str(), results[i].mbPerSecond, results[i].speedUp,
+                    results[i].rssRatio);
+    // Linear cost: the largest .json against the smallest (compressed inputs measure inflation too).
+    std::vector<std::size_t> json;
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        if (!paths[i].ends_with(".gz"))
+            json.push_back(i);
+    if (json.size() >= 2) {
+        auto bySize = [&](std::size_t a, std::size_t b) { return jsonMb(paths[a]) < jsonMb(paths[b]); };
+        const auto [small, large] = std::minmax_element(json.begin(), json.end(), bySize);
+        std::printf("MB/s of the largest .json against the smallest: %.2f (linear cost: >= 0.90)\n",
+                    results[*large].mbPerSecond / results[*small].mbPerSecond);
+    }
     return 0;
 }
 
@@ -160,9 +205,9 @@ int main(int argc, char** argv)
 
     // Alternated in one run: on a busy machine only ratios measured together mean much.
     std::vector<double> times, serialTimes;
-    Run run {};
+    Run run{};
     for (int i = 0; i < 3; ++i) {
-        serialTimes.push_back(timeLoad(path, false).seconds);
+        serialTimes.push_back(timeLoad(path, Threads::AssembleInLine).seconds);
         run = timeLoad(path);
         times.push_back(run.seconds);
     }

@@ -11,7 +11,10 @@ namespace ks::bench {
 
 using Clock = std::chrono::steady_clock;
 
-inline double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+inline double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 inline double msSince(Clock::time_point start)
 {
@@ -20,14 +23,14 @@ inline double msSince(Clock::time_point start)
 
 inline double cpuSeconds()
 {
-    timespec t {};
+    timespec t{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
 }
 
 inline double peakRssMb()
 {
-    rusage usage {};
+    rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
@@ -41,7 +44,7 @@ double peakRssMbInChild(Work work)
     if (child == 0)
         _exit(work() ? 0 : 1);
     int status = 0;
-    rusage usage {};
+    rusage usage{};
     if (wait4(child, &status, 0, &usage) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return -1;
     return static_cast<double>(usage.ru_maxrss) / 1024.0;

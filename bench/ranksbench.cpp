@@ -20,11 +20,13 @@ constexpr int kRanks = 8;
 
 std::string tiledRank(int source, std::uint64_t copies)
 {
-    const auto path = (std::filesystem::temp_directory_path()
-                       / ("kinetoscope-ddp-rank" + std::to_string(source) + "-x" + std::to_string(copies) + ".pt.trace.json"))
-                          .string();
+    const auto path =
+        (std::filesystem::temp_directory_path()
+         / ("kinetoscope-ddp-rank" + std::to_string(source) + "-x" + std::to_string(copies) + ".pt.trace.json"))
+            .string();
     if (!std::filesystem::exists(path)) {
-        const std::string from = std::string(KS_BENCH_DATA) + "/ddp_rank" + std::to_string(source) + ".pt.trace.json.gz";
+        const std::string from =
+            std::string(KS_BENCH_DATA) + "/ddp_rank" + std::to_string(source) + ".pt.trace.json.gz";
         peakRssMbInChild([&] { return ks::bench::tileTrace(from, path + ".tmp", 0, copies).error.empty(); });
         std::filesystem::rename(path + ".tmp", path);
     }

@@ -40,7 +40,7 @@ double median(std::vector<double> v)
 struct FramePlan {
     std::vector<std::string> groupNames;
     std::vector<std::size_t> group; // per frame
-    std::vector<TimeScale> scales;  // per frame
+    std::vector<TimeScale> scales; // per frame
 };
 
 class Bench {
@@ -145,21 +145,21 @@ int main(int argc, char** argv)
         refAll.push_back(r);
     }
 
-    std::printf("\nframe %dx%d, median ms per frame (%d frames per zoom level, %d panning)\n", kWidth,
-                kHeight, kFramesPerLevel, kPanFrames);
+    std::printf("\nframe %dx%d, median ms per frame (%d frames per zoom level, %d panning)\n", kWidth, kHeight,
+                kFramesPerLevel, kPanFrames);
     std::printf("%-30s %9s  %-30s %9s %7s\n", "large: view", "ms", "transformer: view", "ms", "ratio");
     bool ok = true;
     for (std::size_t g = 0; g < groups; ++g) {
         const double b = median(bigTimes[g]), r = median(refTimes[g]);
-        std::printf("%-30s %9.2f  %-30s %9.2f %7.2f\n", bigPlan.groupNames[g].c_str(), b,
-                    refPlan.groupNames[g].c_str(), r, b / std::max(r, 1e-3));
+        std::printf("%-30s %9.2f  %-30s %9.2f %7.2f\n", bigPlan.groupNames[g].c_str(), b, refPlan.groupNames[g].c_str(),
+                    r, b / std::max(r, 1e-3));
         ok = ok && b <= 16.0;
     }
     const double ratio = median(bigAll) / std::max(median(refAll), 1e-3);
-    std::printf("overall median: large %.2f ms, transformer %.2f ms, ratio %.2f\n", median(bigAll),
-                median(refAll), ratio);
-    std::printf("worst frame: large %.2f ms, transformer %.2f ms\n",
-                *std::max_element(bigAll.begin(), bigAll.end()), *std::max_element(refAll.begin(), refAll.end()));
+    std::printf("overall median: large %.2f ms, transformer %.2f ms, ratio %.2f\n", median(bigAll), median(refAll),
+                ratio);
+    std::printf("worst frame: large %.2f ms, transformer %.2f ms\n", *std::max_element(bigAll.begin(), bigAll.end()),
+                *std::max_element(refAll.begin(), refAll.end()));
     ok = ok && ratio <= 2.0;
     std::printf("targets (median <= 16 ms at every zoom, overall ratio <= 2): %s\n", ok ? "met" : "NOT met");
     return 0;

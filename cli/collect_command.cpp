@@ -31,7 +31,7 @@ struct CollectArgs {
     std::string pytorch; // off|ops|ops-shapes; empty: ops for a Python program
     std::string stepMarker;
     std::vector<std::string> environment; // K=V
-    std::vector<std::string> command;     // PROGRAM ARGS...
+    std::vector<std::string> command; // PROGRAM ARGS...
 };
 
 // "run.pt.trace.json.gz" -> "run.1234.pt.trace.json.gz"
@@ -75,8 +75,8 @@ void printSummary(const collector::SessionStats& s)
                  s.processes, s.processes == 1 ? "" : "es", static_cast<unsigned long long>(s.kernels),
                  static_cast<unsigned long long>(s.memcpys), static_cast<unsigned long long>(s.memsets),
                  static_cast<unsigned long long>(s.apiCalls), static_cast<unsigned long long>(s.torchOps),
-                 static_cast<unsigned long long>(s.ranges),
-                 static_cast<unsigned long long>(s.dropped), formatDuration(s.cuptiOverhead).c_str());
+                 static_cast<unsigned long long>(s.ranges), static_cast<unsigned long long>(s.dropped),
+                 formatDuration(s.cuptiOverhead).c_str());
     if (s.terminatedProcesses > 0)
         std::fprintf(stderr, "collect: %d process%s crashed or was killed: its last events may be missing\n",
                      s.terminatedProcesses, s.terminatedProcesses == 1 ? "" : "es");
@@ -88,18 +88,19 @@ void printSummary(const collector::SessionStats& s)
 
 // What the capture range kept; a range that never opened is said plainly (the trace written
 // then holds no events, only the file's metadata).
-void reportCapture(const collector::CaptureSpec& spec, const collector::CaptureOutcome& outcome,
-                   std::size_t processes)
+void reportCapture(const collector::CaptureSpec& spec, const collector::CaptureOutcome& outcome, std::size_t processes)
 {
     if (!spec.filters() || processes == 0)
         return;
     if (spec.range != collector::CaptureRange::Everything && outcome.processesWithWindows == 0) {
         if (spec.range == collector::CaptureRange::CudaProfilerApi)
-            std::fprintf(stderr, "collect: --capture-range=cudaProfilerApi: the program never called cudaProfilerStart "
-                                 "(torch.cuda.profiler.start()); the trace has no events\n");
+            std::fprintf(stderr,
+                         "collect: --capture-range=cudaProfilerApi: the program never called cudaProfilerStart "
+                         "(torch.cuda.profiler.start()); the trace has no events\n");
         else
-            std::fprintf(stderr, "collect: --capture-range=nvtx:%s: no NVTX range or record_function label named '%s' "
-                                 "was recorded; the trace has no events\n",
+            std::fprintf(stderr,
+                         "collect: --capture-range=nvtx:%s: no NVTX range or record_function label named '%s' "
+                         "was recorded; the trace has no events\n",
                          spec.nvtxName.c_str(), spec.nvtxName.c_str());
         return;
     }
@@ -158,7 +159,7 @@ int runCollect(CollectArgs options)
     // A collector that goes away must not take the target with it, and vice versa: the
     // target detaches on EPIPE, and we ignore SIGPIPE ourselves.
     std::signal(SIGPIPE, SIG_IGN);
-    struct sigaction interrupt{};
+    struct sigaction interrupt { };
     interrupt.sa_handler = onInterrupt;
     sigaction(SIGINT, &interrupt, nullptr);
     sigaction(SIGTERM, &interrupt, nullptr);
@@ -270,8 +271,9 @@ void addCollectCommand(CLI::App& app)
         "errors; 127 when PROGRAM or the injection library cannot be started.");
     command->add_option("-o,--output", options->output, "output (default: PROGRAM.pt.trace.json.gz)")
         ->type_name("FILE");
-    command->add_option("--duration", options->duration,
-                        "record S seconds (after --delay), then stop recording; PROGRAM keeps running")
+    command
+        ->add_option("--duration", options->duration,
+                     "record S seconds (after --delay), then stop recording; PROGRAM keeps running")
         ->type_name("S")
         ->check(kPositiveFinite);
     command->add_option("--delay", options->delay, "keep only what happens from S seconds after PROGRAM started")
@@ -283,10 +285,11 @@ void addCollectCommand(CLI::App& app)
             return collector::parseCaptureRange(text, error) ? std::string() : error;
         },
         "");
-    command->add_option("--capture-range", options->captureRange,
-                        "keep only what happens between cudaProfilerStart and cudaProfilerStop "
-                        "(torch.cuda.profiler.start/stop: cudaProfilerApi), or inside NVTX ranges or "
-                        "record_function labels named NAME (nvtx:NAME); the program is traced throughout")
+    command
+        ->add_option("--capture-range", options->captureRange,
+                     "keep only what happens between cudaProfilerStart and cudaProfilerStop "
+                     "(torch.cuda.profiler.start/stop: cudaProfilerApi), or inside NVTX ranges or "
+                     "record_function labels named NAME (nvtx:NAME); the program is traced throughout")
         ->type_name("RANGE")
         ->check(captureRange);
     const CLI::Validator variable(
@@ -300,17 +303,20 @@ void addCollectCommand(CLI::App& app)
         ->allow_extra_args(false)
         ->check(variable);
     command->add_flag("--merge", options->merge, "one file for all processes");
-    command->add_option("--collector-options", options->collectorOptions,
-                        "injection options, e.g. buffer_mb=8,max_buffers=32,flush_ms=100")
+    command
+        ->add_option("--collector-options", options->collectorOptions,
+                     "injection options, e.g. buffer_mb=8,max_buffers=32,flush_ms=100")
         ->type_name("LIST");
-    command->add_option("--pytorch", options->pytorch,
-                        "PyTorch operators as kineto cpu_op events through emit_nvtx: off, ops, or ops-shapes "
-                        "(with Input Dims; costs more); default ops when PROGRAM is Python")
+    command
+        ->add_option("--pytorch", options->pytorch,
+                     "PyTorch operators as kineto cpu_op events through emit_nvtx: off, ops, or ops-shapes "
+                     "(with Input Dims; costs more); default ops when PROGRAM is Python")
         ->type_name("MODE")
         ->check(CLI::IsMember({"off", "ops", "ops-shapes"}));
-    command->add_option("--step-marker", options->stepMarker,
-                        "an NVTX range or record_function label that PROGRAM opens once per iteration: each "
-                        "becomes a step (ProfilerStep#N) for the GPU summary and step breakdown")
+    command
+        ->add_option("--step-marker", options->stepMarker,
+                     "an NVTX range or record_function label that PROGRAM opens once per iteration: each "
+                     "becomes a step (ProfilerStep#N) for the GPU summary and step breakdown")
         ->type_name("NAME");
     command->add_option("PROGRAM", options->command, "the program to run and its arguments")
         ->type_name("ARGS")

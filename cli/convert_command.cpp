@@ -28,8 +28,9 @@ void report(const std::vector<WriteLoss>& losses, const std::string& when)
 int runConvert(const ConvertOptions& options)
 {
     if (options.paths.size() < 2) {
-        std::fprintf(stderr, "convert: needs at least one input and the output (IN... OUT)\n"
-                             "Run 'kinetoscope-cli convert --help' for usage.\n");
+        std::fprintf(stderr,
+                     "convert: needs at least one input and the output (IN... OUT)\n"
+                     "Run 'kinetoscope-cli convert --help' for usage.\n");
         return kUsageError;
     }
     TraceWriteOptions writeOptions;
@@ -68,7 +69,8 @@ int runConvert(const ConvertOptions& options)
 void addConvertCommand(CLI::App& app)
 {
     auto options = std::make_shared<ConvertOptions>();
-    auto* command = app.add_subcommand("convert", "write traces again (.json <-> .json.gz), several merged into one file");
+    auto* command =
+        app.add_subcommand("convert", "write traces again (.json <-> .json.gz), several merged into one file");
     command->footer("Writes IN to OUT with the writer of Save As: every event is kept (what the timeline\n"
                     "draws in kineto's form, everything else verbatim). OUT ending in .gz is gzip, so\n"
                     ".json <-> .json.gz converts. Several inputs are merged into one file, in the order\n"

@@ -117,11 +117,12 @@ void printTable(const char* title, const std::vector<analysis::DiffRow>& rows, s
 {
     constexpr std::size_t kName = 70;
     std::printf("\n%s\n", title);
-    std::printf("%-*s %12s %12s %20s%s\n", int(kName), "name", "BASE", "NEW", "delta", counts ? "     calls BASE -> NEW" : "");
+    std::printf("%-*s %12s %12s %20s%s\n", int(kName), "name", "BASE", "NEW", "delta",
+                counts ? "     calls BASE -> NEW" : "");
     for (std::size_t i = 0; i < rows.size() && (top == 0 || i < top); ++i) {
         const auto& r = rows[i];
-        std::printf("%-*s %12s %12s %20s", int(kName), clip(r.name, kName).c_str(), cell(r.baseNs, r.basePresent).c_str(),
-                    cell(r.newNs, r.newPresent).c_str(), deltaCell(r).c_str());
+        std::printf("%-*s %12s %12s %20s", int(kName), clip(r.name, kName).c_str(),
+                    cell(r.baseNs, r.basePresent).c_str(), cell(r.newNs, r.newPresent).c_str(), deltaCell(r).c_str());
         if (counts)
             std::printf("  %10llu -> %-10llu", static_cast<unsigned long long>(r.baseCount),
                         static_cast<unsigned long long>(r.newCount));

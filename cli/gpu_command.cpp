@@ -34,7 +34,9 @@ nlohmann::json optionalPct(const std::optional<double>& v, double scale)
 
 nlohmann::json breakdownRowJson(const gpu::StepBreakdownRow& row)
 {
-    nlohmann::json j{{"name", row.name}, {"start_us", toUs(double(row.start))}, {"end_us", toUs(double(row.end))},
+    nlohmann::json j{{"name", row.name},
+                     {"start_us", toUs(double(row.start))},
+                     {"end_us", toUs(double(row.end))},
                      {"total_us", toUs(row.total)}};
     for (std::size_t r = 0; r < gpu::kStepRoleCount; ++r) {
         const std::string key(gpu::stepRoleName(StepRole(r)));
@@ -48,8 +50,12 @@ nlohmann::json nvprofRowsJson(const std::vector<gpu::NvprofRow>& rows)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : rows) {
-        nlohmann::json j{{"name", r.name}, {"time_pct", r.timePercent}, {"time_us", toUs(double(r.total))},
-                         {"calls", r.calls}, {"avg_us", toUs(r.average())}, {"min_us", toUs(double(r.min))},
+        nlohmann::json j{{"name", r.name},
+                         {"time_pct", r.timePercent},
+                         {"time_us", toUs(double(r.total))},
+                         {"calls", r.calls},
+                         {"avg_us", toUs(r.average())},
+                         {"min_us", toUs(double(r.min))},
                          {"max_us", toUs(double(r.max))}};
         if (r.bytes >= 0)
             j["bytes"] = r.bytes;
@@ -63,15 +69,18 @@ std::string computeCapability(const DeviceProperties* d)
     return d ? std::to_string(d->computeMajor) + "." + std::to_string(d->computeMinor) : std::string();
 }
 
-void printJson(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBreakdown& b,
-               const gpu::NvprofSummary& nv)
+void printJson(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBreakdown& b, const gpu::NvprofSummary& nv)
 {
     const auto& w = a.windows;
     nlohmann::json j;
-    j["window"] = {{"steps_start_us", toUs(double(w.stepsStart))}, {"steps_end_us", toUs(double(w.stepsEnd))},
-                   {"steps_span_us", toUs(double(w.stepsSpan()))}, {"global_start_us", toUs(double(w.globalStart))},
-                   {"global_end_us", toUs(double(w.globalEnd))}, {"global_span_us", toUs(double(w.globalSpan()))},
-                   {"steps", w.steps.size()}, {"has_profiler_steps", w.hasProfilerSteps}};
+    j["window"] = {{"steps_start_us", toUs(double(w.stepsStart))},
+                   {"steps_end_us", toUs(double(w.stepsEnd))},
+                   {"steps_span_us", toUs(double(w.stepsSpan()))},
+                   {"global_start_us", toUs(double(w.globalStart))},
+                   {"global_end_us", toUs(double(w.globalEnd))},
+                   {"global_span_us", toUs(double(w.globalSpan()))},
+                   {"steps", w.steps.size()},
+                   {"has_profiler_steps", w.hasProfilerSteps}};
     j["gpus"] = nlohmann::json::array();
     for (const auto& s : a.summaries) {
         const DeviceProperties* d = trace.deviceFor(s.device);
@@ -95,8 +104,10 @@ void printJson(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBre
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& row : b.steps)
         steps.push_back(breakdownRowJson(row));
-    j["step_breakdown"] = {{"steps", std::move(steps)}, {"average", breakdownRowJson(b.average)},
-                           {"has_gpu_columns", b.hasGpuColumns}, {"has_communication", b.hasCommunication}};
+    j["step_breakdown"] = {{"steps", std::move(steps)},
+                           {"average", breakdownRowJson(b.average)},
+                           {"has_gpu_columns", b.hasGpuColumns},
+                           {"has_communication", b.hasCommunication}};
     j["nvprof"] = {{"gpu_activities", nvprofRowsJson(nv.gpuActivities)}, {"api_calls", nvprofRowsJson(nv.apiCalls)}};
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
@@ -117,8 +128,7 @@ void printNvprofSection(const char* title, const std::vector<gpu::NvprofRow>& ro
     }
 }
 
-void printText(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBreakdown& b,
-               const gpu::NvprofSummary& nv)
+void printText(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBreakdown& b, const gpu::NvprofSummary& nv)
 {
     const auto& w = a.windows;
     std::printf("Steps window: %s (%zu steps)   global window: %s\n", formatDuration(w.stepsSpan()).c_str(),
@@ -167,12 +177,12 @@ int runGpu(const GpuOptions& options)
     }
     const Trace& trace = *loaded.trace;
     const auto gpuSteps = options.pluginCompat ? gpu::GpuStepAnnotations::AsSteps : gpu::GpuStepAnnotations::Ignore;
-    const gpu::GpuAnalysis analysis = gpu::analyzeGpus(trace, gpuSteps);
+    const std::vector<gpu::PluginKind> kinds = gpu::classifySlices(trace); // once for all three
+    const gpu::GpuAnalysis analysis = gpu::analyzeGpus(trace, kinds, gpu::computePluginWindows(trace, kinds, gpuSteps));
     gpu::BreakdownOptions breakdownOptions;
     breakdownOptions.pluginFreeTimeReset = options.pluginCompat;
-    const gpu::StepBreakdown breakdown =
-        gpu::computeStepBreakdown(trace, gpu::classifySlices(trace), analysis.windows, breakdownOptions);
-    const gpu::NvprofSummary nvprof = gpu::computeNvprofSummary(trace);
+    const gpu::StepBreakdown breakdown = gpu::computeStepBreakdown(trace, kinds, analysis.windows, breakdownOptions);
+    const gpu::NvprofSummary nvprof = gpu::computeNvprofSummary(trace, kinds);
     if (options.json)
         printJson(trace, analysis, breakdown, nvprof);
     else

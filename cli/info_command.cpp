@@ -25,7 +25,9 @@ int runInfo(const InfoOptions& options)
         return 1;
     }
     if (options.json)
-        std::cout << traceInfoJson(*result.trace, options.path).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        std::cout
+            << traceInfoJson(*result.trace, options.path).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            << "\n";
     else
         std::cout << traceInfoText(*result.trace, options.path);
     return 0;

@@ -21,8 +21,9 @@ void printText(const std::vector<analysis::Insight>& insights, const std::vector
     constexpr std::size_t kEvidenceShown = 5;
     for (const auto& insight : insights) {
         const Trace& trace = *traces[std::size_t(insight.traceIndex)]->trace;
-        std::printf("[%s] %s  %.1f us/step (%.1f %% of the step)\n", std::string(analysis::severityName(insight.severity)).c_str(),
-                    insight.id.c_str(), insight.timeUs, insight.share * 100.0);
+        std::printf("[%s] %s  %.1f us/step (%.1f %% of the step)\n",
+                    std::string(analysis::severityName(insight.severity)).c_str(), insight.id.c_str(), insight.timeUs,
+                    insight.share * 100.0);
         std::cout << "  " << insight.title << '\n';
         if (files.size() > 1)
             std::cout << "  in " << files[std::size_t(insight.traceIndex)] << '\n';
@@ -60,8 +61,8 @@ int runInsights(const InsightsOptions& options)
     }
     const auto insights = analysis::findInsights(traces);
     if (options.json)
-        std::cout << analysis::insightsToJson(insights, traces, files).dump(1, ' ', false,
-                                                                           nlohmann::json::error_handler_t::replace)
+        std::cout << analysis::insightsToJson(insights, traces, files)
+                         .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
                   << '\n';
     else
         printText(insights, files, traces);
@@ -80,7 +81,8 @@ void addInsightsCommand(CLI::App& app)
                     "        \"evidence\":[{\"name\",\"ts_us\",\"dur_us\",\"track\"}],\"advice\",...}]}");
     command->add_flag("--json", options->json, "machine-readable output");
     command->add_option("FILE", options->files, "trace files (.json or .json.gz); several = ranks of one run")
-        ->type_name("")->required();
+        ->type_name("")
+        ->required();
     command->callback([options] { exitWith(runInsights(*options)); });
 }
 

@@ -74,7 +74,10 @@ public:
     }
 
 private:
-    struct Column { std::string header; std::size_t width; };
+    struct Column {
+        std::string header;
+        std::size_t width;
+    };
     void line() const
     {
         for (const auto& c : m_columns)
@@ -120,16 +123,11 @@ void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows,
 
     std::vector<std::vector<std::string>> cells;
     for (const auto& r : rows) {
-        std::vector<std::string> c{truncated(r.name, kNameWidth),
-                                   formatPercent(r.selfCpu, table.selfCpuTotal),
-                                   formatTime(r.selfCpu),
-                                   formatPercent(r.cpuTotal, table.selfCpuTotal),
-                                   formatTime(r.cpuTotal),
-                                   formatTime(r.cpuAverage()),
-                                   formatTime(r.selfDevice),
-                                   formatPercent(r.selfDevice, table.selfDeviceTotal),
-                                   formatTime(r.deviceTotal),
-                                   formatTime(r.deviceAverage())};
+        std::vector<std::string> c{truncated(r.name, kNameWidth), formatPercent(r.selfCpu, table.selfCpuTotal),
+                                   formatTime(r.selfCpu),         formatPercent(r.cpuTotal, table.selfCpuTotal),
+                                   formatTime(r.cpuTotal),        formatTime(r.cpuAverage()),
+                                   formatTime(r.selfDevice),      formatPercent(r.selfDevice, table.selfDeviceTotal),
+                                   formatTime(r.deviceTotal),     formatTime(r.deviceAverage())};
         if (table.hasMemory) {
             for (const auto bytes : {r.cpuMemory, r.selfCpuMemory, r.deviceMemory, r.selfDeviceMemory})
                 c.push_back(formatMemory(bytes));
@@ -150,9 +148,13 @@ void printJson(const OperatorTable& table, const std::vector<OperatorRow>& rows,
     const auto us = [](TimeNs ns) { return double(ns) / 1000.0; };
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const auto& r : rows) {
-        nlohmann::ordered_json j{{"name", r.name}, {"calls", r.calls}, {"self_cpu_us", us(r.selfCpu)},
-                         {"cpu_total_us", us(r.cpuTotal)}, {"self_cuda_us", us(r.selfDevice)},
-                         {"cuda_total_us", us(r.deviceTotal)}, {"device", r.isDevice}};
+        nlohmann::ordered_json j{{"name", r.name},
+                                 {"calls", r.calls},
+                                 {"self_cpu_us", us(r.selfCpu)},
+                                 {"cpu_total_us", us(r.cpuTotal)},
+                                 {"self_cuda_us", us(r.selfDevice)},
+                                 {"cuda_total_us", us(r.deviceTotal)},
+                                 {"device", r.isDevice}};
         if (shapes)
             j["input_shapes"] = r.inputShapes;
         if (table.hasMemory) {
@@ -180,7 +182,8 @@ int runOps(const OpsOptions& options)
     tableOptions.groupByInputShapes = options.groupByShape;
     const OperatorTable table = computeOperatorTable(*loaded.trace, tableOptions);
     std::vector<OperatorRow> rows = table.rows;
-    sortOperatorRows(rows, sortKey.value_or(table.hasDeviceTime ? OperatorSortKey::DeviceTotal : OperatorSortKey::CpuTotal));
+    sortOperatorRows(rows,
+                     sortKey.value_or(table.hasDeviceTime ? OperatorSortKey::DeviceTotal : OperatorSortKey::CpuTotal));
     if (options.top && rows.size() > options.top)
         rows.resize(options.top);
     if (options.json)

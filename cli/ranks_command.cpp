@@ -48,7 +48,8 @@ nlohmann::json reportJson(const analysis::Workspace& ws, const analysis::RanksRe
     for (const auto& c : r.matching.collectives) {
         nlohmann::json ranks = nlohmann::json::array();
         for (const auto& p : c.ranks)
-            ranks.push_back({{"rank", p.rank}, {"start_us", us(p.start)}, {"end_us", us(p.end)}, {"wait_us", us(p.wait)}});
+            ranks.push_back(
+                {{"rank", p.rank}, {"start_us", us(p.start)}, {"end_us", us(p.end)}, {"wait_us", us(p.wait)}});
         j["collectives"].push_back({{"process_group", c.processGroup},
                                     {"seq", c.seq},
                                     {"name", c.name},
@@ -74,7 +75,9 @@ nlohmann::json reportJson(const analysis::Workspace& ws, const analysis::RanksRe
                       {"verdict", v.text}};
     j["steps"] = nlohmann::json::array();
     for (const auto& s : r.steps)
-        j["steps"].push_back({{"step", s.step}, {"rank", s.rank}, {"wait_caused_us", us(s.waitCaused)},
+        j["steps"].push_back({{"step", s.step},
+                              {"rank", s.rank},
+                              {"wait_caused_us", us(s.waitCaused)},
                               {"total_wait_us", us(s.totalWait)}});
     j["alignment"] = {{"mode", alignment.mode == analysis::Alignment::AbsoluteClock ? "absolute_clock" : "step_starts"},
                       {"step", alignment.step},
@@ -97,32 +100,33 @@ std::string ms(TimeNs ns)
     return buf;
 }
 
-void printText(const analysis::Workspace& ws, const analysis::RanksReport& r, const analysis::AlignmentReport& alignment,
-               std::size_t top)
+void printText(const analysis::Workspace& ws, const analysis::RanksReport& r,
+               const analysis::AlignmentReport& alignment, std::size_t top)
 {
     std::printf("%zu rank(s); %s\n\n", ws.size(), alignment.description.c_str());
     std::printf("%-32s %5s %10s %10s %10s %10s %10s %10s\n", "rank (times in ms)", "steps", "step", "compute",
                 "collective", "wait", "idle", "caused");
     for (const auto& s : r.ranks) {
-        std::printf("%-32s %5zu %10s %10s %10s %10s %10s %10s\n", ws.members()[s.member].identity.label().substr(0, 32).c_str(),
-                    s.steps, ms(s.stepTimeMean).c_str(), ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(),
-                    ms(s.collectiveWait).c_str(), ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
+        std::printf("%-32s %5zu %10s %10s %10s %10s %10s %10s\n",
+                    ws.members()[s.member].identity.label().substr(0, 32).c_str(), s.steps, ms(s.stepTimeMean).c_str(),
+                    ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(), ms(s.collectiveWait).c_str(),
+                    ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
     }
     std::printf("(step: mean ProfilerStep; the others are totals over the steps; caused: the others' wait when this "
                 "rank arrived last)\n\n%s\n",
                 r.straggler.text.c_str());
     for (const auto& s : r.steps) {
         if (s.totalWait > 0)
-            std::printf("  step %lld: rank %d caused %s ms of %s ms waiting\n", s.step, s.rank, ms(s.waitCaused).c_str(),
-                        ms(s.totalWait).c_str());
+            std::printf("  step %lld: rank %d caused %s ms of %s ms waiting\n", s.step, s.rank,
+                        ms(s.waitCaused).c_str(), ms(s.totalWait).c_str());
     }
 
     std::vector<const analysis::MatchedCollective*> byWait;
     for (const auto& c : r.matching.collectives)
         byWait.push_back(&c);
     std::stable_sort(byWait.begin(), byWait.end(), [](auto* a, auto* b) { return a->maxWait > b->maxWait; });
-    std::printf("\n%zu collective(s) matched; longest waits:\n%-6s %5s %-16s %14s %6s %12s\n", r.matching.collectives.size(),
-                "group", "seq", "name", "bytes", "last", "max wait ms");
+    std::printf("\n%zu collective(s) matched; longest waits:\n%-6s %5s %-16s %14s %6s %12s\n",
+                r.matching.collectives.size(), "group", "seq", "name", "bytes", "last", "max wait ms");
     for (std::size_t i = 0; i < byWait.size() && (top == 0 || i < top); ++i) {
         const auto& c = *byWait[i];
         std::printf("%-6s %5zu %-16s %14lld %6d %12s%s\n", c.processGroup.c_str(), c.seq, c.name.c_str(),
@@ -151,8 +155,9 @@ int runRanks(const RanksCommandOptions& o)
     const auto alignment = o.alignSteps ? ws.alignAtStep() : ws.alignAbsoluteClock();
     const auto report = analysis::analyzeRanks(ws);
     if (o.json)
-        std::cout << reportJson(ws, report, errors, alignment).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << '\n';
+        std::cout
+            << reportJson(ws, report, errors, alignment).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            << '\n';
     else
         printText(ws, report, alignment, o.top);
     return 0;
@@ -163,13 +168,16 @@ int runRanks(const RanksCommandOptions& o)
 void addRanksCommand(CLI::App& app)
 {
     auto options = std::make_shared<RanksCommandOptions>();
-    auto* command = app.add_subcommand("ranks", "ranks of a distributed run: collectives across ranks, waits, the straggler");
+    auto* command =
+        app.add_subcommand("ranks", "ranks of a distributed run: collectives across ranks, waits, the straggler");
     command->footer("Opens every rank of a distributed run (one file per rank in any order, a folder of them, or\n"
                     "a merged collector file), matches NCCL collectives across ranks per process group, and names\n"
                     "the rank that makes the others wait. Times are on rank 0's clock (baseTimeNanoseconds + ts).\n"
                     "Files that fail to load are reported; the others are analysed.\n"
                     "--json: ranks, collectives, straggler, steps, alignment, warnings, errors.");
-    command->add_option("--top", options->top, "collectives listed in the text output, longest wait first (default 20; 0: all)")
+    command
+        ->add_option("--top", options->top,
+                     "collectives listed in the text output, longest wait first (default 20; 0: all)")
         ->type_name("N")
         ->check(kCount);
     command->add_flag("--align-steps", options->alignSteps,

@@ -2,13 +2,14 @@
 # Installs the dependencies, builds, and runs every test through ctest. GUI tests run
 # offscreen; GPU tests skip (and say so) where there is no NVIDIA GPU. Then builds the fuzz
 # targets (clang-14, ASan+UBSan, build-fuzz/), replays every committed reproducer and
-# fuzzes each target for FUZZ_SECONDS (default 50).
+# fuzzes each target for FUZZ_SECONDS (default 50). The tree must be clang-format clean.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packaging/install-deps.sh
 packaging/build.sh
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure --timeout 900
+packaging/check-format.sh
 
 if ! command -v clang++-14 >/dev/null || ! command -v clang-14 >/dev/null; then
   echo "run-tests: clang-14 is missing after install-deps.sh: the fuzz targets cannot be built" >&2

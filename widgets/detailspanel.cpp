@@ -25,10 +25,7 @@ constexpr std::size_t kInlineArrayChars = 120;
 // Times above this (≈ 1970-01-12 in ns) are already absolute epoch times.
 constexpr std::int64_t kEpochThresholdNs = 1'000'000'000'000'000;
 
-QString qstr(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
+QString qstr(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
 QString jsonScalarText(const nlohmann::json& value)
 {
@@ -43,12 +40,14 @@ void addJsonChildren(QTreeWidgetItem* parent, const nlohmann::json& value)
         auto* item = new QTreeWidgetItem(parent);
         item->setText(0, key);
         const bool container = child.is_object() || child.is_array();
-        const std::string dumped = container ? child.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) : std::string();
+        const std::string dumped =
+            container ? child.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) : std::string();
         if (!container || (child.is_array() && dumped.size() <= kInlineArrayChars)) {
             item->setText(1, container ? QString::fromStdString(dumped) : jsonScalarText(child));
         } else {
-            item->setText(1, child.is_array() ? QObject::tr("[%n item(s)]", nullptr, int(child.size()))
-                                              : QObject::tr("{%n key(s)}", nullptr, int(child.size())));
+            item->setText(1,
+                          child.is_array() ? QObject::tr("[%n item(s)]", nullptr, int(child.size()))
+                                           : QObject::tr("{%n key(s)}", nullptr, int(child.size())));
             addJsonChildren(item, child);
         }
     };
@@ -132,12 +131,15 @@ void DetailsPanel::showSlice(SliceId slice)
     const TimeNs start = slices.start[slice];
     addField(tr("Name"), qstr(m_trace->str(slices.name[slice])));
     addField(tr("Category"), qstr(m_trace->str(slices.category[slice])));
-    addField(tr("Track"), qstr(m_trace->processDisplayName(m_trace->tracks()[m_trace->trackOf(slice)].process))
-                              + QStringLiteral(" / ") + qstr(m_trace->trackDisplayName(m_trace->trackOf(slice))));
+    addField(tr("Track"),
+             qstr(m_trace->processDisplayName(m_trace->tracks()[m_trace->trackOf(slice)].process))
+                 + QStringLiteral(" / ") + qstr(m_trace->trackDisplayName(m_trace->trackOf(slice))));
     addField(tr("Start"), qstr(formatDuration(start - m_trace->startTime())));
     const std::int64_t epoch = m_trace->baseTimeNs() != 0 ? m_trace->baseTimeNs() + start
-                               : start > kEpochThresholdNs ? start : 0;
-    addField(tr("Start (absolute)"), epoch != 0 ? formatEpochNs(epoch) : QString::number(start) + QStringLiteral(" ns"));
+        : start > kEpochThresholdNs                       ? start
+                                                          : 0;
+    addField(tr("Start (absolute)"),
+             epoch != 0 ? formatEpochNs(epoch) : QString::number(start) + QStringLiteral(" ns"));
     addField(tr("Duration"), qstr(formatDuration(slices.duration[slice])));
     addField(tr("Self time"), qstr(formatDuration(m_trace->selfTime(slice))));
     addField(tr("Depth"), QString::number(m_trace->rowOf(slice).depth));
@@ -160,8 +162,9 @@ void DetailsPanel::showInstant(std::uint32_t instant)
     addField(tr("Category"), qstr(m_trace->str(instants.category[instant])));
     if (instants.track[instant] != kNoIndex) {
         const std::uint32_t track = instants.track[instant];
-        addField(tr("Track"), qstr(m_trace->processDisplayName(m_trace->tracks()[track].process)) + QStringLiteral(" / ")
-                                  + qstr(m_trace->trackDisplayName(track)));
+        addField(tr("Track"),
+                 qstr(m_trace->processDisplayName(m_trace->tracks()[track].process)) + QStringLiteral(" / ")
+                     + qstr(m_trace->trackDisplayName(track)));
     }
     addField(tr("Time"), qstr(formatDuration(instants.time[instant] - m_trace->startTime())));
     const nlohmann::json args = parseArgs(m_trace->instantText(instant));
@@ -232,13 +235,11 @@ void DetailsPanel::addFlows()
     for (std::size_t i = 0; i < m_links.size(); ++i) {
         const FlowLink& link = m_links[i];
         const Flow& flow = m_trace->flows()[link.flow];
-        const QString format = link.incoming ? tr("%1: from %2 on %3 (delay %4)")
-                                             : tr("%1: to %2 on %3 (delay %4)");
+        const QString format = link.incoming ? tr("%1: from %2 on %3 (delay %4)") : tr("%1: to %2 on %3 (delay %4)");
         // The whole name: the view elides it in the middle, the tooltip has all of it.
-        const QString value = format.arg(qstr(m_trace->str(flow.category)),
-                                         qstr(m_trace->str(m_trace->slices().name[link.other])),
-                                         qstr(m_trace->trackDisplayName(m_trace->trackOf(link.other))),
-                                         qstr(formatDuration(link.delay)));
+        const QString value =
+            format.arg(qstr(m_trace->str(flow.category)), qstr(m_trace->str(m_trace->slices().name[link.other])),
+                       qstr(m_trace->trackDisplayName(m_trace->trackOf(link.other))), qstr(formatDuration(link.delay)));
         QTreeWidgetItem* item = addField(link.incoming ? tr("Incoming flow") : tr("Outgoing flow"), value);
         item->setData(0, kLinkRole, int(i));
         item->setFont(1, linkFont);

@@ -74,14 +74,14 @@ DiffPanel::DiffPanel(QWidget* parent)
         table.view->setWordWrap(false);
         table.view->setTextElideMode(Qt::ElideMiddle);
         m_tabs->addTab(table.view, title);
-        connect(table.view, &QTableView::doubleClicked, this, [this, kind = kind, proxy = table.proxy,
-                                                               model = table.model](const QModelIndex& index) {
-            const QModelIndex source = proxy->mapToSource(index);
-            if (!source.isValid())
-                return;
-            const bool family = kind == DiffTableModel::Kind::Kernels && m_families->isChecked();
-            Q_EMIT rowActivated(kind, QString::fromStdString(model->diffRow(source.row()).name), family);
-        });
+        connect(table.view, &QTableView::doubleClicked, this,
+                [this, kind = kind, proxy = table.proxy, model = table.model](const QModelIndex& index) {
+                    const QModelIndex source = proxy->mapToSource(index);
+                    if (!source.isValid())
+                        return;
+                    const bool family = kind == DiffTableModel::Kind::Kernels && m_families->isChecked();
+                    Q_EMIT rowActivated(kind, QString::fromStdString(model->diffRow(source.row()).name), family);
+                });
         connect(m_filter, &QLineEdit::textChanged, table.proxy, &QSortFilterProxyModel::setFilterFixedString);
         m_tables.push_back(table);
     }
@@ -90,15 +90,9 @@ DiffPanel::DiffPanel(QWidget* parent)
     clear();
 }
 
-QTableView* DiffPanel::view(DiffTableModel::Kind kind) const
-{
-    return m_tables[std::size_t(kind)].view;
-}
+QTableView* DiffPanel::view(DiffTableModel::Kind kind) const { return m_tables[std::size_t(kind)].view; }
 
-DiffTableModel* DiffPanel::model(DiffTableModel::Kind kind) const
-{
-    return m_tables[std::size_t(kind)].model;
-}
+DiffTableModel* DiffPanel::model(DiffTableModel::Kind kind) const { return m_tables[std::size_t(kind)].model; }
 
 void DiffPanel::clear()
 {
@@ -131,7 +125,8 @@ void DiffPanel::setReport(std::shared_ptr<const analysis::DiffReport> report)
 void DiffPanel::fillKernels()
 {
     if (m_report)
-        model(DiffTableModel::Kind::Kernels)->setRows(m_families->isChecked() ? m_report->kernelFamilies : m_report->kernels);
+        model(DiffTableModel::Kind::Kernels)
+            ->setRows(m_families->isChecked() ? m_report->kernelFamilies : m_report->kernels);
     // Numbers fit their columns; names keep a wide, elided first column.
     for (const Table& table : m_tables) {
         table.view->resizeColumnsToContents();

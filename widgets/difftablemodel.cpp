@@ -62,8 +62,10 @@ DiffTableModel::DiffTableModel(Kind kind, QObject* parent)
                      {tr("Total NEW / step"), Format::Duration, neu},
                      {tr("Δ"), Format::Delta, delta},
                      {tr("Δ%"), Format::Percent, percent},
-                     {tr("Mean BASE"), Format::Duration, [](const DiffRow& r) { return r.baseCount ? r.baseNs / double(r.baseCount) : 0.0; }},
-                     {tr("Mean NEW"), Format::Duration, [](const DiffRow& r) { return r.newCount ? r.newNs / double(r.newCount) : 0.0; }}};
+                     {tr("Mean BASE"), Format::Duration,
+                      [](const DiffRow& r) { return r.baseCount ? r.baseNs / double(r.baseCount) : 0.0; }},
+                     {tr("Mean NEW"), Format::Duration,
+                      [](const DiffRow& r) { return r.newCount ? r.newNs / double(r.newCount) : 0.0; }}};
         m_deltaColumn = 5;
         break;
     case Kind::Memcpy:
@@ -88,10 +90,7 @@ void DiffTableModel::setRows(std::vector<analysis::DiffRow> rows)
     endResetModel();
 }
 
-int DiffTableModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
+int DiffTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
 
 int DiffTableModel::columnCount(const QModelIndex& parent) const
 {
@@ -123,10 +122,8 @@ QVariant DiffTableModel::data(const QModelIndex& index, int role) const
     const bool isNew = column.header.contains(QStringLiteral("NEW"));
     const bool absent = (isBase && !row.basePresent) || (isNew && !row.newPresent);
     switch (role) {
-    case kSortRole:
-        return column.format == Format::Delta ? std::abs(value) : value;
-    case Qt::TextAlignmentRole:
-        return int(Qt::AlignRight | Qt::AlignVCenter);
+    case kSortRole: return column.format == Format::Delta ? std::abs(value) : value;
+    case Qt::TextAlignmentRole: return int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         if (column.format == Format::Delta || column.format == Format::Percent) {
             if (value < 0)
@@ -139,24 +136,18 @@ QVariant DiffTableModel::data(const QModelIndex& index, int role) const
         if (absent)
             return QString();
         switch (column.format) {
-        case Format::Count:
-            return QString::number(qulonglong(value));
-        case Format::Duration:
-            return statsDuration(TimeNs(std::llround(value)));
-        case Format::Delta:
-            return signedDuration(value);
+        case Format::Count: return QString::number(qulonglong(value));
+        case Format::Duration: return statsDuration(TimeNs(std::llround(value)));
+        case Format::Delta: return signedDuration(value);
         case Format::Percent:
             if (!row.basePresent || row.baseNs == 0)
                 return row.newPresent && !row.basePresent ? tr("new") : QString();
             return QStringLiteral("%1%2%").arg(value > 0 ? QStringLiteral("+") : QString()).arg(value, 0, 'f', 1);
-        case Format::Bytes:
-            return value < 0 ? QString() : statsBytes(std::int64_t(value));
-        case Format::Text:
-            break;
+        case Format::Bytes: return value < 0 ? QString() : statsBytes(std::int64_t(value));
+        case Format::Text: break;
         }
         return {};
-    default:
-        return {};
+    default: return {};
     }
 }
 

@@ -37,12 +37,9 @@ GpuMetricTrack::GpuMetricTrack(GpuMetric metric, QWidget* parent)
 QString GpuMetricTrack::metricTitle(GpuMetric metric)
 {
     switch (metric) {
-    case GpuMetric::Utilization:
-        return tr("GPU Utilization");
-    case GpuMetric::SmEfficiency:
-        return tr("Est. SM Efficiency");
-    case GpuMetric::AchievedOccupancy:
-        return tr("Est. Achieved Occupancy");
+    case GpuMetric::Utilization: return tr("GPU Utilization");
+    case GpuMetric::SmEfficiency: return tr("Est. SM Efficiency");
+    case GpuMetric::AchievedOccupancy: return tr("Est. Achieved Occupancy");
     }
     return {};
 }
@@ -80,12 +77,9 @@ void GpuMetricTrack::resizeEvent(QResizeEvent* event)
 double gpuMetricPercent(const gpu::MetricSeries& series, GpuMetric metric, std::size_t bucket)
 {
     switch (metric) {
-    case GpuMetric::Utilization:
-        return 100.0 * series.utilization[bucket];
-    case GpuMetric::SmEfficiency:
-        return 100.0 * series.smEfficiency[bucket];
-    case GpuMetric::AchievedOccupancy:
-        return series.achievedOccupancy[bucket];
+    case GpuMetric::Utilization: return 100.0 * series.utilization[bucket];
+    case GpuMetric::SmEfficiency: return 100.0 * series.smEfficiency[bucket];
+    case GpuMetric::AchievedOccupancy: return series.achievedOccupancy[bucket];
     }
     return std::nan("");
 }

@@ -12,10 +12,7 @@ namespace {
 
 constexpr GpuMetric kMetrics[3] = {GpuMetric::Utilization, GpuMetric::SmEfficiency, GpuMetric::AchievedOccupancy};
 
-QString settingsKey(GpuMetric metric)
-{
-    return QStringLiteral("gpuOverlays/show%1").arg(int(metric));
-}
+QString settingsKey(GpuMetric metric) { return QStringLiteral("gpuOverlays/show%1").arg(int(metric)); }
 
 } // namespace
 
@@ -85,10 +82,7 @@ void GpuOverlayPanel::setVisibleRange(TimeNs start, TimeNs end)
     }
 }
 
-bool GpuOverlayPanel::isMetricShown(GpuMetric metric) const
-{
-    return m_toggles[int(metric)]->isChecked();
-}
+bool GpuOverlayPanel::isMetricShown(GpuMetric metric) const { return m_toggles[int(metric)]->isChecked(); }
 
 void GpuOverlayPanel::setMetricShown(GpuMetric metric, bool shown)
 {

@@ -31,10 +31,7 @@ int GpuStepBreakdownModel::rowCount(const QModelIndex& parent) const
     return int(m_report->breakdown.steps.size()) + 1; // + the average
 }
 
-int GpuStepBreakdownModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int GpuStepBreakdownModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant GpuStepBreakdownModel::data(const QModelIndex& index, int role) const
 {

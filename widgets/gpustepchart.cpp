@@ -131,9 +131,10 @@ QString GpuStepChart::barToolTip(int bar) const
     if (!row)
         return {};
     const bool average = std::size_t(bar) == m_report->breakdown.steps.size();
-    QString text = QStringLiteral("<b>%1</b> %2<table>")
-                       .arg(average ? tr("Average step") : tr("Step %1").arg(QString::fromStdString(row->name)).toHtmlEscaped(),
-                            QString::fromStdString(formatDuration(TimeNs(std::llround(row->total)))));
+    QString text =
+        QStringLiteral("<b>%1</b> %2<table>")
+            .arg(average ? tr("Average step") : tr("Step %1").arg(QString::fromStdString(row->name)).toHtmlEscaped(),
+                 QString::fromStdString(formatDuration(TimeNs(std::llround(row->total)))));
     // Top of the stack first, as the bars show them.
     for (std::size_t r = gpu::kStepRoleCount; r-- > 0;) {
         if (row->parts[r] <= 0.0)

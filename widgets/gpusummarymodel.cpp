@@ -52,10 +52,7 @@ int GpuSummaryModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() || !m_report ? 0 : int(m_report->analysis.summaries.size());
 }
 
-int GpuSummaryModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int GpuSummaryModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant GpuSummaryModel::data(const QModelIndex& index, int role) const
 {
@@ -65,30 +62,20 @@ QVariant GpuSummaryModel::data(const QModelIndex& index, int role) const
     const auto& range = m_range[std::size_t(index.row())];
     const DeviceProperties* d = m_report->trace->deviceFor(s.device);
     switch (index.column()) {
-    case Gpu:
-        return s.device;
-    case Name:
-        return d ? QString::fromStdString(d->name) : QString();
+    case Gpu: return s.device;
+    case Name: return d ? QString::fromStdString(d->name) : QString();
     case Memory:
         if (role == Qt::UserRole)
             return d ? QVariant(qint64(d->totalGlobalMem)) : QVariant();
         return d ? QString::fromStdString(gpu::formatDeviceMemory(d->totalGlobalMem)) : QString();
-    case ComputeCapability:
-        return d ? QStringLiteral("%1.%2").arg(d->computeMajor).arg(d->computeMinor) : QString();
-    case Utilization:
-        return percentCell(100.0 * s.steps.utilization, role);
-    case SmEfficiency:
-        return percentCell(scaled(s.steps.smEfficiency), role);
-    case Occupancy:
-        return percentCell(s.steps.achievedOccupancy, role);
-    case RangeUtilization:
-        return percentCell(100.0 * range.utilization, role);
-    case RangeSmEfficiency:
-        return percentCell(scaled(range.smEfficiency), role);
-    case RangeOccupancy:
-        return percentCell(range.achievedOccupancy, role);
-    default:
-        return {};
+    case ComputeCapability: return d ? QStringLiteral("%1.%2").arg(d->computeMajor).arg(d->computeMinor) : QString();
+    case Utilization: return percentCell(100.0 * s.steps.utilization, role);
+    case SmEfficiency: return percentCell(scaled(s.steps.smEfficiency), role);
+    case Occupancy: return percentCell(s.steps.achievedOccupancy, role);
+    case RangeUtilization: return percentCell(100.0 * range.utilization, role);
+    case RangeSmEfficiency: return percentCell(scaled(range.smEfficiency), role);
+    case RangeOccupancy: return percentCell(range.achievedOccupancy, role);
+    default: return {};
     }
 }
 
@@ -97,28 +84,17 @@ QVariant GpuSummaryModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Gpu:
-        return tr("GPU");
-    case Name:
-        return tr("Name");
-    case Memory:
-        return tr("Memory");
-    case ComputeCapability:
-        return tr("Compute Capability");
-    case Utilization:
-        return tr("GPU Utilization");
-    case SmEfficiency:
-        return tr("Est. SM Efficiency");
-    case Occupancy:
-        return tr("Est. Achieved Occupancy");
-    case RangeUtilization:
-        return tr("Utilization (visible)");
-    case RangeSmEfficiency:
-        return tr("SM Efficiency (visible)");
-    case RangeOccupancy:
-        return tr("Occupancy (visible)");
-    default:
-        return {};
+    case Gpu: return tr("GPU");
+    case Name: return tr("Name");
+    case Memory: return tr("Memory");
+    case ComputeCapability: return tr("Compute Capability");
+    case Utilization: return tr("GPU Utilization");
+    case SmEfficiency: return tr("Est. SM Efficiency");
+    case Occupancy: return tr("Est. Achieved Occupancy");
+    case RangeUtilization: return tr("Utilization (visible)");
+    case RangeSmEfficiency: return tr("SM Efficiency (visible)");
+    case RangeOccupancy: return tr("Occupancy (visible)");
+    default: return {};
     }
 }
 

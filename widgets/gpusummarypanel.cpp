@@ -57,6 +57,7 @@ GpuSummaryPanel::GpuSummaryPanel(QWidget* parent)
     , m_apiCalls(new NvprofModel(NvprofModel::Section::ApiCalls, this))
     , m_chart(new GpuStepChart(this))
     , m_window(new QLabel(this))
+    , m_analysing(new QLabel(tr("Computing GPU metrics and the step breakdown…"), this))
     , m_noGpu(new QLabel(tr("No GPU activity in this trace."), this))
     , m_tabs(new QTabWidget(this))
 {
@@ -93,22 +94,25 @@ GpuSummaryPanel::GpuSummaryPanel(QWidget* parent)
     m_pages->addWidget(m_noGpu);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    m_analysing->setObjectName(QStringLiteral("analysingLabel"));
+    m_analysing->setContentsMargins(6, 2, 6, 2);
+    m_analysing->hide();
+    layout->addWidget(m_analysing);
     layout->addLayout(m_pages);
 
     connect(m_chart, &GpuStepChart::stepClicked, this, &GpuSummaryPanel::activateStep);
-    connect(m_breakdownView, &QTableView::clicked, this,
-            [this](const QModelIndex& index) { selectStep(index.row()); });
+    connect(m_breakdownView, &QTableView::clicked, this, [this](const QModelIndex& index) { selectStep(index.row()); });
     connect(m_breakdownView, &QTableView::activated, this,
             [this](const QModelIndex& index) { activateStep(index.row()); });
 }
 
-bool GpuSummaryPanel::showsNoGpuMessage() const
-{
-    return m_pages->currentWidget() == m_noGpu;
-}
+bool GpuSummaryPanel::showsNoGpuMessage() const { return m_pages->currentWidget() == m_noGpu; }
+
+void GpuSummaryPanel::setAnalysing() { m_analysing->show(); }
 
 void GpuSummaryPanel::setReport(std::shared_ptr<const gpu::GpuReport> report)
 {
+    m_analysing->hide();
     m_report = report;
     m_summary->setReport(report);
     m_breakdown->setReport(report);
@@ -132,10 +136,7 @@ void GpuSummaryPanel::setReport(std::shared_ptr<const gpu::GpuReport> report)
     m_window->setText(text);
 }
 
-void GpuSummaryPanel::setVisibleRange(TimeNs start, TimeNs end)
-{
-    m_summary->setRange(start, end);
-}
+void GpuSummaryPanel::setVisibleRange(TimeNs start, TimeNs end) { m_summary->setRange(start, end); }
 
 SliceId GpuSummaryPanel::stepSlice(int row) const
 {

@@ -27,6 +27,8 @@ public:
     explicit GpuSummaryPanel(QWidget* parent = nullptr);
 
     void setReport(std::shared_ptr<const gpu::GpuReport> report);
+    // A trace is being analysed: says so above the tabs until its report is set.
+    void setAnalysing();
     GpuSummaryModel* summaryModel() const { return m_summary; }
     GpuStepBreakdownModel* breakdownModel() const { return m_breakdown; }
     GpuStepChart* chart() const { return m_chart; }
@@ -59,6 +61,7 @@ private:
     NvprofModel* m_apiCalls;
     GpuStepChart* m_chart;
     QLabel* m_window;
+    QLabel* m_analysing;
     QLabel* m_noGpu;
     QTabWidget* m_tabs;
     QStackedLayout* m_pages;

@@ -44,6 +44,8 @@ void GpuViews::analyze(std::shared_ptr<const Trace> trace)
         apply(nullptr);
         return;
     }
+    if (m_summary)
+        m_summary->setAnalysing();
     m_jobs->start([trace] { return gpu::makeGpuReport(trace); },
                   [this](std::shared_ptr<const gpu::GpuReport> report) { apply(std::move(report)); },
                   [this](const QString& error) {

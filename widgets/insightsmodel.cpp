@@ -19,15 +19,9 @@ const analysis::Insight* InsightsModel::insightAt(int row) const
     return row >= 0 && std::size_t(row) < m_insights.size() ? &m_insights[std::size_t(row)] : nullptr;
 }
 
-int InsightsModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_insights.size());
-}
+int InsightsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_insights.size()); }
 
-int InsightsModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int InsightsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant InsightsModel::data(const QModelIndex& index, int role) const
 {
@@ -40,12 +34,9 @@ QVariant InsightsModel::data(const QModelIndex& index, int role) const
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == SeverityColumn) {
         switch (insight->severity) {
-        case analysis::Severity::High:
-            return QBrush(readableAccent(QColor(190, 30, 30)));
-        case analysis::Severity::Medium:
-            return QBrush(readableAccent(QColor(200, 120, 0)));
-        case analysis::Severity::Low:
-            return {}; // the palette's text colour, light or dark
+        case analysis::Severity::High: return QBrush(readableAccent(QColor(190, 30, 30)));
+        case analysis::Severity::Medium: return QBrush(readableAccent(QColor(200, 120, 0)));
+        case analysis::Severity::Low: return {}; // the palette's text colour, light or dark
         }
     }
     if (role == Qt::ToolTipRole)
@@ -55,24 +46,16 @@ QVariant InsightsModel::data(const QModelIndex& index, int role) const
     switch (index.column()) {
     case SeverityColumn:
         switch (insight->severity) {
-        case analysis::Severity::High:
-            return tr("high");
-        case analysis::Severity::Medium:
-            return tr("medium");
-        case analysis::Severity::Low:
-            return tr("low");
+        case analysis::Severity::High: return tr("high");
+        case analysis::Severity::Medium: return tr("medium");
+        case analysis::Severity::Low: return tr("low");
         }
         return {};
-    case TitleColumn:
-        return QString::fromStdString(insight->title);
-    case TimeColumn:
-        return QString::fromStdString(formatDuration(TimeNs(insight->timeUs * 1000.0 + 0.5)));
-    case ShareColumn:
-        return QStringLiteral("%1 %").arg(insight->share * 100.0, 0, 'f', 1);
-    case EvidenceColumn:
-        return qulonglong(insight->evidence.size());
-    default:
-        return {};
+    case TitleColumn: return QString::fromStdString(insight->title);
+    case TimeColumn: return QString::fromStdString(formatDuration(TimeNs(insight->timeUs * 1000.0 + 0.5)));
+    case ShareColumn: return QStringLiteral("%1 %").arg(insight->share * 100.0, 0, 'f', 1);
+    case EvidenceColumn: return qulonglong(insight->evidence.size());
+    default: return {};
     }
 }
 
@@ -81,18 +64,12 @@ QVariant InsightsModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case SeverityColumn:
-        return tr("Severity");
-    case TitleColumn:
-        return tr("Finding");
-    case TimeColumn:
-        return tr("Time / step");
-    case ShareColumn:
-        return tr("Of step");
-    case EvidenceColumn:
-        return tr("Evidence");
-    default:
-        return {};
+    case SeverityColumn: return tr("Severity");
+    case TitleColumn: return tr("Finding");
+    case TimeColumn: return tr("Time / step");
+    case ShareColumn: return tr("Of step");
+    case EvidenceColumn: return tr("Evidence");
+    default: return {};
     }
 }
 

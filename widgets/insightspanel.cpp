@@ -137,8 +137,10 @@ void InsightsPanel::refreshCurrent()
     QString html = QStringLiteral("<p><b>%1</b> <small>(%2)</small></p>")
                        .arg(QString::fromStdString(insight->title).toHtmlEscaped(),
                             QString::fromStdString(insight->id).toHtmlEscaped());
-    html += QStringLiteral("<p>") + QString::fromStdString(insight->explanation).toHtmlEscaped() + QStringLiteral("</p>");
-    html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("Fix:"), QString::fromStdString(insight->advice).toHtmlEscaped());
+    html +=
+        QStringLiteral("<p>") + QString::fromStdString(insight->explanation).toHtmlEscaped() + QStringLiteral("</p>");
+    html +=
+        QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("Fix:"), QString::fromStdString(insight->advice).toHtmlEscaped());
     if (!insight->figures.empty()) {
         QStringList figures;
         for (const auto& [key, value] : insight->figures)
@@ -168,15 +170,9 @@ void InsightsPanel::showOverview()
     m_details->setHtml(html + QStringLiteral("</ul>"));
 }
 
-void InsightsPanel::nextEvidence()
-{
-    stepEvidence(+1);
-}
+void InsightsPanel::nextEvidence() { stepEvidence(+1); }
 
-void InsightsPanel::previousEvidence()
-{
-    stepEvidence(-1);
-}
+void InsightsPanel::previousEvidence() { stepEvidence(-1); }
 
 void InsightsPanel::stepEvidence(int delta)
 {
@@ -225,10 +221,11 @@ void InsightsPanel::updateLabels()
     const bool any = !m_evidence.empty();
     m_previous->setEnabled(any);
     m_next->setEnabled(any);
-    m_evidenceLabel->setText(any ? tr("evidence %1 / %2")
-                                       .arg(m_evidenceIndex < 0 ? QStringLiteral("–") : QString::number(m_evidenceIndex + 1))
-                                       .arg(m_evidence.size())
-                                 : QString());
+    m_evidenceLabel->setText(
+        any ? tr("evidence %1 / %2")
+                  .arg(m_evidenceIndex < 0 ? QStringLiteral("–") : QString::number(m_evidenceIndex + 1))
+                  .arg(m_evidence.size())
+            : QString());
 }
 
 } // namespace ks

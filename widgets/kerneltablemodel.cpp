@@ -26,10 +26,7 @@ KernelTableModel::KernelTableModel(QObject* parent)
     setRows({});
 }
 
-void KernelTableModel::setGroupByOperatorAndLaunchConfig(bool group)
-{
-    options().front()->setChecked(group);
-}
+void KernelTableModel::setGroupByOperatorAndLaunchConfig(bool group) { options().front()->setChecked(group); }
 
 void KernelTableModel::setRows(std::vector<KernelRow> rows)
 {
@@ -65,15 +62,9 @@ std::function<StatsTableModel::Installer()> KernelTableModel::rowsJob(std::share
     };
 }
 
-const std::vector<SliceId>& KernelTableModel::occurrences(int row) const
-{
-    return m_rows[row].slices;
-}
+const std::vector<SliceId>& KernelTableModel::occurrences(int row) const { return m_rows[row].slices; }
 
-int KernelTableModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
+int KernelTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
 
 int KernelTableModel::columnCount(const QModelIndex& parent) const
 {

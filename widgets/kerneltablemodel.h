@@ -10,7 +10,19 @@ class KernelTableModel : public StatsTableModel {
     Q_OBJECT
 public:
     enum Column {
-        Name, Operator, Calls, Total, Mean, Min, Max, BlocksPerSm, Occupancy, Grid, Block, Registers, SharedMemory,
+        Name,
+        Operator,
+        Calls,
+        Total,
+        Mean,
+        Min,
+        Max,
+        BlocksPerSm,
+        Occupancy,
+        Grid,
+        Block,
+        Registers,
+        SharedMemory,
         ColumnCount
     };
 

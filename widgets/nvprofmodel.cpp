@@ -27,10 +27,7 @@ int NvprofModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() || !rows() ? 0 : int(rows()->size());
 }
 
-int NvprofModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int NvprofModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant NvprofModel::data(const QModelIndex& index, int role) const
 {

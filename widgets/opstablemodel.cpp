@@ -16,21 +16,19 @@ OperatorTableModel::OperatorTableModel(QObject* parent)
     setTable({});
 }
 
-void OperatorTableModel::setGroupByInputShapes(bool group)
-{
-    options().front()->setChecked(group);
-}
+void OperatorTableModel::setGroupByInputShapes(bool group) { options().front()->setChecked(group); }
 
 void OperatorTableModel::setTable(OperatorTable table)
 {
     beginResetModel();
     m_table = std::move(table);
     m_columns.clear();
-    const bool hasKernels = std::any_of(m_table.rows.begin(), m_table.rows.end(),
-                                        [](const OperatorRow& row) { return row.kernels > 0; });
+    const bool hasKernels =
+        std::any_of(m_table.rows.begin(), m_table.rows.end(), [](const OperatorRow& row) { return row.kernels > 0; });
     for (int c = 0; c < ColumnCount; ++c) {
         const bool memory = c >= CpuMemory && c <= SelfDeviceMemory;
-        if ((memory && !m_table.hasMemory) || (c == InputShapes && !m_groupByShapes) || (c == TensorCores && !hasKernels))
+        if ((memory && !m_table.hasMemory) || (c == InputShapes && !m_groupByShapes)
+            || (c == TensorCores && !hasKernels))
             continue;
         m_columns.push_back(Column(c));
     }
@@ -52,10 +50,7 @@ std::function<StatsTableModel::Installer()> OperatorTableModel::rowsJob(std::sha
     };
 }
 
-const std::vector<SliceId>& OperatorTableModel::occurrences(int row) const
-{
-    return m_table.rows[row].slices;
-}
+const std::vector<SliceId>& OperatorTableModel::occurrences(int row) const { return m_table.rows[row].slices; }
 
 int OperatorTableModel::defaultSortColumn() const
 {
@@ -86,8 +81,8 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     const OperatorRow& r = m_table.rows[index.row()];
     const Column column = columnAt(index.column());
     if (role == Qt::TextAlignmentRole)
-        return column == Name || column == InputShapes || column == Side
-            ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return column == Name || column == InputShapes || column == Side ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == Name)
         return QString::fromStdString(r.name);
     if (role == Qt::ToolTipRole && column == TensorCores && r.kernels > 0)

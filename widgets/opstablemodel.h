@@ -11,9 +11,25 @@ class OperatorTableModel : public StatsTableModel {
     Q_OBJECT
 public:
     enum Column {
-        Name, Side, SelfCpuPct, SelfCpu, CpuTotalPct, CpuTotal, CpuAverage, SelfDevice, SelfDevicePct,
-        DeviceTotal, DeviceAverage, CpuMemory, SelfCpuMemory, DeviceMemory, SelfDeviceMemory, Calls,
-        TensorCores, InputShapes, ColumnCount
+        Name,
+        Side,
+        SelfCpuPct,
+        SelfCpu,
+        CpuTotalPct,
+        CpuTotal,
+        CpuAverage,
+        SelfDevice,
+        SelfDevicePct,
+        DeviceTotal,
+        DeviceAverage,
+        CpuMemory,
+        SelfCpuMemory,
+        DeviceMemory,
+        SelfDeviceMemory,
+        Calls,
+        TensorCores,
+        InputShapes,
+        ColumnCount
     };
 
     explicit OperatorTableModel(QObject* parent = nullptr);

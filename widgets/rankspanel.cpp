@@ -35,10 +35,7 @@ QStandardItem* numberItem(double value, const QString& text)
     return item;
 }
 
-QStandardItem* durationItem(TimeNs ns)
-{
-    return numberItem(double(ns), statsDuration(ns));
-}
+QStandardItem* durationItem(TimeNs ns) { return numberItem(double(ns), statsDuration(ns)); }
 
 QTableView* makeView(QStandardItemModel* model, QWidget* parent)
 {
@@ -113,10 +110,7 @@ void RanksPanel::clear()
     m_stepButton->setEnabled(false);
 }
 
-void RanksPanel::setAlignmentText(const QString& text)
-{
-    m_alignment->setText(text);
-}
+void RanksPanel::setAlignmentText(const QString& text) { m_alignment->setText(text); }
 
 void RanksPanel::setReport(std::shared_ptr<const analysis::RanksReport> report, const QStringList& labels)
 {
@@ -132,9 +126,8 @@ void RanksPanel::setReport(std::shared_ptr<const analysis::RanksReport> report, 
     if (verdict.worstStep >= 0)
         m_stepButton->setText(tr("Show its step %1").arg(verdict.worstStep));
 
-    m_rankModel->setHorizontalHeaderLabels({tr("Rank"), tr("Steps"), tr("Step time"), tr("Compute"),
-                                            tr("Collectives"), tr("Wait"), tr("Idle"), tr("Wait caused"),
-                                            tr("Last arrivals")});
+    m_rankModel->setHorizontalHeaderLabels({tr("Rank"), tr("Steps"), tr("Step time"), tr("Compute"), tr("Collectives"),
+                                            tr("Wait"), tr("Idle"), tr("Wait caused"), tr("Last arrivals")});
     for (const analysis::RankSummary& rank : m_report->ranks) {
         const QString label = labels.value(int(rank.member), QString::number(rank.rank));
         QList<QStandardItem*> row{textItem(label),
@@ -161,17 +154,18 @@ void RanksPanel::setReport(std::shared_ptr<const analysis::RanksReport> report, 
     }
     m_rankView->resizeColumnsToContents();
 
-    m_collectiveModel->setHorizontalHeaderLabels({tr("Group"), tr("#"), tr("Collective"), tr("Size"),
-                                                  tr("Last rank"), tr("Max wait")});
+    m_collectiveModel->setHorizontalHeaderLabels(
+        {tr("Group"), tr("#"), tr("Collective"), tr("Size"), tr("Last rank"), tr("Max wait")});
     const auto& collectives = m_report->matching.collectives;
     for (std::size_t i = 0; i < collectives.size(); ++i) {
         const analysis::MatchedCollective& c = collectives[i];
-        QList<QStandardItem*> row{textItem(QString::fromStdString(c.processGroup)),
-                                  numberItem(double(c.seq), QString::number(c.seq)),
-                                  textItem(QString::fromStdString(c.name) + (c.mismatch ? tr(" ⚠ mismatch") : QString())),
-                                  numberItem(double(c.bytes), c.bytes >= 0 ? statsBytes(c.bytes) : QString()),
-                                  numberItem(c.lastRank, QString::number(c.lastRank)),
-                                  durationItem(c.maxWait)};
+        QList<QStandardItem*> row{
+            textItem(QString::fromStdString(c.processGroup)),
+            numberItem(double(c.seq), QString::number(c.seq)),
+            textItem(QString::fromStdString(c.name) + (c.mismatch ? tr(" ⚠ mismatch") : QString())),
+            numberItem(double(c.bytes), c.bytes >= 0 ? statsBytes(c.bytes) : QString()),
+            numberItem(c.lastRank, QString::number(c.lastRank)),
+            durationItem(c.maxWait)};
         row.front()->setData(qulonglong(i), kIndexRole);
         m_collectiveModel->appendRow(row);
     }

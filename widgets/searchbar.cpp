@@ -5,10 +5,10 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QTableView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -42,7 +42,8 @@ SearchBar::SearchBar(QWidget* parent)
     auto* layout = new QHBoxLayout;
     layout->setContentsMargins(0, 0, 0, 0);
     column->addLayout(layout);
-    m_edit->setPlaceholderText(tr("Search names and args: shapes, External id, … (Enter: next, Shift+Enter: previous)"));
+    m_edit->setPlaceholderText(
+        tr("Search names and args: shapes, External id, … (Enter: next, Shift+Enter: previous)"));
     m_edit->setClearButtonEnabled(true);
     m_edit->installEventFilter(this);
     auto* prev = new QToolButton(this);
@@ -148,12 +149,10 @@ void SearchBar::runSearch()
         // Args are read back from the file: a pass over it, so off the GUI thread.
         auto control = std::make_shared<ArgSearchControl>();
         m_control = control;
-        m_jobs->start([trace = m_trace, needle = std::string(text), control] {
-                          return searchSliceArgs(*trace, needle, *control);
-                      },
+        m_jobs->start([trace = m_trace, needle = std::string(text),
+                       control] { return searchSliceArgs(*trace, needle, *control); },
                       [this](std::vector<SliceId> found) { onArgMatches(std::move(found)); },
-                      [this](const QString&) { onArgMatches({}); },
-                      [control] { control->cancelled = true; });
+                      [this](const QString&) { onArgMatches({}); }, [control] { control->cancelled = true; });
         m_cancelArgs->show();
         m_progress->start();
     }
@@ -219,15 +218,9 @@ void SearchBar::step(int direction)
     Q_EMIT matchActivated(m_matches[std::size_t(m_current)]);
 }
 
-void SearchBar::next()
-{
-    step(+1);
-}
+void SearchBar::next() { step(+1); }
 
-void SearchBar::previous()
-{
-    step(-1);
-}
+void SearchBar::previous() { step(-1); }
 
 void SearchBar::dismiss()
 {
@@ -253,10 +246,7 @@ QString SearchBar::countText() const
     return text;
 }
 
-void SearchBar::updateCountLabel()
-{
-    m_count->setText(countText());
-}
+void SearchBar::updateCountLabel() { m_count->setText(countText()); }
 
 bool SearchBar::eventFilter(QObject* watched, QEvent* event)
 {

@@ -20,10 +20,7 @@ int SearchResultsModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : int(m_slices.size());
 }
 
-int SearchResultsModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int SearchResultsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
 {
@@ -36,12 +33,9 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         const std::string_view name = m_trace->str(slices.name[s]);
         return QString::fromUtf8(name.data(), qsizetype(name.size()));
     }
-    case Track:
-        return QString::fromStdString(m_trace->trackDisplayName(m_trace->trackOf(s)));
-    case Start:
-        return QString::fromStdString(formatDuration(slices.start[s] - m_trace->startTime()));
-    case Duration:
-        return QString::fromStdString(formatDuration(slices.duration[s]));
+    case Track: return QString::fromStdString(m_trace->trackDisplayName(m_trace->trackOf(s)));
+    case Start: return QString::fromStdString(formatDuration(slices.start[s] - m_trace->startTime()));
+    case Duration: return QString::fromStdString(formatDuration(slices.duration[s]));
     }
     return {};
 }
@@ -51,14 +45,10 @@ QVariant SearchResultsModel::headerData(int section, Qt::Orientation orientation
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Name:
-        return tr("Name");
-    case Track:
-        return tr("Track");
-    case Start:
-        return tr("Start");
-    case Duration:
-        return tr("Duration");
+    case Name: return tr("Name");
+    case Track: return tr("Track");
+    case Start: return tr("Start");
+    case Duration: return tr("Duration");
     }
     return {};
 }

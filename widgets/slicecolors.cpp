@@ -24,21 +24,15 @@ Tone toneOf(SliceClass cls)
     switch (cls) {
     case SliceClass::Kernel:
     case SliceClass::Memcpy:
-    case SliceClass::Memset:
-        return {170, 215};
+    case SliceClass::Memset: return {170, 215};
     case SliceClass::CudaRuntime:
-    case SliceClass::CudaDriver:
-        return {120, 185};
-    case SliceClass::PythonFunction:
-        return {55, 235};
+    case SliceClass::CudaDriver: return {120, 185};
+    case SliceClass::PythonFunction: return {55, 235};
     case SliceClass::UserAnnotation:
-    case SliceClass::GpuUserAnnotation:
-        return {90, 170};
-    case SliceClass::Overhead:
-        return {20, 160};
+    case SliceClass::GpuUserAnnotation: return {90, 170};
+    case SliceClass::Overhead: return {20, 160};
     case SliceClass::CpuOp:
-    case SliceClass::Other:
-        break;
+    case SliceClass::Other: break;
     }
     return {115, 230};
 }

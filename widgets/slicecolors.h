@@ -25,7 +25,7 @@ private:
     const Trace* m_trace = nullptr;
     QColor compute(StringId name, StringId category) const;
 
-    std::vector<std::uint16_t> m_hue;        // per StringId
+    std::vector<std::uint16_t> m_hue; // per StringId
     std::vector<SliceClass> m_classOfString; // per StringId, when used as a category
     // The colour of each name with the category it first appeared with: painting looks
     // colours up instead of converting HSV for every drawn item.

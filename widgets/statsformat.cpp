@@ -2,16 +2,13 @@
 
 #include <QAbstractItemModel>
 #include <QGuiApplication>
-#include <QPalette>
 #include <QLocale>
+#include <QPalette>
 #include <QStringList>
 
 namespace ks {
 
-QString statsDuration(TimeNs ns)
-{
-    return QString::fromStdString(formatDuration(ns));
-}
+QString statsDuration(TimeNs ns) { return QString::fromStdString(formatDuration(ns)); }
 
 QString statsPercent(TimeNs part, TimeNs whole)
 {

@@ -10,9 +10,9 @@ class QAbstractItemModel;
 
 namespace ks {
 
-QString statsDuration(TimeNs ns);                 // "1.234 ms"
-QString statsPercent(TimeNs part, TimeNs whole);  // "12.34%"
-QString statsBytes(std::int64_t bytes);           // "-4.00 MiB", "512 bytes"
+QString statsDuration(TimeNs ns); // "1.234 ms"
+QString statsPercent(TimeNs part, TimeNs whole); // "12.34%"
+QString statsBytes(std::int64_t bytes); // "-4.00 MiB", "512 bytes"
 
 // A warning red or improvement green that stays readable on the application's palette:
 // lightened when the base colour is dark.

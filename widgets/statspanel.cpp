@@ -2,11 +2,11 @@
 
 #include "widgets/statsformat.h"
 
+#include "widgets/jobtracker.h"
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
-#include "widgets/jobtracker.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -99,6 +99,7 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_tools);
+    m_rangeLabel->setObjectName(QStringLiteral("rangeLabel"));
     layout->addWidget(m_rangeLabel);
     layout->addWidget(m_view, 1);
 
@@ -189,6 +190,7 @@ void StatsPanel::scheduleRecompute(int delayMs)
 void StatsPanel::recompute()
 {
     auto onRows = [this](StatsTableModel::Installer install) {
+        m_computing = false;
         install(*m_model);
         if (!m_userSorted)
             m_view->sortByColumn(m_model->defaultSortColumn(), Qt::DescendingOrder);
@@ -196,16 +198,21 @@ void StatsPanel::recompute()
             // Once: fit the columns, names within bounds (kernel names run to 800 characters).
             m_view->resizeColumnsToContents();
             const int name = m_model->nameColumn();
-            m_view->setColumnWidth(name, std::clamp(m_view->columnWidth(name), 20 * fontMetrics().averageCharWidth(),
-                                                    60 * fontMetrics().averageCharWidth()));
+            m_view->setColumnWidth(name,
+                                   std::clamp(m_view->columnWidth(name), 20 * fontMetrics().averageCharWidth(),
+                                              60 * fontMetrics().averageCharWidth()));
             m_columnsSized = true;
         }
         resetOccurrence();
         updateLabels();
         Q_EMIT rowsUpdated();
     };
-    m_jobs->start(m_model->rowsJob(m_trace, effectiveRange()), std::move(onRows),
-                  [this](const QString& error) { m_rangeLabel->setText(tr("Statistics failed: %1").arg(error)); });
+    m_computing = true;
+    updateLabels();
+    m_jobs->start(m_model->rowsJob(m_trace, effectiveRange()), std::move(onRows), [this](const QString& error) {
+        m_computing = false;
+        m_rangeLabel->setText(tr("Statistics failed: %1").arg(error));
+    });
 }
 
 std::vector<SliceId> StatsPanel::currentOccurrences() const
@@ -216,7 +223,8 @@ std::vector<SliceId> StatsPanel::currentOccurrences() const
     std::vector<SliceId> slices = m_model->occurrences(current.row());
     if (m_longestFirst->isChecked()) {
         const auto& durations = m_trace->slices().duration;
-        std::stable_sort(slices.begin(), slices.end(), [&](SliceId a, SliceId b) { return durations[a] > durations[b]; });
+        std::stable_sort(slices.begin(), slices.end(),
+                         [&](SliceId a, SliceId b) { return durations[a] > durations[b]; });
     }
     return slices;
 }
@@ -227,15 +235,9 @@ void StatsPanel::resetOccurrence()
     m_occurrenceIndex = -1;
 }
 
-void StatsPanel::nextOccurrence()
-{
-    stepOccurrence(+1);
-}
+void StatsPanel::nextOccurrence() { stepOccurrence(+1); }
 
-void StatsPanel::previousOccurrence()
-{
-    stepOccurrence(-1);
-}
+void StatsPanel::previousOccurrence() { stepOccurrence(-1); }
 
 void StatsPanel::stepOccurrence(int delta)
 {
@@ -255,16 +257,17 @@ void StatsPanel::updateLabels()
     const auto count = currentOccurrences().size();
     m_previous->setEnabled(count > 0);
     m_next->setEnabled(count > 0);
-    m_occurrenceLabel->setText(count == 0 ? QString()
-                               : m_occurrenceIndex < 0 ? tr("%n occurrence(s)", nullptr, int(count))
-                                                       : tr("%1 / %2").arg(m_occurrenceIndex + 1).arg(count));
+    m_occurrenceLabel->setText(count == 0                  ? QString()
+                                   : m_occurrenceIndex < 0 ? tr("%n occurrence(s)", nullptr, int(count))
+                                                           : tr("%1 / %2").arg(m_occurrenceIndex + 1).arg(count));
     const auto range = effectiveRange();
-    const bool pending = m_debounce->isActive();
-    QString text = range ? tr("Range %1 – %2 (%3)")
-                               .arg(QString::fromStdString(formatDuration(range->from - (m_trace ? m_trace->startTime() : 0))),
-                                    QString::fromStdString(formatDuration(range->to - (m_trace ? m_trace->startTime() : 0))),
-                                    statsDuration(range->to - range->from))
-                         : tr("Whole trace");
+    const bool pending = m_debounce->isActive() || (m_computing && m_trace);
+    QString text = range
+        ? tr("Range %1 – %2 (%3)")
+              .arg(QString::fromStdString(formatDuration(range->from - (m_trace ? m_trace->startTime() : 0))),
+                   QString::fromStdString(formatDuration(range->to - (m_trace ? m_trace->startTime() : 0))),
+                   statsDuration(range->to - range->from))
+        : tr("Whole trace");
     if (pending)
         text += tr(" · updating…");
     m_rangeLabel->setText(text);
@@ -285,14 +288,8 @@ QString StatsPanel::rowsAsText(QChar separator) const
     return statsDelimitedText(*m_proxy, rows, separator);
 }
 
-void StatsPanel::copyAsTsv()
-{
-    QApplication::clipboard()->setText(rowsAsText(QLatin1Char('\t')));
-}
+void StatsPanel::copyAsTsv() { QApplication::clipboard()->setText(rowsAsText(QLatin1Char('\t'))); }
 
-void StatsPanel::copyAsCsv()
-{
-    QApplication::clipboard()->setText(rowsAsText(QLatin1Char(',')));
-}
+void StatsPanel::copyAsCsv() { QApplication::clipboard()->setText(rowsAsText(QLatin1Char(','))); }
 
 } // namespace ks

@@ -84,6 +84,7 @@ private:
     std::shared_ptr<const Trace> m_trace;
     std::optional<TimeRange> m_selectedRange;
     std::optional<TimeRange> m_visibleRange;
+    bool m_computing = false; // a job is computing the rows (the label says so)
     bool m_userSorted = false;
     bool m_columnsSized = false;
     int m_occurrenceRow = -1; // source row the index below refers to

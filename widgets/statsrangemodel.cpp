@@ -53,10 +53,7 @@ int RangeAggregateModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : int(m_aggregates.rows.size() + m_aggregates.streams.size());
 }
 
-int RangeAggregateModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int RangeAggregateModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant RangeAggregateModel::data(const QModelIndex& index, int role) const
 {

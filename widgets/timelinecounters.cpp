@@ -25,15 +25,9 @@ const QColor kCounterColor(120, 160, 200);
 const QColor kPeakColor(200, 60, 40);
 const QColor kMetricColors[kGpuMetricCount] = {QColor(70, 150, 90), QColor(60, 120, 190), QColor(150, 90, 170)};
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("ks::TimelineRenderer", text);
-}
+QString tr(const char* text) { return QCoreApplication::translate("ks::TimelineRenderer", text); }
 
-QString durationText(TimeNs ns)
-{
-    return QString::fromStdString(formatDuration(ns));
-}
+QString durationText(TimeNs ns) { return QString::fromStdString(formatDuration(ns)); }
 
 // The counter's sample in force at t, or none before its first sample.
 std::optional<std::size_t> sampleAt(const CounterSeries& series, TimeNs t)
@@ -55,14 +49,11 @@ QString counterValueText(const CounterSeries& series, double value)
 
 } // namespace
 
-void TimelineRenderer::setGpuReport(std::shared_ptr<const gpu::GpuReport> report)
-{
-    m_gpuReport = std::move(report);
-}
+void TimelineRenderer::setGpuReport(std::shared_ptr<const gpu::GpuReport> report) { m_gpuReport = std::move(report); }
 
 const gpu::GpuMetricIndex* TimelineRenderer::gpuMetricIndex(std::uint32_t process) const
 {
-    if (!m_gpuReport || !m_trace || m_gpuReport->trace != m_trace || process >= m_trace->processes().size())
+    if (!m_gpuReport || !m_trace || process >= m_trace->processes().size())
         return nullptr;
     const Process& proc = m_trace->processes()[process];
     return proc.isDevice ? m_gpuReport->analysis.gpu(proc.deviceIndex) : nullptr;
@@ -75,10 +66,11 @@ gpu::MetricSeries TimelineRenderer::metricSeries(const gpu::GpuMetricIndex& inde
     return index.series(scale.viewStart(), scale.viewEnd(timeWidth), buckets);
 }
 
-void TimelineRenderer::paintCounter(QPainter& p, const Viewport& v, std::uint32_t counter, int y) const
+void TimelineRenderer::paintCounter(QPainter& p, const Viewport& v, const LayoutItem& item, int y) const
 {
+    const std::uint32_t counter = item.index;
     const CounterSeries& series = m_trace->counters()[counter];
-    const int height = v.layout.metrics().counterHeight - 4;
+    const int height = item.height - 4;
     const double maxAbs = m_counterMax[counter] > 0 ? m_counterMax[counter] : 1.0;
     const TimeScale& scale = v.state.scale;
     const int base = y + height + 2;
@@ -144,14 +136,18 @@ void TimelineRenderer::paintGpuMetricLabel(QPainter& p, const LayoutItem& item, 
 {
     if (item.index >= std::uint32_t(kGpuMetricCount))
         return;
-    // The title on the left, the scale (100 % top, 0 % bottom) against the time area.
+    // The fold arrow and title on the left, the scale (100 % top, 0 % bottom) against the
+    // time area; a collapsed track is too thin for the scale.
     const QFontMetrics metrics(m_font);
-    const int scaleWidth = metrics.horizontalAdvance(QStringLiteral("100 %")) + 6;
+    const int scaleWidth = item.collapsed ? 0 : metrics.horizontalAdvance(QStringLiteral("100 %")) + 6;
     p.fillRect(QRect(0, y + item.height - 1, kLabelWidth, 1), m_chrome.separator);
     p.setPen(m_chrome.text);
-    const QString title = GpuMetricTrack::metricTitle(GpuMetric(item.index));
-    p.drawText(QRect(16, y, kLabelWidth - 20 - scaleWidth, item.height), Qt::AlignVCenter,
-               metrics.elidedText(title, Qt::ElideRight, kLabelWidth - 20 - scaleWidth));
+    const QString title = (item.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ "))
+        + GpuMetricTrack::metricTitle(GpuMetric(item.index));
+    p.drawText(QRect(4, y, kLabelWidth - 8 - scaleWidth, item.height), Qt::AlignVCenter,
+               metrics.elidedText(title, Qt::ElideRight, kLabelWidth - 8 - scaleWidth));
+    if (item.collapsed)
+        return;
     p.setPen(m_chrome.mutedText);
     const QRect scale(kLabelWidth - scaleWidth - 2, y, scaleWidth, item.height - 1);
     p.drawText(scale, Qt::AlignRight | Qt::AlignTop, QStringLiteral("100 %"));
@@ -170,12 +166,14 @@ QString TimelineRenderer::readoutAt(const QPoint& pos, const QSize& size, const 
         const CounterSeries& series = m_trace->counters()[hit.counter];
         const auto sample = sampleAt(series, t);
         const QString value = sample ? counterValueText(series, series.value[*sample]) : tr("no sample yet");
-        QString text = QStringLiteral("<b>%1</b><br>%2<br>").arg(QString::fromStdString(series.name).toHtmlEscaped(), value);
+        QString text =
+            QStringLiteral("<b>%1</b><br>%2<br>").arg(QString::fromStdString(series.name).toHtmlEscaped(), value);
         if (sample)
             text += tr("since %1").arg(durationText(series.time[*sample] - origin)) + QStringLiteral("<br>");
-        return text + tr("max %1 at %2")
-                          .arg(counterValueText(series, series.value[m_counterPeak[hit.counter]]),
-                               durationText(series.time[m_counterPeak[hit.counter]] - origin));
+        return text
+            + tr("max %1 at %2")
+                  .arg(counterValueText(series, series.value[m_counterPeak[hit.counter]]),
+                       durationText(series.time[m_counterPeak[hit.counter]] - origin));
     }
     if (hit.kind != TimelineHit::Kind::Metric)
         return {};

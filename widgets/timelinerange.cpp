@@ -16,10 +16,7 @@ namespace {
 // Narrower than this on screen a drag is a click (it clears the range).
 constexpr int kMinRangePixels = 2;
 
-QString qstr(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
+QString qstr(const std::string& text) { return QString::fromStdString(text); }
 
 } // namespace
 
@@ -114,14 +111,20 @@ void TimelineWidget::paintSelectedRange(QPainter& painter) const
     }
     // Start, end and duration on the ruler, relative to the trace start like its ticks.
     const TimeNs origin = m_lanes[0].source.trace->startTime() + primaryOffset();
-    const QString label = tr("%1 – %2 (%3)")
-                              .arg(qstr(formatDuration(m_range.start - origin)),
-                                   qstr(formatDuration(m_range.end - origin)),
-                                   qstr(formatDuration(m_range.end - m_range.start)));
+    const QString label =
+        tr("%1 – %2 (%3)")
+            .arg(qstr(formatDuration(m_range.start - origin)), qstr(formatDuration(m_range.end - origin)),
+                 qstr(formatDuration(m_range.end - m_range.start)));
     const QFontMetrics metrics(painter.font());
     const int textWidth = metrics.horizontalAdvance(label) + 8;
     const int textX = std::clamp((a + b - textWidth) / 2, left, std::max(left, right - textWidth));
-    const QRect box(textX, 1, textWidth, TimelineRenderer::kRulerHeight - 3);
+    QRect box(textX, 1, textWidth, TimelineRenderer::kRulerHeight - 3);
+    // The hover cursor labels its time on the ruler right of its x: over that label, the
+    // range's would cut it to a wrong-looking number, so it goes under the ruler instead.
+    const int cursor = left + int(m_state.cursorX);
+    const int cursorLabelWidth = metrics.horizontalAdvance(QStringLiteral("00000.000 µs")) + 8;
+    if (m_state.cursorX >= 0 && cursor + cursorLabelWidth >= box.left() && cursor <= box.right())
+        box.moveTop(TimelineRenderer::kRulerHeight + 1);
     painter.fillRect(box, accent);
     painter.setPen(palette().color(QPalette::HighlightedText));
     painter.drawText(box, Qt::AlignCenter, label);

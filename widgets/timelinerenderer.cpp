@@ -25,10 +25,7 @@ constexpr int kMinLabelWidthPx = 28;
 constexpr int kLabelWidthStep = 8;
 constexpr std::size_t kMaxCachedLabels = 20000;
 
-QString qstr(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
+QString qstr(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
 // Washes a colour out towards the background: slices that do not match the search recede.
 QColor washedOut(const QColor& c, const QColor& target)
@@ -38,7 +35,6 @@ QColor washedOut(const QColor& c, const QColor& target)
 }
 
 } // namespace
-
 
 TimelineRenderer::TimelineRenderer()
 {
@@ -71,8 +67,7 @@ void TimelineRenderer::setTrace(std::shared_ptr<const Trace> trace)
     }
 }
 
-void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& layout,
-                             const TimelineViewState& state)
+void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& layout, const TimelineViewState& state)
 {
     m_stats = {};
     const Viewport v{size, layout, state, timeAreaWidth(size), tracksAreaHeight(size)};
@@ -129,9 +124,7 @@ void TimelineRenderer::paintTracks(QPainter& p, const Viewport& v, const QRect& 
         const LayoutItem& item = layout.items()[i];
         const int y = v.toViewY(item.y);
         switch (item.kind) {
-        case LayoutItem::Kind::Process:
-            paintScopedInstants(p, v, item.index, y, item.height);
-            break;
+        case LayoutItem::Kind::Process: paintScopedInstants(p, v, item.index, y, item.height); break;
         case LayoutItem::Kind::Track: {
             const Track& track = m_trace->tracks()[item.index];
             const int stripTop = layout.instantStripTop(item.index);
@@ -146,12 +139,8 @@ void TimelineRenderer::paintTracks(QPainter& p, const Viewport& v, const QRect& 
             }
             break;
         }
-        case LayoutItem::Kind::Counter:
-            paintCounter(p, v, item.index, y);
-            break;
-        case LayoutItem::Kind::Metric:
-            paintGpuMetric(p, v, item, y);
-            break;
+        case LayoutItem::Kind::Counter: paintCounter(p, v, item, y); break;
+        case LayoutItem::Kind::Metric: paintGpuMetric(p, v, item, y); break;
         }
     }
     paintScopedInstants(p, v, kNoIndex, clip.top(), clip.height());
@@ -197,8 +186,8 @@ void TimelineRenderer::paintRuler(QPainter& p, const Viewport& v) const
         const QColor cursor(30, 90, 200);
         const int x = v.timeLeft() + static_cast<int>(v.state.cursorX);
         p.fillRect(QRect(x, 0, 1, v.size.height()), cursor);
-        const QString label = qstr(formatTimeInUnitOf(scale.xToTime(v.state.cursorX) - origin,
-                                                      std::max<TimeNs>(step / 100, 1)));
+        const QString label =
+            qstr(formatTimeInUnitOf(scale.xToTime(v.state.cursorX) - origin, std::max<TimeNs>(step / 100, 1)));
         const QRect box = QFontMetrics(m_font).boundingRect(label).adjusted(-3, -1, 3, 1);
         const QRect placed(x + 2, 1, box.width(), box.height());
         p.fillRect(placed, cursor);
@@ -207,8 +196,7 @@ void TimelineRenderer::paintRuler(QPainter& p, const Viewport& v) const
     }
     p.fillRect(QRect(0, 0, kLabelWidth, kRulerHeight - 1), m_chrome.labelBackground);
     p.setPen(m_chrome.text);
-    p.drawText(QRect(6, 0, kLabelWidth - 6, kRulerHeight), Qt::AlignVCenter,
-               QObject::tr("Δ from trace start"));
+    p.drawText(QRect(6, 0, kLabelWidth - 6, kRulerHeight), Qt::AlignVCenter, QObject::tr("Δ from trace start"));
 }
 
 void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t row, int y)
@@ -261,8 +249,8 @@ void TimelineRenderer::paintRow(QPainter& p, const Viewport& v, std::uint32_t ro
         flushFolded();
         QColor color = m_colors.colorOf(item.first);
         const StringId name = slices.name[item.first];
-        const bool matched = (highlight && name < highlight->size() && (*highlight)[name])
-            || slicesHighlighted(item.first, 1);
+        const bool matched =
+            (highlight && name < highlight->size() && (*highlight)[name]) || slicesHighlighted(item.first, 1);
         if (dimming && !matched)
             color = washedOut(color, m_chrome.washTarget);
         p.fillRect(QRect(x, y, w, height), color);
@@ -322,7 +310,8 @@ void TimelineRenderer::paintScopedInstants(QPainter& p, const Viewport& v, std::
     const bool global = process == kNoIndex;
     const QColor color = global ? kGlobalInstant : kProcessInstant;
     int lastX = -1;
-    for (auto i = static_cast<std::size_t>(std::lower_bound(times + first, instants.time.end(), scale.viewStart()) - times);
+    for (auto i =
+             static_cast<std::size_t>(std::lower_bound(times + first, instants.time.end(), scale.viewStart()) - times);
          i < instants.size() && instants.time[i] <= viewEnd; ++i) {
         const bool matches = global ? instants.scope[i] == InstantScope::Global
                                     : instants.scope[i] == InstantScope::Process && instants.process[i] == process;
@@ -380,7 +369,7 @@ void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v, const QRect& 
         if (item.kind == LayoutItem::Kind::Process) {
             p.fillRect(QRect(0, y, kLabelWidth, item.height), m_chrome.header);
             text = (item.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ "))
-                + (item.index == kNoIndex       ? QObject::tr("Counters")
+                + (item.index == kNoIndex           ? QObject::tr("Counters")
                        : item.index == kPinnedGroup ? QObject::tr("Pinned")
                                                     : qstr(m_trace->processDisplayName(item.index)));
             p.setFont(m_boldFont);
@@ -394,17 +383,21 @@ void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v, const QRect& 
             paintGpuMetricLabel(p, item, y);
             continue;
         }
-        text = item.kind == LayoutItem::Kind::Track ? qstr(m_trace->trackDisplayName(item.index))
-                                                    : qstr(m_trace->counters()[item.index].name);
+        const bool counter = item.kind == LayoutItem::Kind::Counter;
+        text = counter ? qstr(m_trace->counters()[item.index].name) : qstr(m_trace->trackDisplayName(item.index));
         const auto& folded = v.layout.options().foldedPythonLanes;
-        if (item.kind == LayoutItem::Kind::Track && item.index < folded.size() && folded[item.index])
+        if (!counter && item.index < folded.size() && folded[item.index])
             text += QObject::tr(" · Python folded");
         // Sticky: a tall track scrolled half out keeps its label at the top of the view.
-        const int labelTop = std::clamp(clip.top(), y, y + item.height - 16);
+        const int labelHeight = std::min(16, item.height);
+        const int labelTop = std::clamp(clip.top(), y, y + item.height - labelHeight);
         p.fillRect(QRect(0, y + item.height - 1, kLabelWidth, 1), m_chrome.separator);
         p.setPen(m_chrome.text);
-        p.drawText(QRect(16, labelTop, kLabelWidth - 20, 16), Qt::AlignVCenter,
-                   metrics.elidedText(text, Qt::ElideRight, kLabelWidth - 20));
+        const int left = counter ? 4 : 16; // a counter's label starts with its fold arrow
+        if (counter)
+            text = (item.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + text;
+        p.drawText(QRect(left, labelTop, kLabelWidth - left - 4, labelHeight), Qt::AlignVCenter,
+                   metrics.elidedText(text, Qt::ElideRight, kLabelWidth - left - 4));
     }
     p.fillRect(QRect(kLabelWidth - 1, clip.top(), 1, clip.height()), m_chrome.labelEdge);
     p.restore();
@@ -445,6 +438,43 @@ void TimelineRenderer::paintSelection(QPainter& p, const Viewport& v) const
             outlineSlice(p, v, s, markPen);
     }
     outlineSlice(p, v, v.state.selected, QPen(kSelection, 2));
+    paintSelectedInstant(p, v);
+}
+
+void TimelineRenderer::paintSelectedInstant(QPainter& p, const Viewport& v) const
+{
+    const std::uint32_t instant = v.state.selectedInstant;
+    if (instant >= m_trace->instants().size() || m_trace->instants().track[instant] == kNoIndex)
+        return;
+    const int strip = v.layout.instantStripTop(m_trace->instants().track[instant]);
+    const double x = v.state.scale.timeToX(m_trace->instants().time[instant]);
+    if (strip < 0 || x < -3 || x > v.timeWidth + 3)
+        return;
+    // A highlighted tick, taller than the strip, outlined like a selected slice.
+    const QRect marker(v.timeLeft() + int(std::floor(x)) - 2, v.toViewY(strip) - 1, 5,
+                       v.layout.metrics().instantStrip + 2);
+    p.fillRect(marker, kHighlight);
+    p.setPen(QPen(kSelection, 1));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(marker.adjusted(0, 0, -1, -1));
+}
+
+std::uint32_t TimelineRenderer::instantNear(std::uint32_t track, double x, const TimeScale& scale) const
+{
+    const Track& t = m_trace->tracks()[track];
+    const auto& times = m_trace->instants().time;
+    const auto end = times.begin() + t.instantEnd;
+    std::uint32_t nearest = kNoIndex;
+    double best = kInstantHitPx + 0.5;
+    for (auto it = std::lower_bound(times.begin() + t.instantBegin, end, scale.xToTime(x - kInstantHitPx - 1));
+         it != end && scale.timeToX(*it) <= x + kInstantHitPx + 1; ++it) {
+        const double distance = std::abs(std::floor(scale.timeToX(*it)) + 0.5 - x);
+        if (distance < best) {
+            best = distance;
+            nearest = std::uint32_t(it - times.begin());
+        }
+    }
+    return nearest;
 }
 
 bool TimelineRenderer::anchorOf(const Viewport& v, SliceId slice, QPointF& point) const
@@ -476,8 +506,8 @@ void TimelineRenderer::paintFlowArrow(QPainter& p, const Viewport& v, SliceId fr
     drawFlowCurve(p, a, b, targetInside);
 }
 
-QPointF TimelineRenderer::sliceAnchor(const QSize& size, const TrackLayout& layout,
-                                      const TimelineViewState& state, SliceId slice, bool* inside) const
+QPointF TimelineRenderer::sliceAnchor(const QSize& size, const TrackLayout& layout, const TimelineViewState& state,
+                                      SliceId slice, bool* inside) const
 {
     const Viewport v{size, layout, state, timeAreaWidth(size), tracksAreaHeight(size)};
     QPointF point;
@@ -572,15 +602,25 @@ TimelineHit TimelineRenderer::hitTest(const QPoint& pos, const QSize& size, cons
         return hit;
     }
     hit.process = item->group;
+    hit.item = item->kind;
+    const bool plot = item->kind == LayoutItem::Kind::Counter || item->kind == LayoutItem::Kind::Metric;
     if (item->kind == LayoutItem::Kind::Track)
         hit.track = item->index;
+    else if (plot)
+        hit.counter = item->index;
     if (pos.x() < kLabelWidth) {
         hit.kind = TimelineHit::Kind::Label;
         return hit;
     }
-    if (item->kind == LayoutItem::Kind::Counter || item->kind == LayoutItem::Kind::Metric) {
+    if (plot) {
         hit.kind = item->kind == LayoutItem::Kind::Counter ? TimelineHit::Kind::Counter : TimelineHit::Kind::Metric;
-        hit.counter = item->index;
+        return hit;
+    }
+    const int strip = layout.instantStripTop(item->index);
+    if (strip >= 0 && contentY >= strip && contentY < strip + layout.metrics().instantStrip) {
+        hit.instant = instantNear(item->index, pos.x() - kLabelWidth, state.scale);
+        if (hit.instant != kNoIndex)
+            hit.kind = TimelineHit::Kind::Instant;
         return hit;
     }
     const std::uint32_t row = layout.rowAt(contentY);

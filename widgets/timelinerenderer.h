@@ -42,18 +42,21 @@ struct TimelineViewState {
     const std::vector<SliceId>* highlightedSlices = nullptr;
     const std::vector<bool>* hiddenFlowCategories = nullptr; // by StringId
     const std::vector<SliceId>* markedSlices = nullptr; // outlined (the same step on every rank)
+    std::uint32_t selectedInstant = kNoIndex; // a thread instant (a [memory] sample)
     bool allFlowsInView = false;
     double cursorX = -1; // hover cursor, in time-area pixels; < 0: none
 };
 
 struct TimelineHit {
-    enum class Kind { None, Slice, Folded, ProcessHeader, Label, Counter, Metric };
+    enum class Kind { None, Slice, Folded, ProcessHeader, Label, Counter, Metric, Instant };
     Kind kind = Kind::None;
-    SliceId slice = kNoSlice;    // the slice, or the first of a folded run
-    std::uint32_t count = 0;     // events in a folded run
+    LayoutItem::Kind item = LayoutItem::Kind::Process; // what the row under the point is
+    SliceId slice = kNoSlice; // the slice, or the first of a folded run
+    std::uint32_t count = 0; // events in a folded run
     std::uint32_t process = kNoIndex;
     std::uint32_t track = kNoIndex;
-    std::uint32_t counter = kNoIndex; // Counter: the series; Metric: the metric
+    std::uint32_t counter = kNoIndex; // Counter: the series; Metric: the metric (also on their labels)
+    std::uint32_t instant = kNoIndex; // Instant: the thread instant under the point
 };
 
 class TimelineRenderer {
@@ -64,10 +67,13 @@ public:
     static constexpr int kLabelWidth = 240;
     // "All flows in view" never draws more arrows than this: dense traces stay smooth.
     static constexpr int kMaxFlowsInView = 400;
+    // A click this close to an instant's tick selects it.
+    static constexpr int kInstantHitPx = 3;
 
     TimelineRenderer();
     void setTrace(std::shared_ptr<const Trace> trace);
-    // GPU metric tracks (LayoutItem::Kind::Metric) plot this report; null: none.
+    // GPU metric tracks (LayoutItem::Kind::Metric) plot this report, by device index (it
+    // may be an older snapshot's of a live trace); null: none.
     void setGpuReport(std::shared_ptr<const gpu::GpuReport> report);
     // The metric index of a GPU process of the trace, or null.
     const gpu::GpuMetricIndex* gpuMetricIndex(std::uint32_t process) const;
@@ -85,19 +91,18 @@ public:
     static int timeAreaWidth(const QSize& viewport) { return std::max(1, viewport.width() - kLabelWidth); }
     static int tracksAreaHeight(const QSize& viewport) { return std::max(0, viewport.height() - kRulerHeight); }
 
-    void paint(QPainter& painter, const QSize& viewport, const TrackLayout& layout,
-               const TimelineViewState& state);
+    void paint(QPainter& painter, const QSize& viewport, const TrackLayout& layout, const TimelineViewState& state);
     // Several traces in one viewport: each paints its tracks and labels inside its band
     // (viewport coordinates; state.scrollY already relative to the band's layout), then
     // one of them paints the shared ruler.
-    void paintBand(QPainter& painter, const QSize& viewport, const TrackLayout& layout,
-                   const TimelineViewState& state, const QRect& band);
+    void paintBand(QPainter& painter, const QSize& viewport, const TrackLayout& layout, const TimelineViewState& state,
+                   const QRect& band);
     void paintRuler(QPainter& painter, const QSize& viewport, const TrackLayout& layout,
                     const TimelineViewState& state) const;
     // Where flow arrows attach to a slice (viewport pixels, clamped to the view; `inside`
     // false when it was clamped), and the arrow itself.
-    QPointF sliceAnchor(const QSize& viewport, const TrackLayout& layout, const TimelineViewState& state,
-                        SliceId slice, bool* inside = nullptr) const;
+    QPointF sliceAnchor(const QSize& viewport, const TrackLayout& layout, const TimelineViewState& state, SliceId slice,
+                        bool* inside = nullptr) const;
     static void drawFlowCurve(QPainter& painter, const QPointF& from, const QPointF& to, bool targetInside);
     TimelineHit hitTest(const QPoint& pos, const QSize& viewport, const TrackLayout& layout,
                         const TimelineViewState& state) const;
@@ -114,7 +119,7 @@ public:
 private:
     struct Viewport;
     struct RulerTick {
-        int x;       // viewport x
+        int x; // viewport x
         TimeNs time;
         TimeNs step; // spacing of the ticks
     };
@@ -130,11 +135,14 @@ private:
     void paintScopedInstants(QPainter& p, const Viewport& v, std::uint32_t process, int y, int height) const;
     void paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const;
     // Counters and GPU metric tracks: timelinecounters.cpp.
-    void paintCounter(QPainter& p, const Viewport& v, std::uint32_t counter, int y) const;
+    void paintCounter(QPainter& p, const Viewport& v, const LayoutItem& item, int y) const;
     void paintGpuMetric(QPainter& p, const Viewport& v, const LayoutItem& item, int y) const;
     void paintGpuMetricLabel(QPainter& p, const LayoutItem& item, int y) const;
     void paintLabels(QPainter& p, const Viewport& v, const QRect& clip) const;
     void paintSelection(QPainter& p, const Viewport& v) const;
+    void paintSelectedInstant(QPainter& p, const Viewport& v) const;
+    // The thread instant of `track` nearest to time-area x within kInstantHitPx, or kNoIndex.
+    std::uint32_t instantNear(std::uint32_t track, double x, const TimeScale& scale) const;
     void outlineSlice(QPainter& p, const Viewport& v, SliceId slice, const QPen& pen) const;
     void paintFlows(QPainter& p, const Viewport& v);
     void paintFlowArrow(QPainter& p, const Viewport& v, SliceId from, SliceId to);
@@ -148,7 +156,7 @@ private:
     std::shared_ptr<const gpu::GpuReport> m_gpuReport;
     std::vector<double> m_counterMax; // per counter series, for scaling the plots
     std::vector<std::size_t> m_counterPeak; // per counter series, the sample of its maximum
-    std::vector<DrawItem> m_items;    // scratch, reused across rows and frames
+    std::vector<DrawItem> m_items; // scratch, reused across rows and frames
     // Labels keyed by (name, width rounded down to kLabelWidthStep): panning and
     // redrawing reuse the shaped text instead of eliding and shaping on every frame.
     std::unordered_map<std::uint64_t, QStaticText> m_labels;

@@ -20,11 +20,12 @@ bool TimelineWidget::isPythonLaneFolded(std::uint32_t track) const
     return track < folded.size() && folded[track];
 }
 
-void TimelineWidget::changeLayoutOptions(const std::function<void(LayoutOptions&)>& change, bool remember)
+void TimelineWidget::changeLayoutOptions(const std::function<void(LayoutOptions&)>& change, bool remember,
+                                         std::uint32_t trace)
 {
-    if (m_lanes.empty())
+    if (trace >= m_lanes.size())
         return;
-    TrackLayout& layout = m_lanes[0].layout;
+    TrackLayout& layout = m_lanes[trace].layout;
     LayoutOptions options = layout.options();
     change(options);
     if (remember && m_lanes.size() == 1)
@@ -60,10 +61,60 @@ void TimelineWidget::setPythonLaneFolded(std::uint32_t track, bool folded, bool 
 {
     if (m_lanes.empty() || track >= trace()->tracks().size() || isPythonLaneFolded(track) == folded)
         return;
-    changeLayoutOptions([&](LayoutOptions& options) {
-        options.foldedPythonLanes.resize(trace()->tracks().size(), false);
-        options.foldedPythonLanes[track] = folded;
-    }, remember);
+    changeLayoutOptions(
+        [&](LayoutOptions& options) {
+            options.foldedPythonLanes.resize(trace()->tracks().size(), false);
+            options.foldedPythonLanes[track] = folded;
+        },
+        remember);
+}
+
+void TimelineWidget::setCounterTrackCollapsed(std::uint32_t counter, bool collapsed)
+{
+    setPlotTrackCollapsed(0, LayoutItem::Kind::Counter, kNoIndex, counter, collapsed);
+}
+
+void TimelineWidget::setMetricTrackCollapsed(std::uint32_t process, std::uint32_t metric, bool collapsed)
+{
+    setPlotTrackCollapsed(0, LayoutItem::Kind::Metric, process, metric, collapsed);
+}
+
+void TimelineWidget::togglePlotTrack(std::uint32_t trace, const TimelineHit& label)
+{
+    const TrackLayout& layout = m_lanes[trace].layout;
+    const bool collapsed = label.item == LayoutItem::Kind::Counter
+        ? layout.isCounterCollapsed(label.counter)
+        : layout.isMetricCollapsed(label.process, label.counter);
+    setPlotTrackCollapsed(trace, label.item, label.process, label.counter, !collapsed);
+}
+
+void TimelineWidget::setPlotTrackCollapsed(std::uint32_t trace, LayoutItem::Kind kind, std::uint32_t process,
+                                           std::uint32_t index, bool collapsed)
+{
+    if (trace >= m_lanes.size())
+        return;
+    const Trace& t = *m_lanes[trace].source.trace;
+    const TrackLayout& layout = m_lanes[trace].layout;
+    if (kind == LayoutItem::Kind::Counter) {
+        if (index >= t.counters().size() || layout.isCounterCollapsed(index) == collapsed)
+            return;
+        changeLayoutOptions(
+            [&](LayoutOptions& options) {
+                options.collapsedCounters.resize(t.counters().size(), false);
+                options.collapsedCounters[index] = collapsed;
+            },
+            true, trace);
+    } else {
+        if (process >= t.processes().size() || index >= std::uint32_t(kGpuMetricCount)
+            || layout.isMetricCollapsed(process, index) == collapsed)
+            return;
+        changeLayoutOptions(
+            [&](LayoutOptions& options) {
+                options.collapsedMetrics.resize(t.processes().size(), 0);
+                options.collapsedMetrics[process] ^= std::uint8_t(1u << index);
+            },
+            true, trace);
+    }
 }
 
 void TimelineWidget::moveGroup(std::uint32_t process, std::uint32_t before)
@@ -92,6 +143,7 @@ void TimelineWidget::resetTrackLayout()
 void TimelineWidget::setGpuReport(std::shared_ptr<const gpu::GpuReport> report)
 {
     m_gpuReport = std::move(report);
+    m_gpuReportCarried = false;
     applyGpuMetricTracks();
 }
 
@@ -106,7 +158,8 @@ void TimelineWidget::setGpuMetricTracksShown(bool shown)
 void TimelineWidget::applyGpuMetricTracks()
 {
     for (Lane& lane : m_lanes) {
-        const bool ours = m_gpuReport && m_gpuReport->trace == lane.source.trace;
+        const bool ours = m_gpuReport
+            && (m_gpuReport->trace == lane.source.trace || (m_gpuReportCarried && &lane == &m_lanes.front()));
         lane.renderer->setGpuReport(ours ? m_gpuReport : nullptr);
         LayoutOptions options = lane.layout.options();
         options.metricTracks.assign(lane.source.trace->processes().size(), 0);
@@ -144,7 +197,8 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
         const auto& groups = trackLayout().groups();
         const auto it = std::find(groups.begin(), groups.end(), process);
         if (it != groups.begin() && *(it - 1) != kPinnedGroup)
-            menu.addAction(tr("Move Group Up"), this, [this, process, before = *(it - 1)] { moveGroup(process, before); });
+            menu.addAction(tr("Move Group Up"), this,
+                           [this, process, before = *(it - 1)] { moveGroup(process, before); });
         if (it != groups.end() && it + 1 != groups.end()) {
             const std::uint32_t after = it + 2 != groups.end() ? *(it + 2) : kNoIndex;
             menu.addAction(tr("Move Group Down"), this, [this, process, after] { moveGroup(process, after); });

@@ -1,5 +1,6 @@
 #include "widgets/timelinewidget.h"
 
+#include "core/gpu/gpureport.h"
 #include "core/timeline/flowlinks.h"
 #include "widgets/timelinelayoutsettings.h"
 
@@ -8,7 +9,6 @@
 #include <QPainter>
 #include <QResizeEvent>
 #include <QScrollBar>
-#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -27,9 +27,12 @@ constexpr double kPanFraction = 0.15;
 constexpr int kDragThreshold = 3;
 constexpr int kMinRevealWidthPx = 8;
 
-QString qstr(std::string_view text)
+std::vector<TimelineTrace> only(std::shared_ptr<const Trace> trace)
 {
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+    std::vector<TimelineTrace> traces;
+    if (trace)
+        traces.push_back({std::move(trace), 0, {}, {}});
+    return traces;
 }
 
 } // namespace
@@ -98,25 +101,31 @@ TimeNs TimelineWidget::traceOffset(std::uint32_t index) const
     return index < m_lanes.size() ? m_lanes[index].source.offset : 0;
 }
 
-const TrackLayout& TimelineWidget::trackLayout() const
-{
-    return m_lanes.empty() ? m_emptyLayout : m_lanes[0].layout;
-}
+const TrackLayout& TimelineWidget::trackLayout() const { return m_lanes.empty() ? m_emptyLayout : m_lanes[0].layout; }
 
 const TimelineRenderer& TimelineWidget::renderer() const
 {
     return m_lanes.empty() ? m_emptyRenderer : *m_lanes[0].renderer;
 }
 
-void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace)
-{
-    std::vector<TimelineTrace> traces;
-    if (trace)
-        traces.push_back({std::move(trace), 0, {}, {}});
-    setTraces(std::move(traces));
-}
+void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace) { setTraces(only(std::move(trace))); }
 
 void TimelineWidget::setTraces(std::vector<TimelineTrace> traces)
+{
+    m_gpuReportCarried = false;
+    showTraces(std::move(traces));
+}
+
+void TimelineWidget::setNewerSnapshot(std::shared_ptr<const Trace> trace)
+{
+    m_gpuReportCarried =
+        m_gpuReport && m_lanes.size() == 1 && (m_gpuReportCarried || m_gpuReport->trace == m_lanes[0].source.trace);
+    const SnapshotView view = snapshotView();
+    showTraces(only(std::move(trace)));
+    restoreSnapshotView(view);
+}
+
+void TimelineWidget::showTraces(std::vector<TimelineTrace> traces)
 {
     m_lanes.clear();
     for (TimelineTrace& source : traces) {
@@ -150,6 +159,7 @@ void TimelineWidget::setTraces(std::vector<TimelineTrace> traces)
     m_crossLinks.clear();
     m_history.clear();
     m_selection = {};
+    m_selectedInstant = kNoIndex;
     m_hovered = {};
     m_current = 0;
     m_state.scrollY = 0;
@@ -173,24 +183,17 @@ void TimelineWidget::setTraceOffsets(const std::vector<TimeNs>& offsets)
     applyScale(TimeScale(m_state.scale.viewStart() + primaryOffset() - oldPrimary, m_state.scale.nsPerPixel()));
 }
 
-TimeNs TimelineWidget::axisStart() const
+TimeExtent TimelineWidget::axisExtent(bool contentOnly) const
 {
-    TimeNs start = 0;
+    TimeExtent axis;
     for (std::size_t i = 0; i < m_lanes.size(); ++i) {
-        const TimeNs t = m_lanes[i].source.trace->startTime() + m_lanes[i].source.offset;
-        start = i == 0 ? t : std::min(start, t);
+        const Lane& lane = m_lanes[i];
+        const TimeExtent own =
+            contentOnly ? lane.content : TimeExtent{lane.source.trace->startTime(), lane.source.trace->endTime()};
+        const TimeExtent shifted{own.start + lane.source.offset, own.end + lane.source.offset};
+        axis = i == 0 ? shifted : TimeExtent{std::min(axis.start, shifted.start), std::max(axis.end, shifted.end)};
     }
-    return start;
-}
-
-TimeNs TimelineWidget::axisEnd() const
-{
-    TimeNs end = 0;
-    for (std::size_t i = 0; i < m_lanes.size(); ++i) {
-        const TimeNs t = m_lanes[i].source.trace->endTime() + m_lanes[i].source.offset;
-        end = i == 0 ? t : std::max(end, t);
-    }
-    return end;
+    return axis;
 }
 
 TimeScale TimelineWidget::timeScale() const
@@ -205,6 +208,7 @@ TimelineViewState TimelineWidget::laneState(std::uint32_t trace) const
     state.scale = TimeScale(m_state.scale.viewStart() - lane.source.offset, m_state.scale.nsPerPixel());
     state.scrollY = m_state.scrollY - m_stack.bodyTop(trace);
     state.selected = m_selection.trace == trace ? m_selection.slice : kNoSlice;
+    state.selectedInstant = m_selection.trace == trace ? m_selectedInstant : kNoIndex;
     state.hovered = m_hovered.trace == trace ? m_hovered.slice : kNoSlice;
     state.highlightedNames = lane.highlightedNames.empty() ? nullptr : &lane.highlightedNames;
     state.hiddenFlowCategories = lane.hiddenFlowCategories.empty() ? nullptr : &lane.hiddenFlowCategories;
@@ -213,10 +217,7 @@ TimelineViewState TimelineWidget::laneState(std::uint32_t trace) const
     return state;
 }
 
-int TimelineWidget::timeAreaWidth() const
-{
-    return TimelineRenderer::timeAreaWidth(viewport()->size());
-}
+int TimelineWidget::timeAreaWidth() const { return TimelineRenderer::timeAreaWidth(viewport()->size()); }
 
 double TimelineWidget::viewportXOf(TimeNs t) const
 {
@@ -233,10 +234,7 @@ TimeNs TimelineWidget::timeAtViewportX(double x) const
     return m_state.scale.xToTime(x - TimelineRenderer::kLabelWidth) - primaryOffset();
 }
 
-int TimelineWidget::viewportYOfRow(std::uint32_t row) const
-{
-    return m_lanes.empty() ? -1 : viewportYOfRow(0, row);
-}
+int TimelineWidget::viewportYOfRow(std::uint32_t row) const { return m_lanes.empty() ? -1 : viewportYOfRow(0, row); }
 
 int TimelineWidget::viewportYOfRow(std::uint32_t trace, std::uint32_t row) const
 {
@@ -249,10 +247,7 @@ int TimelineWidget::viewportYOfRow(std::uint32_t trace, std::uint32_t row) const
         + m_lanes[trace].layout.metrics().rowHeight / 2;
 }
 
-bool TimelineWidget::isProcessCollapsed(std::uint32_t process) const
-{
-    return isProcessCollapsed(0, process);
-}
+bool TimelineWidget::isProcessCollapsed(std::uint32_t process) const { return isProcessCollapsed(0, process); }
 
 bool TimelineWidget::isProcessCollapsed(std::uint32_t trace, std::uint32_t process) const
 {
@@ -264,10 +259,7 @@ bool TimelineWidget::isTraceCollapsed(std::uint32_t trace) const
     return trace < m_traceCollapsed.size() && m_traceCollapsed[trace];
 }
 
-void TimelineWidget::renderTo(QPainter& painter)
-{
-    paintFrame(painter);
-}
+void TimelineWidget::renderTo(QPainter& painter) { paintFrame(painter); }
 
 void TimelineWidget::rebuildLayout()
 {
@@ -320,8 +312,8 @@ void TimelineWidget::scrollContentsBy(int, int)
     m_state.scrollY = verticalScrollBar()->value();
     if (!m_lanes.empty() && axisEnd() > axisStart()) {
         const double span = double(axisEnd() - axisStart());
-        const TimeNs start = axisStart()
-            + TimeNs(std::llround(double(horizontalScrollBar()->value()) / kScrollSteps * span));
+        const TimeNs start =
+            axisStart() + TimeNs(std::llround(double(horizontalScrollBar()->value()) / kScrollSteps * span));
         if (start != m_state.scale.viewStart()) {
             m_state.scale = TimeScale(start, m_state.scale.nsPerPixel());
             emitVisibleRange();
@@ -346,10 +338,7 @@ void TimelineWidget::setTimeScale(const TimeScale& scale)
     applyScale(TimeScale(scale.viewStart() + primaryOffset(), scale.nsPerPixel()));
 }
 
-void TimelineWidget::setAxisRange(TimeNs start, TimeNs end)
-{
-    applyScale(TimeScale::fit(start, end, timeAreaWidth()));
-}
+void TimelineWidget::setAxisRange(TimeNs start, TimeNs end) { applyScale(TimeScale::fit(start, end, timeAreaWidth())); }
 
 void TimelineWidget::setVisibleRange(TimeNs start, TimeNs end)
 {
@@ -362,22 +351,14 @@ void TimelineWidget::zoomAt(double viewportX, double factor)
     applyScale(m_state.scale.zoomedAt(x, factor));
 }
 
-void TimelineWidget::panBy(double pixels)
-{
-    applyScale(m_state.scale.pannedBy(pixels));
-}
+void TimelineWidget::panBy(double pixels) { applyScale(m_state.scale.pannedBy(pixels)); }
 
 void TimelineWidget::fitAll()
 {
     if (m_lanes.empty())
         return;
-    TimeNs start = m_lanes[0].content.start + m_lanes[0].source.offset;
-    TimeNs end = m_lanes[0].content.end + m_lanes[0].source.offset;
-    for (const Lane& lane : m_lanes) {
-        start = std::min(start, lane.content.start + lane.source.offset);
-        end = std::max(end, lane.content.end + lane.source.offset);
-    }
-    setAxisRange(start, end);
+    const TimeExtent content = axisExtent(true);
+    setAxisRange(content.start, content.end);
 }
 
 void TimelineWidget::fitSelection()
@@ -394,6 +375,7 @@ void TimelineWidget::fitSelection()
 void TimelineWidget::select(TraceSlice slice, bool recordHistory)
 {
     m_selection = slice;
+    m_selectedInstant = kNoIndex;
     if (recordHistory)
         m_history.visit(slice);
     if (slice.valid() && slice.trace != m_current) {
@@ -408,7 +390,7 @@ void TimelineWidget::select(TraceSlice slice, bool recordHistory)
 
 void TimelineWidget::clearSelection()
 {
-    if (m_selection.valid())
+    if (m_selection.valid() || m_selectedInstant != kNoIndex)
         select({m_current, kNoSlice}, false);
 }
 
@@ -449,15 +431,9 @@ void TimelineWidget::ensureVisible(TraceSlice target)
     viewport()->update();
 }
 
-void TimelineWidget::revealSlice(SliceId slice)
-{
-    reveal({m_current, slice}, true);
-}
+void TimelineWidget::revealSlice(SliceId slice) { reveal({m_current, slice}, true); }
 
-void TimelineWidget::revealTraceSlice(TraceSlice slice)
-{
-    reveal(slice, true);
-}
+void TimelineWidget::revealTraceSlice(TraceSlice slice) { reveal(slice, true); }
 
 void TimelineWidget::reveal(TraceSlice target, bool recordHistory)
 {
@@ -497,25 +473,13 @@ void TimelineWidget::followFlow(bool incoming)
     }
 }
 
-void TimelineWidget::followIncomingFlow()
-{
-    followFlow(true);
-}
+void TimelineWidget::followIncomingFlow() { followFlow(true); }
 
-void TimelineWidget::followOutgoingFlow()
-{
-    followFlow(false);
-}
+void TimelineWidget::followOutgoingFlow() { followFlow(false); }
 
-void TimelineWidget::goBack()
-{
-    reveal(m_history.back(), false);
-}
+void TimelineWidget::goBack() { reveal(m_history.back(), false); }
 
-void TimelineWidget::goForward()
-{
-    reveal(m_history.forward(), false);
-}
+void TimelineWidget::goForward() { reveal(m_history.forward(), false); }
 
 void TimelineWidget::setProcessCollapsed(std::uint32_t process, bool collapsed)
 {
@@ -566,47 +530,6 @@ bool TimelineWidget::viewportEvent(QEvent* event)
         return true;
     }
     return QAbstractScrollArea::viewportEvent(event);
-}
-
-QString TimelineWidget::toolTipTextAt(const QPoint& pos) const
-{
-    const LaneHit at = hitAt(pos);
-    const TimelineHit& hit = at.hit;
-    QString text;
-    if (at.header) {
-        text = isTraceCollapsed(at.trace) ? tr("Click to expand") : tr("Click to collapse");
-    } else if (hit.kind == TimelineHit::Kind::Folded) {
-        text = tr("%n events too small to draw; zoom in", nullptr, int(hit.count));
-    } else if (hit.kind == TimelineHit::Kind::Slice) {
-        const Trace& trace = *m_lanes[at.trace].source.trace;
-        const SliceTable& slices = trace.slices();
-        const SliceId s = hit.slice;
-        text = QStringLiteral("<b>%1</b><br>%2<br>%3 %4<br>%5 %6<br>%7")
-                   .arg(qstr(trace.str(slices.name[s])).toHtmlEscaped().left(300),
-                        qstr(trace.str(slices.category[s])).toHtmlEscaped(), tr("Start:"),
-                        qstr(formatDuration(slices.start[s] - trace.startTime())),
-                        tr("Duration:"), qstr(formatDuration(slices.duration[s])),
-                        qstr(trace.trackDisplayName(trace.trackOf(s))).toHtmlEscaped());
-        if (m_lanes.size() > 1)
-            text += QStringLiteral("<br><i>%1</i>").arg(m_lanes[at.trace].source.title.toHtmlEscaped());
-    } else if (hit.kind == TimelineHit::Kind::ProcessHeader) {
-        text = isProcessCollapsed(at.trace, hit.process) ? tr("Click to expand") : tr("Click to collapse");
-        if (hit.process != kPinnedGroup && pos.x() < TimelineRenderer::kLabelWidth)
-            text += tr("; drag to move the group");
-    } else if (hit.kind == TimelineHit::Kind::Counter || hit.kind == TimelineHit::Kind::Metric) {
-        const Lane& lane = m_lanes[at.trace];
-        text = lane.renderer->readoutAt(pos, viewport()->size(), lane.layout, laneState(at.trace));
-    }
-    return text;
-}
-
-void TimelineWidget::showToolTip(const QPoint& pos, const QPoint& globalPos)
-{
-    const QString text = toolTipTextAt(pos);
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(globalPos, text, viewport());
 }
 
 // Wheel: over the tracks it zooms at the cursor (like Tracy and hotspot); over the
@@ -707,9 +630,8 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
     case TimelineHit::Kind::ProcessHeader:
         setProcessCollapsed(at.trace, hit.process, !isProcessCollapsed(at.trace, hit.process));
         break;
-    case TimelineHit::Kind::Slice:
-        select({at.trace, hit.slice}, true);
-        break;
+    case TimelineHit::Kind::Slice: select({at.trace, hit.slice}, true); break;
+    case TimelineHit::Kind::Instant: selectInstant(at.trace, hit.instant); break;
     case TimelineHit::Kind::Folded: {
         // Too small to pick one: zoom in on the run instead.
         const SliceTable& slices = m_lanes[at.trace].source.trace->slices();
@@ -719,11 +641,14 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
         break;
     }
     case TimelineHit::Kind::Label:
+        if (hit.item == LayoutItem::Kind::Counter || hit.item == LayoutItem::Kind::Metric)
+            togglePlotTrack(at.trace, hit);
+        else
+            clearSelection();
+        break;
     case TimelineHit::Kind::Counter:
     case TimelineHit::Kind::Metric:
-    case TimelineHit::Kind::None:
-        clearSelection();
-        break;
+    case TimelineHit::Kind::None: clearSelection(); break;
     }
 }
 
@@ -742,18 +667,10 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event)
                                                : TimelineRenderer::kLabelWidth + timeAreaWidth() / 2.0;
     const bool alt = event->modifiers() & Qt::AltModifier;
     switch (event->key()) {
-    case Qt::Key_W:
-        zoomAt(centre, 1.0 / kZoomStep);
-        break;
-    case Qt::Key_S:
-        zoomAt(centre, kZoomStep);
-        break;
-    case Qt::Key_A:
-        panBy(-timeAreaWidth() * kPanFraction);
-        break;
-    case Qt::Key_D:
-        panBy(timeAreaWidth() * kPanFraction);
-        break;
+    case Qt::Key_W: zoomAt(centre, 1.0 / kZoomStep); break;
+    case Qt::Key_S: zoomAt(centre, kZoomStep); break;
+    case Qt::Key_A: panBy(-timeAreaWidth() * kPanFraction); break;
+    case Qt::Key_D: panBy(timeAreaWidth() * kPanFraction); break;
     case Qt::Key_F:
         if (m_range.active)
             zoomToSelectedRange();
@@ -761,21 +678,15 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event)
             fitSelection();
         break;
     case Qt::Key_0:
-    case Qt::Key_Home:
-        fitAll();
-        break;
+    case Qt::Key_Home: fitAll(); break;
     case Qt::Key_Escape:
         if (m_range.active)
             clearSelectedRange();
         else
             clearSelection();
         break;
-    case Qt::Key_BracketLeft:
-        followIncomingFlow();
-        break;
-    case Qt::Key_BracketRight:
-        followOutgoingFlow();
-        break;
+    case Qt::Key_BracketLeft: followIncomingFlow(); break;
+    case Qt::Key_BracketRight: followOutgoingFlow(); break;
     case Qt::Key_Left:
         if (!alt)
             return QAbstractScrollArea::keyPressEvent(event);
@@ -786,9 +697,7 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event)
             return QAbstractScrollArea::keyPressEvent(event);
         goForward();
         break;
-    default:
-        QAbstractScrollArea::keyPressEvent(event);
-        return;
+    default: QAbstractScrollArea::keyPressEvent(event); return;
     }
     event->accept();
 }

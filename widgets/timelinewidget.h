@@ -6,6 +6,7 @@
 //     its group and scrolls/zooms so it is visible;
 //   - setVisibleRange(start, end) zooms to a time range (e.g. a chart's selection);
 //   - selectionChanged(SliceId) and visibleRangeChanged(start, end) report user actions;
+//     a click on a thread instant's tick (a [memory] sample) selects it: instantSelected();
 //   - traceChanged(trace) fires after setTrace();
 //   - Shift+drag on the tracks or a drag on the ruler selects a time range (F zooms to it,
 //     Esc clears it): rangeSelected(start, end) / rangeCleared() report it, and
@@ -35,7 +36,7 @@ namespace ks {
 struct TimelineTrace {
     std::shared_ptr<const Trace> trace;
     TimeNs offset = 0; // added to the trace's times on the shared axis
-    QString title;     // its group header ("Rank 0 · host", "BASE · file")
+    QString title; // its group header ("Rank 0 · host", "BASE · file")
     std::vector<std::uint32_t> processes; // shown processes (one GPU of a merged file); empty: all
 };
 
@@ -54,6 +55,13 @@ public:
     std::shared_ptr<const Trace> trace() const;
     void setTrace(std::shared_ptr<const Trace> trace);
     void setTraces(std::vector<TimelineTrace> traces);
+    // Like setTrace(), for a newer snapshot of the trace shown (a live recording): its GPU
+    // metric tracks keep plotting the previous snapshot's report until setGpuReport() brings
+    // this one's, so they neither vanish nor come back (nor the scroll bar) with each snapshot;
+    // the user's view carries over (timelinesnapshot.cpp): the vertical scroll, collapsed
+    // groups and the track layout, the selected time range and the selected slice, found
+    // again by its track, start and name (none if the snapshot lacks it).
+    void setNewerSnapshot(std::shared_ptr<const Trace> trace);
     std::uint32_t traceCount() const { return std::uint32_t(m_lanes.size()); }
     std::shared_ptr<const Trace> traceAt(std::uint32_t index) const;
     TimeNs traceOffset(std::uint32_t index) const;
@@ -63,6 +71,8 @@ public:
     std::uint32_t currentTrace() const { return m_current; }
 
     SliceId selectedSlice() const { return m_selection.slice; }
+    // The selected thread instant of the current trace, or kNoIndex.
+    std::uint32_t selectedInstant() const { return m_selectedInstant; }
     TraceSlice selection() const { return m_selection; }
     // The view in the primary trace's time.
     TimeScale timeScale() const;
@@ -96,6 +106,12 @@ public:
     bool isTrackPinned(std::uint32_t track) const { return trackLayout().isPinned(track); }
     bool gpuFirst() const { return trackLayout().options().gpuFirst; }
     bool isPythonLaneFolded(std::uint32_t track) const;
+    // A counter or GPU metric track collapsed on its own to a thin plot (primary trace).
+    bool isCounterTrackCollapsed(std::uint32_t counter) const { return trackLayout().isCounterCollapsed(counter); }
+    bool isMetricTrackCollapsed(std::uint32_t process, std::uint32_t metric) const
+    {
+        return trackLayout().isMetricCollapsed(process, metric);
+    }
     bool showsGpuMetricTracks() const { return m_gpuMetricTracks; }
     // What the tooltip shows at a viewport point (a slice, a counter's or GPU metric's
     // value); empty where there is nothing.
@@ -117,6 +133,8 @@ public:
 public Q_SLOTS:
     void revealSlice(ks::SliceId slice);
     void revealTraceSlice(ks::TraceSlice slice);
+    // Selects a thread instant of the current trace (the slice selection is cleared).
+    void selectInstant(std::uint32_t instant);
     void clearSelection();
     void setVisibleRange(ks::TimeNs start, ks::TimeNs end);
     void setTimeScale(const ks::TimeScale& scale);
@@ -154,6 +172,8 @@ public Q_SLOTS:
     void setGpuFirst(bool first);
     // `remember` false: only for this view (a slice revealed inside the folded lane).
     void setPythonLaneFolded(std::uint32_t track, bool folded, bool remember = true);
+    void setCounterTrackCollapsed(std::uint32_t counter, bool collapsed);
+    void setMetricTrackCollapsed(std::uint32_t process, std::uint32_t metric, bool collapsed);
     // Moves a process group before another (kNoIndex: to the end).
     void moveGroup(std::uint32_t process, std::uint32_t before);
     void resetTrackLayout();
@@ -169,6 +189,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void traceChanged(std::shared_ptr<const ks::Trace> trace);
     void selectionChanged(ks::SliceId slice);
+    // After selectionChanged(kNoSlice): a thread instant of the current trace was selected.
+    void instantSelected(std::uint32_t instant);
     // After currentTraceChanged when the selection moves to another trace.
     void traceSelectionChanged(ks::TraceSlice selection);
     void currentTraceChanged(std::uint32_t index, std::shared_ptr<const ks::Trace> trace);
@@ -210,18 +232,36 @@ private:
         TimelineHit hit;
     };
 
+    // What a newer snapshot keeps of the view of the primary trace (timelinesnapshot.cpp).
+    struct SnapshotView {
+        std::shared_ptr<const Trace> trace;
+        LayoutOptions options;
+        std::vector<bool> collapsed;
+        int scrollY = 0;
+        TimeExtent range;
+        bool hasRange = false;
+        SliceId selected = kNoSlice;
+    };
+    SnapshotView snapshotView() const;
+    void restoreSnapshotView(const SnapshotView& view);
+
     void select(TraceSlice slice, bool recordHistory);
+    void selectInstant(std::uint32_t trace, std::uint32_t instant);
+    QString instantToolTip(std::uint32_t trace, std::uint32_t instant) const;
     // Selects the slice, expands its groups and scrolls it into view.
     void reveal(TraceSlice slice, bool recordHistory);
     void ensureVisible(TraceSlice slice);
     void followFlow(bool incoming);
+    void showTraces(std::vector<TimelineTrace> traces);
     void rebuildLayout();
     void updateScrollBars();
     // The view in axis time (every trace's times plus its offset).
     void applyScale(const TimeScale& axisScale);
     void setAxisRange(TimeNs start, TimeNs end);
-    TimeNs axisStart() const;
-    TimeNs axisEnd() const;
+    // The union on the axis of every trace's [start, end], or of each one's content (Fit All).
+    TimeExtent axisExtent(bool contentOnly = false) const;
+    TimeNs axisStart() const { return axisExtent().start; }
+    TimeNs axisEnd() const { return axisExtent().end; }
     TimeNs primaryOffset() const { return m_lanes.empty() ? 0 : m_lanes[0].source.offset; }
     void emitVisibleRange();
     TimelineViewState laneState(std::uint32_t trace) const;
@@ -232,7 +272,12 @@ private:
     QPointF crossLinkAnchor(TraceSlice end, bool* inside) const;
     void showToolTip(const QPoint& pos, const QPoint& globalPos);
     // Changes the primary trace's layout options and relays out; `remember`: saves them too.
-    void changeLayoutOptions(const std::function<void(LayoutOptions&)>& change, bool remember = true);
+    void changeLayoutOptions(const std::function<void(LayoutOptions&)>& change, bool remember = true,
+                             std::uint32_t trace = 0);
+    // A click on a counter or metric track's label collapses or expands it.
+    void togglePlotTrack(std::uint32_t trace, const TimelineHit& label);
+    void setPlotTrackCollapsed(std::uint32_t trace, LayoutItem::Kind kind, std::uint32_t process, std::uint32_t index,
+                               bool collapsed);
     void applyGpuMetricTracks();
     // Range selection (timelinerange.cpp): a press that starts one, the drag, the paint.
     bool startsRangeDrag(const QMouseEvent* event) const;
@@ -247,6 +292,7 @@ private:
     std::vector<bool> m_traceCollapsed;
     TimelineViewState m_state; // axis scale and the shared scroll/cursor/toggles
     TraceSlice m_selection;
+    std::uint32_t m_selectedInstant = kNoIndex; // of m_selection.trace
     TraceSlice m_hovered;
     std::uint32_t m_current = 0;
     std::vector<CrossTraceLink> m_crossLinks;
@@ -265,6 +311,7 @@ private:
     TimeNs m_rangeAnchor = 0; // axis time where the drag began
     bool m_updatingScrollBars = false;
     std::shared_ptr<const gpu::GpuReport> m_gpuReport;
+    bool m_gpuReportCarried = false; // m_gpuReport is an older snapshot's, shown for the primary trace
     bool m_gpuMetricTracks = true;
     std::uint32_t m_groupDrag = kNoIndex; // the process whose header is dragged
 };

@@ -64,8 +64,8 @@ void TimelineWidget::paintLaneHeaders(QPainter& painter) const
             continue;
         painter.fillRect(QRect(0, y, size.width(), h), kTraceHeader);
         painter.fillRect(QRect(0, y + h - 1, size.width(), 1), kTraceHeaderEdge);
-        const QString text = (isTraceCollapsed(i) ? QStringLiteral("▸ ") : QStringLiteral("▾ "))
-            + m_lanes[i].source.title;
+        const QString text =
+            (isTraceCollapsed(i) ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + m_lanes[i].source.title;
         painter.setPen(Qt::white);
         const int textWidth = size.width() - 12;
         painter.drawText(QRect(6, y, textWidth, h), Qt::AlignVCenter,
@@ -106,7 +106,8 @@ void TimelineWidget::paintCrossLinks(QPainter& painter)
         const QPointF a = crossLinkAnchor(link.from, &fromInside);
         const QPointF b = crossLinkAnchor(link.to, &toInside);
         // Both ends off the same side of the view: nothing of it would show.
-        if (!selected && ((a.x() <= timeLeft && b.x() <= timeLeft) || (a.x() >= timeRight - 1 && b.x() >= timeRight - 1)))
+        if (!selected
+            && ((a.x() <= timeLeft && b.x() <= timeLeft) || (a.x() >= timeRight - 1 && b.x() >= timeRight - 1)))
             continue;
         painter.setPen(QPen(selected ? kCrossLinkSelected : kCrossLink, selected ? 2.0 : 1.0));
         TimelineRenderer::drawFlowCurve(painter, a, b, toInside);

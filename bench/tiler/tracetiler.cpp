@@ -55,7 +55,7 @@ std::int64_t toNs(const nlohmann::json& v)
 // once and filling the holes per copy keeps tiling to a few GB quick (no JSON per copy).
 struct EventTemplate {
     std::vector<std::string> pieces; // pieces.size() == ids.size() + 1
-    std::vector<std::int64_t> ids;   // values written between pieces, shifted per copy
+    std::vector<std::int64_t> ids; // values written between pieces, shifted per copy
     std::int64_t ts = 0, dur = 0;
     bool hasTs = false, hasDur = false;
 };
@@ -138,7 +138,8 @@ TileResult tileTrace(const std::string& sourcePath, const std::string& outPath, 
     }
 
     std::ofstream out(outPath, std::ios::binary);
-    out << "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": " << doc.value("deviceProperties", nlohmann::json::array()).dump()
+    out << "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": "
+        << doc.value("deviceProperties", nlohmann::json::array()).dump()
         << ",\n  \"baseTimeNanoseconds\": " << doc.value("baseTimeNanoseconds", std::int64_t(0));
     if (doc.contains("distributedInfo"))
         out << ",\n  \"distributedInfo\": " << doc["distributedInfo"].dump();

@@ -4,9 +4,9 @@
 #include "core/model/tracebuilder.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -25,14 +25,19 @@ std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
     const auto& slices = process.slices;
     std::unordered_map<std::int64_t, std::vector<std::uint32_t>> gpuOpsByCorrelation;
     std::map<std::int64_t, std::vector<std::uint32_t>> rangesByThread, callsByThread;
+    // Ranges first: a program without NVTX ranges (most CUDA programs) then costs one scan,
+    // not a map of every GPU op, at every live snapshot.
     for (std::uint32_t i = 0; i < slices.size(); ++i) {
-        const auto& s = slices[i];
-        if (s.gpuOp >= 0)
-            gpuOpsByCorrelation[s.correlation].push_back(i);
-        else if (s.category == EventCategory::Annotation)
-            rangesByThread[s.tid].push_back(i);
+        if (slices[i].gpuOp < 0 && slices[i].category == EventCategory::Annotation)
+            rangesByThread[slices[i].tid].push_back(i);
     }
-    if (gpuOpsByCorrelation.empty() || rangesByThread.empty())
+    if (rangesByThread.empty())
+        return {};
+    for (std::uint32_t i = 0; i < slices.size(); ++i) {
+        if (slices[i].gpuOp >= 0)
+            gpuOpsByCorrelation[slices[i].correlation].push_back(i);
+    }
+    if (gpuOpsByCorrelation.empty())
         return {};
     for (std::uint32_t i = 0; i < slices.size(); ++i) {
         const auto& s = slices[i];
@@ -46,7 +51,8 @@ std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
     // Recorded times are untrusted: an end past INT64_MAX saturates instead of overflowing.
     const auto endOf = [&](std::uint32_t s) {
         const TimeNs start = slices[s].start, duration = slices[s].duration;
-        return start > std::numeric_limits<TimeNs>::max() - duration ? std::numeric_limits<TimeNs>::max() : start + duration;
+        return start > std::numeric_limits<TimeNs>::max() - duration ? std::numeric_limits<TimeNs>::max()
+                                                                     : start + duration;
     };
     std::map<std::tuple<std::uint32_t, std::int64_t, std::int64_t>, Span> spans; // (range, device, stream)
     const auto byStart = [&](std::uint32_t a, std::uint32_t b) { return slices[a].start < slices[b].start; };
@@ -89,12 +95,38 @@ std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
     return out;
 }
 
+// The devices that more than one of the processes ran work on.
+std::set<std::int64_t> sharedDevices(const std::vector<RecordedProcess>& processes)
+{
+    std::map<std::int64_t, int> processesOn;
+    for (const auto& process : processes) {
+        std::set<std::int64_t> devices;
+        for (const auto& s : process.slices) {
+            if (isGpuCategory(s.category))
+                devices.insert(s.pid);
+        }
+        for (const std::int64_t d : devices)
+            ++processesOn[d];
+    }
+    std::set<std::int64_t> shared;
+    for (const auto& [device, count] : processesOn) {
+        if (count > 1)
+            shared.insert(device);
+    }
+    return shared;
+}
+
 class ProcessEmitter {
 public:
-    ProcessEmitter(TraceBuilder& builder, const RecordedProcess& process, bool shared)
+    // shared: a merged file of several processes; sharedDevices: the GPUs that several of them
+    // used, whose rows get a pid per process (the writer numbers them), where the others keep
+    // kineto's (the device index).
+    ProcessEmitter(TraceBuilder& builder, const RecordedProcess& process, bool shared,
+                   const std::set<std::int64_t>& sharedDevices)
         : m_builder(builder)
         , m_process(process)
         , m_shared(shared)
+        , m_sharedDevices(sharedDevices)
     {
         m_names.reserve(process.names.size());
         for (const auto& name : process.names)
@@ -113,7 +145,8 @@ public:
                 sliceEvent(m_process.slices[i], ops.externalIdOfSlice.empty() ? kNoId : ops.externalIdOfSlice[i]));
         for (const auto& annotation : gpuAnnotations(m_process))
             m_builder.addSlice(sliceEvent(
-                annotation, annotation.op >= 0 ? m_process.ops[static_cast<std::size_t>(annotation.op)].externalId : kNoId));
+                annotation,
+                annotation.op >= 0 ? m_process.ops[static_cast<std::size_t>(annotation.op)].externalId : kNoId));
         emitFlows(builderIndex);
         emitForwardBackwardFlows(ops.fwdbwd, builderIndex);
         emitInstants();
@@ -132,7 +165,7 @@ private:
 
     JsonId devicePid(std::int64_t device) const
     {
-        if (!m_shared)
+        if (!m_shared || !m_sharedDevices.count(device))
             return JsonId::fromNumber(device);
         return text("GPU " + std::to_string(device) + " · pid " + std::to_string(m_process.hello.pid));
     }
@@ -257,9 +290,24 @@ private:
     TraceBuilder& m_builder;
     const RecordedProcess& m_process;
     bool m_shared = false;
+    const std::set<std::int64_t>& m_sharedDevices;
     std::vector<StringId> m_names;
     StringId m_categories[static_cast<int>(EventCategory::GpuAnnotation) + 1] = {};
 };
+
+// A rank's info with the backend of the collectives it ran (its names: c10d's ranges, NCCL's
+// kernels); the environment does not say which backend the program chose.
+DistributedInfo withBackend(const RecordedProcess& process)
+{
+    DistributedInfo info = *process.distributed;
+    for (const std::string& name : process.names) {
+        if (const auto backend = collectiveBackend(name); !backend.empty()) {
+            info.backend = backend;
+            break;
+        }
+    }
+    return info;
+}
 
 // A rank's own file: kineto's distributedInfo. A merged file holds several processes (ranks,
 // and their launcher): each rank's info under "distributedRanks", so that the file is not
@@ -268,13 +316,13 @@ void addDistributedInfo(TraceBuilder& builder, const std::vector<RecordedProcess
 {
     if (processes.size() == 1) {
         if (processes.front().distributed)
-            builder.addMetadata("distributedInfo", distributedInfoJson(*processes.front().distributed));
+            builder.addMetadata("distributedInfo", distributedInfoJson(withBackend(processes.front())));
         return;
     }
     std::string ranks;
     for (const auto& process : processes) {
         if (process.distributed)
-            ranks += (ranks.empty() ? "[" : ", ") + distributedInfoJson(*process.distributed, process.hello.pid);
+            ranks += (ranks.empty() ? "[" : ", ") + distributedInfoJson(withBackend(process), process.hello.pid);
     }
     if (!ranks.empty())
         builder.addMetadata("distributedRanks", ranks + "]");
@@ -305,10 +353,15 @@ DeviceProperties toDeviceProperties(const wire::Device& d)
 Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options)
 {
     TraceBuilder builder;
+    std::size_t events = 0; // sized once: growing the columns of a million events copies them again and again
+    for (const auto& process : processes)
+        events += process.slices.size() + process.instants.size() + process.flows.size();
+    builder.reserveForEvents(events);
     const bool shared = processes.size() > 1;
+    const std::set<std::int64_t> devicesOfSeveral = shared ? sharedDevices(processes) : std::set<std::int64_t>();
     std::vector<wire::Device> devices;
     for (const auto& process : processes) {
-        ProcessEmitter(builder, process, shared).emit();
+        ProcessEmitter(builder, process, shared, devicesOfSeveral).emit();
         for (const auto& d : process.devices) {
             if (std::none_of(devices.begin(), devices.end(), [&](const auto& known) { return known.id == d.id; }))
                 devices.push_back(d);
@@ -317,16 +370,18 @@ Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const T
             builder.diagnostics().warn("collector-error", process.displayName() + ": " + error.message);
         if (process.state == ConnectionState::Terminated)
             builder.diagnostics().warn("process-terminated",
-                                       process.displayName() + " ended without GOODBYE (crashed or killed); "
-                                                               "events after its last flush are missing");
+                                       process.displayName()
+                                           + " ended without GOODBYE (crashed or killed); "
+                                             "events after its last flush are missing");
         if (process.counts.malformedOpRanges > 0)
             builder.diagnostics().warn("nvtx-op-unparsed",
                                        process.displayName() + ": " + std::to_string(process.counts.malformedOpRanges)
                                            + " NVTX ranges look like PyTorch op ranges but did not parse; "
                                              "kept as NVTX ranges");
         if (process.droppedTotal() > 0)
-            builder.diagnostics().warn("dropped-records", process.displayName() + ": "
-                                           + std::to_string(process.droppedTotal()) + " records dropped");
+            builder.diagnostics().warn("dropped-records",
+                                       process.displayName() + ": " + std::to_string(process.droppedTotal())
+                                           + " records dropped");
     }
     std::sort(devices.begin(), devices.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
 

@@ -14,9 +14,10 @@ struct TraceBuildOptions {
     std::shared_ptr<const TextArena> arena;
 };
 
-// One process: GPU rows use pid = device index, as kineto writes them. Several processes:
-// GPU rows are keyed "GPU <device> · pid <pid>" so that devices of different processes stay
-// apart (the event text keeps kineto's numeric pid).
+// GPU rows use pid = device index, as kineto writes them; in a file of several processes, the
+// rows of a device that several of them used are keyed "GPU <device> · pid <pid>" instead, so
+// that each process's rows stay apart (the writer numbers them; their process_labels say
+// "GPU <device>").
 Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options);
 
 DeviceProperties toDeviceProperties(const wire::Device& device);

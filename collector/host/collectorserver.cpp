@@ -74,10 +74,7 @@ CollectorServer::CollectorServer(RecordSink& sink)
 {
 }
 
-CollectorServer::~CollectorServer()
-{
-    stop();
-}
+CollectorServer::~CollectorServer() { stop(); }
 
 bool CollectorServer::listen(std::string& error)
 {

@@ -25,15 +25,9 @@ CollectorSession::CollectorSession(SessionOptions options)
     m_baseNs = nowEpochNs() / kSecond * kSecond;
 }
 
-CollectorSession::~CollectorSession()
-{
-    m_server.stop();
-}
+CollectorSession::~CollectorSession() { m_server.stop(); }
 
-bool CollectorSession::listen(std::string& error)
-{
-    return m_server.listen(error);
-}
+bool CollectorSession::listen(std::string& error) { return m_server.listen(error); }
 
 bool CollectorSession::start(const LaunchRequest& request, std::string& error)
 {
@@ -101,10 +95,7 @@ CaptureOutcome CollectorSession::applyCapture(std::vector<RecordedProcess>& proc
     return collector::applyCapture(processes, captureSpec());
 }
 
-void CollectorSession::stopReceiving()
-{
-    m_server.stop();
-}
+void CollectorSession::stopReceiving() { m_server.stop(); }
 
 bool CollectorSession::waitForConnectionsClosed(int timeoutMs)
 {
@@ -206,6 +197,29 @@ Trace CollectorSession::snapshot() const
     auto recorded = processes();
     applyCapture(recorded);
     return traceOf(recorded);
+}
+
+Trace CollectorSession::snapshot(LiveCopy& copy) const
+{
+    {
+        std::lock_guard lock(m_mutex);
+        for (const auto& [id, recorder] : m_recorders) {
+            // Connections are numbered in order of arrival, so a new one usually goes last.
+            const auto at = std::lower_bound(copy.connections.begin(), copy.connections.end(), id);
+            const auto index = at - copy.connections.begin();
+            if (at == copy.connections.end() || *at != id) {
+                copy.connections.insert(at, id);
+                copy.processes.insert(copy.processes.begin() + index, RecordedProcess());
+            }
+            copy.processes[static_cast<std::size_t>(index)].catchUp(recorder->data());
+        }
+    }
+    const CaptureSpec spec = captureSpec();
+    if (!spec.filters())
+        return traceOf(copy.processes);
+    auto kept = copy.processes; // the capture drops records: from a copy, the live one keeps growing
+    collector::applyCapture(kept, spec);
+    return traceOf(kept);
 }
 
 } // namespace ks::collector

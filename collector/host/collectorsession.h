@@ -16,14 +16,14 @@
 namespace ks::collector {
 
 struct SessionStats {
-    int processes = 0;           // traced processes that said HELLO
+    int processes = 0; // traced processes that said HELLO
     int openConnections = 0;
     int terminatedProcesses = 0; // ended without GOODBYE
     std::uint64_t kernels = 0, memcpys = 0, memsets = 0, apiCalls = 0, ranges = 0;
     std::uint64_t torchOps = 0; // PyTorch ops and labels from emit_nvtx ranges
     std::uint64_t dropped = 0;
     TimeNs cuptiOverhead = 0; // total duration of CUPTI's own overhead records
-    std::vector<std::string> errors;    // from the traced processes (CUPTI in use, ...) and our receiver
+    std::vector<std::string> errors; // from the traced processes (CUPTI in use, ...) and our receiver
     std::vector<std::string> rejections; // peers turned away
     std::uint64_t events() const { return kernels + memcpys + memsets + apiCalls + ranges; }
 };
@@ -31,10 +31,17 @@ struct SessionStats {
 struct SessionOptions {
     std::string injectionOptions; // passed through KINETOSCOPE_COLLECTOR_OPTIONS
     std::string injectionLibrary; // empty: findInjectionLibrary()
-    std::string stepMarker;       // NVTX range / record_function label that marks one step
+    std::string stepMarker; // NVTX range / record_function label that marks one step
     CaptureSpec capture; // range only: start() sets its time window from the two below
     double delaySeconds = 0; // records from this long after the program started
     double durationSeconds = 0; // for this long (0: to the end)
+};
+
+// A live view's own copy of the recording, kept between its snapshots so that each one copies
+// only what arrived since the last (CollectorSession::snapshot(LiveCopy&)).
+struct LiveCopy {
+    std::vector<ConnectionId> connections; // parallel to processes, ascending
+    std::vector<RecordedProcess> processes;
 };
 
 class CollectorSession final : private RecordSink {
@@ -61,6 +68,9 @@ public:
     CaptureOutcome applyCapture(std::vector<RecordedProcess>& processes) const;
     // Recorded processes with the capture applied, as one trace model (live view, merged file).
     Trace snapshot() const;
+    // The same trace, for a view that takes one snapshot after another: `copy` is brought up to
+    // date with the new records only (under the lock), then built outside the lock.
+    Trace snapshot(LiveCopy& copy) const;
     // Unfiltered: call applyCapture() first.
     Trace traceOf(const std::vector<RecordedProcess>& processes) const;
 

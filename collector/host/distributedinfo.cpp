@@ -57,14 +57,27 @@ std::vector<std::string> processEnvironment(std::int64_t pid)
     return entries;
 }
 
+std::string_view collectiveBackend(std::string_view eventName)
+{
+    for (std::string_view backend : {"nccl", "gloo", "mpi", "ucc"}) {
+        if (eventName.size() > backend.size() && eventName.substr(0, backend.size()) == backend
+            && eventName[backend.size()] == ':')
+            return backend;
+    }
+    if (eventName.starts_with("ncclKernel_") || eventName.starts_with("ncclDevKernel_"))
+        return "nccl";
+    return {};
+}
+
 std::string distributedInfoJson(const DistributedInfo& info, std::optional<std::int64_t> pid)
 {
-    // Only integers and the fixed backend name: no escaping needed.
     std::string json = "{";
     if (pid)
         json += "\"pid\": " + std::to_string(*pid) + ", ";
-    json += "\"backend\": \"" + info.backend + "\", \"rank\": " + std::to_string(info.rank)
-        + ", \"world_size\": " + std::to_string(info.worldSize);
+    // Only integers and backend names of collectiveBackend: no escaping needed.
+    if (!info.backend.empty())
+        json += "\"backend\": \"" + info.backend + "\", ";
+    json += "\"rank\": " + std::to_string(info.rank) + ", \"world_size\": " + std::to_string(info.worldSize);
     if (info.localRank >= 0)
         json += ", \"local_rank\": " + std::to_string(info.localRank);
     return json + "}";

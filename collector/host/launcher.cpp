@@ -22,7 +22,7 @@ namespace {
 
 bool isExecutableFile(const std::string& path, std::string& why)
 {
-    struct stat st{};
+    struct stat st { };
     if (stat(path.c_str(), &st) != 0) {
         why = path + ": " + std::strerror(errno);
         return false;
@@ -192,14 +192,13 @@ ChildProcess::~ChildProcess()
         poll();
 }
 
-bool ChildProcess::start(const LaunchRequest& request, const std::vector<std::string>& environment,
-                         std::string& error)
+bool ChildProcess::start(const LaunchRequest& request, const std::vector<std::string>& environment, std::string& error)
 {
     const auto program = resolveProgram(request.program, error);
     if (!program)
         return false;
     if (!request.workingDirectory.empty()) {
-        struct stat st{};
+        struct stat st { };
         if (stat(request.workingDirectory.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
             error = "working directory " + request.workingDirectory + " does not exist";
             return false;

@@ -25,7 +25,7 @@ struct InjectionSettings {
 
 struct ExitStatus {
     bool signaled = false;
-    int code = 0;   // exit code, or the signal number when signaled
+    int code = 0; // exit code, or the signal number when signaled
     bool coreDumped = false;
     // The shell's convention: the code, or 128 + signal.
     int shellCode() const { return signaled ? 128 + code : code; }

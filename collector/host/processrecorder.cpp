@@ -1,12 +1,12 @@
 #include "collector/host/processrecorder.h"
 
-#include "collector/host/demangle.h"
 #include "collector/host/collectedtrace.h"
+#include "collector/host/demangle.h"
 #include "core/gpu/occupancy.h"
 
 #include <algorithm>
-#include <optional>
 #include <fstream>
+#include <optional>
 
 namespace ks::collector {
 namespace {
@@ -118,9 +118,38 @@ std::string_view categoryName(EventCategory category)
 
 bool isGpuCategory(EventCategory category)
 {
-    return category == EventCategory::Kernel || category == EventCategory::Memcpy
-        || category == EventCategory::Memset || category == EventCategory::Sync
-        || category == EventCategory::GpuAnnotation;
+    return category == EventCategory::Kernel || category == EventCategory::Memcpy || category == EventCategory::Memset
+        || category == EventCategory::Sync || category == EventCategory::GpuAnnotation;
+}
+
+namespace {
+
+template <class T>
+void appendTail(std::vector<T>& copy, const std::vector<T>& recorded)
+{
+    if (copy.size() < recorded.size())
+        copy.insert(copy.end(), recorded.begin() + static_cast<std::ptrdiff_t>(copy.size()), recorded.end());
+}
+
+} // namespace
+
+void RecordedProcess::catchUp(const RecordedProcess& recorded)
+{
+    hello = recorded.hello;
+    state = recorded.state;
+    appendTail(names, recorded.names);
+    appendTail(slices, recorded.slices);
+    appendTail(gpuOps, recorded.gpuOps);
+    appendTail(ops, recorded.ops);
+    appendTail(instants, recorded.instants);
+    appendTail(flows, recorded.flows);
+    devices = recorded.devices; // a device record may replace an earlier one
+    errors = recorded.errors;
+    threadNames = recorded.threadNames;
+    dropped = recorded.dropped;
+    goodbye = recorded.goodbye;
+    counts = recorded.counts;
+    distributed = recorded.distributed;
 }
 
 std::string RecordedProcess::executableName() const
@@ -129,10 +158,7 @@ std::string RecordedProcess::executableName() const
     return slash == std::string::npos ? hello.executable : hello.executable.substr(slash + 1);
 }
 
-std::string RecordedProcess::displayName() const
-{
-    return executableName() + " (" + std::to_string(hello.pid) + ")";
-}
+std::string RecordedProcess::displayName() const { return executableName() + " (" + std::to_string(hello.pid) + ")"; }
 
 std::uint64_t RecordedProcess::droppedTotal() const
 {
@@ -171,16 +197,73 @@ bool ProcessRecorder::handle(const wire::Frame& frame)
 {
     using wire::RecordType;
     switch (frame.type) {
-    case RecordType::String: { wire::StringDef r; if (!decode(frame, r)) return false; onString(r); return true; }
-    case RecordType::Device: { wire::Device r; if (!decode(frame, r)) return false; onDevice(r); return true; }
-    case RecordType::Kernel: { wire::Kernel r; if (!decode(frame, r)) return false; onKernel(r); return true; }
-    case RecordType::Memcpy: { wire::Memcpy r; if (!decode(frame, r)) return false; onMemcpy(r); return true; }
-    case RecordType::Memset: { wire::Memset r; if (!decode(frame, r)) return false; onMemset(r); return true; }
-    case RecordType::Api: { wire::Api r; if (!decode(frame, r)) return false; onApi(r); return true; }
-    case RecordType::Sync: { wire::Sync r; if (!decode(frame, r)) return false; onSync(r); return true; }
-    case RecordType::Marker: { wire::Marker r; if (!decode(frame, r)) return false; onMarker(r); return true; }
-    case RecordType::Overhead: { wire::Overhead r; if (!decode(frame, r)) return false; onOverhead(r); return true; }
-    case RecordType::Clock: { wire::Clock r; return decode(frame, r); }
+    case RecordType::String: {
+        wire::StringDef r;
+        if (!decode(frame, r))
+            return false;
+        onString(r);
+        return true;
+    }
+    case RecordType::Device: {
+        wire::Device r;
+        if (!decode(frame, r))
+            return false;
+        onDevice(r);
+        return true;
+    }
+    case RecordType::Kernel: {
+        wire::Kernel r;
+        if (!decode(frame, r))
+            return false;
+        onKernel(r);
+        return true;
+    }
+    case RecordType::Memcpy: {
+        wire::Memcpy r;
+        if (!decode(frame, r))
+            return false;
+        onMemcpy(r);
+        return true;
+    }
+    case RecordType::Memset: {
+        wire::Memset r;
+        if (!decode(frame, r))
+            return false;
+        onMemset(r);
+        return true;
+    }
+    case RecordType::Api: {
+        wire::Api r;
+        if (!decode(frame, r))
+            return false;
+        onApi(r);
+        return true;
+    }
+    case RecordType::Sync: {
+        wire::Sync r;
+        if (!decode(frame, r))
+            return false;
+        onSync(r);
+        return true;
+    }
+    case RecordType::Marker: {
+        wire::Marker r;
+        if (!decode(frame, r))
+            return false;
+        onMarker(r);
+        return true;
+    }
+    case RecordType::Overhead: {
+        wire::Overhead r;
+        if (!decode(frame, r))
+            return false;
+        onOverhead(r);
+        return true;
+    }
+    case RecordType::Clock: {
+        wire::Clock r;
+        return decode(frame, r);
+    }
     case RecordType::Dropped: return decode(frame, m_data.dropped);
     case RecordType::Error: {
         wire::Error r;
@@ -195,8 +278,7 @@ bool ProcessRecorder::handle(const wire::Frame& frame)
             return false;
         m_data.state = ConnectionState::Finished;
         return true;
-    case RecordType::Hello:
-        break;
+    case RecordType::Hello: break;
     }
     ++m_data.counts.badRecords; // a second HELLO or a type from a newer protocol
     return false;
@@ -210,9 +292,9 @@ void ProcessRecorder::connectionClosed(bool byCollector)
                           EventText().addText("reason", "the collector stopped recording; the process ran on"));
     } else if (m_data.state == ConnectionState::Open) {
         m_data.state = ConnectionState::Terminated;
-        addProcessInstant("Process terminated",
-                          EventText().addText("reason",
-                                             "the connection closed without GOODBYE: the process crashed or was killed"));
+        addProcessInstant(
+            "Process terminated",
+            EventText().addText("reason", "the connection closed without GOODBYE: the process crashed or was killed"));
     }
     m_data.counts.unpairedMarkers += m_openMarkers.size();
     m_openMarkers.clear();
@@ -230,14 +312,11 @@ std::uint32_t ProcessRecorder::intern(std::string text)
 
 std::string ProcessRecorder::sliceText(const RecordedSlice& slice, const EventText& args) const
 {
-    return completeEventText(quotedCategory(slice.category), quotedName(slice.name), slice.pid, slice.tid,
-                             slice.start, slice.duration, args);
+    return completeEventText(quotedCategory(slice.category), quotedName(slice.name), slice.pid, slice.tid, slice.start,
+                             slice.duration, args);
 }
 
-void ProcessRecorder::onString(const wire::StringDef& s)
-{
-    m_wireNames[s.id] = intern(s.text);
-}
+void ProcessRecorder::onString(const wire::StringDef& s) { m_wireNames[s.id] = intern(s.text); }
 
 std::uint32_t ProcessRecorder::wireName(std::uint32_t wireId) const
 {
@@ -408,7 +487,8 @@ void ProcessRecorder::onKernel(const wire::Kernel& k)
     }
     args.add("grid", k.grid).add("block", k.block);
     // A real cluster: every extent positive and one above 1 (no product: the record is untrusted).
-    if (k.cluster[0] > 0 && k.cluster[1] > 0 && k.cluster[2] > 0 && (k.cluster[0] > 1 || k.cluster[1] > 1 || k.cluster[2] > 1))
+    if (k.cluster[0] > 0 && k.cluster[1] > 0 && k.cluster[2] > 0
+        && (k.cluster[0] > 1 || k.cluster[1] > 1 || k.cluster[2] > 1))
         args.add("cluster", k.cluster);
     if (occupancy) {
         info.estAchievedOccupancyPct = static_cast<float>(*occupancy);
@@ -416,9 +496,7 @@ void ProcessRecorder::onKernel(const wire::Kernel& k)
     }
     if (k.graphId != 0)
         args.add("graph id", k.graphId).add("graph node id", k.graphNodeId);
-    addGpuOp(slice, info,
-             sliceText(slice, args),
-             k.correlation);
+    addGpuOp(slice, info, sliceText(slice, args), k.correlation);
 }
 
 void ProcessRecorder::onMemcpy(const wire::Memcpy& m)
@@ -427,16 +505,14 @@ void ProcessRecorder::onMemcpy(const wire::Memcpy& m)
     GpuOpInfo info;
     if (!beginGpuOp(m, EventCategory::Memcpy, m_data.counts.memcpys, slice, info))
         return;
-    slice.name = intern("Memcpy " + std::string(copyKindName(m.copyKind)) + " ("
-                        + std::string(memoryKindName(m.srcKind)) + " -> " + std::string(memoryKindName(m.dstKind))
-                        + ")");
+    slice.name =
+        intern("Memcpy " + std::string(copyKindName(m.copyKind)) + " (" + std::string(memoryKindName(m.srcKind))
+               + " -> " + std::string(memoryKindName(m.dstKind)) + ")");
     info.bytes = static_cast<std::int64_t>(m.bytes);
     EventText args = transferArgs(m, slice.duration);
     if (m.copyKind == 10)
         args.add("fromDevice", m.srcDevice).add("toDevice", m.dstDevice);
-    addGpuOp(slice, info,
-             sliceText(slice, args),
-             m.correlation);
+    addGpuOp(slice, info, sliceText(slice, args), m.correlation);
 }
 
 void ProcessRecorder::onMemset(const wire::Memset& m)
@@ -448,9 +524,7 @@ void ProcessRecorder::onMemset(const wire::Memset& m)
     slice.name = intern("Memset (" + std::string(memoryKindName(m.memoryKind)) + ")");
     info.bytes = static_cast<std::int64_t>(m.bytes);
     EventText args = transferArgs(m, slice.duration);
-    addGpuOp(slice, info,
-             sliceText(slice, args),
-             m.correlation);
+    addGpuOp(slice, info, sliceText(slice, args), m.correlation);
 }
 
 void ProcessRecorder::noteThread(std::int64_t tid)
@@ -469,8 +543,8 @@ void ProcessRecorder::onApi(const wire::Api& a)
     slice.start = relative(a.start);
     slice.duration = spanOf(a.start, a.end);
     slice.name = apiName(a.name);
-    slice.category = a.domain == static_cast<std::uint8_t>(wire::ApiDomain::Driver) ? EventCategory::Driver
-                                                                                     : EventCategory::Runtime;
+    slice.category =
+        a.domain == static_cast<std::uint8_t>(wire::ApiDomain::Driver) ? EventCategory::Driver : EventCategory::Runtime;
     slice.correlation = a.correlation;
     EventText args;
     args.add("cbid", a.cbid).add("correlation", a.correlation);
@@ -586,8 +660,8 @@ void ProcessRecorder::onMarker(const wire::Marker& m)
         EventText args;
         if (m.domain != 0)
             args.addText("domain", m_data.names[wireName(m.domain)]);
-        const auto span = m_arena->append(instantEventText(kUserAnnotation, quotedName(instant.name),
-                                                           m_data.hello.pid, instant.tid, time, args));
+        const auto span = m_arena->append(
+            instantEventText(kUserAnnotation, quotedName(instant.name), m_data.hello.pid, instant.tid, time, args));
         instant.rawOffset = span.offset;
         instant.rawLength = span.length;
         m_data.instants.push_back(instant);
@@ -626,8 +700,8 @@ void ProcessRecorder::addProcessInstant(std::string name, const EventText& args)
     instant.time = m_lastTime;
     instant.name = intern(std::move(name));
     instant.fromCollector = true;
-    const auto span = m_arena->append(instantEventText("\"collector\"", quotedName(instant.name),
-                                                       m_data.hello.pid, instant.tid, instant.time, args));
+    const auto span = m_arena->append(
+        instantEventText("\"collector\"", quotedName(instant.name), m_data.hello.pid, instant.tid, instant.time, args));
     instant.rawOffset = span.offset;
     instant.rawLength = span.length;
     m_data.instants.push_back(instant);
@@ -637,8 +711,8 @@ void ProcessRecorder::onOverhead(const wire::Overhead& o)
 {
     ++m_data.counts.overheads;
     const TimeNs overhead = spanOf(o.start, o.end); // both >= 0: the sum saturates
-    m_data.counts.overheadNs = std::min(overhead, std::numeric_limits<TimeNs>::max() - m_data.counts.overheadNs)
-                             + m_data.counts.overheadNs;
+    m_data.counts.overheadNs =
+        std::min(overhead, std::numeric_limits<TimeNs>::max() - m_data.counts.overheadNs) + m_data.counts.overheadNs;
     RecordedSlice slice;
     slice.pid = kOverheadPid;
     slice.tid = 0;

@@ -28,9 +28,9 @@ enum class EventCategory : std::uint8_t {
     Memcpy,
     Memset,
     Sync,
-    Annotation,    // NVTX range on its CPU thread
+    Annotation, // NVTX range on its CPU thread
     Overhead,
-    CpuOp,         // a PyTorch operator from an emit_nvtx range (kineto's cpu_op)
+    CpuOp, // a PyTorch operator from an emit_nvtx range (kineto's cpu_op)
     GpuAnnotation, // keep last // an NVTX range projected onto a GPU stream (kineto's gpu_user_annotation)
 };
 std::string_view categoryName(EventCategory category);
@@ -44,7 +44,7 @@ inline constexpr std::int64_t kOverheadPid = -1;
 struct RecordedSlice {
     std::int64_t pid = 0; // OS pid, device index for GPU rows, kOverheadPid for overhead
     std::int64_t tid = 0; // OS tid, or CUPTI stream id for GPU rows
-    TimeNs start = 0;     // relative to the session's base time
+    TimeNs start = 0; // relative to the session's base time
     TimeNs duration = 0;
     std::uint32_t name = 0; // index into RecordedProcess::names
     EventCategory category = EventCategory::Runtime;
@@ -52,7 +52,7 @@ struct RecordedSlice {
     std::uint32_t rawLength = 0;
     std::int64_t correlation = kNoId;
     std::int32_t gpuOp = -1; // index into RecordedProcess::gpuOps
-    std::int32_t op = -1;    // index into RecordedProcess::ops (PyTorch op or label range)
+    std::int32_t op = -1; // index into RecordedProcess::ops (PyTorch op or label range)
 };
 
 struct RecordedInstant {
@@ -73,21 +73,21 @@ struct RecordedFlow {
 
 enum class ConnectionState : std::uint8_t {
     Open,
-    Finished,   // GOODBYE received
+    Finished, // GOODBYE received
     Terminated, // the connection ended without GOODBYE: the process crashed or was killed
-    Detached,   // the collector stopped recording while the process ran on
+    Detached, // the collector stopped recording while the process ran on
 };
 
 struct ProcessCounts {
     std::uint64_t kernels = 0, memcpys = 0, memsets = 0, syncs = 0, apiCalls = 0;
     std::uint64_t ranges = 0, marks = 0, overheads = 0;
-    std::uint64_t torchOps = 0;          // NVTX ranges that became PyTorch ops or labels
+    std::uint64_t torchOps = 0; // NVTX ranges that became PyTorch ops or labels
     std::uint64_t malformedOpRanges = 0; // op-like NVTX text that did not parse (kept as ranges)
     TimeNs overheadNs = 0; // total duration of CUPTI's own overhead records
     std::uint64_t unpairedMarkers = 0; // NVTX start or end whose partner never came
-    std::uint64_t zeroTimestamps = 0;  // GPU ops without timestamps (device buffer exhausted)
-    std::uint64_t unfinished = 0;      // GPU ops that had not ended at the forced flush
-    std::uint64_t badRecords = 0;      // payloads that could not be decoded, unknown types
+    std::uint64_t zeroTimestamps = 0; // GPU ops without timestamps (device buffer exhausted)
+    std::uint64_t unfinished = 0; // GPU ops that had not ended at the forced flush
+    std::uint64_t badRecords = 0; // payloads that could not be decoded, unknown types
     std::uint64_t gpuOps() const { return kernels + memcpys + memsets; }
 };
 
@@ -108,8 +108,13 @@ struct RecordedProcess {
     ProcessCounts counts;
     std::optional<DistributedInfo> distributed; // a torch.distributed rank (torchrun's environment)
 
+    // Brings this copy of a recording up to date with `recorded`, a later state of the same
+    // process: the record columns only grow, so only their new tail is copied; the small
+    // parts (state, counts, names of threads, devices, errors) are copied whole.
+    void catchUp(const RecordedProcess& recorded);
+
     std::string executableName() const; // basename of the executable
-    std::string displayName() const;    // "python3 (1234)"
+    std::string displayName() const; // "python3 (1234)"
     std::uint64_t droppedTotal() const;
 };
 
@@ -145,13 +150,14 @@ private:
     };
     struct OpenMarker {
         TimeNs time = 0;
-        std::uint32_t name = 0;  // our name index (start only)
+        std::uint32_t name = 0; // our name index (start only)
         std::uint32_t domain = 0;
         std::uint64_t threadId = 0;
         bool isStart = false;
     };
 
-    template <class Record> bool decode(const wire::Frame& frame, Record& record);
+    template <class Record>
+    bool decode(const wire::Frame& frame, Record& record);
     void onString(const wire::StringDef& s);
     void onDevice(const wire::Device& d);
     void onKernel(const wire::Kernel& k);
@@ -182,7 +188,10 @@ private:
         return d;
     }
     // end - start, 0 when end is not after start.
-    static TimeNs spanOf(std::int64_t start, std::int64_t end) { return end > start ? saturatedDifference(end, start) : 0; }
+    static TimeNs spanOf(std::int64_t start, std::int64_t end)
+    {
+        return end > start ? saturatedDifference(end, start) : 0;
+    }
     std::uint32_t addSlice(RecordedSlice slice, std::string_view text);
     std::string sliceText(const RecordedSlice& slice, const EventText& args) const;
     // The name as a JSON string literal, escaped once.
@@ -205,11 +214,11 @@ private:
     ThreadNamer m_threadNamer;
     std::unordered_map<std::string, std::uint32_t> m_nameIndex;
     std::vector<std::string> m_quotedNames; // JSON literal of each name, by name index
-    std::unordered_map<std::uint32_t, std::uint32_t> m_wireNames;   // wire id -> name index
+    std::unordered_map<std::uint32_t, std::uint32_t> m_wireNames; // wire id -> name index
     std::unordered_map<std::uint32_t, std::uint32_t> m_kernelNames; // wire id -> demangled
-    std::unordered_map<std::uint32_t, std::uint32_t> m_apiNames;    // wire id -> "_vNNNN" stripped
+    std::unordered_map<std::uint32_t, std::uint32_t> m_apiNames; // wire id -> "_vNNNN" stripped
     std::unordered_map<std::uint32_t, Correlation> m_correlations;
-    std::unordered_map<std::uint32_t, OpenMarker> m_openMarkers;    // by NVTX range id
+    std::unordered_map<std::uint32_t, OpenMarker> m_openMarkers; // by NVTX range id
     std::unordered_map<std::uint32_t, std::uint32_t> m_contextDevice;
     std::unordered_map<std::uint32_t, DeviceProperties> m_deviceProperties; // by device id
     std::unordered_map<std::int64_t, bool> m_knownThreads;

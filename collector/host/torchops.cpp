@@ -15,7 +15,10 @@ constexpr std::string_view kEvaluateFunction = "autograd::engine::evaluate_funct
 // Reads the fields of an emit_nvtx range text after the name, in the order torch writes them.
 class FieldReader {
 public:
-    explicit FieldReader(std::string_view rest) : m_rest(rest) {}
+    explicit FieldReader(std::string_view rest)
+        : m_rest(rest)
+    {
+    }
 
     bool atEnd() const { return m_rest.empty(); }
 

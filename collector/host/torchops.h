@@ -21,14 +21,14 @@ struct RecordedProcess;
 struct NvtxOp {
     std::string_view name;
     std::int64_t sequence = -1; // "seq = N"; -1 when the text has none
-    std::int64_t opId = -1;     // "op_id = N" (RecordFunction handle); -1 when absent
-    std::string inputDims;      // "sizes = [...]" as compact JSON; empty when absent
-    bool backward = false;      // an autograd node (XBackward0) or the engine's wrapper of one
-    bool label = false;         // a record_function label (user_annotation), not an operator
+    std::int64_t opId = -1; // "op_id = N" (RecordFunction handle); -1 when absent
+    std::string inputDims; // "sizes = [...]" as compact JSON; empty when absent
+    bool backward = false; // an autograd node (XBackward0) or the engine's wrapper of one
+    bool label = false; // a record_function label (user_annotation), not an operator
 };
 
 enum class NvtxOpParse : std::uint8_t {
-    NotAnOp,   // plain NVTX text: no ", seq = " or ", op_id = " part
+    NotAnOp, // plain NVTX text: no ", seq = " or ", op_id = " part
     Op,
     Malformed, // looks like an op range but the fields do not parse: stays an NVTX range
 };

@@ -101,8 +101,7 @@ ActivityCollector* ActivityCollector::start(ActivityApi& api, const CollectorOpt
 {
     auto* collector = new ActivityCollector(api, options);
     std::string error;
-    if (!collector->m_connection.connect(options.socketPath, kHandshakeTimeoutMs, error)
-        || !collector->sendHello()) {
+    if (!collector->m_connection.connect(options.socketPath, kHandshakeTimeoutMs, error) || !collector->sendHello()) {
         collector->m_connection.close();
         delete collector; // nobody to report to: stay inert, the program runs untraced
         return nullptr;
@@ -194,10 +193,7 @@ bool ActivityCollector::setUpCupti(std::string& error, wire::ErrorCode& code)
     return true;
 }
 
-bool ActivityCollector::inertHere() const
-{
-    return m_forked.load(std::memory_order_relaxed) || getpid() != m_initPid;
-}
+bool ActivityCollector::inertHere() const { return m_forked.load(std::memory_order_relaxed) || getpid() != m_initPid; }
 
 void ActivityCollector::bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords) noexcept
 {

@@ -73,7 +73,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
 }
 
 // NOLINTNEXTLINE(readability-identifier-naming): the name NVTX looks up
-extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void* (*getExportTable)(std::uint32_t))
+extern "C" __attribute__((visibility("default"))) int
+InitializeInjectionNvtx2(const void* (*getExportTable)(std::uint32_t))
 {
     startOnce();
     const NvtxInitialize forward = cuptiNvtxEntry();

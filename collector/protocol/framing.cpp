@@ -82,8 +82,8 @@ FrameDecoder::Status FrameDecoder::next(Frame& frame)
     if (bufferedBytes() < kFrameHeaderBytes)
         return Status::NeedMore;
     const std::uint8_t* h = m_buffer.data() + m_pos;
-    const std::uint32_t length = std::uint32_t(h[0]) | std::uint32_t(h[1]) << 8
-        | std::uint32_t(h[2]) << 16 | std::uint32_t(h[3]) << 24;
+    const std::uint32_t length =
+        std::uint32_t(h[0]) | std::uint32_t(h[1]) << 8 | std::uint32_t(h[2]) << 16 | std::uint32_t(h[3]) << 24;
     const auto type = static_cast<std::uint16_t>(h[4] | h[5] << 8);
     const auto flags = static_cast<std::uint16_t>(h[6] | h[7] << 8);
     if (length > kMaxPayloadBytes) {

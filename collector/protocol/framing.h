@@ -22,9 +22,12 @@ namespace detail {
 
 class FieldWriter {
 public:
-    explicit FieldWriter(std::vector<std::uint8_t>& out) : m_out(out) {}
+    explicit FieldWriter(std::vector<std::uint8_t>& out)
+        : m_out(out)
+    {
+    }
     template <class T>
-        requires std::is_integral_v<T>
+    requires std::is_integral_v<T>
     void operator()(T value)
     {
         using U = std::make_unsigned_t<T>;
@@ -42,9 +45,12 @@ private:
 // Reads fields from a payload; any overrun marks the whole decode as failed.
 class FieldReader {
 public:
-    explicit FieldReader(std::span<const std::uint8_t> data) : m_data(data) {}
+    explicit FieldReader(std::span<const std::uint8_t> data)
+        : m_data(data)
+    {
+    }
     template <class T>
-        requires std::is_integral_v<T>
+    requires std::is_integral_v<T>
     void operator()(T& value)
     {
         using U = std::make_unsigned_t<T>;

@@ -35,7 +35,13 @@ struct ClockSample {
     std::int64_t realtimeNs = 0;
     std::int64_t monotonicNs = 0;
     std::int64_t cuptiNs = 0;
-    template <class R, class F> static void fields(R& r, F& f) { f(r.realtimeNs); f(r.monotonicNs); f(r.cuptiNs); }
+    template <class R, class F>
+    static void fields(R& r, F& f)
+    {
+        f(r.realtimeNs);
+        f(r.monotonicNs);
+        f(r.cuptiNs);
+    }
 };
 
 struct Hello {
@@ -48,15 +54,26 @@ struct Hello {
     std::string executable;
     std::vector<std::string> arguments;
     std::string host;
-    std::uint32_t cuptiVersion = 0;         // cuptiGetVersion() of the loaded libcupti
+    std::uint32_t cuptiVersion = 0; // cuptiGetVersion() of the loaded libcupti
     std::uint32_t cuptiCompiledVersion = 0; // CUPTI_API_VERSION the library was built with
     std::int32_t driverVersion = 0;
     std::int32_t runtimeVersion = 0;
     ClockSample clock;
-    template <class R, class F> static void fields(R& r, F& f)
+    template <class R, class F>
+    static void fields(R& r, F& f)
     {
-        f(r.magic); f(r.version); f(r.token); f(r.pid); f(r.ppid); f(r.executable); f(r.arguments);
-        f(r.host); f(r.cuptiVersion); f(r.cuptiCompiledVersion); f(r.driverVersion); f(r.runtimeVersion);
+        f(r.magic);
+        f(r.version);
+        f(r.token);
+        f(r.pid);
+        f(r.ppid);
+        f(r.executable);
+        f(r.arguments);
+        f(r.host);
+        f(r.cuptiVersion);
+        f(r.cuptiCompiledVersion);
+        f(r.driverVersion);
+        f(r.runtimeVersion);
         ClockSample::fields(r.clock, f);
     }
 };
@@ -67,7 +84,12 @@ struct StringDef {
     static constexpr RecordType kType = RecordType::String;
     std::uint32_t id = 0;
     std::string text;
-    template <class R, class F> static void fields(R& r, F& f) { f(r.id); f(r.text); }
+    template <class R, class F>
+    static void fields(R& r, F& f)
+    {
+        f(r.id);
+        f(r.text);
+    }
 };
 
 struct Device {
@@ -83,12 +105,25 @@ struct Device {
     std::int32_t warpSize = 32;
     std::int64_t sharedMemPerBlock = 0, sharedMemPerMultiprocessor = 0;
     std::int64_t sharedMemPerBlockOptin = 0, reservedSharedMemPerBlock = 0;
-    template <class R, class F> static void fields(R& r, F& f)
+    template <class R, class F>
+    static void fields(R& r, F& f)
     {
-        f(r.id); f(r.name); f(r.totalGlobalMem); f(r.computeMajor); f(r.computeMinor); f(r.numSms);
-        f(r.maxThreadsPerBlock); f(r.maxThreadsPerMultiprocessor); f(r.maxBlocksPerMultiprocessor);
-        f(r.maxWarpsPerMultiprocessor); f(r.regsPerBlock); f(r.regsPerMultiprocessor); f(r.warpSize);
-        f(r.sharedMemPerBlock); f(r.sharedMemPerMultiprocessor); f(r.sharedMemPerBlockOptin);
+        f(r.id);
+        f(r.name);
+        f(r.totalGlobalMem);
+        f(r.computeMajor);
+        f(r.computeMinor);
+        f(r.numSms);
+        f(r.maxThreadsPerBlock);
+        f(r.maxThreadsPerMultiprocessor);
+        f(r.maxBlocksPerMultiprocessor);
+        f(r.maxWarpsPerMultiprocessor);
+        f(r.regsPerBlock);
+        f(r.regsPerMultiprocessor);
+        f(r.warpSize);
+        f(r.sharedMemPerBlock);
+        f(r.sharedMemPerMultiprocessor);
+        f(r.sharedMemPerBlockOptin);
         f(r.reservedSharedMemPerBlock);
     }
 };
@@ -106,14 +141,27 @@ struct Kernel {
     std::int32_t staticSharedMemory = 0, dynamicSharedMemory = 0;
     std::uint32_t graphId = 0;
     std::uint64_t graphNodeId = 0;
-    template <class R, class F> static void fields(R& r, F& f)
+    template <class R, class F>
+    static void fields(R& r, F& f)
     {
-        f(r.start); f(r.end); f(r.queued); f(r.device); f(r.context); f(r.stream); f(r.correlation);
+        f(r.start);
+        f(r.end);
+        f(r.queued);
+        f(r.device);
+        f(r.context);
+        f(r.stream);
+        f(r.correlation);
         f(r.name);
-        for (int i = 0; i < 3; ++i) f(r.grid[i]);
-        for (int i = 0; i < 3; ++i) f(r.block[i]);
-        for (int i = 0; i < 3; ++i) f(r.cluster[i]);
-        f(r.registersPerThread); f(r.staticSharedMemory); f(r.dynamicSharedMemory); f(r.graphId);
+        for (int i = 0; i < 3; ++i)
+            f(r.grid[i]);
+        for (int i = 0; i < 3; ++i)
+            f(r.block[i]);
+        for (int i = 0; i < 3; ++i)
+            f(r.cluster[i]);
+        f(r.registersPerThread);
+        f(r.staticSharedMemory);
+        f(r.dynamicSharedMemory);
+        f(r.graphId);
         f(r.graphNodeId);
     }
 };
@@ -127,10 +175,22 @@ struct Memcpy {
     std::uint32_t device = 0, context = 0, stream = 0, correlation = 0;
     std::uint32_t srcDevice = 0, dstDevice = 0; // peer copies only
     std::uint32_t graphId = 0;
-    template <class R, class F> static void fields(R& r, F& f)
+    template <class R, class F>
+    static void fields(R& r, F& f)
     {
-        f(r.start); f(r.end); f(r.bytes); f(r.copyKind); f(r.srcKind); f(r.dstKind); f(r.flags);
-        f(r.device); f(r.context); f(r.stream); f(r.correlation); f(r.srcDevice); f(r.dstDevice);
+        f(r.start);
+        f(r.end);
+        f(r.bytes);
+        f(r.copyKind);
+        f(r.srcKind);
+        f(r.dstKind);
+        f(r.flags);
+        f(r.device);
+        f(r.context);
+        f(r.stream);
+        f(r.correlation);
+        f(r.srcDevice);
+        f(r.dstDevice);
         f(r.graphId);
     }
 };
@@ -143,10 +203,20 @@ struct Memset {
     std::uint16_t memoryKind = 0, flags = 0;
     std::uint32_t device = 0, context = 0, stream = 0, correlation = 0;
     std::uint32_t graphId = 0;
-    template <class R, class F> static void fields(R& r, F& f)
+    template <class R, class F>
+    static void fields(R& r, F& f)
     {
-        f(r.start); f(r.end); f(r.bytes); f(r.value); f(r.memoryKind); f(r.flags); f(r.device);
-        f(r.context); f(r.stream); f(r.correlation); f(r.graphId);
+        f(r.start);
+        f(r.end);
+        f(r.bytes);
+        f(r.value);
+        f(r.memoryKind);
+        f(r.flags);
+        f(r.device);
+        f(r.context);
+        f(r.stream);
+        f(r.correlation);
+        f(r.graphId);
     }
 };
 
@@ -161,9 +231,16 @@ struct Api {
     std::uint32_t correlation = 0;
     std::uint64_t threadId = 0; // gettid()
     std::int32_t returnValue = 0;
-    template <class R, class F> static void fields(R& r, F& f)
+    template <class R, class F>
+    static void fields(R& r, F& f)
     {
-        f(r.start); f(r.end); f(r.domain); f(r.cbid); f(r.name); f(r.correlation); f(r.threadId);
+        f(r.start);
+        f(r.end);
+        f(r.domain);
+        f(r.cbid);
+        f(r.name);
+        f(r.correlation);
+        f(r.threadId);
         f(r.returnValue);
     }
 };
@@ -174,9 +251,16 @@ struct Sync {
     std::int64_t start = 0, end = 0;
     std::uint32_t type = 0;
     std::uint32_t context = 0, stream = 0, event = 0, correlation = 0;
-    template <class R, class F> static void fields(R& r, F& f)
+    template <class R, class F>
+    static void fields(R& r, F& f)
     {
-        f(r.start); f(r.end); f(r.type); f(r.context); f(r.stream); f(r.event); f(r.correlation);
+        f(r.start);
+        f(r.end);
+        f(r.type);
+        f(r.context);
+        f(r.stream);
+        f(r.event);
+        f(r.correlation);
     }
 };
 
@@ -190,9 +274,15 @@ struct Marker {
     std::uint32_t flags = 0;
     std::uint32_t name = 0, domain = 0;
     std::uint64_t threadId = 0;
-    template <class R, class F> static void fields(R& r, F& f)
+    template <class R, class F>
+    static void fields(R& r, F& f)
     {
-        f(r.time); f(r.id); f(r.flags); f(r.name); f(r.domain); f(r.threadId);
+        f(r.time);
+        f(r.id);
+        f(r.flags);
+        f(r.name);
+        f(r.domain);
+        f(r.threadId);
     }
 };
 
@@ -202,50 +292,73 @@ struct Overhead {
     std::int64_t start = 0, end = 0;
     std::uint32_t kind = 0;
     std::uint64_t threadId = 0;
-    template <class R, class F> static void fields(R& r, F& f) { f(r.start); f(r.end); f(r.kind); f(r.threadId); }
+    template <class R, class F>
+    static void fields(R& r, F& f)
+    {
+        f(r.start);
+        f(r.end);
+        f(r.kind);
+        f(r.threadId);
+    }
 };
 
 struct Clock {
     static constexpr RecordType kType = RecordType::Clock;
     ClockSample sample;
-    template <class R, class F> static void fields(R& r, F& f) { ClockSample::fields(r.sample, f); }
+    template <class R, class F>
+    static void fields(R& r, F& f)
+    {
+        ClockSample::fields(r.sample, f);
+    }
 };
 
 // Running totals since the start of the connection (the receiver keeps the latest).
 struct Dropped {
     static constexpr RecordType kType = RecordType::Dropped;
-    std::uint64_t cuptiRecords = 0;    // CUPTI had no buffer (our pool was exhausted)
-    std::uint64_t poolExhausted = 0;   // buffer requests we refused, completed buffers we could not queue
-    std::uint64_t zeroTimestamps = 0;  // GPU records with start = end = 0
-    std::uint64_t undecodable = 0;     // records of kinds we do not translate
-    template <class R, class F> static void fields(R& r, F& f)
+    std::uint64_t cuptiRecords = 0; // CUPTI had no buffer (our pool was exhausted)
+    std::uint64_t poolExhausted = 0; // buffer requests we refused, completed buffers we could not queue
+    std::uint64_t zeroTimestamps = 0; // GPU records with start = end = 0
+    std::uint64_t undecodable = 0; // records of kinds we do not translate
+    template <class R, class F>
+    static void fields(R& r, F& f)
     {
-        f(r.cuptiRecords); f(r.poolExhausted); f(r.zeroTimestamps); f(r.undecodable);
+        f(r.cuptiRecords);
+        f(r.poolExhausted);
+        f(r.zeroTimestamps);
+        f(r.undecodable);
     }
 };
 
 enum class ErrorCode : std::int32_t {
-    CuptiInUse = 1,      // another CUPTI client owns the process
-    CuptiVersion = 2,    // libcupti's version differs from the one we were built with
-    CuptiFailure = 3,    // a CUPTI call failed
-    CuptiTakenOver = 4,  // our buffers stopped coming back: another client re-registered
+    CuptiInUse = 1, // another CUPTI client owns the process
+    CuptiVersion = 2, // libcupti's version differs from the one we were built with
+    CuptiFailure = 3, // a CUPTI call failed
+    CuptiTakenOver = 4, // our buffers stopped coming back: another client re-registered
 };
 
 struct Error {
     static constexpr RecordType kType = RecordType::Error;
     std::int32_t code = 0; // ErrorCode
     std::string message;
-    template <class R, class F> static void fields(R& r, F& f) { f(r.code); f(r.message); }
+    template <class R, class F>
+    static void fields(R& r, F& f)
+    {
+        f(r.code);
+        f(r.message);
+    }
 };
 
 struct Goodbye {
     static constexpr RecordType kType = RecordType::Goodbye;
-    std::uint64_t records = 0;          // records sent on this connection
+    std::uint64_t records = 0; // records sent on this connection
     std::uint64_t buffersRequested = 0;
     std::uint64_t buffersCompleted = 0;
-    template <class R, class F> static void fields(R& r, F& f)
+    template <class R, class F>
+    static void fields(R& r, F& f)
     {
-        f(r.records); f(r.buffersRequested); f(r.buffersCompleted);
+        f(r.records);
+        f(r.buffersRequested);
+        f(r.buffersCompleted);
     }
 };
 

@@ -18,9 +18,11 @@ constexpr const char* kUnknownGroup = "?";
 int dtypeBytes(std::string_view dtype)
 {
     static const std::map<std::string_view, int> sizes = {
-        {"Float", 4}, {"Int", 4}, {"UInt32", 4}, {"Double", 8}, {"Long", 8}, {"UInt64", 8},
-        {"Half", 2}, {"BFloat16", 2}, {"Short", 2}, {"UInt16", 2}, {"Byte", 1}, {"Char", 1},
-        {"Bool", 1}, {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1}, {"ComplexFloat", 8}, {"ComplexDouble", 16},
+        {"Float", 4},          {"Int", 4},           {"UInt32", 4},      {"Double", 8},
+        {"Long", 8},           {"UInt64", 8},        {"Half", 2},        {"BFloat16", 2},
+        {"Short", 2},          {"UInt16", 2},        {"Byte", 1},        {"Char", 1},
+        {"Bool", 1},           {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1}, {"ComplexFloat", 8},
+        {"ComplexDouble", 16},
     };
     auto it = sizes.find(dtype);
     return it == sizes.end() ? -1 : it->second;
@@ -31,7 +33,8 @@ std::string stringArg(const nlohmann::json& args, const char* key)
     auto it = args.find(key);
     if (it == args.end())
         return {};
-    return it->is_string() ? it->get<std::string>() : it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return it->is_string() ? it->get<std::string>()
+                           : it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::int64_t intArg(const nlohmann::json& args, const char* key)
@@ -60,7 +63,10 @@ void readArgs(std::string_view text, CollectiveKernel& k)
 // A bounded list of warnings of one kind, with the number left out at the end.
 class WarningList {
 public:
-    explicit WarningList(std::vector<std::string>& out) : m_out(out) {}
+    explicit WarningList(std::vector<std::string>& out)
+        : m_out(out)
+    {
+    }
     ~WarningList()
     {
         if (m_count > kWarningsPerKind)
@@ -183,7 +189,8 @@ std::vector<CollectiveKernel> collectiveKernelsOf(const WorkspaceMember& member)
             k.name = collectiveNameFromKernel(trace.str(trace.slices().name[s]));
         out.push_back(std::move(k));
     }
-    std::sort(out.begin(), out.end(), [](const CollectiveKernel& a, const CollectiveKernel& b) { return a.start < b.start; });
+    std::sort(out.begin(), out.end(),
+              [](const CollectiveKernel& a, const CollectiveKernel& b) { return a.start < b.start; });
     return out;
 }
 
@@ -258,8 +265,9 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
             if (shift[m] != 0)
                 result.warnings.push_back("process group " + group + ": " + members[m].identity.label() + " matched "
                                           + std::to_string(std::llabs(shift[m])) + " collective(s) "
-                                          + (shift[m] > 0 ? "later" : "earlier") + " than in issue order, because of "
-                                          "kernels launched before the profiling window");
+                                          + (shift[m] > 0 ? "later" : "earlier")
+                                          + " than in issue order, because of "
+                                            "kernels launched before the profiling window");
         }
         std::map<long long, MatchedCollective> bySeq;
         for (std::size_t m : taking) {
@@ -292,8 +300,9 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
             c.dtype = first->dtype;
             for (const auto& p : c.ranks) {
                 const CollectiveKernel& k = result.kernels[p.member][p.kernel];
-                const bool differs = k.attributed && first->attributed ? !k.sameCollectiveAs(*first)
-                                     : !k.attributed && !first->attributed && k.name != first->name;
+                const bool differs = k.attributed && first->attributed
+                    ? !k.sameCollectiveAs(*first)
+                    : !k.attributed && !first->attributed && k.name != first->name;
                 if (differs) {
                     c.mismatch = true;
                     mismatches.add("process group " + group + " collective #" + std::to_string(seq) + ": "
@@ -303,8 +312,9 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
             }
             c.complete = c.ranks.size() == taking.size();
             if (!c.complete)
-                missing.add("process group " + group + " collective #" + std::to_string(seq) + " (" + c.name + ") is on "
-                            + std::to_string(c.ranks.size()) + " of " + std::to_string(taking.size()) + " ranks");
+                missing.add("process group " + group + " collective #" + std::to_string(seq) + " (" + c.name
+                            + ") is on " + std::to_string(c.ranks.size()) + " of " + std::to_string(taking.size())
+                            + " ranks");
             const auto last = std::max_element(c.ranks.begin(), c.ranks.end(),
                                                [](const auto& a, const auto& b) { return a.start < b.start; });
             c.lastRank = last->rank;

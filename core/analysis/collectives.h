@@ -14,12 +14,12 @@ namespace ks::analysis {
 // by its name only, and its process group is guessed from its stream.
 struct CollectiveKernel {
     SliceId slice = kNoSlice;
-    TimeNs start = 0, end = 0;  // member time (no offset)
+    TimeNs start = 0, end = 0; // member time (no offset)
     std::int64_t stream = -1;
-    std::string name;           // "allreduce": Collective name, else from the kernel name
-    std::string processGroup;   // Process Group Name; "" when unknown
-    std::string groupRanks;     // Process Group Ranks as written, "[0, 1]"
-    std::string dtype;          // "Float"
+    std::string name; // "allreduce": Collective name, else from the kernel name
+    std::string processGroup; // Process Group Name; "" when unknown
+    std::string groupRanks; // Process Group Ranks as written, "[0, 1]"
+    std::string dtype; // "Float"
     std::int64_t inElements = -1, outElements = -1;
     bool attributed = false;
 
@@ -41,28 +41,28 @@ struct CollectiveParticipant {
     std::size_t kernel = 0; // index into CollectiveMatching::kernels[member]
     SliceId slice = kNoSlice; // the NCCL kernel in that member's trace
     TimeNs start = 0, end = 0; // on the workspace axis (member offset applied)
-    TimeNs wait = 0;           // until the last rank's start
+    TimeNs wait = 0; // until the last rank's start
 };
 
 struct MatchedCollective {
-    std::string processGroup;  // "?" when no kernel carried args (collector traces)
-    std::size_t seq = 0;       // issue order within the group
+    std::string processGroup; // "?" when no kernel carried args (collector traces)
+    std::size_t seq = 0; // issue order within the group
     std::string name;
     std::int64_t bytes = -1;
     std::string dtype;
     std::vector<CollectiveParticipant> ranks; // ascending rank
-    int lastRank = -1;         // the last to arrive (start)
+    int lastRank = -1; // the last to arrive (start)
     TimeNs lastStart = 0;
     TimeNs maxWait = 0;
-    bool mismatch = false;     // name or size differs between ranks
-    bool complete = false;     // every rank of the group that is open took part
+    bool mismatch = false; // name or size differs between ranks
+    bool complete = false; // every rank of the group that is open took part
 };
 
 struct CollectiveMatching {
     std::vector<std::vector<CollectiveKernel>> kernels; // per workspace member
-    std::vector<MatchedCollective> collectives;         // by group, then seq
-    std::vector<std::string> warnings;                  // mismatches, missing ranks, shifts
-    double matchSeconds = 0.0;                          // matching only (not reading args)
+    std::vector<MatchedCollective> collectives; // by group, then seq
+    std::vector<std::string> warnings; // mismatches, missing ranks, shifts
+    double matchSeconds = 0.0; // matching only (not reading args)
 };
 
 // Matches every process group's collectives across the workspace's members, on the

@@ -91,13 +91,13 @@ void addKernels(RowJoin& join, const Trace& trace, const SideData& d, bool isBas
     }
 }
 
-void addOps(RowJoin& join, const Trace& trace, const SideData& d, bool isBase, const DiffOptions& diffOptions)
+void addOps(RowJoin& join, const SideData& d, bool isBase, const DiffOptions& diffOptions)
 {
     OperatorTableOptions options;
     options.groupByInputShapes = diffOptions.groupOpsByInputShapes;
     options.rangeStart = d.side.windowStart;
     options.rangeEnd = d.side.windowEnd;
-    for (OperatorRow& op : computeOperatorTable(trace, options).rows) {
+    for (OperatorRow& op : computeOperatorTable(*d.facts, options).rows) {
         if (op.isDevice)
             continue;
         DiffRow& row = join.at(op.name + '\0' + op.inputShapes, op.name, isBase);
@@ -190,8 +190,8 @@ std::string summarize(const DiffReport& r)
     std::stable_sort(all.begin(), all.end(),
                      [](const auto& a, const auto& b) { return std::fabs(a.deltaNs) > std::fabs(b.deltaNs); });
     std::string text = (r.base.steps && r.neu.steps ? "step time " : "span ")
-                       + formatDuration(TimeNs(std::llround(r.base.stepTimeNs))) + " \xE2\x86\x92 "
-                       + formatDuration(TimeNs(std::llround(r.neu.stepTimeNs)));
+        + formatDuration(TimeNs(std::llround(r.base.stepTimeNs))) + " \xE2\x86\x92 "
+        + formatDuration(TimeNs(std::llround(r.neu.stepTimeNs)));
     if (r.speedup > 0) {
         char buf[48];
         std::snprintf(buf, sizeof buf, " (%.2f\xC3\x97 %s)", r.speedup >= 1 ? r.speedup : 1.0 / r.speedup,
@@ -205,10 +205,7 @@ std::string summarize(const DiffReport& r)
 
 } // namespace
 
-double DiffRow::deltaPercent() const
-{
-    return baseNs != 0 ? 100.0 * (newNs - baseNs) / baseNs : 0.0;
-}
+double DiffRow::deltaPercent() const { return baseNs != 0 ? 100.0 * (newNs - baseNs) / baseNs : 0.0; }
 
 double DiffReport::meanPerCallNs(const DiffRow& row, bool baseSide) const
 {
@@ -270,8 +267,8 @@ DiffReport diffTraces(const WorkspaceMember& base, const WorkspaceMember& neu, c
     r.kernelFamilies = familiesOf(r.kernels);
     if (options.kernelFamilies)
         std::swap(r.kernels, r.kernelFamilies);
-    addOps(ops, *base.trace, b, true, options);
-    addOps(ops, *neu.trace, n, false, options);
+    addOps(ops, b, true, options);
+    addOps(ops, n, false, options);
     r.ops = ops.sortedByDelta();
     addCopies(copies, *base.trace, b, true);
     addCopies(copies, *neu.trace, n, false);

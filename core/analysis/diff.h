@@ -17,23 +17,23 @@ namespace ks::analysis {
 
 struct DiffSide {
     std::string file;
-    std::size_t steps = 0;       // ProfilerStep#N in the window; 0: whole span compared
-    double stepTimeNs = 0;       // mean ProfilerStep#N duration (the span when no steps)
+    std::size_t steps = 0; // ProfilerStep#N in the window; 0: whole span compared
+    double stepTimeNs = 0; // mean ProfilerStep#N duration (the span when no steps)
     TimeNs windowStart = 0, windowEnd = 0;
-    std::string device;          // first GPU's name, "" if unknown
+    std::string device; // first GPU's name, "" if unknown
 };
 
 // One row of a diff table. A side that lacks the row has count 0 and present false.
 struct DiffRow {
     std::string name;
-    std::string detail;          // ops: input shapes when grouped by shape; families: member count
+    std::string detail; // ops: input shapes when grouped by shape; families: member count
     bool basePresent = false, newPresent = false;
-    std::uint64_t baseCount = 0, newCount = 0;   // calls / kernel launches / copies (window totals)
-    double baseNs = 0, newNs = 0;                // per step: kernel total, op self CPU, copy time
+    std::uint64_t baseCount = 0, newCount = 0; // calls / kernel launches / copies (window totals)
+    double baseNs = 0, newNs = 0; // per step: kernel total, op self CPU, copy time
     // Ops only (per step): CPU total and device time.
     double baseTotalCpuNs = 0, newTotalCpuNs = 0;
     double baseDeviceNs = 0, newDeviceNs = 0;
-    std::int64_t baseBytes = -1, newBytes = -1;  // memcpy/memset kinds: bytes per step
+    std::int64_t baseBytes = -1, newBytes = -1; // memcpy/memset kinds: bytes per step
     // The occurrences counted on each side (to highlight them on the timelines); none for categories.
     std::vector<SliceId> baseSlices, newSlices;
 
@@ -48,14 +48,14 @@ struct DiffOptions {
 
 struct DiffReport {
     DiffSide base, neu;
-    double speedup = 0;                  // base step time / new step time; 0 when unknown
-    std::vector<DiffRow> categories;     // the step breakdown's roles, in their order
-    std::vector<DiffRow> kernels;        // sorted by |Δ|
+    double speedup = 0; // base step time / new step time; 0 when unknown
+    std::vector<DiffRow> categories; // the step breakdown's roles, in their order
+    std::vector<DiffRow> kernels; // sorted by |Δ|
     std::vector<DiffRow> kernelFamilies; // always computed, sorted by |Δ|
-    std::vector<DiffRow> ops;            // CPU-side rows of the operator table, sorted by |Δ| self CPU
-    std::vector<DiffRow> memcpy;         // "[CUDA memcpy HtoD]", "[CUDA memset]", sorted by |Δ|
-    std::vector<std::string> notes;      // no steps, devices differ, ...
-    std::string summary;                 // "step time 12.29 ms → 7.16 ms (1.72× faster); GEMM kernels −3.47 ms/step, ..."
+    std::vector<DiffRow> ops; // CPU-side rows of the operator table, sorted by |Δ| self CPU
+    std::vector<DiffRow> memcpy; // "[CUDA memcpy HtoD]", "[CUDA memset]", sorted by |Δ|
+    std::vector<std::string> notes; // no steps, devices differ, ...
+    std::string summary; // "step time 12.29 ms → 7.16 ms (1.72× faster); GEMM kernels −3.47 ms/step, ..."
 
     // Mean duration per call of a row's kernel/copy (its per-step time back to a window total).
     double meanPerCallNs(const DiffRow& row, bool baseSide) const;

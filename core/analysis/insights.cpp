@@ -13,12 +13,9 @@ namespace ks::analysis {
 std::string_view severityName(Severity severity)
 {
     switch (severity) {
-    case Severity::High:
-        return "high";
-    case Severity::Medium:
-        return "medium";
-    case Severity::Low:
-        break;
+    case Severity::High: return "high";
+    case Severity::Medium: return "medium";
+    case Severity::Low: break;
     }
     return "low";
 }
@@ -35,14 +32,10 @@ Severity severityForShare(double share)
 std::string_view idleCauseName(IdleCause cause)
 {
     switch (cause) {
-    case IdleCause::DataLoading:
-        return "data loading";
-    case IdleCause::HostSync:
-        return "host sync";
-    case IdleCause::LaunchBound:
-        return "CPU launch-bound";
-    case IdleCause::Unknown:
-        break;
+    case IdleCause::DataLoading: return "data loading";
+    case IdleCause::HostSync: return "host sync";
+    case IdleCause::LaunchBound: return "CPU launch-bound";
+    case IdleCause::Unknown: break;
     }
     return "unknown";
 }
@@ -50,14 +43,10 @@ std::string_view idleCauseName(IdleCause cause)
 std::string_view idleCauseKey(IdleCause cause)
 {
     switch (cause) {
-    case IdleCause::DataLoading:
-        return "data_loading";
-    case IdleCause::HostSync:
-        return "host_sync";
-    case IdleCause::LaunchBound:
-        return "launch_bound";
-    case IdleCause::Unknown:
-        break;
+    case IdleCause::DataLoading: return "data_loading";
+    case IdleCause::HostSync: return "host_sync";
+    case IdleCause::LaunchBound: return "launch_bound";
+    case IdleCause::Unknown: break;
     }
     return "unknown";
 }
@@ -131,15 +120,9 @@ bool isSyncCall(std::string_view name)
 
 namespace {
 
-bool isDeviceWideSync(std::string_view name)
-{
-    return name == "cudaDeviceSynchronize" || name == "cuCtxSynchronize";
-}
+bool isDeviceWideSync(std::string_view name) { return name == "cudaDeviceSynchronize" || name == "cuCtxSynchronize"; }
 
-bool isDataLoaderName(std::string_view name)
-{
-    return name.find("DataLoader") != std::string_view::npos;
-}
+bool isDataLoaderName(std::string_view name) { return name.find("DataLoader") != std::string_view::npos; }
 
 // A copy call the host waits in: cudaMemcpy (not Async) always, an async copy when it
 // lands in pageable host memory (the driver stages it synchronously).
@@ -161,7 +144,8 @@ bool isBlockingCopy(const TraceFacts& facts, SliceId call, std::string_view name
 } // namespace
 
 InsightContext::InsightContext(const TraceFacts& f)
-    : facts(f), trace(*f.trace)
+    : facts(f)
+    , trace(*f.trace)
 {
     stepCount = double(facts.stepCount());
     meanStepNs = double(facts.meanStepTime());

@@ -53,7 +53,7 @@ Severity severityForShare(double share);
 enum class IdleCause : std::uint8_t { DataLoading, HostSync, LaunchBound, Unknown };
 inline constexpr std::size_t kIdleCauseCount = 4;
 std::string_view idleCauseName(IdleCause cause); // "data loading", "host sync", "CPU launch-bound", "unknown"
-std::string_view idleCauseKey(IdleCause cause);  // "data_loading", "host_sync", "launch_bound", "unknown"
+std::string_view idleCauseKey(IdleCause cause); // "data_loading", "host_sync", "launch_bound", "unknown"
 
 // One event that proves a finding. `slice` is the event on the timeline; an idle gap has
 // its own range and the slice that explains it (the DataLoader range, the sync, the launch).
@@ -61,7 +61,7 @@ struct Evidence {
     SliceId slice = kNoSlice;
     TimeNs start = 0, duration = 0;
     std::uint32_t track = kNoIndex;
-    std::string name;    // the slice's name, or "GPU idle (data loading)" for a gap
+    std::string name; // the slice's name, or "GPU idle (data loading)" for a gap
     std::string context; // the op and Python frame behind it, when the trace has them
     std::int64_t bytes = -1; // copies
 };
@@ -71,7 +71,7 @@ struct Insight {
     Severity severity = Severity::Low;
     std::string title;
     double timeUs = 0.0; // per step
-    double share = 0.0;  // of the mean step time
+    double share = 0.0; // of the mean step time
     std::vector<Evidence> evidence; // by time
     std::string explanation;
     std::string advice;

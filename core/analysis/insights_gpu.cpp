@@ -93,14 +93,13 @@ std::optional<Insight> detectFp32Gemm(const InsightContext& context)
     insight.title = printfString("%.3g fp32 GEMM kernels per step without tensor cores (%s, %.0f %% of kernel time)",
                                  double(insight.evidence.size()) / context.stepCount, formatUs(insight.timeUs).c_str(),
                                  gpuShare * 100.0);
-    insight.explanation
-        = "These matrix multiplications run in full fp32 on the CUDA cores (SIMT sgemm / FFMA kernels): "
-          "tensor cores, which do the same work many times faster, stay unused. PyTorch keeps TF32 off for "
-          "matmul by default, so fp32 models get these kernels unless told otherwise.";
-    insight.advice
-        = "Enable TF32 (torch.backends.cuda.matmul.allow_tf32 = True, or "
-          "torch.set_float32_matmul_precision(\"high\"); torch.backends.cudnn.allow_tf32 for convolutions), "
-          "or train under torch.autocast(\"cuda\", dtype=torch.bfloat16).";
+    insight.explanation =
+        "These matrix multiplications run in full fp32 on the CUDA cores (SIMT sgemm / FFMA kernels): "
+        "tensor cores, which do the same work many times faster, stay unused. PyTorch keeps TF32 off for "
+        "matmul by default, so fp32 models get these kernels unless told otherwise.";
+    insight.advice = "Enable TF32 (torch.backends.cuda.matmul.allow_tf32 = True, or "
+                     "torch.set_float32_matmul_precision(\"high\"); torch.backends.cudnn.allow_tf32 for convolutions), "
+                     "or train under torch.autocast(\"cuda\", dtype=torch.bfloat16).";
     insight.figures = {{"kernels_per_step", double(insight.evidence.size()) / context.stepCount},
                        {"share_of_kernel_time", gpuShare}};
     return insight;
@@ -138,7 +137,8 @@ std::optional<Insight> detectLowOccupancy(const InsightContext& context)
     for (const auto& [name, g] : byName) {
         const double smEfficiency = g.smEfficiencyNs / g.measuredNs;
         const double occupancy = g.occupancyMeasuredNs > 0 ? g.occupancyNs / g.occupancyMeasuredNs : 100.0;
-        const bool low = smEfficiency < thresholds::kLowSmEfficiency || occupancy < thresholds::kLowAchievedOccupancyPct;
+        const bool low =
+            smEfficiency < thresholds::kLowSmEfficiency || occupancy < thresholds::kLowAchievedOccupancyPct;
         if (!low || context.shareOf(context.perStepUs(g.ns)) < thresholds::kLowOccupancyMinShare)
             continue;
         // What the idle SMs cost: the kernel time times the share of SMs left without a block.
@@ -161,15 +161,14 @@ std::optional<Insight> detectLowOccupancy(const InsightContext& context)
         worst = worst.substr(0, 57) + "...";
     insight.title = printfString("Kernels that leave the GPU underfilled (%s per step in them), e.g. %s",
                                  formatUs(context.perStepUs(kernelNs)).c_str(), worst.c_str());
-    insight.explanation
-        = "These kernels take a large share of the step but launch fewer blocks than the GPU has SMs, or "
-          "keep few warps resident per SM (low estimated achieved occupancy): much of the GPU idles while "
-          "they run. The time at stake is their time times the share of SMs without work (half their time "
-          "when only the occupancy is low).";
-    insight.advice
-        = "Give them more parallel work: larger batches or fused batched ops (torch.bmm, foreach/fused "
-          "optimizers), fewer registers or less shared memory per block in custom kernels, or "
-          "torch.compile to fuse small kernels into larger ones.";
+    insight.explanation =
+        "These kernels take a large share of the step but launch fewer blocks than the GPU has SMs, or "
+        "keep few warps resident per SM (low estimated achieved occupancy): much of the GPU idles while "
+        "they run. The time at stake is their time times the share of SMs without work (half their time "
+        "when only the occupancy is low).";
+    insight.advice = "Give them more parallel work: larger batches or fused batched ops (torch.bmm, foreach/fused "
+                     "optimizers), fewer registers or less shared memory per block in custom kernels, or "
+                     "torch.compile to fuse small kernels into larger ones.";
     insight.figures = {{"kernel_time_us", context.perStepUs(kernelNs)}};
     return insight;
 }
@@ -275,11 +274,11 @@ std::optional<Insight> detectGpuIdle(const InsightContext& context, const std::v
                                  insight.share * 100.0, std::string(idleCauseName(dominant)).c_str());
     for (std::size_t c = 0; c < kIdleCauseCount; ++c)
         insight.figures.emplace_back(std::string(idleCauseKey(IdleCause(c))) + "_us", context.perStepUs(byCause[c]));
-    insight.explanation
-        = "Inside the steps the GPU has stretches with nothing to run (gaps of at least 10 µs between its "
-          "ops). Each gap is attributed to what the host did meanwhile: loading data (a DataLoader range "
-          "covers it), a host sync (a synchronize or blocking copy was under way), CPU launch-bound (the "
-          "next kernel's launch call was still running on the CPU), or unknown.";
+    insight.explanation =
+        "Inside the steps the GPU has stretches with nothing to run (gaps of at least 10 µs between its "
+        "ops). Each gap is attributed to what the host did meanwhile: loading data (a DataLoader range "
+        "covers it), a host sync (a synchronize or blocking copy was under way), CPU launch-bound (the "
+        "next kernel's launch call was still running on the CPU), or unknown.";
     switch (dominant) {
     case IdleCause::DataLoading:
         insight.advice = "Load batches in parallel with compute: DataLoader(num_workers=N, pin_memory=True, "
@@ -338,14 +337,13 @@ std::optional<Insight> detectLaunchBound(const InsightContext& context, const st
                                  "the GPU is busy %.0f %% of the step",
                                  kernelsPerStep, formatDuration(TimeNs(medianKernel)).c_str(),
                                  formatDuration(TimeNs(medianLaunch)).c_str(), busyShare * 100.0);
-    insight.explanation
-        = "The kernels are so short that the CPU needs longer to launch each one than the GPU needs to run "
-          "it: the GPU keeps waiting for the next launch. The time at stake is the GPU idle time spent "
-          "waiting for launches.";
-    insight.advice
-        = "Cut the number of launches: capture the step in a CUDA graph (torch.cuda.graphs or "
-          "torch.compile(mode=\"reduce-overhead\")), fuse ops with torch.compile, use larger batches, and "
-          "fused/foreach optimizers (e.g. AdamW(fused=True)).";
+    insight.explanation =
+        "The kernels are so short that the CPU needs longer to launch each one than the GPU needs to run "
+        "it: the GPU keeps waiting for the next launch. The time at stake is the GPU idle time spent "
+        "waiting for launches.";
+    insight.advice = "Cut the number of launches: capture the step in a CUDA graph (torch.cuda.graphs or "
+                     "torch.compile(mode=\"reduce-overhead\")), fuse ops with torch.compile, use larger batches, and "
+                     "fused/foreach optimizers (e.g. AdamW(fused=True)).";
     insight.figures = {{"kernels_per_step", kernelsPerStep},
                        {"median_kernel_us", medianKernel / 1000.0},
                        {"median_launch_us", medianLaunch / 1000.0},

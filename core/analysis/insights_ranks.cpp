@@ -47,8 +47,8 @@ std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const Tra
     if (memberOf == report.ranks.end())
         return std::nullopt;
     const auto& blamedTrace = workspace.members()[memberOf->member].trace;
-    const auto traceIt = std::find_if(traces.begin(), traces.end(),
-                                      [&](const auto& facts) { return facts->trace == blamedTrace; });
+    const auto traceIt =
+        std::find_if(traces.begin(), traces.end(), [&](const auto& facts) { return facts->trace == blamedTrace; });
     const TraceFacts& facts = **traceIt;
 
     const double steps = double(std::max<std::size_t>(memberOf->steps, 1));
@@ -59,13 +59,12 @@ std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const Tra
     const TimeNs stepMean = memberOf->stepTimeMean;
     insight.share = stepMean > 0 ? insight.timeUs * 1000.0 / double(stepMean) : 0.0;
     insight.severity = severityForShare(insight.share);
-    insight.title = "Rank " + std::to_string(*verdict.rank) + " makes the other ranks wait "
-                    + formatUs(insight.timeUs) + " per step in collectives"
-                    + (verdict.consistent ? "" : " (not in every step)");
+    insight.title = "Rank " + std::to_string(*verdict.rank) + " makes the other ranks wait " + formatUs(insight.timeUs)
+        + " per step in collectives" + (verdict.consistent ? "" : " (not in every step)");
     insight.evidence = stragglerEvidence(facts, report, memberOf->member, *verdict.rank);
     insight.explanation = verdict.text
-                          + " A collective finishes only when the last rank arrives: the others sit in their "
-                            "NCCL kernels until then, so the slowest rank sets the step time of all.";
+        + " A collective finishes only when the last rank arrives: the others sit in their "
+          "NCCL kernels until then, so the slowest rank sets the step time of all.";
     insight.advice = "Look at what this rank does before the collectives it arrives last to (the evidence): "
                      "uneven data or work per rank, a slow input pipeline or host work on that rank, or a "
                      "slower GPU. Balance the work, or overlap the host work with the GPU.";

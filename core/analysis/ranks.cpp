@@ -44,13 +44,14 @@ RankSummary summarize(const WorkspaceMember& member, std::size_t index, const st
             r.windowEnd = std::max(r.windowEnd, end);
             busy.emplace_back(start, end);
             if (c == SliceClass::Kernel)
-                (std::binary_search(ncclSlices.begin(), ncclSlices.end(), s) ? collective : compute).emplace_back(start, end);
+                (std::binary_search(ncclSlices.begin(), ncclSlices.end(), s) ? collective : compute)
+                    .emplace_back(start, end);
         }
     }
     r.kernelTime = gpu::IntervalSet::unionOf(std::move(compute)).measure();
     r.collectiveTime = gpu::IntervalSet::unionOf(std::move(collective)).measure();
     r.idleTime = (r.windowEnd - r.windowStart)
-                 - gpu::IntervalSet::unionOf(std::move(busy)).measureWithin(r.windowStart, r.windowEnd);
+        - gpu::IntervalSet::unionOf(std::move(busy)).measureWithin(r.windowStart, r.windowEnd);
     if (hasSteps) {
         TimeNs sum = 0;
         for (const auto& s : member.steps)
@@ -92,7 +93,8 @@ StragglerVerdict judge(const std::vector<RankSummary>& ranks, const std::vector<
     }
     double worstFraction = 0.0;
     for (const auto& r : ranks) {
-        const double stepTotal = static_cast<double>(r.stepTimeMean) * static_cast<double>(std::max<std::size_t>(r.steps, 1));
+        const double stepTotal =
+            static_cast<double>(r.stepTimeMean) * static_cast<double>(std::max<std::size_t>(r.steps, 1));
         if (stepTotal > 0)
             worstFraction = std::max(worstFraction, static_cast<double>(r.collectiveWait) / stepTotal);
     }
@@ -116,7 +118,7 @@ StragglerVerdict judge(const std::vector<RankSummary>& ranks, const std::vector<
     }
     v.balanced = worstFraction < kBalancedWaitFraction;
     v.consistent = !v.balanced && v.share >= kConsistentShare
-                   && (v.stepsWithWait == 0 || static_cast<double>(v.stepsLed) >= kConsistentShare * v.stepsWithWait);
+        && (v.stepsWithWait == 0 || static_cast<double>(v.stepsLed) >= kConsistentShare * v.stepsWithWait);
     auto list = [](const std::vector<long long>& steps) {
         std::string out;
         for (long long s : steps)
@@ -124,9 +126,8 @@ StragglerVerdict judge(const std::vector<RankSummary>& ranks, const std::vector<
         return out;
     };
     const std::string caused = rankName(top->rank) + " caused " + std::to_string(std::lround(v.share * 100))
-                               + "% of the waiting (" + formatDuration(v.waitCaused) + " of "
-                               + formatDuration(v.totalWait) + "), arriving last in " + std::to_string(top->lastArrivals)
-                               + " collectives";
+        + "% of the waiting (" + formatDuration(v.waitCaused) + " of " + formatDuration(v.totalWait)
+        + "), arriving last in " + std::to_string(top->lastArrivals) + " collectives";
     if (v.balanced) {
         v.text = "balanced: no rank waits more than 2% of its step time in collectives (" + caused + ")";
         v.rank.reset();
@@ -135,12 +136,13 @@ StragglerVerdict judge(const std::vector<RankSummary>& ranks, const std::vector<
     v.rank = top->rank;
     if (v.consistent)
         v.text = rankName(top->rank) + " is the straggler: " + caused.substr(rankName(top->rank).size() + 1)
-                 + (v.worstStep >= 0 ? "; most in step " + std::to_string(v.worstStep) : std::string());
+            + (v.worstStep >= 0 ? "; most in step " + std::to_string(v.worstStep) : std::string());
     else
         v.text = "no consistent straggler: " + caused
-                 + (ledBy.empty() ? std::string() : ", leading step(s) " + list(ledBy))
-                 + (ledByOthers.empty() ? std::string() : ", but other ranks caused the most waiting in step(s) " + list(ledByOthers))
-                 + "; the imbalance moves between ranks";
+            + (ledBy.empty() ? std::string() : ", leading step(s) " + list(ledBy))
+            + (ledByOthers.empty() ? std::string()
+                                   : ", but other ranks caused the most waiting in step(s) " + list(ledByOthers))
+            + "; the imbalance moves between ranks";
     return v;
 }
 
@@ -155,7 +157,7 @@ RanksReport analyzeRanks(const Workspace& workspace)
         report.ranks.push_back(summarize(members[m], m, report.matching.kernels[m]));
 
     std::map<int, std::map<long long, TimeNs>> causedPerStep; // rank -> step -> wait caused
-    std::map<long long, std::map<int, TimeNs>> perStep;       // step -> rank -> wait caused
+    std::map<long long, std::map<int, TimeNs>> perStep; // step -> rank -> wait caused
     for (const auto& c : report.matching.collectives) {
         TimeNs waits = 0;
         std::size_t lastMember = 0;

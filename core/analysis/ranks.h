@@ -14,36 +14,36 @@ struct RankSummary {
     std::size_t member = 0;
     int rank = -1;
     std::size_t steps = 0;
-    TimeNs stepTimeMean = 0;   // mean ProfilerStep#N duration; the window when no steps
+    TimeNs stepTimeMean = 0; // mean ProfilerStep#N duration; the window when no steps
     TimeNs windowStart = 0, windowEnd = 0; // member time
-    TimeNs kernelTime = 0;     // union of non-collective kernels (compute)
+    TimeNs kernelTime = 0; // union of non-collective kernels (compute)
     TimeNs collectiveTime = 0; // union of NCCL kernels
     TimeNs collectiveWait = 0; // sum of this rank's waits for the last arrival
-    TimeNs idleTime = 0;       // window time with no kernel, copy or memset running
-    TimeNs waitCaused = 0;     // others' wait in the collectives this rank arrived last to
+    TimeNs idleTime = 0; // window time with no kernel, copy or memset running
+    TimeNs waitCaused = 0; // others' wait in the collectives this rank arrived last to
     std::size_t lastArrivals = 0;
 };
 
 // Who made the others wait, per step (step numbers of the last rank's ProfilerStep).
 struct StepWaitCause {
     long long step = -1;
-    int rank = -1;             // the rank that caused the most waiting in this step
-    TimeNs waitCaused = 0;     // by that rank
-    TimeNs totalWait = 0;      // by all ranks
+    int rank = -1; // the rank that caused the most waiting in this step
+    TimeNs waitCaused = 0; // by that rank
+    TimeNs totalWait = 0; // by all ranks
 };
 
 struct StragglerVerdict {
-    std::optional<int> rank;   // the rank that caused the most waiting; none if nobody waited
+    std::optional<int> rank; // the rank that caused the most waiting; none if nobody waited
     TimeNs waitCaused = 0;
-    TimeNs totalWait = 0;      // all waiting in matched collectives
-    double share = 0.0;        // waitCaused / totalWait
-    std::size_t stepsLed = 0;  // steps where it caused the most waiting
+    TimeNs totalWait = 0; // all waiting in matched collectives
+    double share = 0.0; // waitCaused / totalWait
+    std::size_t stepsLed = 0; // steps where it caused the most waiting
     std::size_t stepsWithWait = 0;
-    long long worstStep = -1;  // its step with the most waiting caused (one click away)
+    long long worstStep = -1; // its step with the most waiting caused (one click away)
     TimeNs worstStepWaitCaused = 0;
-    bool balanced = false;     // the waiting is negligible (< 2% of the ranks' step time)
-    bool consistent = false;   // it caused >= 75% of the waiting and led >= 75% of the steps
-    std::string text;          // the verdict in one or two sentences
+    bool balanced = false; // the waiting is negligible (< 2% of the ranks' step time)
+    bool consistent = false; // it caused >= 75% of the waiting and led >= 75% of the steps
+    std::string text; // the verdict in one or two sentences
 };
 
 struct RanksReport {

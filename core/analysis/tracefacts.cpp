@@ -1,5 +1,7 @@
 #include "core/analysis/tracefacts.h"
 
+#include "core/model/freecolumn.h"
+
 #include <algorithm>
 
 namespace ks::analysis {
@@ -18,7 +20,7 @@ void CorrelationIndex::Links::finish(const Trace& trace)
         m_ids.push_back(id);
         m_slices.push_back(s);
     }
-    m_pairs = {};
+    freeColumn(m_pairs);
 }
 
 std::span<const SliceId> CorrelationIndex::Links::find(std::int64_t id) const
@@ -79,8 +81,7 @@ SliceId CorrelationIndex::opOf(SliceId launch) const
         if (m_trace->trackOf(op) == m_trace->trackOf(launch))
             return op;
     }
-    return enclosingSlice(*m_trace, launch, LaneKind::Main,
-                          [](SliceClass c) { return c == SliceClass::CpuOp; });
+    return enclosingSlice(*m_trace, launch, LaneKind::Main, [](SliceClass c) { return c == SliceClass::CpuOp; });
 }
 
 SliceId enclosingSlice(const Trace& trace, SliceId s, LaneKind laneKind, bool (*accept)(SliceClass))

@@ -4,16 +4,15 @@
 // the plugin kind of every slice, the step windows, and the links between host calls and
 // GPU work (by correlation id, by External id, and by nesting on the host timeline).
 //
-// Not yet used by the older analyses that re-derive parts of this on their own:
-// gpu::computeStepBreakdown/analyzeGpus (kinds + windows) and the operator table's GPU
-// attribution (correlation). They can take a TraceFacts later.
+// The GPU report (gpu::makeGpuReport: metrics, step breakdown, nvprof summary) takes its
+// kinds and windows from here, and the operator table its GPU attribution (links).
 #include "core/gpu/pluginkind.h"
 #include "core/gpu/stepwindows.h"
 #include "core/model/trace.h"
 
+#include <cstdint>
 #include <memory>
 #include <span>
-#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -70,7 +69,7 @@ SliceId pythonFrameOf(const Trace& trace, SliceId hostSlice);
 struct TraceFacts {
     std::shared_ptr<const Trace> trace;
     std::vector<gpu::PluginKind> kinds; // gpu::classifySlices
-    gpu::PluginWindows windows;         // gpu::computePluginWindows, GPU-side step copies ignored
+    gpu::PluginWindows windows; // gpu::computePluginWindows, GPU-side step copies ignored
     CorrelationIndex links;
 
     // True when the trace has ProfilerStep ranges: analyses then count only inside them.

@@ -22,10 +22,7 @@ bool endsWith(std::string_view s, std::string_view suffix)
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-bool isTraceFileName(std::string_view name)
-{
-    return endsWith(name, ".json") || endsWith(name, ".json.gz");
-}
+bool isTraceFileName(std::string_view name) { return endsWith(name, ".json") || endsWith(name, ".json.gz"); }
 
 // "host_123.1795373964384517086.pt.trace.json.gz" -> "host_123" (tensorboard_trace_handler
 // writes "<worker>.<time ns>.pt.trace.json"); other names lose only their extensions.
@@ -43,14 +40,9 @@ std::string workerFromFileName(const std::string& path)
     return name;
 }
 
-void readDistributedInfo(const Trace& trace, TraceIdentity& id)
+// kineto's distributedInfo object (or one entry of a merged file's distributedRanks).
+void readRankInfo(const nlohmann::json& info, TraceIdentity& id)
 {
-    const std::string* text = trace.metadataValue("distributedInfo");
-    if (!text)
-        return;
-    const auto info = parseBoundedJson(*text, 64); // pg_config is copied and dumped below
-    if (!info.is_object())
-        return;
     if (auto it = info.find("rank"); it != info.end() && it->is_number_integer())
         id.rank = it->get<int>();
     if (auto it = info.find("world_size"); it != info.end() && it->is_number_integer())
@@ -61,6 +53,46 @@ void readDistributedInfo(const Trace& trace, TraceIdentity& id)
     if (auto it = info.find("pg_config"); it != info.end())
         key["pg_config"] = *it;
     id.runKey = key.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void readDistributedInfo(const Trace& trace, TraceIdentity& id)
+{
+    const std::string* text = trace.metadataValue("distributedInfo");
+    if (!text)
+        return;
+    const auto info = parseBoundedJson(*text, 64); // pg_config is copied and dumped below
+    if (info.is_object())
+        readRankInfo(info, id);
+}
+
+// A rank of a merged collector file, as its "distributedRanks" entry names it:
+// {"pid": 891, "backend": "gloo", "rank": 0, "world_size": 2}.
+struct DeclaredRank {
+    std::uint32_t process; // the rank's CPU process
+    nlohmann::json info;
+};
+
+std::vector<DeclaredRank> declaredRanks(const Trace& trace)
+{
+    std::vector<DeclaredRank> ranks;
+    const std::string* text = trace.metadataValue("distributedRanks");
+    if (!text)
+        return ranks;
+    const auto list = parseBoundedJson(*text, 8);
+    if (!list.is_array())
+        return ranks;
+    const auto& processes = trace.processes();
+    for (const auto& entry : list) {
+        if (!entry.is_object() || !entry.contains("rank") || !entry.contains("pid")
+            || !entry["pid"].is_number_integer())
+            continue;
+        const auto pid = entry["pid"].get<std::int64_t>();
+        for (std::uint32_t p = 0; p < processes.size(); ++p) {
+            if (!processes[p].isDevice && !processes[p].pid.isText && processes[p].pid.number == pid)
+                ranks.push_back({p, entry});
+        }
+    }
+    return ranks;
 }
 
 std::vector<StepSpan> profilerSteps(const Trace& trace, const std::vector<bool>& ownedProcess)
@@ -111,61 +143,76 @@ bool hasGpuWork(const Trace& trace, const Process& process)
     return false;
 }
 
-// Merged collector file: the device processes with GPU work, ordered by device index, and
-// for each CPU process the device its launches (flows) mostly went to.
-struct InferredRanks {
-    std::vector<std::uint32_t> devices;             // rank i = devices[i]
-    std::vector<std::vector<std::uint32_t>> owned;  // processes of rank i
-    std::vector<std::uint32_t> unassigned;          // CPU processes that launched nothing
+// The processes of a merged collector file grouped by rank: root i is rank i's process, and
+// every other process joins the root it shares most launches (ac2g flows) with: a CPU process
+// the device it launched on most, a device the CPU process that launched most of its work.
+struct RankGroups {
+    std::vector<std::uint32_t> roots;
+    std::vector<std::vector<std::uint32_t>> owned; // processes of rank i, its root first
+    std::vector<std::uint32_t> unassigned; // processes with work but no launch to or from a root
 };
 
-InferredRanks inferRanks(const Trace& trace)
+RankGroups groupAroundRoots(const Trace& trace, std::vector<std::uint32_t> roots)
 {
-    InferredRanks r;
+    RankGroups r;
+    r.roots = std::move(roots);
     const auto& processes = trace.processes();
-    for (std::uint32_t p = 0; p < processes.size(); ++p) {
-        if (processes[p].isDevice && hasGpuWork(trace, processes[p]))
-            r.devices.push_back(p);
-    }
-    std::sort(r.devices.begin(), r.devices.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return processes[a].deviceIndex < processes[b].deviceIndex;
-    });
-    if (r.devices.size() < 2)
-        return r;
-    std::map<std::uint32_t, std::size_t> rankOfDevice;
-    for (std::size_t i = 0; i < r.devices.size(); ++i)
-        rankOfDevice[r.devices[i]] = i;
-    std::map<std::uint32_t, std::vector<std::uint64_t>> launches; // cpu process -> per rank
+    std::map<std::uint32_t, std::size_t> rankOfRoot;
+    for (std::size_t i = 0; i < r.roots.size(); ++i)
+        rankOfRoot[r.roots[i]] = i;
+    std::map<std::uint32_t, std::vector<std::uint64_t>> launches; // other process -> per rank
     for (const Flow& f : trace.flows()) {
         if (f.from == kNoSlice || f.to == kNoSlice)
             continue;
         const std::uint32_t from = trace.tracks()[trace.trackOf(f.from)].process;
         const std::uint32_t to = trace.tracks()[trace.trackOf(f.to)].process;
-        auto it = rankOfDevice.find(to);
-        if (processes[from].isDevice || it == rankOfDevice.end())
+        if (processes[from].isDevice || !processes[to].isDevice)
             continue;
-        auto& counts = launches[from];
-        counts.resize(r.devices.size());
-        ++counts[it->second];
+        const auto fromRoot = rankOfRoot.find(from), toRoot = rankOfRoot.find(to);
+        if ((fromRoot == rankOfRoot.end()) == (toRoot == rankOfRoot.end()))
+            continue; // both roots, or neither
+        const std::uint32_t other = fromRoot == rankOfRoot.end() ? from : to;
+        auto& counts = launches[other];
+        counts.resize(r.roots.size());
+        ++counts[fromRoot == rankOfRoot.end() ? toRoot->second : fromRoot->second];
     }
-    r.owned.resize(r.devices.size());
-    for (std::size_t i = 0; i < r.devices.size(); ++i)
-        r.owned[i].push_back(r.devices[i]);
+    r.owned.resize(r.roots.size());
+    for (std::size_t i = 0; i < r.roots.size(); ++i)
+        r.owned[i].push_back(r.roots[i]);
     for (std::uint32_t p = 0; p < processes.size(); ++p) {
-        if (processes[p].isDevice)
+        if (rankOfRoot.count(p))
             continue;
-        auto it = launches.find(p);
-        if (it == launches.end()) {
+        if (auto it = launches.find(p); it != launches.end()) {
+            const auto& counts = it->second;
+            r.owned[std::max_element(counts.begin(), counts.end()) - counts.begin()].push_back(p);
+        } else if (!processes[p].isDevice || hasGpuWork(trace, processes[p])) {
             r.unassigned.push_back(p);
-            continue;
         }
-        const auto& counts = it->second;
-        r.owned[std::max_element(counts.begin(), counts.end()) - counts.begin()].push_back(p);
     }
     return r;
 }
 
+// Merged collector file without distributedRanks: the device processes with GPU work, ordered
+// by device index, are the ranks.
+RankGroups inferRanks(const Trace& trace)
+{
+    std::vector<std::uint32_t> devices;
+    const auto& processes = trace.processes();
+    for (std::uint32_t p = 0; p < processes.size(); ++p) {
+        if (processes[p].isDevice && hasGpuWork(trace, processes[p]))
+            devices.push_back(p);
+    }
+    std::stable_sort(devices.begin(), devices.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return processes[a].deviceIndex < processes[b].deviceIndex;
+    });
+    if (devices.size() < 2)
+        return {};
+    return groupAroundRoots(trace, std::move(devices));
+}
+
 } // namespace
+
+bool namesSeveralRanks(const Trace& trace) { return declaredRanks(trace).size() >= 2; }
 
 std::string TraceIdentity::label() const
 {
@@ -210,28 +257,42 @@ std::size_t Workspace::add(std::shared_ptr<const Trace> trace, std::string file,
         m_members.push_back(std::move(m));
     };
 
-    InferredRanks inferred;
-    if (id.rank < 0 && splitMergedRanks)
-        inferred = inferRanks(*trace);
-    if (inferred.devices.size() < 2) {
+    // A merged file: its ranks as distributedRanks names them, else one per GPU.
+    std::vector<DeclaredRank> declared;
+    RankGroups groups;
+    if (id.rank < 0 && splitMergedRanks) {
+        declared = declaredRanks(*trace);
+        if (declared.empty()) {
+            groups = inferRanks(*trace);
+        } else {
+            std::vector<std::uint32_t> roots;
+            for (const auto& rank : declared)
+                roots.push_back(rank.process);
+            groups = groupAroundRoots(*trace, std::move(roots));
+        }
+    }
+    if (groups.roots.empty()) {
         addMember(id, {});
         return 1;
     }
-    const int world = static_cast<int>(inferred.devices.size());
-    for (std::size_t i = 0; i < inferred.devices.size(); ++i) {
+    for (std::size_t i = 0; i < groups.roots.size(); ++i) {
         TraceIdentity rankId = id;
-        rankId.rank = static_cast<int>(i);
-        rankId.worldSize = world;
-        rankId.rankInferred = true;
-        rankId.worker = trace->processDisplayName(inferred.devices[i]);
-        addMember(std::move(rankId), inferred.owned[i]);
+        rankId.worker = trace->processDisplayName(groups.roots[i]);
+        if (declared.empty()) {
+            rankId.rank = static_cast<int>(i);
+            rankId.worldSize = static_cast<int>(groups.roots.size());
+            rankId.rankInferred = true;
+        } else {
+            readRankInfo(declared[i].info, rankId);
+        }
+        addMember(std::move(rankId), groups.owned[i]);
     }
-    if (!inferred.unassigned.empty()) {
+    if (!groups.unassigned.empty()) {
         TraceIdentity other = id;
         other.worker += " (other processes)";
-        addMember(std::move(other), inferred.unassigned);
+        addMember(std::move(other), groups.unassigned);
     }
-    return inferred.devices.size() + (inferred.unassigned.empty() ? 0 : 1);
+    return groups.roots.size() + (groups.unassigned.empty() ? 0 : 1);
 }
 
 void Workspace::sortByRank()
@@ -268,8 +329,7 @@ std::vector<std::string> Workspace::warnings() const
     if (runKeys.size() > 1)
         out.push_back("the files come from " + std::to_string(runKeys.size())
                       + " different runs (their distributedInfo differs: backend, world size or process groups)");
-    if (worldSizes.size() == 1 && !filesOfRank.empty()
-        && static_cast<int>(filesOfRank.size()) < *worldSizes.begin())
+    if (worldSizes.size() == 1 && !filesOfRank.empty() && static_cast<int>(filesOfRank.size()) < *worldSizes.begin())
         out.push_back(std::to_string(filesOfRank.size()) + " of " + std::to_string(*worldSizes.begin())
                       + " ranks are open");
     return out;
@@ -310,8 +370,8 @@ AlignmentReport Workspace::alignAbsoluteClock()
     }
     report.startSpread = hi - lo;
     report.description = "aligned by the absolute clock (baseTimeNanoseconds + ts); "
-                         + std::string(common.empty() ? "first events" : "ProfilerStep#" + std::to_string(common.front()))
-                         + " start within " + formatDuration(report.startSpread);
+        + std::string(common.empty() ? "first events" : "ProfilerStep#" + std::to_string(common.front()))
+        + " start within " + formatDuration(report.startSpread);
     return report;
 }
 
@@ -326,8 +386,9 @@ AlignmentReport Workspace::alignAtStep(std::optional<long long> step)
         if (!common.empty())
             step = common.front();
     }
-    const bool haveStep = step && std::all_of(m_members.begin(), m_members.end(),
-                                              [&](const WorkspaceMember& m) { return m.step(*step) != nullptr; });
+    const bool haveStep = step && std::all_of(m_members.begin(), m_members.end(), [&](const WorkspaceMember& m) {
+                              return m.step(*step) != nullptr;
+                          });
     const bool haveGpu = std::all_of(m_members.begin(), m_members.end(),
                                      [](const WorkspaceMember& m) { return m.firstGpuActivity >= 0; });
     auto anchor = [&](const WorkspaceMember& m) -> TimeNs {
@@ -341,8 +402,8 @@ AlignmentReport Workspace::alignAtStep(std::optional<long long> step)
     report.step = haveStep ? *step : -1;
     report.usedGpuActivity = !haveStep && haveGpu;
     report.description = haveStep ? "aligned at the start of ProfilerStep#" + std::to_string(*step)
-                         : haveGpu ? std::string("no common ProfilerStep: aligned at the first GPU activity")
-                                   : std::string("no common ProfilerStep and no GPU activity: aligned at the first event");
+        : haveGpu                 ? std::string("no common ProfilerStep: aligned at the first GPU activity")
+                  : std::string("no common ProfilerStep and no GPU activity: aligned at the first event");
     return report;
 }
 

@@ -4,8 +4,9 @@
 // track groups from the members and draws member m's times shifted by its offset.
 //
 // A member is one rank (or one side of a diff). A per-rank file is one member; a merged
-// collector file holding several GPUs and processes without distributedInfo becomes one
-// member per GPU, all sharing the same Trace, each owning a subset of its processes.
+// collector file becomes one member per rank, all sharing the same Trace, each owning a subset
+// of its processes: the ranks its distributedRanks names (torchrun's processes), else one per
+// GPU with work.
 #include "core/loading/loader.h"
 #include "core/model/trace.h"
 
@@ -23,12 +24,12 @@ namespace ks::analysis {
 // from the file name ("<worker>.<time ns>.pt.trace.json.gz"; its default worker name is
 // "<host>_<pid>").
 struct TraceIdentity {
-    std::string file;     // as given
-    std::string worker;   // from the file name; "" when it says nothing
-    int rank = -1;        // -1: unknown
-    int worldSize = -1;   // -1: unknown
+    std::string file; // as given
+    std::string worker; // from the file name; "" when it says nothing
+    int rank = -1; // -1: unknown
+    int worldSize = -1; // -1: unknown
     bool rankInferred = false; // not from distributedInfo (merged file, or file order)
-    std::string backend;  // "nccl", from distributedInfo
+    std::string backend; // "nccl", from distributedInfo
     // Run fingerprint from distributedInfo (backend, world size, process groups); ranks of
     // one run share it. Empty without distributedInfo.
     std::string runKey;
@@ -61,23 +62,29 @@ struct WorkspaceMember {
 
 enum class Alignment {
     AbsoluteClock, // baseTimeNanoseconds + ts: one clock for ranks of one host (or synced hosts)
-    StepStarts,    // shift each member so that the chosen ProfilerStep begins together
+    StepStarts, // shift each member so that the chosen ProfilerStep begins together
 };
 
 struct AlignmentReport {
     Alignment mode = Alignment::AbsoluteClock;
-    long long step = -1;        // the step aligned at (StepStarts), -1 if none was common
+    long long step = -1; // the step aligned at (StepStarts), -1 if none was common
     bool usedGpuActivity = false; // no common step: first GPU activities were aligned instead
     // AbsoluteClock: the spread of the members' first step starts (else of their first
     // events) on the common clock; how far apart the ranks began.
     TimeNs startSpread = 0;
-    std::string description;    // one line for the status bar / CLI
+    std::string description; // one line for the status bar / CLI
 };
+
+// A merged collector file that names two or more ranks (its "distributedRanks"): it opens as
+// its ranks, like the files of a run.
+bool namesSeveralRanks(const Trace& trace);
 
 class Workspace {
 public:
-    // Adds a loaded trace. With splitMergedRanks, a file with several GPUs and no
-    // distributedInfo becomes one member per GPU. Returns the number of members added.
+    // Adds a loaded trace. With splitMergedRanks, a merged collector file becomes one member
+    // per rank of its distributedRanks (with the rank's GPU rows: those it launched onto),
+    // and a file with several GPUs and no rank information one member per GPU; processes of
+    // neither (a launcher) one more member. Returns the number of members added.
     std::size_t add(std::shared_ptr<const Trace> trace, std::string file, bool splitMergedRanks = true);
     // Ranks first (ascending; unknown ranks after, in insertion order). Call after adding.
     void sortByRank();

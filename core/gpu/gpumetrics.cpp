@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 #include <set>
+#include <utility>
 
 namespace ks::gpu {
 
@@ -41,7 +42,8 @@ GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>
         if (op->blocksPerSm > 0.0f) {
             ++m_counts.withBlocksPerSm;
             // "inf" (unknown SM count) saturates the SM at once.
-            const double bps = std::isfinite(op->blocksPerSm) ? std::min(double(op->blocksPerSm), kMaxBlocksPerSm) : 1.0;
+            const double bps =
+                std::isfinite(op->blocksPerSm) ? std::min(double(op->blocksPerSm), kMaxBlocksPerSm) : 1.0;
             sm.push_back({start, end, std::llround(bps * kBlocksPerSmScale)});
         }
         double occupancy = op->estAchievedOccupancyPct;
@@ -60,13 +62,11 @@ GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>
         }
     }
     m_busy = StepFunction::fromIntervals(std::move(busy), [](std::int64_t) { return 1.0; });
-    m_sm = StepFunction::fromIntervals(std::move(sm), [](std::int64_t sum) {
-        return std::min(1.0, double(sum) / kBlocksPerSmScale);
-    });
+    m_sm = StepFunction::fromIntervals(std::move(sm),
+                                       [](std::int64_t sum) { return std::min(1.0, double(sum) / kBlocksPerSmScale); });
     m_occCount = StepFunction::fromIntervals(std::move(occCount), [](std::int64_t n) { return double(n); });
-    m_occSum = StepFunction::fromIntervals(std::move(occSum), [](std::int64_t sum) {
-        return double(sum) / kOccupancyScale;
-    });
+    m_occSum =
+        StepFunction::fromIntervals(std::move(occSum), [](std::int64_t sum) { return double(sum) / kOccupancyScale; });
 }
 
 RangeMetrics GpuMetricIndex::metrics(TimeNs start, TimeNs end) const
@@ -176,9 +176,14 @@ const GpuMetricIndex* GpuAnalysis::gpu(int device) const
 
 GpuAnalysis analyzeGpus(const Trace& trace, GpuStepAnnotations gpuSteps)
 {
-    GpuAnalysis a;
     const std::vector<PluginKind> kinds = classifySlices(trace);
-    a.windows = computePluginWindows(trace, kinds, gpuSteps);
+    return analyzeGpus(trace, kinds, computePluginWindows(trace, kinds, gpuSteps));
+}
+
+GpuAnalysis analyzeGpus(const Trace& trace, const std::vector<PluginKind>& kinds, PluginWindows windows)
+{
+    GpuAnalysis a;
+    a.windows = std::move(windows);
     const PluginCounterBuckets buckets = pluginCounterBuckets(a.windows.globalStart, a.windows.globalEnd);
     for (int device : kernelDevices(trace, kinds)) {
         a.gpus.emplace_back(trace, kinds, device);

@@ -13,8 +13,8 @@
 namespace ks::gpu {
 
 struct RangeMetrics {
-    double utilization = 0.0;               // fraction 0..1
-    std::optional<double> smEfficiency;     // fraction 0..1; none without blocks-per-SM data
+    double utilization = 0.0; // fraction 0..1
+    std::optional<double> smEfficiency; // fraction 0..1; none without blocks-per-SM data
     std::optional<double> achievedOccupancy; // percent 0..100; none without occupancy data
 };
 
@@ -23,7 +23,7 @@ struct MetricSeries {
     TimeNs start = 0;
     TimeNs bucketWidth = 0;
     std::vector<TimeNs> bucketStart; // count + 1 entries: the last is the series end
-    std::vector<double> utilization;  // fractions
+    std::vector<double> utilization; // fractions
     std::vector<double> smEfficiency; // fractions, NaN where none
     std::vector<double> achievedOccupancy; // percent, NaN where none
     std::size_t size() const { return utilization.size(); }
@@ -58,10 +58,10 @@ public:
 private:
     int m_device = -1;
     Counts m_counts;
-    StepFunction m_busy;     // 1 where any kernel runs
-    StepFunction m_sm;       // min(1, Σ blocks per SM)
+    StepFunction m_busy; // 1 where any kernel runs
+    StepFunction m_sm; // min(1, Σ blocks per SM)
     StepFunction m_occCount; // number of running kernels that have an occupancy
-    StepFunction m_occSum;   // Σ occupancy % of those kernels
+    StepFunction m_occSum; // Σ occupancy % of those kernels
 };
 
 // Device indices that have at least one kernel, ascending.
@@ -78,8 +78,8 @@ PluginCounterBuckets pluginCounterBuckets(TimeNs globalStart, TimeNs globalEnd);
 // Everything the GPU summary shows for one GPU over the plugin's steps window.
 struct GpuSummaryMetrics {
     int device = -1;
-    RangeMetrics steps;        // over [S, E]
-    MetricSeries counters;     // the plugin's utilization counter buckets
+    RangeMetrics steps; // over [S, E]
+    MetricSeries counters; // the plugin's utilization counter buckets
     std::size_t smSegments = 0; // SM-efficiency counter segments
 };
 
@@ -91,6 +91,8 @@ struct GpuAnalysis {
     const GpuMetricIndex* gpu(int device) const;
 };
 GpuAnalysis analyzeGpus(const Trace& trace, GpuStepAnnotations gpuSteps = GpuStepAnnotations::Ignore);
+// The same from the trace's kinds and windows (e.g. TraceFacts::kinds and ::windows).
+GpuAnalysis analyzeGpus(const Trace& trace, const std::vector<PluginKind>& kinds, PluginWindows windows);
 
 // The GPU summary's display: Python's round(x, 2) printed as a float, "4.9 %", "100.0 %".
 std::string formatPluginPercent(double percent);

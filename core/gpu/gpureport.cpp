@@ -2,14 +2,21 @@
 
 namespace ks::gpu {
 
-std::shared_ptr<const GpuReport> makeGpuReport(std::shared_ptr<const Trace> trace)
+std::shared_ptr<const GpuReport> makeGpuReport(std::shared_ptr<const analysis::TraceFacts> facts)
 {
     auto report = std::make_shared<GpuReport>();
-    report->analysis = analyzeGpus(*trace);
-    report->breakdown = computeStepBreakdown(*trace, classifySlices(*trace), report->analysis.windows);
-    report->nvprof = computeNvprofSummary(*trace);
-    report->trace = std::move(trace);
+    const Trace& trace = *facts->trace;
+    report->analysis = analyzeGpus(trace, facts->kinds, facts->windows);
+    report->breakdown = computeStepBreakdown(trace, facts->kinds, facts->windows);
+    report->nvprof = computeNvprofSummary(trace, facts->kinds);
+    report->trace = facts->trace;
+    report->facts = std::move(facts);
     return report;
+}
+
+std::shared_ptr<const GpuReport> makeGpuReport(std::shared_ptr<const Trace> trace)
+{
+    return makeGpuReport(analysis::makeTraceFacts(std::move(trace)));
 }
 
 } // namespace ks::gpu

@@ -50,10 +50,7 @@ private:
     std::unordered_map<std::string, std::size_t> m_index;
 };
 
-bool isDriverCategory(std::string_view category)
-{
-    return category == "cuda_driver";
-}
+bool isDriverCategory(std::string_view category) { return category == "cuda_driver"; }
 
 } // namespace
 
@@ -67,10 +64,11 @@ std::string nvprofMemcpyName(std::string_view kinetoName)
     return "[CUDA memcpy " + std::string(kind) + "]";
 }
 
-NvprofSummary computeNvprofSummary(const Trace& trace)
+NvprofSummary computeNvprofSummary(const Trace& trace) { return computeNvprofSummary(trace, classifySlices(trace)); }
+
+NvprofSummary computeNvprofSummary(const Trace& trace, const std::vector<PluginKind>& kinds)
 {
     const auto& slices = trace.slices();
-    const std::vector<PluginKind> kinds = classifySlices(trace);
     RowTable gpu, api;
     for (SliceId s = 0; s < slices.size(); ++s) {
         const TimeNs duration = slices.duration[s];
@@ -78,18 +76,10 @@ NvprofSummary computeNvprofSummary(const Trace& trace)
         const GpuOpInfo* op = isDeviceKind(kinds[s]) ? trace.gpuOpInfo(s) : nullptr;
         const std::int64_t bytes = op ? op->bytes : -1;
         switch (kinds[s]) {
-        case PluginKind::Kernel:
-            gpu.add(std::string(name), duration, -1);
-            break;
-        case PluginKind::Memcpy:
-            gpu.add(nvprofMemcpyName(name), duration, std::max<std::int64_t>(bytes, 0));
-            break;
-        case PluginKind::Memset:
-            gpu.add("[CUDA memset]", duration, std::max<std::int64_t>(bytes, 0));
-            break;
-        case PluginKind::Runtime:
-            api.add(std::string(name), duration, -1);
-            break;
+        case PluginKind::Kernel: gpu.add(std::string(name), duration, -1); break;
+        case PluginKind::Memcpy: gpu.add(nvprofMemcpyName(name), duration, std::max<std::int64_t>(bytes, 0)); break;
+        case PluginKind::Memset: gpu.add("[CUDA memset]", duration, std::max<std::int64_t>(bytes, 0)); break;
+        case PluginKind::Runtime: api.add(std::string(name), duration, -1); break;
         default:
             if (isDriverCategory(trace.str(slices.category[s])))
                 api.add(std::string(name), duration, -1);

@@ -31,19 +31,18 @@ constexpr std::int64_t kMaxSharedMemoryPerSm = std::int64_t(1) << 30;
 
 bool plausibleLaunch(const KernelLaunch& kernel)
 {
-    return kernel.threadsPerBlock > 0 && kernel.threadsPerBlock <= kMaxThreadsPerBlock
-        && kernel.registersPerThread >= 0 && kernel.registersPerThread <= kMaxRegistersPerThread
-        && kernel.sharedMemoryPerBlock >= 0 && kernel.sharedMemoryPerBlock <= kMaxSharedMemoryPerBlock
-        && std::isfinite(kernel.blocksPerSm) && kernel.blocksPerSm >= 0.0;
+    return kernel.threadsPerBlock > 0 && kernel.threadsPerBlock <= kMaxThreadsPerBlock && kernel.registersPerThread >= 0
+        && kernel.registersPerThread <= kMaxRegistersPerThread && kernel.sharedMemoryPerBlock >= 0
+        && kernel.sharedMemoryPerBlock <= kMaxSharedMemoryPerBlock && std::isfinite(kernel.blocksPerSm)
+        && kernel.blocksPerSm >= 0.0;
 }
 
 bool plausibleDevice(const DeviceProperties& device)
 {
     const auto within = [](std::int64_t value, std::int64_t max) { return value >= 0 && value <= max; };
     return device.maxThreadsPerMultiprocessor > 0 && device.maxThreadsPerMultiprocessor <= kMaxThreadsPerSm
-        && device.warpSize > 0 && device.warpSize <= kMaxWarpSize
-        && within(device.maxThreadsPerBlock, kMaxThreadsPerSm) && within(device.regsPerBlock, kMaxRegistersPerSm)
-        && within(device.regsPerMultiprocessor, kMaxRegistersPerSm)
+        && device.warpSize > 0 && device.warpSize <= kMaxWarpSize && within(device.maxThreadsPerBlock, kMaxThreadsPerSm)
+        && within(device.regsPerBlock, kMaxRegistersPerSm) && within(device.regsPerMultiprocessor, kMaxRegistersPerSm)
         && within(device.sharedMemPerBlock, kMaxSharedMemoryPerSm)
         && within(device.sharedMemPerMultiprocessor, kMaxSharedMemoryPerSm)
         && within(device.sharedMemPerBlockOptin, kMaxSharedMemoryPerSm);
@@ -80,10 +79,11 @@ std::optional<int> maxActiveBlocksPerSmSm90Model(const DeviceProperties& device,
         blocks = std::min(blocks, warpsPerScheduler * kSchedulers / warpsPerBlock);
     }
     if (kernel.sharedMemoryPerBlock > 0) {
-        const std::int64_t smemPerSm = device.sharedMemPerMultiprocessor > 0 ? device.sharedMemPerMultiprocessor : 233472;
+        const std::int64_t smemPerSm =
+            device.sharedMemPerMultiprocessor > 0 ? device.sharedMemPerMultiprocessor : 233472;
         const std::int64_t granule = 128;
-        const std::int64_t perBlock = (kernel.sharedMemoryPerBlock + kReservedSharedMemPerBlock + granule - 1)
-            / granule * granule;
+        const std::int64_t perBlock =
+            (kernel.sharedMemoryPerBlock + kReservedSharedMemPerBlock + granule - 1) / granule * granule;
         blocks = std::min(blocks, smemPerSm / perBlock);
     }
     return int(blocks);
@@ -137,10 +137,7 @@ std::optional<int> estAchievedOccupancyPct(const DeviceProperties& device, const
     return int(std::lround(100.0 * blocks * kernel.threadsPerBlock / device.maxThreadsPerMultiprocessor));
 }
 
-double warpsPerSm(const KernelLaunch& kernel)
-{
-    return kernel.blocksPerSm * kernel.threadsPerBlock / 32.0;
-}
+double warpsPerSm(const KernelLaunch& kernel) { return kernel.blocksPerSm * kernel.threadsPerBlock / 32.0; }
 
 std::optional<KernelLaunch> kernelLaunchOf(const GpuOpInfo& op, const DeviceProperties* device)
 {

@@ -11,7 +11,7 @@ struct KernelLaunch {
     int threadsPerBlock = 0;
     int registersPerThread = 0;
     std::int64_t sharedMemoryPerBlock = 0; // static + dynamic, as the trace's "shared memory"
-    double blocksPerSm = 0.0;              // grid blocks / SM count
+    double blocksPerSm = 0.0; // grid blocks / SM count
 };
 
 // Blocks of this kernel that fit on one SM, as cudaOccMaxActiveBlocksPerMultiprocessor

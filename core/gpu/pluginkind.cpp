@@ -12,8 +12,7 @@ namespace {
 std::string lower(std::string_view s)
 {
     std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return out;
 }
 
@@ -28,8 +27,8 @@ PluginKind pluginKindOf(std::string_view category)
         return PluginKind::Memcpy;
     if (c == "gpu_memset" || c == "memset")
         return PluginKind::Memset;
-    if (c == "cuda_runtime" || c == "runtime" || c == "mtia_runtime" || c == "glow_runtime"
-        || c == "xpu_runtime" || c == "privateuse1_runtime")
+    if (c == "cuda_runtime" || c == "runtime" || c == "mtia_runtime" || c == "glow_runtime" || c == "xpu_runtime"
+        || c == "privateuse1_runtime")
         return PluginKind::Runtime;
     if (c == "cpu_op" || c == "operator")
         return PluginKind::Operator;

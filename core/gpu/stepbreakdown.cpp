@@ -41,8 +41,8 @@ bool isHostRangeKind(PluginKind k)
 
 std::string_view stepRoleName(StepRole role)
 {
-    static constexpr std::string_view names[kStepRoleCount] = {
-        "Kernel", "Memcpy", "Memset", "Communication", "Runtime", "DataLoader", "CPU Exec", "Other"};
+    static constexpr std::string_view names[kStepRoleCount] = {"Kernel",  "Memcpy",     "Memset",   "Communication",
+                                                               "Runtime", "DataLoader", "CPU Exec", "Other"};
     return names[std::size_t(role)];
 }
 
@@ -74,15 +74,9 @@ StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<PluginK
         case PluginKind::Kernel:
             role = commExternalIds.count(slices.externalId[s]) ? StepRole::Communication : StepRole::Kernel;
             break;
-        case PluginKind::Memcpy:
-            role = StepRole::Memcpy;
-            break;
-        case PluginKind::Memset:
-            role = StepRole::Memset;
-            break;
-        case PluginKind::Runtime:
-            role = StepRole::Runtime;
-            break;
+        case PluginKind::Memcpy: role = StepRole::Memcpy; break;
+        case PluginKind::Memset: role = StepRole::Memset; break;
+        case PluginKind::Runtime: role = StepRole::Runtime; break;
         case PluginKind::Operator:
         case PluginKind::Annotation:
         case PluginKind::GpuAnnotation:
@@ -100,8 +94,7 @@ StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<PluginK
                 role = StepRole::CpuExec;
             break;
         }
-        default:
-            continue;
+        default: continue;
         }
         if (role <= StepRole::Memset)
             result.hasGpuColumns = true;

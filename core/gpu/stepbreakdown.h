@@ -24,11 +24,11 @@ inline constexpr std::size_t kStepRoleCount = 8;
 std::string_view stepRoleName(StepRole role); // "Kernel", ..., "CPU Exec", "Other"
 
 struct StepBreakdownRow {
-    std::string name;   // step number, or "Average"
+    std::string name; // step number, or "Average"
     TimeNs start = 0, end = 0;
     std::array<double, kStepRoleCount> parts{}; // ns (averages are fractional)
-    double total = 0.0;                          // ns
-    double percent(StepRole role) const;         // of total, 0 when total is 0
+    double total = 0.0; // ns
+    double percent(StepRole role) const; // of total, 0 when total is 0
 };
 
 struct StepBreakdown {

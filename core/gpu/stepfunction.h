@@ -39,9 +39,9 @@ public:
     bool empty() const { return m_values.empty(); }
 
 private:
-    std::vector<TimeNs> m_times;   // strictly increasing breakpoints
-    std::vector<double> m_values;  // value on [m_times[i], m_times[i+1])
-    std::vector<double> m_prefix;  // ∫ from m_times[0] to m_times[i]
+    std::vector<TimeNs> m_times; // strictly increasing breakpoints
+    std::vector<double> m_values; // value on [m_times[i], m_times[i+1])
+    std::vector<double> m_prefix; // ∫ from m_times[0] to m_times[i]
 };
 
 } // namespace ks::gpu

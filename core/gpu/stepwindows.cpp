@@ -55,7 +55,8 @@ void setGlobalWindow(const Trace& trace, const std::vector<PluginKind>& kinds, P
 void adjustToDevice(const Trace& trace, const std::vector<PluginKind>& kinds, std::vector<StepWindow>& steps)
 {
     const auto& slices = trace.slices();
-    const std::vector<SliceId> runtimes = slicesInFileOrder(trace, kinds, [](PluginKind k) { return k == PluginKind::Runtime; });
+    const std::vector<SliceId> runtimes =
+        slicesInFileOrder(trace, kinds, [](PluginKind k) { return k == PluginKind::Runtime; });
     std::unordered_map<std::int64_t, std::uint32_t> runtimeByCorrelation;
     runtimeByCorrelation.reserve(runtimes.size());
     for (std::uint32_t i = 0; i < runtimes.size(); ++i) {
@@ -116,8 +117,8 @@ void adjustToDevice(const Trace& trace, const std::vector<PluginKind>& kinds, st
         StepWindow& step = steps[k];
         step.deviceEventCount = stepDevice[k].count;
         step.start = std::max(prev, step.hostStart);
-        step.end = stepDevice[k].count > 0 ? std::max(step.hostEnd, stepDevice[k].maxEnd)
-                                           : std::max(step.hostEnd, step.start);
+        step.end =
+            stepDevice[k].count > 0 ? std::max(step.hostEnd, stepDevice[k].maxEnd) : std::max(step.hostEnd, step.start);
         step.end = std::max(step.end, step.start);
         prev = step.end;
     }

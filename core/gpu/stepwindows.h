@@ -15,10 +15,10 @@ enum class GpuStepAnnotations : std::uint8_t {
 };
 
 struct StepWindow {
-    std::string name;       // the number after '#' ("0" when the trace has no steps)
-    TimeNs start = 0;       // adjusted
+    std::string name; // the number after '#' ("0" when the trace has no steps)
+    TimeNs start = 0; // adjusted
     TimeNs end = 0;
-    TimeNs hostStart = 0;   // the ProfilerStep event itself
+    TimeNs hostStart = 0; // the ProfilerStep event itself
     TimeNs hostEnd = 0;
     SliceId slice = kNoSlice;
     bool gpuSideCopy = false; // a gpu_user_annotation ProfilerStep (AsSteps only)
@@ -27,7 +27,7 @@ struct StepWindow {
 
 struct PluginWindows {
     std::vector<StepWindow> steps; // kept steps, in order
-    TimeNs stepsStart = 0, stepsEnd = 0;   // [S, E]
+    TimeNs stepsStart = 0, stepsEnd = 0; // [S, E]
     TimeNs globalStart = 0, globalEnd = 0; // [G0, G1]
     bool hasHostEvents = false; // without them [S, E] is meaningless (§7)
     bool hasProfilerSteps = false;

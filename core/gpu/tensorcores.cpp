@@ -27,8 +27,9 @@ bool isMatrixKernel(std::string_view lowerName)
 
 bool hasTensorCoreMarker(std::string_view lowerName)
 {
-    return containsAny(lowerName, {"tf32", "wgmma", "hmma", "nvjet", "bf16", "f16", "e4m3", "e5m2", "imma", "s1688",
-                                   "s16816", "h884", "h1688", "16816"});
+    return containsAny(lowerName,
+                       {"tf32", "wgmma", "hmma", "nvjet", "bf16", "f16", "e4m3", "e5m2", "imma", "s1688", "s16816",
+                        "h884", "h1688", "16816"});
 }
 
 } // namespace

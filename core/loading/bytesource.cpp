@@ -20,7 +20,7 @@ namespace {
 
 std::uint64_t fileSize(std::FILE* f)
 {
-    struct stat st {};
+    struct stat st { };
     return fstat(fileno(f), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
 }
 
@@ -29,17 +29,22 @@ struct FileIdentity {
     std::int64_t mtimeNs = 0;
     static FileIdentity of(const std::string& path)
     {
-        struct stat st {};
+        struct stat st { };
         if (stat(path.c_str(), &st) != 0)
             return {};
-        return {static_cast<std::uint64_t>(st.st_size), std::int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+        return {static_cast<std::uint64_t>(st.st_size),
+                std::int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
     }
     bool operator==(const FileIdentity&) const = default;
 };
 
 class FileTextSource final : public EventTextSource {
 public:
-    explicit FileTextSource(std::string path) : m_path(std::move(path)), m_identity(FileIdentity::of(m_path)) {}
+    explicit FileTextSource(std::string path)
+        : m_path(std::move(path))
+        , m_identity(FileIdentity::of(m_path))
+    {
+    }
     bool read(std::uint64_t offset, std::uint32_t length, std::string& out) const override
     {
         out.clear();
@@ -49,7 +54,8 @@ public:
         if (!f)
             return false;
         out.resize(length);
-        const bool ok = fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0 && std::fread(out.data(), 1, length, f) == length;
+        const bool ok =
+            fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0 && std::fread(out.data(), 1, length, f) == length;
         std::fclose(f);
         if (!ok)
             out.clear();
@@ -63,7 +69,12 @@ private:
 
 class FileSource final : public ByteSource {
 public:
-    FileSource(std::FILE* f, std::string path) : m_file(f), m_path(std::move(path)), m_size(fileSize(f)) {}
+    FileSource(std::FILE* f, std::string path)
+        : m_file(f)
+        , m_path(std::move(path))
+        , m_size(fileSize(f))
+    {
+    }
     ~FileSource() override { std::fclose(m_file); }
     std::size_t read(char* dest, std::size_t capacity) override
     {
@@ -91,17 +102,24 @@ private:
 struct GzipCheckpoint {
     std::uint64_t outOffset = 0;
     std::uint64_t inOffset = 0; // first byte holding bits of the next block
-    int bits = 0;               // bits of that byte already used
+    int bits = 0; // bits of that byte already used
     std::vector<unsigned char> window;
 };
 
 constexpr std::size_t kWindowBytes = 32768;
 constexpr std::uint64_t kCheckpointSpan = 4u << 20;
+// Trace JSON compresses 7-16x with gzip (the fixtures); 64x bounds the model sized up front
+// for a file whose trailer claims more (deflate itself allows up to ~1032x).
+constexpr std::uint64_t kMaxExpectedRatio = 64;
 
 class GzipTextSource final : public EventTextSource {
 public:
     GzipTextSource(std::string path, std::vector<GzipCheckpoint> checkpoints)
-        : m_path(std::move(path)), m_identity(FileIdentity::of(m_path)), m_checkpoints(std::move(checkpoints)) {}
+        : m_path(std::move(path))
+        , m_identity(FileIdentity::of(m_path))
+        , m_checkpoints(std::move(checkpoints))
+    {
+    }
 
     bool read(std::uint64_t offset, std::uint32_t length, std::string& out) const override
     {
@@ -127,7 +145,7 @@ private:
             if (c.outOffset <= offset)
                 cp = &c;
         }
-        z_stream z {};
+        z_stream z{};
         std::uint64_t outPos = 0;
         if (cp) {
             if (inflateInit2(&z, -15) != Z_OK)
@@ -204,8 +222,10 @@ class GzipSource final : public ByteSource {
 public:
     // The input buffer no larger than the file: a small file costs no 256 KiB of zeroed memory.
     GzipSource(std::FILE* f, std::string path)
-        : m_file(f), m_path(std::move(path)), m_size(fileSize(f)),
-          m_in(std::clamp<std::uint64_t>(m_size, 4096, 1 << 18))
+        : m_file(f)
+        , m_path(std::move(path))
+        , m_size(fileSize(f))
+        , m_in(std::clamp<std::uint64_t>(m_size, 4096, 1 << 18))
     {
         m_ok = inflateInit2(&m_z, 15 + 32) == Z_OK;
         if (!m_ok)
@@ -261,11 +281,15 @@ public:
     std::uint64_t expectedSize() const override
     {
         // The gzip trailer holds the (last member's) size modulo 4 GiB; JSON shrinks at
-        // least 2x, so a smaller figure means the size wrapped around.
+        // least 2x, so a smaller figure means the size wrapped around. But the trailer is
+        // the file's word (a fuzz input's or a cut file's): the estimate never exceeds what
+        // the compressed bytes can realistically hold, and a wrap is only assumed where it fits.
+        const std::uint64_t cap = m_size * kMaxExpectedRatio;
+        constexpr std::uint64_t kWrap = std::uint64_t(1) << 32;
         std::uint64_t size = trailerSize();
-        while (size < 2 * m_size)
-            size += std::uint64_t(1) << 32;
-        return size;
+        while (size < 2 * m_size && size + kWrap <= cap)
+            size += kWrap;
+        return std::min(size, cap);
     }
     std::string error() const override { return m_error; }
     std::shared_ptr<const EventTextSource> textSource() override
@@ -321,7 +345,7 @@ private:
     std::FILE* m_file;
     std::string m_path;
     std::uint64_t m_size;
-    z_stream m_z {};
+    z_stream m_z{};
     bool m_ok = false;
     bool m_inMember = true; // inside a gzip member that has not reached its end
     std::vector<unsigned char> m_in;
@@ -335,7 +359,10 @@ private:
 
 class MemoryTextSource final : public EventTextSource {
 public:
-    explicit MemoryTextSource(std::shared_ptr<const std::string> text) : m_text(std::move(text)) {}
+    explicit MemoryTextSource(std::shared_ptr<const std::string> text)
+        : m_text(std::move(text))
+    {
+    }
     bool read(std::uint64_t offset, std::uint32_t length, std::string& out) const override
     {
         if (offset + length > m_text->size())
@@ -351,7 +378,10 @@ private:
 class MemorySource final : public ByteSource {
 public:
     MemorySource(std::string text, std::size_t chunk)
-        : m_text(std::make_shared<const std::string>(std::move(text))), m_chunk(std::max<std::size_t>(chunk, 1)) {}
+        : m_text(std::make_shared<const std::string>(std::move(text)))
+        , m_chunk(std::max<std::size_t>(chunk, 1))
+    {
+    }
     std::size_t read(char* dest, std::size_t capacity) override
     {
         const std::size_t n = std::min({capacity, m_chunk, m_text->size() - m_pos});
@@ -374,7 +404,11 @@ private:
 class PrefetchingSource final : public ByteSource {
 public:
     PrefetchingSource(std::unique_ptr<ByteSource> inner, std::size_t chunk)
-        : m_inner(std::move(inner)), m_chunk(chunk), m_thread([this] { run(); }) {}
+        : m_inner(std::move(inner))
+        , m_chunk(chunk)
+        , m_thread([this] { run(); })
+    {
+    }
     ~PrefetchingSource() override
     {
         {
@@ -428,6 +462,13 @@ public:
         m_stop = true;
         m_changed.notify_all();
         m_changed.wait(lock, [this] { return m_done; });
+        // Reading is over (the text source is asked for last): the blocks go before the
+        // model is built, the load's memory peak.
+        m_ready.clear();
+        m_readyConsumed.clear();
+        m_spare.clear();
+        std::vector<char>().swap(m_current);
+        m_currentPos = 0;
         return m_inner->textSource();
     }
 

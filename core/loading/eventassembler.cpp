@@ -78,13 +78,9 @@ void EventAssembler::handleEvent(const RawEvent& ev, std::uint64_t offset, std::
     const StringId name = ev.hasName ? strings.intern(ev.name) : strings.intern("[No name]");
     const bool device = deviceCategory(category);
     switch (ev.ph) {
-    case 'X':
-        handleSlice(ev, pid, tid, name, category, device, offset, length);
-        return;
+    case 'X': handleSlice(ev, pid, tid, name, category, device, offset, length); return;
     case 'B':
-    case 'E':
-        handleBeginEnd(ev, pid, tid, name, category, device, offset, length);
-        return;
+    case 'E': handleBeginEnd(ev, pid, tid, name, category, device, offset, length); return;
     case 'i':
     case 'I':
     case 'R': {
@@ -92,7 +88,9 @@ void EventAssembler::handleEvent(const RawEvent& ev, std::uint64_t offset, std::
         e.pid = pid;
         e.tid = tid;
         e.device = device;
-        e.scope = ev.scope == "g" ? InstantScope::Global : ev.scope == "p" ? InstantScope::Process : InstantScope::Thread;
+        e.scope = ev.scope == "g" ? InstantScope::Global
+            : ev.scope == "p"     ? InstantScope::Process
+                                  : InstantScope::Thread;
         e.time = ev.ts;
         e.name = name;
         e.category = category;
@@ -128,18 +126,16 @@ void EventAssembler::handleEvent(const RawEvent& ev, std::uint64_t offset, std::
         f.eventIndex = m_eventIndex;
         f.rawOffset = offset;
         f.rawLength = length;
-        if (m_lastSlice.index != kNoIndex && m_lastSlice.start == ev.ts && m_lastSlice.pid == pid && m_lastSlice.tid == tid)
+        if (m_lastSlice.index != kNoIndex && m_lastSlice.start == ev.ts && m_lastSlice.pid == pid
+            && m_lastSlice.tid == tid)
             f.pendingSlice = m_lastSlice.index;
         m_builder.addFlowEvent(f);
         return;
     }
     case 'b':
     case 'n':
-    case 'e':
-        handleAsync(ev, pid, name, category, offset, length);
-        return;
-    default:
-        return; // kept verbatim by handleKeptEvent
+    case 'e': handleAsync(ev, pid, name, category, offset, length); return;
+    default: return; // kept verbatim by handleKeptEvent
     }
 }
 
@@ -174,17 +170,23 @@ bool EventAssembler::handleKeptEvent(const RawEvent& ev, std::uint64_t offset, s
         diag.warn("missing-dur", "an X event without \"dur\" was not shown", offset, m_eventIndex);
         keep();
         return true;
-    case 'B': case 'E': case 'i': case 'I':
-        return false;
-    case 's': case 't': case 'f':
+    case 'B':
+    case 'E':
+    case 'i':
+    case 'I': return false;
+    case 's':
+    case 't':
+    case 'f':
         if (ev.hasId)
             return false;
         diag.warn("flow-without-id", "a flow event without \"id\" was not shown", offset, m_eventIndex);
         keep();
         return true;
-    case 'R': case 'C': case 'b': case 'n': case 'e':
-        keep();
-        return false;
+    case 'R':
+    case 'C':
+    case 'b':
+    case 'n':
+    case 'e': keep(); return false;
     default:
         diag.warn("ignored-phase", std::string("events of phase '") + ev.ph + "' are not shown (kept for Save As)",
                   offset, m_eventIndex);
@@ -194,10 +196,11 @@ bool EventAssembler::handleKeptEvent(const RawEvent& ev, std::uint64_t offset, s
 }
 
 void EventAssembler::handleSlice(const RawEvent& ev, JsonId pid, JsonId tid, StringId name, StringId category,
-                              bool device, std::uint64_t offset, std::uint32_t length)
+                                 bool device, std::uint64_t offset, std::uint32_t length)
 {
     if (ev.dur < 0) {
-        m_builder.diagnostics().warn("negative-dur", "a slice with a negative duration was not shown", offset, m_eventIndex);
+        m_builder.diagnostics().warn("negative-dur", "a slice with a negative duration was not shown", offset,
+                                     m_eventIndex);
         m_builder.keepEntry(offset, length, ev.ph);
         return;
     }
@@ -272,7 +275,7 @@ void EventAssembler::handleMetadataEvent(const RawEvent& ev, JsonId pid, JsonId 
 }
 
 void EventAssembler::handleBeginEnd(const RawEvent& ev, JsonId pid, JsonId tid, StringId name, StringId category,
-                                 bool device, std::uint64_t offset, std::uint32_t length)
+                                    bool device, std::uint64_t offset, std::uint32_t length)
 {
     auto& stack = m_openBegins[{pid, tid}];
     if (ev.ph == 'B') {
@@ -286,7 +289,8 @@ void EventAssembler::handleBeginEnd(const RawEvent& ev, JsonId pid, JsonId tid, 
             ++it;
     }
     if (it == stack.rend()) {
-        m_builder.diagnostics().warn("unmatched-end", "an E event without a matching B was not shown", offset, m_eventIndex);
+        m_builder.diagnostics().warn("unmatched-end", "an E event without a matching B was not shown", offset,
+                                     m_eventIndex);
         m_builder.keepEntry(offset, length, 'E');
         return;
     }
@@ -298,7 +302,7 @@ void EventAssembler::handleBeginEnd(const RawEvent& ev, JsonId pid, JsonId tid, 
 }
 
 void EventAssembler::handleAsync(const RawEvent& ev, JsonId pid, StringId name, StringId category, std::uint64_t offset,
-                              std::uint32_t length)
+                                 std::uint32_t length)
 {
     // One async track per (process, category); overlapping spans get lanes of their own.
     auto [trackIt, newCategory] = m_asyncTrackOfCategory.try_emplace(category);

@@ -29,7 +29,7 @@ class EventAssembler;
 // The events parsed from one window of the stream, with what their views point at.
 struct ParsedBatch {
     std::vector<char> window;
-    std::deque<std::string> texts;       // decoded escapes and UTF-8 repairs
+    std::deque<std::string> texts; // decoded escapes and UTF-8 repairs
     std::vector<std::string> newIdTexts; // text pids/tids first seen here, by reader-side id
     std::vector<ParsedEvent> events;
     // Rare steps (top-level keys, warnings) run in order: before events[first].
@@ -65,7 +65,7 @@ private:
     std::int64_t m_eventIndex = 0;
     TimeNs m_maxTime = 0;
     std::vector<std::string> m_idTexts{""}; // by reader-side id (0 is the empty string)
-    std::vector<StringId> m_idOfReaderId;   // interned on first use, in event order
+    std::vector<StringId> m_idOfReaderId; // interned on first use, in event order
     std::vector<std::int8_t> m_deviceCategory; // by category id: -1 unknown, 0 host, 1 device
 
     // The last X slice, for kineto's "flow event right after its slice" fast path.

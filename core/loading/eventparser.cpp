@@ -38,7 +38,15 @@ bool equals(std::string_view a, const char* b)
 
 // Field bits for duplicate-key detection.
 enum Field : std::uint32_t {
-    kPh = 1, kName = 2, kCat = 4, kPid = 8, kTid = 16, kTs = 32, kDur = 64, kId = 128, kArgs = 256,
+    kPh = 1,
+    kName = 2,
+    kCat = 4,
+    kPid = 8,
+    kTid = 16,
+    kTs = 32,
+    kDur = 64,
+    kId = 128,
+    kArgs = 256,
 };
 
 } // namespace
@@ -139,8 +147,8 @@ Status EventParser::parseFlowId(Cursor& c, std::uint64_t& out, bool& has)
         bool hex = !digits.empty() && digits.size() <= 16;
         for (char ch : digits) {
             const int h = (ch >= '0' && ch <= '9') ? ch - '0'
-                        : (ch >= 'a' && ch <= 'f') ? ch - 'a' + 10
-                        : (ch >= 'A' && ch <= 'F') ? ch - 'A' + 10
+                : (ch >= 'a' && ch <= 'f')         ? ch - 'a' + 10
+                : (ch >= 'A' && ch <= 'F')         ? ch - 'A' + 10
                                                    : -1;
             if (h < 0) {
                 hex = false;
@@ -382,8 +390,7 @@ Status EventParser::parseArgs(Cursor& c, RawEvent& ev)
                 continue;
             }
             break;
-        default:
-            break;
+        default: break;
         }
         KS_TRY(json::skipValue(c));
     }
@@ -508,8 +515,7 @@ Status EventParser::parse(Cursor& c, RawEvent& ev, StringPool& interner)
                 continue;
             }
             break;
-        default:
-            break;
+        default: break;
         }
         KS_TRY(json::skipValue(c));
     }

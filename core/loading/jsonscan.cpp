@@ -1,8 +1,11 @@
 #include "core/loading/jsonscan.h"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 namespace ks::json {
@@ -56,12 +59,34 @@ long readHex4(const char* p, const char* end)
     return v;
 }
 
+// The first '"' or '\\' in [p, end), or end: 8 bytes per step (names and args are most
+// of a trace's bytes, and this scan is the parsing thread's inner loop).
+const char* findQuoteOrBackslash(const char* p, const char* end)
+{
+    if constexpr (std::endian::native == std::endian::little) {
+        constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+        constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
+        for (; end - p >= 8; p += 8) {
+            std::uint64_t w;
+            std::memcpy(&w, p, 8);
+            const std::uint64_t quote = w ^ (kOnes * '"'); // zero bytes where w has a quote
+            const std::uint64_t backslash = w ^ (kOnes * '\\');
+            // The lowest flagged byte is exact (only bytes above a match can be false hits).
+            const std::uint64_t hits = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)) & kHighBits;
+            if (hits)
+                return p + std::countr_zero(hits) / 8;
+        }
+    }
+    while (p < end && *p != '"' && *p != '\\')
+        ++p;
+    return p;
+}
+
 // Moves p (just past an opening quote) past the closing quote; false if the window ends.
 bool skipStringBody(const char*& p, const char* end)
 {
     while (true) {
-        while (p < end && *p != '"' && *p != '\\')
-            ++p;
+        p = findQuoteOrBackslash(p, end);
         if (p >= end)
             return false;
         if (*p == '"') {
@@ -90,8 +115,7 @@ Status parseString(Cursor& c, std::string_view& out, std::string& scratch)
     const char* start = ++c.p; // past the opening quote
     const char* p = start;
     // Fast path: find the closing quote with no escapes.
-    while (p < c.end && *p != '"' && *p != '\\')
-        ++p;
+    p = findQuoteOrBackslash(p, c.end);
     if (p >= c.end)
         return Status::Incomplete;
     if (*p == '"') {
@@ -157,9 +181,7 @@ Status parseString(Cursor& c, std::string_view& out, std::string& scratch)
             appendUtf8(scratch, cp);
             break;
         }
-        default:
-            appendUtf8(scratch, kReplacement);
-            break;
+        default: appendUtf8(scratch, kReplacement); break;
         }
     }
 }
@@ -255,7 +277,8 @@ bool decimalToScaled(std::string_view t, int scaleDigits, std::int64_t& out)
         return false;
     if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
         int e = 0;
-        const auto [ptr, ec] = std::from_chars(t.data() + i + 1 + (t.size() > i + 1 && t[i + 1] == '+'), t.data() + t.size(), e);
+        const auto [ptr, ec] =
+            std::from_chars(t.data() + i + 1 + (t.size() > i + 1 && t[i + 1] == '+'), t.data() + t.size(), e);
         if (ec != std::errc() || ptr != t.data() + t.size() || e > 400 || e < -400)
             return false;
         exponent += e;

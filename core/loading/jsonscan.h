@@ -25,10 +25,7 @@ struct Cursor {
     }
 };
 
-inline bool isSpace(char c)
-{
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
+inline bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 // Advances past whitespace; false if the window ended first.
 inline bool skipSpace(Cursor& c)
@@ -52,8 +49,8 @@ Status scanScalar(Cursor& c, std::string_view& token);
 // Exact decimal → integer with `scaleDigits` implied decimals (3 turns µs into ns).
 // Accepts sign, fraction, exponent; rounds half away from zero; false on overflow or junk.
 bool decimalToScaled(std::string_view token, int scaleDigits, std::int64_t& out);
-bool parseInt64(std::string_view token, std::int64_t& out);   // integral floats accepted ("1.0")
+bool parseInt64(std::string_view token, std::int64_t& out); // integral floats accepted ("1.0")
 bool parseUint64(std::string_view token, std::uint64_t& out);
-bool parseDouble(std::string_view token, double& out);        // also NaN, Infinity, "inf"
+bool parseDouble(std::string_view token, double& out); // also NaN, Infinity, "inf"
 
 } // namespace ks::json

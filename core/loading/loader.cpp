@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <array>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <exception>
 #include <functional>
-#include <cstring>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -46,7 +46,8 @@ std::vector<DeviceProperties> parseDeviceProperties(const std::string& raw)
             if (it == d.end() || !it->is_number())
                 return fallback;
             const double v = it->get<double>();
-            if (!(v >= static_cast<double>(std::numeric_limits<T>::min()) && v < static_cast<double>(std::numeric_limits<T>::max())))
+            if (!(v >= static_cast<double>(std::numeric_limits<T>::min())
+                  && v < static_cast<double>(std::numeric_limits<T>::max())))
                 return fallback;
             return static_cast<T>(v);
         };
@@ -76,7 +77,8 @@ std::vector<DeviceProperties> parseDeviceProperties(const std::string& raw)
 // back for reuse (fresh multi-MB buffers would be faulted in again each time).
 class BatchPipe {
 public:
-    BatchPipe(EventAssembler& assembler, bool threaded) : m_assembler(assembler)
+    BatchPipe(EventAssembler& assembler, bool threaded)
+        : m_assembler(assembler)
     {
         if (threaded)
             m_thread = std::thread([this] { run(); });
@@ -112,12 +114,14 @@ public:
         return b;
     }
 
-    // Waits until every batch has been assembled; rethrows what the assembler threw.
+    // Waits until every batch has been assembled; rethrows what the assembler threw. The
+    // batches kept for reuse go: building the trace is the load's memory peak.
     void finish()
     {
         close();
         if (m_thread.joinable())
             m_thread.join();
+        std::vector<ParsedBatch>().swap(m_spare);
         if (m_failure)
             std::rethrow_exception(m_failure);
     }
@@ -181,8 +185,11 @@ private:
 class TraceReader {
 public:
     TraceReader(ByteSource& source, std::string displayName, LoadProgress* progress, const LoadOptions& options)
-        : m_source(source), m_displayName(std::move(displayName)), m_progress(progress),
-          m_chunk(std::max<std::size_t>(options.chunkBytes, 1)), m_pipe(m_assembler, options.assembleInParallel)
+        : m_source(source)
+        , m_displayName(std::move(displayName))
+        , m_progress(progress)
+        , m_chunk(std::max<std::size_t>(options.chunkBytes, 1))
+        , m_pipe(m_assembler, options.assembleInParallel)
     {
         m_batch.window.resize(std::max<std::size_t>(m_chunk, 64));
     }
@@ -217,9 +224,16 @@ private:
     }
     void warnAt(const char* code, std::string message, const char* at)
     {
-        addStep([code, message = std::move(message), offset = offsetOf(at), index = m_eventIndex](EventAssembler& a) {
-            a.builder().diagnostics().warn(code, message, offset, index);
-        });
+        warnBefore(m_batch.events.size(), code, std::move(message), at);
+    }
+    // A warning that runs before the batch's event number `event`.
+    void warnBefore(std::size_t event, const char* code, std::string message, const char* at)
+    {
+        m_batch.steps.emplace_back(
+            event,
+            [code, message = std::move(message), offset = offsetOf(at), index = m_eventIndex](EventAssembler& a) {
+                a.builder().diagnostics().warn(code, message, offset, index);
+            });
     }
     LoadResult fatal(std::string message, std::uint64_t offset);
 
@@ -240,9 +254,8 @@ private:
     std::int64_t m_eventIndex = 0;
 
     EventParser m_parser;
-    StringPool m_idTexts;          // text pids/tids, interned into the model by the assembler
+    StringPool m_idTexts; // text pids/tids, interned into the model by the assembler
     std::size_t m_idTextsSent = 1; // id 0 (the empty string) needs no sending
-    RawEvent m_event;
     std::string m_keyScratch;
     std::array<std::string, 6> m_validText; // see keepValidText()
 };
@@ -250,6 +263,8 @@ private:
 void TraceReader::handOver(std::size_t windowSize)
 {
     ParsedBatch next = m_pipe.spare();
+    if (next.events.capacity() == 0) // kineto writes ~270 bytes per event (compact traces grow it)
+        next.events.reserve(windowSize / 256);
     if (next.window.size() < std::max(windowSize, m_len - m_pos))
         next.window.resize(std::max(windowSize, m_len - m_pos));
     if (m_len > m_pos) // an empty window may have no storage: memcpy needs valid pointers even for 0 bytes
@@ -356,6 +371,7 @@ LoadResult TraceReader::run()
     if (!m_sawTraceEvents && !m_arrayForm)
         return fatal("not a trace: the top-level object has no \"traceEvents\" array", 0);
     handOver(0);
+    m_batch = {};
     m_pipe.finish();
     m_assembler.closeOpenSlices();
     auto& builder = m_assembler.builder();
@@ -370,10 +386,8 @@ LoadResult TraceReader::run()
 Status TraceReader::step(Cursor& c)
 {
     switch (m_state) {
-    case State::Start:
-        return stepStart(c);
-    case State::ObjectMember:
-        return stepObjectMember(c);
+    case State::Start: return stepStart(c);
+    case State::ObjectMember: return stepObjectMember(c);
     case State::AfterObjectMember:
         if (!json::skipSpace(c))
             return Status::Incomplete;
@@ -388,19 +402,15 @@ Status TraceReader::step(Cursor& c)
             return Status::Ok;
         }
         return c.fail("expected ',' or '}' after a top-level value");
-    case State::Events:
-        return stepEvents(c);
-    case State::AfterEvents:
-        m_state = m_arrayForm ? State::Trailing : State::AfterObjectMember;
-        return Status::Ok;
+    case State::Events: return stepEvents(c);
+    case State::AfterEvents: m_state = m_arrayForm ? State::Trailing : State::AfterObjectMember; return Status::Ok;
     case State::Trailing:
         if (!json::skipSpace(c))
             return m_eof ? (m_state = State::Done, Status::Ok) : Status::Incomplete;
         warnAt("trailing-data", "data after the end of the trace was ignored", c.p);
         m_state = State::Done;
         return Status::Ok;
-    case State::Done:
-        return Status::Ok;
+    case State::Done: return Status::Ok;
     }
     return Status::Ok;
 }
@@ -540,24 +550,30 @@ Status TraceReader::stepEvents(Cursor& c)
             ++m_eventIndex;
             continue;
         }
-        const Status st = m_parser.parse(c, m_event, m_idTexts);
+        // Parsed in place: an event is ~400 bytes, as many as its text, so a copy would cost
+        // the parsing thread (the pipeline's slowest) as much again as reading it.
+        auto& parsed = m_batch.events.emplace_back();
+        const Status st = m_parser.parse(c, parsed.event, m_idTexts);
         if (st != Status::Ok) {
+            m_batch.events.pop_back();
             if (st == Status::Incomplete)
                 c.p = start;
             return st;
         }
         const std::string_view text(start, static_cast<std::size_t>(c.p - start));
         if (const std::size_t bad = utf8::firstInvalidJson(text); bad != utf8::kValid) [[unlikely]]
-            keepValidText(m_event, start + bad);
-        keepViews(m_event);
-        m_batch.events.push_back({m_event, offsetOf(start), static_cast<std::uint32_t>(text.size()), m_eventIndex});
+            keepValidText(parsed.event, start + bad);
+        keepViews(parsed.event);
+        parsed.offset = offsetOf(start);
+        parsed.length = static_cast<std::uint32_t>(text.size());
+        parsed.index = m_eventIndex;
         ++m_eventIndex;
     }
 }
 
 void TraceReader::keepValidText(RawEvent& ev, const char* firstBad)
 {
-    warnAt("invalid-utf8", kInvalidUtf8, firstBad);
+    warnBefore(m_batch.events.size() - 1, "invalid-utf8", kInvalidUtf8, firstBad); // the event is the batch's last
     std::string_view* kept[] = {&ev.name, &ev.category, &ev.args.name, &ev.args.labels, &ev.scope, &ev.bp};
     static_assert(std::size(kept) == std::tuple_size_v<decltype(m_validText)>);
     for (std::size_t i = 0; i < std::size(kept); ++i)
@@ -599,7 +615,8 @@ LoadResult loadTraceFile(const std::string& path, LoadProgress* progress, const 
     auto opened = openFileSource(path);
     if (!opened.source) {
         LoadResult r;
-        r.fatal = Diagnostic{Diagnostic::Severity::Error, "fatal", path + ": " + opened.error, kNoOffset, kNoEventIndex};
+        r.fatal =
+            Diagnostic{Diagnostic::Severity::Error, "fatal", path + ": " + opened.error, kNoOffset, kNoEventIndex};
         return r;
     }
     return loadFrom(std::move(opened.source), path, progress, options);

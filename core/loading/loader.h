@@ -15,7 +15,7 @@ class ByteSource;
 
 // Shared with the thread that watches the load (the GUI polls it from a timer).
 struct LoadProgress {
-    std::atomic<std::uint64_t> bytesDone{0};  // compressed bytes consumed
+    std::atomic<std::uint64_t> bytesDone{0}; // compressed bytes consumed
     std::atomic<std::uint64_t> bytesTotal{0}; // file size, 0 if unknown
     std::atomic<std::uint64_t> eventsDone{0};
     std::atomic<bool> cancelRequested{false};
@@ -23,23 +23,22 @@ struct LoadProgress {
 
 struct LoadResult {
     std::shared_ptr<const Trace> trace; // null only on a fatal error or cancel
-    std::optional<Diagnostic> fatal;    // why nothing could be loaded
+    std::optional<Diagnostic> fatal; // why nothing could be loaded
     bool cancelled = false;
     bool ok() const { return trace != nullptr; }
 };
 
 struct LoadOptions {
-    std::size_t chunkBytes = 1 << 20; // read granularity (tests use tiny chunks)
+    std::size_t chunkBytes = 1 << 18; // read granularity (tests use tiny chunks)
     bool readInBackgroundThread = true; // inflate/read on a second thread
-    bool assembleInParallel = true;     // build the model on another thread while parsing goes on
+    bool assembleInParallel = true; // build the model on another thread while parsing goes on
 };
 
-LoadResult loadTraceFile(const std::string& path, LoadProgress* progress = nullptr,
-                         const LoadOptions& options = {});
+LoadResult loadTraceFile(const std::string& path, LoadProgress* progress = nullptr, const LoadOptions& options = {});
 
 // For tests and the collector: parse JSON text already in memory, delivered to the
 // parser in chunks of `options.chunkBytes`.
-LoadResult loadTraceFromMemory(std::string text, std::string displayName,
-                               LoadProgress* progress = nullptr, const LoadOptions& options = {});
+LoadResult loadTraceFromMemory(std::string text, std::string displayName, LoadProgress* progress = nullptr,
+                               const LoadOptions& options = {});
 
 } // namespace ks

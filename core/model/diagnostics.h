@@ -15,7 +15,7 @@ struct Diagnostic {
     // Info: an expected property of the format (kineto's orphan flow halves), not a defect.
     enum class Severity { Warning, Error, Info };
     Severity severity = Severity::Warning;
-    std::string code;    // stable key, e.g. "truncated", "unpaired-flow", "missing-ts"
+    std::string code; // stable key, e.g. "truncated", "unpaired-flow", "missing-ts"
     std::string message; // human readable
     std::uint64_t byteOffset = kNoOffset;
     std::int64_t eventIndex = kNoEventIndex;

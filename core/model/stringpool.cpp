@@ -74,8 +74,8 @@ StringId StringPool::find(std::string_view text) const
 std::size_t StringPool::memoryBytes() const
 {
     return m_textBytes + kBlockBytes + m_views.capacity() * sizeof(std::string_view)
-         + m_index.size() * (sizeof(std::string_view) + sizeof(StringId) + 2 * sizeof(void*))
-         + m_index.bucket_count() * sizeof(void*);
+        + m_index.size() * (sizeof(std::string_view) + sizeof(StringId) + 2 * sizeof(void*))
+        + m_index.bucket_count() * sizeof(void*);
 }
 
 } // namespace ks

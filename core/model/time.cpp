@@ -1,7 +1,7 @@
 #include "core/model/time.h"
 
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 
 namespace ks {
 
@@ -38,14 +38,8 @@ std::string format(TimeNs ns, Unit u)
 
 } // namespace
 
-std::string formatDuration(TimeNs ns)
-{
-    return format(ns, unitFor(ns));
-}
+std::string formatDuration(TimeNs ns) { return format(ns, unitFor(ns)); }
 
-std::string formatTimeInUnitOf(TimeNs ns, TimeNs unitOf)
-{
-    return format(ns, unitFor(unitOf));
-}
+std::string formatTimeInUnitOf(TimeNs ns, TimeNs unitOf) { return format(ns, unitFor(unitOf)); }
 
 } // namespace ks

@@ -37,10 +37,8 @@ bool isDeviceCategory(std::string_view c)
     case SliceClass::Kernel:
     case SliceClass::Memcpy:
     case SliceClass::Memset:
-    case SliceClass::GpuUserAnnotation:
-        return true;
-    default:
-        return c == "cuda_sync" || c == "cuda_event";
+    case SliceClass::GpuUserAnnotation: return true;
+    default: return c == "cuda_sync" || c == "cuda_event";
     }
 }
 
@@ -53,10 +51,7 @@ const std::string* Trace::metadataValue(std::string_view key) const
     return nullptr;
 }
 
-SliceClass Trace::classOf(SliceId s) const
-{
-    return m_categoryClass[m_slices.category[s]];
-}
+SliceClass Trace::classOf(SliceId s) const { return m_categoryClass[m_slices.category[s]]; }
 
 TimeNs Trace::selfTime(SliceId s) const
 {
@@ -209,24 +204,23 @@ std::string Trace::trackDisplayName(std::uint32_t track) const
     if (t.tid.isText) // async tracks and string tids name themselves
         return idText(*this, t.tid);
     switch (t.kind) {
-    case TrackKind::GpuStream:
-        return "stream " + idText(*this, t.tid);
-    case TrackKind::CpuThread:
-        return "thread " + idText(*this, t.tid);
-    case TrackKind::Other:
-        break;
+    case TrackKind::GpuStream: return "stream " + idText(*this, t.tid);
+    case TrackKind::CpuThread: return "thread " + idText(*this, t.tid);
+    case TrackKind::Other: break;
     }
     return idText(*this, t.tid);
 }
 
 Trace::MemoryUse Trace::memoryUse() const
 {
-    auto bytes = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
+    // Elements in use: the loader reserves columns for the largest plausible event count, and
+    // capacity that was never written is address space, not memory.
+    auto bytes = [](const auto& v) { return v.size() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
     MemoryUse m;
     m.strings = m_strings.memoryBytes();
     const auto& t = m_slices;
     m.slices = bytes(t.start) + bytes(t.duration) + bytes(t.name) + bytes(t.category) + bytes(t.row)
-             + bytes(t.correlation) + bytes(t.externalId);
+        + bytes(t.correlation) + bytes(t.externalId);
     const auto& i = m_instants;
     m.instants = bytes(i.time) + bytes(i.name) + bytes(i.category) + bytes(i.track) + bytes(i.process) + bytes(i.scope);
     m.textOffsets = bytes(t.rawOffset) + bytes(t.rawLength) + bytes(i.rawOffset) + bytes(i.rawLength);

@@ -38,8 +38,8 @@ enum class TrackKind : std::uint8_t { CpuThread, GpuStream, Other };
 
 // Sub-lanes of a track: every slice of one lane nests properly inside the lane.
 enum class LaneKind : std::uint8_t {
-    Main,     // ops, annotations, runtime calls, kernels
-    Python,   // python_function frames (they overlap record_function ranges)
+    Main, // ops, annotations, runtime calls, kernels
+    Python, // python_function frames (they overlap record_function ranges)
     Overflow, // slices that partially overlap a sibling
 };
 
@@ -67,9 +67,9 @@ struct Track {
     bool hasSortIndex = false;
     std::vector<Lane> lanes;
     std::uint32_t rowBegin = 0, rowEnd = 0;
-    SliceId sliceBegin = 0, sliceEnd = 0;     // all slices of the track
+    SliceId sliceBegin = 0, sliceEnd = 0; // all slices of the track
     std::uint32_t instantBegin = 0, instantEnd = 0; // thread-scoped instants
-    std::uint64_t flowEventCount = 0;         // s/t/f events bound here (for `info`)
+    std::uint64_t flowEventCount = 0; // s/t/f events bound here (for `info`)
 
     std::uint32_t sliceCount() const { return sliceEnd - sliceBegin; }
     std::uint32_t instantCount() const { return instantEnd - instantBegin; }
@@ -78,13 +78,13 @@ struct Track {
 struct Process {
     JsonId pid;
     bool isDevice = false; // GPU rows: pid is the device index, tids are streams
-    int deviceIndex = -1;  // for device processes with a numeric pid
-    std::string name;      // process_name metadata
-    std::string labels;    // process_labels metadata ("CPU", "GPU 0")
+    int deviceIndex = -1; // for device processes with a numeric pid
+    std::string name; // process_name metadata
+    std::string labels; // process_labels metadata ("CPU", "GPU 0")
     std::int64_t sortIndex = 0;
     bool hasSortIndex = false;
     std::vector<std::uint32_t> tracks; // in display order
-    std::uint64_t eventCount = 0;      // slices + instants + counter samples
+    std::uint64_t eventCount = 0; // slices + instants + counter samples
 };
 
 // Kernel / memcpy / memset fields that analysis needs without decoding args.
@@ -95,10 +95,10 @@ struct GpuOpInfo {
     std::int32_t block[3] = {0, 0, 0};
     std::int32_t registersPerThread = -1;
     std::int64_t sharedMemory = -1;
-    float blocksPerSm = -1.0f;         // +inf when kineto wrote "inf"; <0 when absent
+    float blocksPerSm = -1.0f; // +inf when kineto wrote "inf"; <0 when absent
     float warpsPerSm = -1.0f;
     float estAchievedOccupancyPct = -1.0f; // <0 when absent or invalid
-    std::int64_t bytes = -1;           // memcpy/memset size
+    std::int64_t bytes = -1; // memcpy/memset size
 };
 
 enum class SliceClass : std::uint8_t {
@@ -126,7 +126,7 @@ struct SliceTable {
     std::vector<std::uint64_t> rawOffset; // of the event's JSON text in the event source
     std::vector<std::uint32_t> rawLength; // 0: no text (synthesised)
     std::vector<std::int64_t> correlation; // args.correlation or kNoId
-    std::vector<std::int64_t> externalId;  // args["External id"] or kNoId
+    std::vector<std::int64_t> externalId; // args["External id"] or kNoId
 
     std::size_t size() const { return start.size(); }
     TimeNs end(SliceId s) const { return start[s] + duration[s]; }
@@ -138,7 +138,7 @@ struct InstantTable {
     std::vector<TimeNs> time;
     std::vector<StringId> name;
     std::vector<StringId> category;
-    std::vector<std::uint32_t> track;   // for Thread scope, else kNoIndex
+    std::vector<std::uint32_t> track; // for Thread scope, else kNoIndex
     std::vector<std::uint32_t> process; // for Process scope, else kNoIndex
     std::vector<InstantScope> scope;
     std::vector<std::uint64_t> rawOffset;
@@ -175,10 +175,10 @@ struct FlowHalf {
 
 struct FlowCategoryStats {
     StringId category = kEmptyString;
-    std::uint64_t paired = 0;         // arrows
+    std::uint64_t paired = 0; // arrows
     std::uint64_t unpairedStarts = 0; // s/t with no matching f (e.g. sync calls)
-    std::uint64_t unpairedEnds = 0;   // f with no s (kineto's orphan f on CPU calls)
-    std::uint64_t unbound = 0;        // halves with no slice under them
+    std::uint64_t unpairedEnds = 0; // f with no s (kineto's orphan f on CPU calls)
+    std::uint64_t unbound = 0; // halves with no slice under them
 };
 
 struct DeviceProperties {
@@ -298,20 +298,20 @@ public:
 
     // --- display ---
     std::string processDisplayName(std::uint32_t process) const; // "GPU 0 · NVIDIA H200", "python3 (572)"
-    std::string trackDisplayName(std::uint32_t track) const;      // "stream 7", "thread 602 (pt_autograd_0)"
+    std::string trackDisplayName(std::uint32_t track) const; // "stream 7", "thread 602 (pt_autograd_0)"
     const DeviceProperties* deviceFor(int deviceIndex) const;
 
     // Approximate heap bytes owned by the model, by part (for the benchmark).
     struct MemoryUse {
-        std::size_t slices = 0;      // times, names, categories, rows, correlation and External ids
+        std::size_t slices = 0; // times, names, categories, rows, correlation and External ids
         std::size_t textOffsets = 0; // where each slice's and instant's text (its args) is in the source
-        std::size_t strings = 0;     // the name pool
-        std::size_t flows = 0;       // arrows, their by-slice indices, unpaired halves
-        std::size_t lanes = 0;       // processes, tracks, lanes, rows
+        std::size_t strings = 0; // the name pool
+        std::size_t flows = 0; // arrows, their by-slice indices, unpaired halves
+        std::size_t lanes = 0; // processes, tracks, lanes, rows
         std::size_t instants = 0;
         std::size_t counters = 0;
-        std::size_t gpuOps = 0;      // kernel / memcpy launch fields
-        std::size_t kept = 0;        // entries kept verbatim for Save As
+        std::size_t gpuOps = 0; // kernel / memcpy launch fields
+        std::size_t kept = 0; // entries kept verbatim for Save As
         std::size_t total() const
         {
             return slices + textOffsets + strings + flows + lanes + instants + counters + gpuOps + kept;
@@ -330,12 +330,12 @@ private:
     InstantTable m_instants;
     std::vector<CounterSeries> m_counters;
     std::vector<Flow> m_flows;
-    std::vector<std::uint32_t> m_flowsByTo;   // flow indices sorted by `to`
+    std::vector<std::uint32_t> m_flowsByTo; // flow indices sorted by `to`
     std::vector<std::uint32_t> m_flowsByFrom; // flow indices sorted by `from`
     std::vector<FlowCategoryStats> m_flowStats;
     std::vector<FlowHalf> m_unpairedHalves; // sorted by slice
-    std::vector<KeptEntry> m_keptEntries;   // sorted by offset
-    std::vector<SliceId> m_gpuOpSlices;       // sorted; parallel to m_gpuOps
+    std::vector<KeptEntry> m_keptEntries; // sorted by offset
+    std::vector<SliceId> m_gpuOpSlices; // sorted; parallel to m_gpuOps
     std::vector<GpuOpInfo> m_gpuOps;
     std::vector<DeviceProperties> m_deviceProperties;
     std::vector<std::pair<std::string, std::string>> m_metadata;

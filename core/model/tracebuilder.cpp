@@ -1,9 +1,11 @@
 #include "core/model/tracebuilder.h"
 
+#include "core/model/freecolumn.h"
 #include "core/model/timelimits.h"
 #include "core/model/utf8.h"
 
 #include <algorithm>
+#include <future>
 #include <numeric>
 #include <sys/mman.h>
 #include <tuple>
@@ -12,18 +14,38 @@ namespace ks {
 
 namespace {
 
-// Reserves a column and asks for transparent huge pages on it: a multi-GB trace otherwise
-// spends much of its load time faulting in 4 KiB pages. Capacity never written costs address
-// space only, so a generous hint is cheap.
+// Reserves a column and, for a large one, asks for transparent huge pages on it: a multi-GB
+// trace otherwise spends much of its load time faulting in 4 KiB pages. Capacity never written
+// costs address space only, so a generous hint is cheap; a huge page is resident as a whole,
+// though, so a small column (a small trace) keeps 4 KiB pages rather than up to 2 MiB of slack.
 template <typename T>
 void reserveColumn(std::vector<T>& column, std::size_t n)
 {
     column.reserve(n);
+    constexpr std::size_t kHugePageColumnBytes = std::size_t(64) << 20;
+    if (column.capacity() * sizeof(T) < kHugePageColumnBytes)
+        return;
     constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
     const auto begin = (reinterpret_cast<std::uintptr_t>(column.data()) + kHuge - 1) & ~(kHuge - 1);
     const auto end = (reinterpret_cast<std::uintptr_t>(column.data() + column.capacity())) & ~(kHuge - 1);
     if (end > begin)
         madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // advice only: failure is fine
+}
+
+// The device of a GPU process whose pid is not its index (a merged collector file numbers one
+// process per traced process and GPU): its process_labels "GPU 3". -1 for any other label.
+int deviceIndexFromLabels(std::string_view labels)
+{
+    constexpr std::string_view prefix = "GPU ";
+    if (labels.size() <= prefix.size() || labels.size() > prefix.size() + 6 || !labels.starts_with(prefix))
+        return -1;
+    int index = 0;
+    for (const char c : labels.substr(prefix.size())) {
+        if (c < '0' || c > '9')
+            return -1;
+        index = index * 10 + (c - '0');
+    }
+    return index;
 }
 
 // Applies `order` (new position -> old index) to one column, using one temporary.
@@ -37,18 +59,51 @@ void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
     column.swap(out);
 }
 
-// The slice columns the loader fills, listed once so that reserving and reordering never miss one.
+// Applies `order` to several columns at once in place, following the permutation's cycles:
+// no second copy of a multi-GB column is made (the load's peak memory is here), and no
+// fresh pages are faulted in. Each column moves together along one walk of `order`.
+template <class... Columns, std::size_t... I>
+void permuteInPlace(const std::vector<std::uint32_t>& order, std::index_sequence<I...>, Columns&... columns)
+{
+    std::vector<bool> placed(order.size());
+    for (std::uint32_t first = 0; first < order.size(); ++first) {
+        if (placed[first] || order[first] == first)
+            continue;
+        const auto saved = std::tuple(columns[first]...);
+        std::uint32_t to = first;
+        for (std::uint32_t from = order[to]; from != first; to = from, from = order[to]) {
+            placed[to] = true;
+            ((columns[to] = columns[from]), ...);
+        }
+        placed[to] = true;
+        ((columns[to] = std::get<I>(saved)), ...);
+    }
+}
+
+template <class... Columns>
+void permuteInPlace(const std::vector<std::uint32_t>& order, Columns&... columns)
+{
+    permuteInPlace(order, std::index_sequence_for<Columns...>{}, columns...);
+}
+
+// The slice columns the loader fills, listed once so that reserving and reordering never
+// miss one: the times (which flow binding reads) and the rest, reordered in parallel.
+template <class Slices, class Visit>
+void visitTimeColumns(Slices& t, Visit visit)
+{
+    visit(t.start, t.duration);
+}
+template <class Slices, class Visit>
+void visitOtherLoadedColumns(Slices& t, Visit visit)
+{
+    visit(t.name, t.category, t.rawOffset, t.rawLength, t.correlation, t.externalId);
+}
 template <class Slices, class Visit>
 void forEachLoadedColumn(Slices& t, Visit visit)
 {
-    visit(t.start);
-    visit(t.duration);
-    visit(t.name);
-    visit(t.category);
-    visit(t.rawOffset);
-    visit(t.rawLength);
-    visit(t.correlation);
-    visit(t.externalId);
+    auto each = [&](auto&... columns) { (visit(columns), ...); };
+    visitTimeColumns(t, each);
+    visitOtherLoadedColumns(t, each);
 }
 
 int processRank(const Process& p)
@@ -88,6 +143,20 @@ std::uint32_t TraceBuilder::trackFor(JsonId pid, JsonId tid, bool device)
     return it->second;
 }
 
+std::uint32_t TraceBuilder::threadKeyFor(JsonId pid, JsonId tid, bool device)
+{
+    if (!m_threadKeys.empty()) { // events of one thread come in runs
+        const auto& k = m_threadKeys.back();
+        if (k.device == device && k.pid == pid && k.tid == tid)
+            return static_cast<std::uint32_t>(m_threadKeys.size() - 1);
+    }
+    TrackKey key{pid, tid, device};
+    auto [it, inserted] = m_threadKeyIndex.try_emplace(key, static_cast<std::uint32_t>(m_threadKeys.size()));
+    if (inserted)
+        m_threadKeys.push_back(key);
+    return it->second;
+}
+
 SliceClass TraceBuilder::categoryClass(StringId category)
 {
     auto& classes = m_trace.m_categoryClass;
@@ -109,11 +178,11 @@ void TraceBuilder::reserveForEvents(std::size_t events)
     auto& t = m_trace.m_slices;
     forEachLoadedColumn(t, [&](auto& column) { reserveColumn(column, events); });
     reserveColumn(m_sliceTrack, events);
-    reserveColumn(m_sliceGpuOp, events);
     reserveColumn(m_sliceIsPython, events);
     reserveColumn(m_flowEvents, events / 4);
     reserveColumn(m_instantEvents, events / 8);
     reserveColumn(m_gpuOps, events / 8);
+    reserveColumn(m_gpuOpSlice, events / 8);
 }
 
 std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
@@ -134,18 +203,16 @@ std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
     m_sliceTrack.push_back(trackFor(e.pid, e.tid, e.device));
     m_sliceIsPython.push_back(categoryClass(e.category) == SliceClass::PythonFunction);
     if (e.gpuOp) {
-        m_sliceGpuOp.push_back(static_cast<std::uint32_t>(m_gpuOps.size()));
+        m_gpuOpSlice.push_back(index);
         m_gpuOps.push_back(*e.gpuOp);
-    } else {
-        m_sliceGpuOp.push_back(kNoIndex);
     }
     return index;
 }
 
 void TraceBuilder::addInstant(const InstantEvent& e)
 {
-    m_instantEvents.push_back(e);
-    m_instantEvents.back().time = std::clamp(e.time, -kMaxTimeNs, kMaxTimeNs);
+    m_instantEvents.push_back({std::clamp(e.time, -kMaxTimeNs, kMaxTimeNs), e.rawOffset, e.name, e.category,
+                               e.rawLength, threadKeyFor(e.pid, e.tid, e.device), e.scope});
     if (e.scope == InstantScope::Thread)
         trackFor(e.pid, e.tid, e.device);
 }
@@ -178,7 +245,9 @@ std::uint32_t TraceBuilder::counterSeries(JsonId pid, std::string_view seriesNam
 
 void TraceBuilder::addFlowEvent(const FlowEvent& e)
 {
-    m_flowEvents.push_back(e);
+    const std::uint32_t thread = e.pendingSlice == kNoIndex ? threadKeyFor(e.pid, e.tid, e.device) : kNoIndex;
+    m_flowEvents.push_back(
+        {e.id, e.time, e.rawOffset, e.category, e.name, e.pendingSlice, e.rawLength, thread, e.phase, e.bindEnclosing});
 }
 
 void TraceBuilder::keepEntry(std::uint64_t offset, std::uint32_t length, char phase)
@@ -241,10 +310,7 @@ void TraceBuilder::countEntry(char phase, StringId category)
     ++m_phaseCounts[(std::uint64_t(static_cast<unsigned char>(phase)) << 32) | category];
 }
 
-void TraceBuilder::countEntry(std::string_view key)
-{
-    ++m_otherPhaseCounts[std::string(key)];
-}
+void TraceBuilder::countEntry(std::string_view key) { ++m_otherPhaseCounts[std::string(key)]; }
 
 Trace TraceBuilder::finish()
 {
@@ -253,7 +319,7 @@ Trace TraceBuilder::finish()
     buildProcessesAndTracks();
     auto byStart = sortByTrackAndStart();
     assignLanesAndRows(byStart);
-    m_sliceIsPython = {}; // scratch columns go as soon as they are used: the peak RSS is here
+    freeColumn(m_sliceIsPython); // scratch columns go as soon as they are used: the peak RSS is here
 
     // Final order: by row (track, lane, depth), then start. byStart is already start
     // ordered within each track, so a stable bucket pass by row finishes the job.
@@ -267,8 +333,9 @@ Trace TraceBuilder::finish()
         rowOfPending[i] = track.rowBegin + lane.firstRow + m_depthOfPending[i];
         ++rowFill[rowOfPending[i] + 1];
     }
-    m_laneOfPending = {};
-    m_depthOfPending = {};
+    freeColumn(m_sliceTrack);
+    freeColumn(m_laneOfPending);
+    freeColumn(m_depthOfPending);
     std::partial_sum(rowFill.begin(), rowFill.end(), rowFill.begin());
     for (std::size_t r = 0; r < rows.size(); ++r) {
         rows[r].begin = rowFill[r];
@@ -281,13 +348,25 @@ Trace TraceBuilder::finish()
         order[pos] = old;
         finalIdOfPending[old] = pos;
     }
-    byStart = {};
+    freeColumn(byStart);
+    freeColumn(rowOfPending);
 
+    // The columns flow binding does not read are reordered on a second thread meanwhile
+    // (large traces only: a thread costs more than a small trace's whole reorder).
     auto& t = m_trace.m_slices;
-    forEachLoadedColumn(t, [&](auto& column) { permute(column, order); });
+    auto reorderOthers = [&] {
+        visitOtherLoadedColumns(t, [&](auto&... columns) { permuteInPlace(order, columns...); });
+    };
+    constexpr std::size_t kParallelReorderSlices = 1 << 16;
+    std::future<void> othersReordered;
+    if (n >= kParallelReorderSlices)
+        othersReordered = std::async(std::launch::async, reorderOthers);
+    else
+        reorderOthers();
+    visitTimeColumns(t, [&](auto&... columns) { permuteInPlace(order, columns...); });
     t.row.resize(n);
-    for (std::uint32_t pos = 0; pos < n; ++pos)
-        t.row[pos] = rowOfPending[order[pos]];
+    for (std::uint32_t r = 0; r < rows.size(); ++r)
+        std::fill(t.row.begin() + rows[r].begin, t.row.begin() + rows[r].end, r);
     for (auto& track : m_trace.m_tracks) {
         track.sliceBegin = track.rowBegin < track.rowEnd ? rows[track.rowBegin].begin : 0;
         track.sliceEnd = track.rowBegin < track.rowEnd ? rows[track.rowEnd - 1].end : 0;
@@ -295,23 +374,28 @@ Trace TraceBuilder::finish()
 
     // GPU-op side table, keyed by final slice id.
     std::vector<std::pair<SliceId, std::uint32_t>> gpuOps;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        if (m_sliceGpuOp[i] != kNoIndex)
-            gpuOps.emplace_back(finalIdOfPending[i], m_sliceGpuOp[i]);
-    }
+    gpuOps.reserve(m_gpuOps.size());
+    for (std::uint32_t i = 0; i < m_gpuOpSlice.size(); ++i)
+        gpuOps.emplace_back(finalIdOfPending[m_gpuOpSlice[i]], i);
+    freeColumn(m_gpuOpSlice);
     std::sort(gpuOps.begin(), gpuOps.end());
+    m_trace.m_gpuOpSlices.reserve(gpuOps.size());
+    m_trace.m_gpuOps.reserve(gpuOps.size());
     for (const auto& [slice, info] : gpuOps) {
         m_trace.m_gpuOpSlices.push_back(slice);
         m_trace.m_gpuOps.push_back(m_gpuOps[info]);
     }
-    m_gpuOps = {};
-    m_sliceGpuOp = {};
+    freeColumn(m_gpuOps);
+    freeColumn(gpuOps);
 
     bindAndPairFlows(finalIdOfPending);
-    m_sliceTrack = {};
+    freeColumn(finalIdOfPending);
     finishInstants();
     finishCounters();
     finishPhaseCounts();
+    if (othersReordered.valid())
+        othersReordered.get();
+    freeColumn(order);
     computeExtent();
     std::stable_sort(m_trace.m_keptEntries.begin(), m_trace.m_keptEntries.end(),
                      [](const KeptEntry& a, const KeptEntry& b) { return a.offset < b.offset; });
@@ -339,7 +423,8 @@ void TraceBuilder::buildProcessesAndTracks()
     tracks.resize(m_trackKeys.size());
     for (std::uint32_t ti = 0; ti < m_trackKeys.size(); ++ti) {
         const auto& key = m_trackKeys[ti];
-        auto [it, inserted] = processIndex.try_emplace({key.pid, key.device}, static_cast<std::uint32_t>(processes.size()));
+        auto [it, inserted] =
+            processIndex.try_emplace({key.pid, key.device}, static_cast<std::uint32_t>(processes.size()));
         if (inserted) {
             Process p;
             p.pid = key.pid;
@@ -351,6 +436,8 @@ void TraceBuilder::buildProcessesAndTracks()
                 p.labels = m->second.labels;
                 p.sortIndex = m->second.sortIndex;
                 p.hasSortIndex = m->second.hasSortIndex;
+                if (const int labelled = deviceIndexFromLabels(p.labels); key.device && labelled >= 0)
+                    p.deviceIndex = labelled;
             }
             processes.push_back(std::move(p));
         }
@@ -358,9 +445,9 @@ void TraceBuilder::buildProcessesAndTracks()
         track.process = it->second;
         track.tid = key.tid;
         const auto& process = processes[track.process];
-        track.kind = key.device ? TrackKind::GpuStream
-                   : processRank(process) == 2 ? TrackKind::Other
-                                               : TrackKind::CpuThread;
+        track.kind = key.device         ? TrackKind::GpuStream
+            : processRank(process) == 2 ? TrackKind::Other
+                                        : TrackKind::CpuThread;
         if (auto m = m_threadMeta.find({key.pid, key.tid}); m != m_threadMeta.end()) {
             track.name = m->second.name;
             track.sortIndex = m->second.sortIndex;
@@ -498,10 +585,12 @@ void TraceBuilder::assignLanesAndRows(const std::vector<std::uint32_t>& byStart)
                 ++crowded;
             }
             if (chosen == kNoIndex) {
-                const bool first = std::none_of(lanes.begin(), lanes.end(), [&](const LaneState& l) { return l.python == python; });
+                const bool first =
+                    std::none_of(lanes.begin(), lanes.end(), [&](const LaneState& l) { return l.python == python; });
                 if (!first)
                     ++overlaps;
-                lanes.push_back({first ? (python ? LaneKind::Python : LaneKind::Main) : LaneKind::Overflow, python, {}, 0});
+                lanes.push_back(
+                    {first ? (python ? LaneKind::Python : LaneKind::Main) : LaneKind::Overflow, python, {}, 0});
                 chosen = static_cast<std::uint32_t>(lanes.size() - 1);
             }
             auto& lane = lanes[chosen];
@@ -517,7 +606,7 @@ void TraceBuilder::assignLanesAndRows(const std::vector<std::uint32_t>& byStart)
         std::iota(laneOrder.begin(), laneOrder.end(), 0);
         std::stable_sort(laneOrder.begin(), laneOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
             return std::pair(lanes[a].python, lanes[a].kind == LaneKind::Overflow)
-                 < std::pair(lanes[b].python, lanes[b].kind == LaneKind::Overflow);
+                < std::pair(lanes[b].python, lanes[b].kind == LaneKind::Overflow);
         });
         std::vector<std::uint32_t> newLane(lanes.size());
         for (std::uint32_t k = 0; k < laneOrder.size(); ++k)
@@ -550,142 +639,21 @@ void TraceBuilder::assignLanesAndRows(const std::vector<std::uint32_t>& byStart)
                                   overlaps);
 }
 
-SliceId TraceBuilder::bindFlowEvent(const FlowEvent& e, const std::vector<SliceId>& finalIdOfPending) const
-{
-    if (e.pendingSlice != kNoIndex)
-        return finalIdOfPending[e.pendingSlice];
-    auto it = m_trackIndex.find(TrackKey{e.pid, e.tid, e.device});
-    if (it == m_trackIndex.end()) // a flow on a host row whose slices are device rows, or vice versa
-        it = m_trackIndex.find(TrackKey{e.pid, e.tid, !e.device});
-    if (it == m_trackIndex.end())
-        return kNoSlice;
-    const auto& trace = m_trace;
-    const auto& track = trace.m_tracks[it->second];
-    const auto& t = trace.m_slices;
-    // Exact start first (kineto puts each flow half at its slice's start), innermost wins;
-    // then the deepest slice open at the time; then, for a plain f, the next slice.
-    SliceId exact = kNoSlice, enclosing = kNoSlice, next = kNoSlice;
-    for (auto r = track.rowEnd; r-- > track.rowBegin;) {
-        const auto& row = trace.m_rows[r];
-        auto first = t.start.begin() + row.begin;
-        auto last = t.start.begin() + row.end;
-        auto lb = std::lower_bound(first, last, e.time);
-        if (lb != last && *lb == e.time && exact == kNoSlice)
-            exact = static_cast<SliceId>(lb - t.start.begin());
-        if (lb != last && (next == kNoSlice || *lb < t.start[next]))
-            next = static_cast<SliceId>(lb - t.start.begin());
-        if (enclosing == kNoSlice && lb != first) {
-            const auto prev = static_cast<SliceId>(lb - t.start.begin() - 1);
-            if (t.end(prev) > e.time)
-                enclosing = prev;
-        }
-    }
-    if (exact != kNoSlice)
-        return exact;
-    if (enclosing != kNoSlice)
-        return enclosing;
-    if (e.phase == FlowPhase::End && !e.bindEnclosing)
-        return next;
-    return kNoSlice;
-}
-
-void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending)
-{
-    struct Bound {
-        StringId category, name;
-        std::uint64_t id;
-        TimeNs time;
-        FlowPhase phase;
-        SliceId slice;
-    };
-    std::vector<Bound> bound;
-    bound.reserve(m_flowEvents.size());
-    std::map<StringId, FlowCategoryStats> stats;
-    for (const auto& e : m_flowEvents) {
-        const SliceId slice = bindFlowEvent(e, finalIdOfPending);
-        if (slice == kNoSlice) {
-            auto& s = stats[e.category];
-            s.category = e.category;
-            ++s.unbound;
-            if (e.rawLength)
-                keepEntry(e.rawOffset, e.rawLength, e.phase == FlowPhase::Start ? 's' : e.phase == FlowPhase::Step ? 't' : 'f');
-            continue;
-        }
-        ++m_trace.m_tracks[m_trace.trackOf(slice)].flowEventCount;
-        bound.push_back({e.category, e.name, e.id, e.time, e.phase, slice});
-    }
-    m_flowEvents = {};
-    std::stable_sort(bound.begin(), bound.end(), [](const Bound& a, const Bound& b) {
-        return std::tie(a.category, a.name, a.id, a.time, a.phase) < std::tie(b.category, b.name, b.id, b.time, b.phase);
-    });
-    auto& flows = m_trace.m_flows;
-    auto& halves = m_trace.m_unpairedHalves;
-    for (std::size_t i = 0; i < bound.size();) {
-        std::size_t j = i;
-        const Bound* open = nullptr;
-        bool openUsed = false;
-        auto& s = stats[bound[i].category];
-        s.category = bound[i].category;
-        auto unpairedStart = [&] {
-            ++s.unpairedStarts;
-            halves.push_back({open->category, open->name, open->id, open->slice, true});
-        };
-        for (; j < bound.size() && bound[j].category == bound[i].category && bound[j].name == bound[i].name
-               && bound[j].id == bound[i].id;
-             ++j) {
-            const auto& b = bound[j];
-            if (b.phase != FlowPhase::Start) { // End or Step closes an arrow from the open start
-                if (open) {
-                    flows.push_back({b.category, b.name, open->slice, b.slice, b.id});
-                    openUsed = true;
-                    ++s.paired;
-                } else {
-                    ++s.unpairedEnds;
-                    halves.push_back({b.category, b.name, b.id, b.slice, false});
-                }
-            }
-            if (b.phase != FlowPhase::End) { // Start or Step opens the next arrow
-                if (open && !openUsed)
-                    unpairedStart();
-                open = &b;
-                openUsed = false;
-            }
-        }
-        if (open && !openUsed)
-            unpairedStart();
-        i = j;
-    }
-    std::stable_sort(halves.begin(), halves.end(), [](const FlowHalf& a, const FlowHalf& b) { return a.slice < b.slice; });
-    for (auto& [category, s] : stats)
-        m_trace.m_flowStats.push_back(s);
-    std::uint64_t unpaired = 0;
-    for (const auto& s : m_trace.m_flowStats)
-        unpaired += s.unpairedStarts + s.unpairedEnds;
-    if (unpaired)
-        m_trace.m_diagnostics.add({Diagnostic::Severity::Info, "unpaired-flow",
-                                   "flow events without their other half (kineto writes one for every CUDA API call)",
-                                   kNoOffset, kNoEventIndex},
-                                  unpaired);
-
-    auto& byFrom = m_trace.m_flowsByFrom;
-    auto& byTo = m_trace.m_flowsByTo;
-    byFrom.resize(flows.size());
-    std::iota(byFrom.begin(), byFrom.end(), 0);
-    byTo = byFrom;
-    std::stable_sort(byFrom.begin(), byFrom.end(), [&](auto a, auto b) { return flows[a].from < flows[b].from; });
-    std::stable_sort(byTo.begin(), byTo.end(), [&](auto a, auto b) { return flows[a].to < flows[b].to; });
-}
-
 void TraceBuilder::finishInstants()
 {
     auto& events = m_instantEvents;
-    std::vector<std::uint32_t> trackOf(events.size(), kNoIndex);
+    std::vector<std::uint32_t> trackOfThread(m_threadKeys.size(), kNoIndex);
+    for (std::uint32_t k = 0; k < m_threadKeys.size(); ++k) {
+        if (auto it = m_trackIndex.find(m_threadKeys[k]); it != m_trackIndex.end())
+            trackOfThread[k] = it->second;
+    }
     std::map<std::pair<JsonId, bool>, std::uint32_t> processOf;
     for (std::uint32_t p = 0; p < m_trace.m_processes.size(); ++p)
         processOf.emplace(std::pair{m_trace.m_processes[p].pid, m_trace.m_processes[p].isDevice}, p);
+    std::vector<std::uint32_t> trackOf(events.size(), kNoIndex);
     for (std::size_t i = 0; i < events.size(); ++i) {
         if (events[i].scope == InstantScope::Thread)
-            trackOf[i] = m_trackIndex.at(TrackKey{events[i].pid, events[i].tid, events[i].device});
+            trackOf[i] = trackOfThread[events[i].thread];
     }
     std::vector<std::uint32_t> order(events.size());
     std::iota(order.begin(), order.end(), 0);
@@ -697,7 +665,8 @@ void TraceBuilder::finishInstants()
         const auto& e = events[i];
         std::uint32_t process = kNoIndex;
         if (e.scope == InstantScope::Process) {
-            if (auto it = processOf.find({e.pid, e.device}); it != processOf.end())
+            const auto& key = m_threadKeys[e.thread];
+            if (auto it = processOf.find({key.pid, key.device}); it != processOf.end())
                 process = it->second;
         }
         if (trackOf[i] != kNoIndex) {
@@ -715,7 +684,7 @@ void TraceBuilder::finishInstants()
         out.rawOffset.push_back(e.rawOffset);
         out.rawLength.push_back(e.rawLength);
     }
-    events = {};
+    freeColumn(events);
 }
 
 void TraceBuilder::finishCounters()

@@ -44,11 +44,11 @@ struct FlowEvent {
     FlowPhase phase = FlowPhase::Start;
     StringId category = kEmptyString;
     StringId name = kEmptyString;
-    std::uint64_t id = 0;         // numeric id (string ids are parsed as hex, as Perfetto does)
+    std::uint64_t id = 0; // numeric id (string ids are parsed as hex, as Perfetto does)
     JsonId pid, tid;
     bool device = false;
     TimeNs time = 0;
-    bool bindEnclosing = false;   // f with "bp":"e"
+    bool bindEnclosing = false; // f with "bp":"e"
     std::int64_t eventIndex = kNoEventIndex;
     // v2 flows (and the loader's fast path) name their slice directly:
     std::uint32_t pendingSlice = kNoIndex; // index returned by addSlice
@@ -119,12 +119,37 @@ private:
         bool hasSortIndex = false;
     };
 
+    // What the builder keeps of a flow event or an instant until finish(): about a third of
+    // the input structs (a 4 GB trace holds millions), with (pid, tid, device) as an index
+    // into m_threadKeys.
+    struct PendingFlow {
+        std::uint64_t id;
+        TimeNs time;
+        std::uint64_t rawOffset;
+        StringId category, name;
+        std::uint32_t pendingSlice;
+        std::uint32_t rawLength;
+        std::uint32_t thread; // kNoIndex when pendingSlice names the slice
+        FlowPhase phase;
+        bool bindEnclosing;
+    };
+    struct PendingInstant {
+        TimeNs time;
+        std::uint64_t rawOffset;
+        StringId name, category;
+        std::uint32_t rawLength;
+        std::uint32_t thread;
+        InstantScope scope;
+    };
+
     std::uint32_t trackFor(JsonId pid, JsonId tid, bool device);
+    // Interns (pid, tid, device) without making it a track.
+    std::uint32_t threadKeyFor(JsonId pid, JsonId tid, bool device);
     void buildProcessesAndTracks();
     std::vector<std::uint32_t> sortByTrackAndStart() const;
     void assignLanesAndRows(const std::vector<std::uint32_t>& byStart);
     void bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending);
-    SliceId bindFlowEvent(const FlowEvent& e, const std::vector<SliceId>& finalIdOfPending) const;
+    SliceId bindFlowEvent(const PendingFlow& e, const std::vector<SliceId>& finalIdOfPending) const;
     void finishInstants();
     void finishCounters();
     void finishPhaseCounts();
@@ -132,16 +157,18 @@ private:
 
     Trace m_trace;
     // Slices are appended straight into m_trace.m_slices (columns); these columns only
-    // live until finish(): the track of each slice and its GPU-op record (or kNoIndex).
+    // live until finish(): the track of each slice, and the slice of each GPU-op record.
     std::vector<std::uint32_t> m_sliceTrack;
-    std::vector<std::uint32_t> m_sliceGpuOp;
+    std::vector<std::uint32_t> m_gpuOpSlice;
     std::vector<std::uint8_t> m_sliceIsPython;
     std::vector<bool> m_categoryKnown; // classifyCategory has run for this StringId
     std::vector<GpuOpInfo> m_gpuOps;
-    std::vector<std::uint32_t> m_laneOfPending;  // filled by assignLanesAndRows
+    std::vector<std::uint32_t> m_laneOfPending; // filled by assignLanesAndRows
     std::vector<std::uint16_t> m_depthOfPending;
-    std::vector<InstantEvent> m_instantEvents;
-    std::vector<FlowEvent> m_flowEvents;
+    std::vector<PendingInstant> m_instantEvents;
+    std::vector<PendingFlow> m_flowEvents;
+    std::vector<TrackKey> m_threadKeys;
+    std::unordered_map<TrackKey, std::uint32_t, TrackKeyHash> m_threadKeyIndex;
     std::vector<TrackKey> m_trackKeys;
     std::unordered_map<TrackKey, std::uint32_t, TrackKeyHash> m_trackIndex;
     std::uint32_t m_lastTrack = kNoIndex;

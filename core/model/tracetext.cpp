@@ -31,7 +31,8 @@ void readInBlocks(const EventTextSource* source, std::span<const Id> ids, const 
         const std::uint64_t begin = offsets[first];
         std::uint64_t end = begin + lengths[first];
         std::size_t j = i + 1;
-        while (j < order.size() && lengths[order[j]] != 0 && offsets[order[j]] + lengths[order[j]] - begin <= kBlockBytes) {
+        while (j < order.size() && lengths[order[j]] != 0
+               && offsets[order[j]] + lengths[order[j]] - begin <= kBlockBytes) {
             end = std::max(end, offsets[order[j]] + lengths[order[j]]);
             ++j;
         }
@@ -41,8 +42,8 @@ void readInBlocks(const EventTextSource* source, std::span<const Id> ids, const 
             const Id id = order[i];
             const std::uint64_t from = offsets[id] - begin;
             const std::string_view text = from + lengths[id] <= block.size()
-                                            ? std::string_view(block).substr(from, lengths[id])
-                                            : std::string_view();
+                ? std::string_view(block).substr(from, lengths[id])
+                : std::string_view();
             sink(id, utf8::validJsonView(text, sanitized));
         }
     }

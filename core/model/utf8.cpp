@@ -66,8 +66,8 @@ long hex4(const unsigned char* p, const unsigned char* end)
     for (int i = 0; i < 4; ++i) {
         const unsigned ch = p[i];
         const int h = ch >= '0' && ch <= '9' ? int(ch - '0')
-                    : ch >= 'a' && ch <= 'f' ? int(ch - 'a' + 10)
-                    : ch >= 'A' && ch <= 'F' ? int(ch - 'A' + 10)
+            : ch >= 'a' && ch <= 'f'         ? int(ch - 'a' + 10)
+            : ch >= 'A' && ch <= 'F'         ? int(ch - 'A' + 10)
                                              : -1;
         if (h < 0)
             return -1;
@@ -155,25 +155,13 @@ std::string sanitize(std::string_view text)
 
 } // namespace
 
-std::size_t firstInvalid(std::string_view text)
-{
-    return firstBad<false>(text);
-}
+std::size_t firstInvalid(std::string_view text) { return firstBad<false>(text); }
 
-std::string sanitized(std::string_view text)
-{
-    return sanitize<false>(text);
-}
+std::string sanitized(std::string_view text) { return sanitize<false>(text); }
 
-std::size_t firstInvalidJson(std::string_view json)
-{
-    return firstBad<true>(json);
-}
+std::size_t firstInvalidJson(std::string_view json) { return firstBad<true>(json); }
 
-std::string sanitizedJson(std::string_view json)
-{
-    return sanitize<true>(json);
-}
+std::string sanitizedJson(std::string_view json) { return sanitize<true>(json); }
 
 std::string_view validView(std::string_view text, std::string& scratch)
 {

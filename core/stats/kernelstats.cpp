@@ -8,15 +8,13 @@ namespace ks {
 
 namespace {
 
-double finiteOrZero(float v)
-{
-    return std::isfinite(v) && v >= 0 ? double(v) : 0.0;
-}
+double finiteOrZero(float v) { return std::isfinite(v) && v >= 0 ? double(v) : 0.0; }
 
 bool sameLaunchConfig(const KernelRow& row, const GpuOpInfo& g)
 {
-    return std::equal(row.grid.begin(), row.grid.end(), g.grid) && std::equal(row.block.begin(), row.block.end(), g.block)
-        && row.registersPerThread == g.registersPerThread && row.sharedMemory == g.sharedMemory;
+    return std::equal(row.grid.begin(), row.grid.end(), g.grid)
+        && std::equal(row.block.begin(), row.block.end(), g.block) && row.registersPerThread == g.registersPerThread
+        && row.sharedMemory == g.sharedMemory;
 }
 
 // The name of the op whose runtime or driver call launched each kernel: correlation id to
@@ -36,7 +34,8 @@ std::unordered_map<SliceId, StringId> launchingOperators(const Trace& trace, con
     std::unordered_map<SliceId, StringId> result;
     for (const SliceId k : kernels) {
         std::int64_t external = slices.externalId[k];
-        if (auto it = externalOfCorrelation.find(slices.correlation[k]); it != externalOfCorrelation.end() && it->second != kNoId)
+        if (auto it = externalOfCorrelation.find(slices.correlation[k]);
+            it != externalOfCorrelation.end() && it->second != kNoId)
             external = it->second;
         if (auto it = opOfExternal.find(external); it != opOfExternal.end())
             result[k] = it->second;
@@ -48,7 +47,8 @@ std::string groupKey(const Trace& trace, SliceId s, StringId op)
 {
     std::string key = std::to_string(trace.slices().name[s]) + '/' + std::to_string(op);
     if (const GpuOpInfo* g = trace.gpuOpInfo(s)) {
-        for (const auto v : {g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2], g->registersPerThread})
+        for (const auto v :
+             {g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2], g->registersPerThread})
             key += '/' + std::to_string(v);
         key += '/' + std::to_string(g->sharedMemory);
     }
@@ -77,8 +77,8 @@ std::vector<KernelRow> computeKernelStats(const Trace& trace, const KernelStatsO
     for (const SliceId s : kernels) {
         const auto op = operators.find(s);
         const StringId opName = op == operators.end() ? kEmptyString : op->second;
-        auto [it, inserted] = rowOfKey.try_emplace(byOperator ? groupKey(trace, s, opName) : std::to_string(slices.name[s]),
-                                                   rows.size());
+        auto [it, inserted] =
+            rowOfKey.try_emplace(byOperator ? groupKey(trace, s, opName) : std::to_string(slices.name[s]), rows.size());
         const GpuOpInfo* g = trace.gpuOpInfo(s);
         if (inserted) {
             KernelRow row;
@@ -114,7 +114,8 @@ std::vector<KernelRow> computeKernelStats(const Trace& trace, const KernelStatsO
             rows[i].meanEstAchievedOccupancyPct = occupancyWeighted[i] / double(rows[i].total);
         }
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const KernelRow& a, const KernelRow& b) { return a.total > b.total; });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const KernelRow& a, const KernelRow& b) { return a.total > b.total; });
     return rows;
 }
 

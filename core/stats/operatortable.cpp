@@ -1,5 +1,6 @@
 #include "core/stats/operatortable.h"
 
+#include "core/analysis/tracefacts.h"
 #include "core/gpu/tensorcores.h"
 
 #include <nlohmann/json.hpp>
@@ -16,9 +17,14 @@ namespace {
 bool isFilteredName(std::string_view name)
 {
     static constexpr std::string_view kFiltered[] = {
-        "[memory]", "[OutOfMemory]", "profiler::_record_function_enter",
-        "profiler::_record_function_enter_new", "profiler::_record_function_exit",
-        "aten::is_leaf", "aten::output_nr", "aten::_version",
+        "[memory]",
+        "[OutOfMemory]",
+        "profiler::_record_function_enter",
+        "profiler::_record_function_enter_new",
+        "profiler::_record_function_exit",
+        "aten::is_leaf",
+        "aten::output_nr",
+        "aten::_version",
     };
     return std::find(std::begin(kFiltered), std::end(kFiltered), name) != std::end(kFiltered);
 }
@@ -55,7 +61,9 @@ void appendPythonRepr(const nlohmann::json& value, std::string& out)
 nlohmann::json parseEventText(std::string_view text)
 {
     constexpr int kMaxDepth = 64;
-    const auto depthGuard = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) { return depth <= kMaxDepth; };
+    const auto depthGuard = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+        return depth <= kMaxDepth;
+    };
     return nlohmann::json::parse(text, depthGuard, false);
 }
 
@@ -74,10 +82,8 @@ bool isCpuClass(SliceClass c)
     case SliceClass::UserAnnotation:
     case SliceClass::CudaRuntime:
     case SliceClass::CudaDriver:
-    case SliceClass::Overhead:
-        return true;
-    default:
-        return false;
+    case SliceClass::Overhead: return true;
+    default: return false;
     }
 }
 
@@ -88,8 +94,13 @@ bool isDeviceActivity(SliceClass c)
 
 class OperatorTableBuilder {
 public:
-    OperatorTableBuilder(const Trace& trace, const OperatorTableOptions& options)
-        : m_trace(trace), m_options(options) {}
+    OperatorTableBuilder(const Trace& trace, const analysis::CorrelationIndex& links,
+                         const OperatorTableOptions& options)
+        : m_trace(trace)
+        , m_links(links)
+        , m_options(options)
+    {
+    }
     OperatorTable build();
 
 private:
@@ -101,10 +112,10 @@ private:
         std::uint32_t parent = kNoIndex;
         std::vector<std::uint32_t> children;
         bool alive = true;
-        TimeNs kernels = 0;      // GPU time launched directly by this op
+        TimeNs kernels = 0; // GPU time launched directly by this op
         TimeNs deviceTotal = 0;
         std::uint32_t kernelCount = 0, tensorCoreKernels = 0; // launched directly
-        std::uint64_t kernelTotal = 0, tensorCoreTotal = 0;   // with the children's
+        std::uint64_t kernelTotal = 0, tensorCoreTotal = 0; // with the children's
         std::int64_t cpuMemory = 0, deviceMemory = 0;
     };
 
@@ -120,8 +131,9 @@ private:
     OperatorRow& rowFor(std::string name, bool device, bool annotation, std::string shapes);
 
     const Trace& m_trace;
+    const analysis::CorrelationIndex& m_links;
     const OperatorTableOptions& m_options;
-    std::vector<Node> m_nodes;          // CPU-side events
+    std::vector<Node> m_nodes; // CPU-side events
     std::vector<std::uint32_t> m_order; // m_nodes by (track, start, -end)
     std::vector<SliceId> m_deviceEvents;
     std::vector<std::uint32_t> m_overheads;
@@ -213,12 +225,6 @@ void OperatorTableBuilder::linkOverheads()
 void OperatorTableBuilder::attributeDeviceTime()
 {
     const auto& slices = m_trace.slices();
-    std::unordered_map<std::int64_t, std::int64_t> externalOfCorrelation;
-    for (const auto& n : m_nodes) {
-        const SliceClass c = m_trace.classOf(n.slice);
-        if ((c == SliceClass::CudaRuntime || c == SliceClass::CudaDriver) && slices.correlation[n.slice] != kNoId)
-            externalOfCorrelation[slices.correlation[n.slice]] = slices.externalId[n.slice];
-    }
     struct Launched {
         TimeNs time = 0;
         std::uint32_t kernels = 0, tensorCoreKernels = 0;
@@ -228,8 +234,8 @@ void OperatorTableBuilder::attributeDeviceTime()
         if (!isDeviceActivity(m_trace.classOf(s)))
             continue;
         std::int64_t external = slices.externalId[s];
-        if (auto it = externalOfCorrelation.find(slices.correlation[s]); it != externalOfCorrelation.end() && it->second != kNoId)
-            external = it->second;
+        if (const SliceId launch = m_links.launchOf(s); launch != kNoSlice && slices.externalId[launch] != kNoId)
+            external = slices.externalId[launch];
         if (external == kNoId)
             continue;
         Launched& launched = launchedByExternal[external];
@@ -312,6 +318,8 @@ void OperatorTableBuilder::foldSameNameChildren()
 void OperatorTableBuilder::computeDeviceTotals()
 {
     // Children sort after their parents, so one reverse pass sees every child first.
+    // Reverse iterators, not std::views::reverse: clang 14 (the fuzz build) cannot compile
+    // libstdc++ 12's ranges.
     for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) {
         Node& n = m_nodes[*it];
         n.deviceTotal = n.kernels;
@@ -351,8 +359,7 @@ void OperatorTableBuilder::computeMemory()
     if (m_memory.empty())
         return;
     m_table.hasMemory = true;
-    std::stable_sort(m_memory.begin(), m_memory.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(m_memory.begin(), m_memory.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::int64_t> cpuPrefix(m_memory.size() + 1, 0), devicePrefix(m_memory.size() + 1, 0);
     for (std::size_t i = 0; i < m_memory.size(); ++i) {
         cpuPrefix[i + 1] = cpuPrefix[i] + m_memory[i].second.first;
@@ -440,8 +447,8 @@ void OperatorTableBuilder::aggregate()
         const SliceClass c = m_trace.classOf(n.slice);
         const auto shapesIt = shapesOfOp.find(n.slice);
         std::string shapes = shapesIt != shapesOfOp.end() ? shapesIt->second : noShapes;
-        OperatorRow& row = rowFor(torchKey(m_trace.str(slices.name[n.slice])), false,
-                                  c == SliceClass::UserAnnotation, std::move(shapes));
+        OperatorRow& row = rowFor(torchKey(m_trace.str(slices.name[n.slice])), false, c == SliceClass::UserAnnotation,
+                                  std::move(shapes));
         TimeNs childCpu = 0, childDevice = 0;
         std::int64_t childCpuMemory = 0, childDeviceMemory = 0;
         for (const auto ch : n.children) {
@@ -501,9 +508,15 @@ void OperatorTableBuilder::aggregate()
 
 } // namespace
 
+OperatorTable computeOperatorTable(const analysis::TraceFacts& facts, const OperatorTableOptions& options)
+{
+    return OperatorTableBuilder(*facts.trace, facts.links, options).build();
+}
+
 OperatorTable computeOperatorTable(const Trace& trace, const OperatorTableOptions& options)
 {
-    return OperatorTableBuilder(trace, options).build();
+    const analysis::CorrelationIndex links(trace, gpu::classifySlices(trace));
+    return OperatorTableBuilder(trace, links, options).build();
 }
 
 std::optional<OperatorSortKey> operatorSortKeyFromName(std::string_view name)

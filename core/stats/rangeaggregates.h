@@ -30,8 +30,8 @@ struct StreamBusyTime {
 
 struct RangeAggregates {
     TimeNs from = 0, to = 0;
-    std::vector<RangeAggregateRow> rows;  // by total, largest first
-    std::vector<StreamBusyTime> streams;  // the GPU-stream tracks of the set, in track order
+    std::vector<RangeAggregateRow> rows; // by total, largest first
+    std::vector<StreamBusyTime> streams; // the GPU-stream tracks of the set, in track order
 };
 
 // Slices of `tracks` overlapping [from, to); a zero-length slice counts when it starts inside.

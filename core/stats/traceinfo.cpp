@@ -19,17 +19,28 @@ const char* keptKind(char phase)
     switch (phase) {
     case 'M': return "metadata events (M)";
     case 'C': return "counter events (C)";
-    case 'b': case 'n': case 'e': return "nestable async events (b/n/e)";
-    case 'S': case 'T': case 'p': case 'F': return "legacy async events (S/T/p/F)";
-    case 'O': case 'N': case 'D': return "object events (O/N/D)";
+    case 'b':
+    case 'n':
+    case 'e': return "nestable async events (b/n/e)";
+    case 'S':
+    case 'T':
+    case 'p':
+    case 'F': return "legacy async events (S/T/p/F)";
+    case 'O':
+    case 'N':
+    case 'D': return "object events (O/N/D)";
     case 'P': return "samples (P)";
     case 'R': return "marks (R)";
     case 'c': return "clock syncs (c)";
-    case 's': case 't': case 'f': return "flow events bound to no slice";
+    case 's':
+    case 't':
+    case 'f': return "flow events bound to no slice";
     case 'X': return "X events not shown (no or negative dur)";
     case 'E': return "unmatched ends (E)";
-    case 'V': case 'v': return "memory dumps (V/v)";
-    case '(': case ')': return "context events";
+    case 'V':
+    case 'v': return "memory dumps (V/v)";
+    case '(':
+    case ')': return "context events";
     case '?': return "entries without ph";
     default: return "events of other phases";
     }
@@ -77,11 +88,12 @@ nlohmann::json traceInfoJson(const Trace& trace, const std::string& path)
 
     auto& devices = out["devices"] = nlohmann::json::array();
     for (const auto& d : trace.deviceProperties()) {
-        devices.push_back({{"id", d.id},
-                           {"name", d.name},
-                           {"total_global_mem", d.totalGlobalMem},
-                           {"compute_capability", std::to_string(d.computeMajor) + "." + std::to_string(d.computeMinor)},
-                           {"num_sms", d.numSms}});
+        devices.push_back(
+            {{"id", d.id},
+             {"name", d.name},
+             {"total_global_mem", d.totalGlobalMem},
+             {"compute_capability", std::to_string(d.computeMajor) + "." + std::to_string(d.computeMinor)},
+             {"num_sms", d.numSms}});
     }
     auto& processes = out["processes"] = nlohmann::json::array();
     for (std::uint32_t p = 0; p < trace.processes().size(); ++p) {
@@ -96,7 +108,10 @@ nlohmann::json traceInfoJson(const Trace& trace, const std::string& path)
             const auto& t = trace.tracks()[ti];
             tracks.push_back({{"tid", idJson(trace, t.tid)},
                               {"name", trace.trackDisplayName(ti)},
-                              {"kind", t.kind == TrackKind::GpuStream ? "stream" : t.kind == TrackKind::CpuThread ? "thread" : "other"},
+                              {"kind",
+                               t.kind == TrackKind::GpuStream       ? "stream"
+                                   : t.kind == TrackKind::CpuThread ? "thread"
+                                                                    : "other"},
                               {"slices", t.sliceCount()},
                               {"instants", t.instantCount()},
                               {"flow_events", t.flowEventCount},
@@ -117,9 +132,9 @@ nlohmann::json traceInfoJson(const Trace& trace, const std::string& path)
     auto& flows = out["flow_categories"] = nlohmann::json::object();
     for (const auto& f : trace.flowStats()) {
         flows[std::string(trace.str(f.category))] = {{"paired", f.paired},
-                                                      {"unpaired_starts", f.unpairedStarts},
-                                                      {"unpaired_ends", f.unpairedEnds},
-                                                      {"unbound", f.unbound}};
+                                                     {"unpaired_starts", f.unpairedStarts},
+                                                     {"unpaired_ends", f.unpairedEnds},
+                                                     {"unbound", f.unbound}};
     }
     auto& warnings = out["warnings"] = nlohmann::json::array();
     for (const auto& [code, n] : trace.diagnostics().counts()) {

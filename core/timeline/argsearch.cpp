@@ -12,15 +12,9 @@ namespace {
 // Slices per batch between checks of the cancel flag.
 constexpr std::size_t kBatch = 16384;
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-char fold(char c)
-{
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-}
+char fold(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
 
 // The needle folded and without white space.
 std::string squeeze(std::string_view needle)
@@ -59,10 +53,7 @@ bool containsSqueezed(std::string_view text, const std::string& needle)
 
 } // namespace
 
-bool containsLoosely(std::string_view text, std::string_view needle)
-{
-    return containsSqueezed(text, squeeze(needle));
-}
+bool containsLoosely(std::string_view text, std::string_view needle) { return containsSqueezed(text, squeeze(needle)); }
 
 std::vector<SliceId> searchSliceArgs(const Trace& trace, std::string_view needle, ArgSearchControl& control)
 {
@@ -73,17 +64,17 @@ std::vector<SliceId> searchSliceArgs(const Trace& trace, std::string_view needle
         return found;
     std::vector<SliceId> order(slices.size());
     std::iota(order.begin(), order.end(), SliceId(0));
-    std::sort(order.begin(), order.end(), [&](SliceId a, SliceId b) { return slices.rawOffset[a] < slices.rawOffset[b]; });
+    std::sort(order.begin(), order.end(),
+              [&](SliceId a, SliceId b) { return slices.rawOffset[a] < slices.rawOffset[b]; });
     for (std::size_t first = 0; first < order.size() && !control.cancelled.load(std::memory_order_relaxed);
          first += kBatch) {
         const std::size_t count = std::min(kBatch, order.size() - first);
-        trace.forEachEventText(std::span<const SliceId>(order.data() + first, count),
-                               [&](SliceId s, std::string_view text) {
-                                   const std::size_t args = text.find("\"args\"");
-                                   if (args != std::string_view::npos
-                                       && containsSqueezed(text.substr(args + 6), squeezed))
-                                       found.push_back(s);
-                               });
+        trace.forEachEventText(
+            std::span<const SliceId>(order.data() + first, count), [&](SliceId s, std::string_view text) {
+                const std::size_t args = text.find("\"args\"");
+                if (args != std::string_view::npos && containsSqueezed(text.substr(args + 6), squeezed))
+                    found.push_back(s);
+            });
         control.done.store(first + count, std::memory_order_relaxed);
     }
     std::sort(found.begin(), found.end(), [&](SliceId a, SliceId b) {

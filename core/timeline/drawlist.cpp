@@ -17,9 +17,8 @@ SliceId firstStartingAtOrAfter(const SliceTable& slices, SliceId from, SliceId e
 
 } // namespace
 
-void appendRowDrawList(const Trace& trace, std::uint32_t row, const TimeScale& scale,
-                       double widthPx, std::vector<DrawItem>& out,
-                       const DrawListOptions& options)
+void appendRowDrawList(const Trace& trace, std::uint32_t row, const TimeScale& scale, double widthPx,
+                       std::vector<DrawItem>& out, const DrawListOptions& options)
 {
     const Row& r = trace.rows()[row];
     const SliceTable& slices = trace.slices();
@@ -39,8 +38,7 @@ void appendRowDrawList(const Trace& trace, std::uint32_t row, const TimeScale& s
         SliceId next = firstStartingAtOrAfter(slices, s + 1, r.end, scale.xToTime(columnEnd));
         next = std::max(next, s + 1);
         const SliceId last = next - 1;
-        if (last > s && scale.timeToX(slices.end(last)) - scale.timeToX(slices.start[last])
-                >= options.minWidthPx)
+        if (last > s && scale.timeToX(slices.end(last)) - scale.timeToX(slices.start[last]) >= options.minWidthPx)
             next = last; // the wide one is drawn on its own next round
         const double runEnd = scale.timeToX(slices.end(next - 1));
         out.push_back({x0, std::max(runEnd, x0), s, next - s});
@@ -48,15 +46,14 @@ void appendRowDrawList(const Trace& trace, std::uint32_t row, const TimeScale& s
     }
 }
 
-const DrawItem* drawItemAt(const std::vector<DrawItem>& items, std::size_t begin,
-                           std::size_t end, double x, double slackPx)
+const DrawItem* drawItemAt(const std::vector<DrawItem>& items, std::size_t begin, std::size_t end, double x,
+                           double slackPx)
 {
     const auto first = items.begin() + static_cast<std::ptrdiff_t>(begin);
     const auto last = items.begin() + static_cast<std::ptrdiff_t>(end);
     // First item whose right edge (with slack) reaches x.
-    auto it = std::partition_point(first, last, [&](const DrawItem& item) {
-        return std::max(item.x1, item.x0 + 1.0) + slackPx < x;
-    });
+    auto it = std::partition_point(
+        first, last, [&](const DrawItem& item) { return std::max(item.x1, item.x0 + 1.0) + slackPx < x; });
     if (it == last || it->x0 - slackPx > x)
         return nullptr;
     return &*it;

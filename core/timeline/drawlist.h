@@ -3,8 +3,8 @@
 // with runs of slices narrower than a few pixels folded into one item per pixel column.
 // Building a row costs O(pixels · log n), never O(events), so a frame's cost depends on
 // the window size and not on the trace size. Painting and hit testing use the same list.
-#include "core/timeline/timescale.h"
 #include "core/model/trace.h"
+#include "core/timeline/timescale.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -30,7 +30,7 @@ struct DrawItem {
     double x0 = 0; // pixel span relative to the view start (not clipped)
     double x1 = 0;
     SliceId first = kNoSlice; // the slice, or the first slice of a folded run
-    std::uint32_t count = 0;  // 1: a single slice; more: a folded run [first, first + count)
+    std::uint32_t count = 0; // 1: a single slice; more: a folded run [first, first + count)
 
     bool folded() const { return count > 1; }
 };
@@ -40,13 +40,12 @@ struct DrawListOptions {
 };
 
 // Appends the items of `row` visible in [0, widthPx) to `out`, in time order.
-void appendRowDrawList(const Trace& trace, std::uint32_t row, const TimeScale& scale,
-                       double widthPx, std::vector<DrawItem>& out,
-                       const DrawListOptions& options = {});
+void appendRowDrawList(const Trace& trace, std::uint32_t row, const TimeScale& scale, double widthPx,
+                       std::vector<DrawItem>& out, const DrawListOptions& options = {});
 
 // The item under pixel x in a row's items (items are sorted and disjoint), or nullptr.
 // `slackPx` widens thin items so they stay clickable.
-const DrawItem* drawItemAt(const std::vector<DrawItem>& items, std::size_t begin,
-                           std::size_t end, double x, double slackPx = 1.0);
+const DrawItem* drawItemAt(const std::vector<DrawItem>& items, std::size_t begin, std::size_t end, double x,
+                           double slackPx = 1.0);
 
 } // namespace ks

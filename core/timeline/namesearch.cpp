@@ -10,10 +10,8 @@ namespace {
 
 bool containsIgnoringCase(std::string_view haystack, std::string_view lowerNeedle)
 {
-    const auto it = std::search(haystack.begin(), haystack.end(), lowerNeedle.begin(),
-                                lowerNeedle.end(), [](char h, char n) {
-                                    return std::tolower(static_cast<unsigned char>(h)) == n;
-                                });
+    const auto it = std::search(haystack.begin(), haystack.end(), lowerNeedle.begin(), lowerNeedle.end(),
+                                [](char h, char n) { return std::tolower(static_cast<unsigned char>(h)) == n; });
     return it != haystack.end();
 }
 
@@ -46,9 +44,8 @@ NameSearchResult searchSliceNames(const Trace& trace, std::string_view needle)
             result.slices.push_back(s);
     }
     // Slice ids are ordered by track first; users step through matches in time.
-    std::stable_sort(result.slices.begin(), result.slices.end(), [&](SliceId a, SliceId b) {
-        return slices.start[a] < slices.start[b];
-    });
+    std::stable_sort(result.slices.begin(), result.slices.end(),
+                     [&](SliceId a, SliceId b) { return slices.start[a] < slices.start[b]; });
     return result;
 }
 

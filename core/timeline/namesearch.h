@@ -11,7 +11,7 @@ namespace ks {
 
 struct NameSearchResult {
     std::vector<bool> nameMatches; // indexed by StringId
-    std::vector<SliceId> slices;   // matching slices ordered by (start, track, depth)
+    std::vector<SliceId> slices; // matching slices ordered by (start, track, depth)
 };
 
 // ASCII case folding: names are demangled C++ and Python identifiers.

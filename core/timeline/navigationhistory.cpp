@@ -28,10 +28,7 @@ TraceSlice NavigationHistory::forward()
     return m_entries[++m_current];
 }
 
-TraceSlice NavigationHistory::current() const
-{
-    return m_entries.empty() ? TraceSlice{} : m_entries[m_current];
-}
+TraceSlice NavigationHistory::current() const { return m_entries.empty() ? TraceSlice{} : m_entries[m_current]; }
 
 void NavigationHistory::clear()
 {

@@ -17,15 +17,9 @@ TimeScale TimeScale::fit(TimeNs start, TimeNs end, double widthPx)
     return TimeScale(start, static_cast<double>(span) / std::max(widthPx, 1.0));
 }
 
-TimeNs TimeScale::viewEnd(double widthPx) const
-{
-    return xToTime(widthPx);
-}
+TimeNs TimeScale::viewEnd(double widthPx) const { return xToTime(widthPx); }
 
-TimeNs TimeScale::xToTime(double x) const
-{
-    return m_start + static_cast<TimeNs>(std::llround(x * m_nsPerPixel));
-}
+TimeNs TimeScale::xToTime(double x) const { return m_start + static_cast<TimeNs>(std::llround(x * m_nsPerPixel)); }
 
 TimeScale TimeScale::zoomedAt(double x, double factor) const
 {
@@ -38,8 +32,7 @@ TimeScale TimeScale::zoomedAt(double x, double factor) const
 
 TimeScale TimeScale::pannedBy(double dxPixels) const
 {
-    return TimeScale(m_start + static_cast<TimeNs>(std::llround(dxPixels * m_nsPerPixel)),
-                     m_nsPerPixel);
+    return TimeScale(m_start + static_cast<TimeNs>(std::llround(dxPixels * m_nsPerPixel)), m_nsPerPixel);
 }
 
 TimeScale TimeScale::clampedTo(TimeNs start, TimeNs end, double widthPx) const

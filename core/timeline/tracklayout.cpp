@@ -16,8 +16,7 @@ std::vector<std::uint32_t> processDisplayOrder(const Trace& trace)
         const Process& proc = processes[p];
         return std::pair(!proc.hasSortIndex, proc.hasSortIndex ? proc.sortIndex : proc.pid.number);
     };
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
     return order;
 }
 
@@ -32,7 +31,8 @@ std::vector<std::uint32_t> processDisplayOrder(const Trace& trace, const LayoutO
             const auto& g = options.groupOrder;
             return std::size_t(std::find(g.begin(), g.end(), p) - g.begin());
         };
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return rank(a) < rank(b); });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return rank(a) < rank(b); });
     }
     return order;
 }
@@ -43,8 +43,20 @@ bool TrackLayout::isPinned(std::uint32_t track) const
     return std::find(pinned.begin(), pinned.end(), track) != pinned.end();
 }
 
-void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed,
-                        bool orphanCountersCollapsed, const LayoutMetrics& metrics)
+bool TrackLayout::isMetricCollapsed(std::uint32_t process, std::uint32_t metric) const
+{
+    const auto& collapsed = m_options.collapsedMetrics;
+    return process < collapsed.size() && metric < 8 && (collapsed[process] >> metric & 1u) != 0;
+}
+
+bool TrackLayout::isCounterCollapsed(std::uint32_t counter) const
+{
+    const auto& collapsed = m_options.collapsedCounters;
+    return counter < collapsed.size() && collapsed[counter];
+}
+
+void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed, bool orphanCountersCollapsed,
+                        const LayoutMetrics& metrics)
 {
     m_metrics = metrics;
     m_items.clear();
@@ -66,15 +78,16 @@ void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed,
     const auto addGroup = [&](std::uint32_t process, const std::vector<std::uint32_t>& tracks,
                               const std::vector<std::uint32_t>& counters, bool isCollapsed) {
         m_groups.push_back(process);
-        m_items.push_back({LayoutItem::Kind::Process, process, process, y, metrics.processHeader,
-                           isCollapsed});
+        m_items.push_back({LayoutItem::Kind::Process, process, process, y, metrics.processHeader, isCollapsed});
         y += metrics.processHeader;
         if (isCollapsed)
             return;
         const int metricCount = process < m_options.metricTracks.size() ? m_options.metricTracks[process] : 0;
         for (int m = 0; m < metricCount; ++m) {
-            m_items.push_back({LayoutItem::Kind::Metric, std::uint32_t(m), process, y, metrics.metricHeight});
-            y += metrics.metricHeight;
+            const bool thin = isMetricCollapsed(process, std::uint32_t(m));
+            const int height = thin ? metrics.collapsedPlotHeight : metrics.metricHeight;
+            m_items.push_back({LayoutItem::Kind::Metric, std::uint32_t(m), process, y, height, thin});
+            y += height;
         }
         for (std::uint32_t t : tracks) {
             const Track& track = trace.tracks()[t];
@@ -98,8 +111,10 @@ void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed,
             m_items.push_back({LayoutItem::Kind::Track, t, process, top, y - top});
         }
         for (std::uint32_t c : counters) {
-            m_items.push_back({LayoutItem::Kind::Counter, c, process, y, metrics.counterHeight});
-            y += metrics.counterHeight;
+            const bool thin = isCounterCollapsed(c);
+            const int height = thin ? metrics.collapsedPlotHeight : metrics.counterHeight;
+            m_items.push_back({LayoutItem::Kind::Counter, c, process, y, height, thin});
+            y += height;
         }
     };
 
@@ -157,13 +172,11 @@ std::uint32_t TrackLayout::rowAt(int y) const
 
 std::pair<std::size_t, std::size_t> TrackLayout::itemsIn(int yTop, int yBottom) const
 {
-    const auto first = std::partition_point(m_items.begin(), m_items.end(), [&](const LayoutItem& item) {
-        return item.y + item.height <= yTop;
-    });
-    const auto last = std::partition_point(first, m_items.end(),
-                                           [&](const LayoutItem& item) { return item.y < yBottom; });
-    return {static_cast<std::size_t>(first - m_items.begin()),
-            static_cast<std::size_t>(last - m_items.begin())};
+    const auto first = std::partition_point(m_items.begin(), m_items.end(),
+                                            [&](const LayoutItem& item) { return item.y + item.height <= yTop; });
+    const auto last =
+        std::partition_point(first, m_items.end(), [&](const LayoutItem& item) { return item.y < yBottom; });
+    return {static_cast<std::size_t>(first - m_items.begin()), static_cast<std::size_t>(last - m_items.begin())};
 }
 
 int TrackLayout::instantStripTop(std::uint32_t track) const

@@ -18,6 +18,7 @@ struct LayoutMetrics {
     int trackGap = 4;
     int counterHeight = 36;
     int metricHeight = 30;
+    int collapsedPlotHeight = 14; // a counter or GPU metric track collapsed on its own
 };
 
 // The group header of pinned tracks (LayoutItem::index and group).
@@ -26,28 +27,30 @@ inline constexpr std::uint32_t kPinnedGroup = kNoIndex - 1;
 struct LayoutOptions {
     std::vector<std::uint8_t> metricTracks; // per process: how many GPU metric tracks it shows
     std::vector<std::uint32_t> pinnedTracks; // shown in the Pinned group, in this order
-    std::vector<std::uint32_t> groupOrder;   // processes in this order first, the rest after
-    bool gpuFirst = false;                   // device processes before host ones
-    std::vector<bool> foldedPythonLanes;     // per track: its Python lane shows its top row only
+    std::vector<std::uint32_t> groupOrder; // processes in this order first, the rest after
+    bool gpuFirst = false; // device processes before host ones
+    std::vector<bool> foldedPythonLanes; // per track: its Python lane shows its top row only
+    std::vector<std::uint8_t> collapsedMetrics; // per process: bit m set, its metric track m is collapsed
+    std::vector<bool> collapsedCounters; // per counter series
 };
 
 struct LayoutItem {
     enum class Kind : std::uint8_t { Process, Track, Counter, Metric };
     Kind kind = Kind::Process;
     std::uint32_t index = 0; // process, track, counter or metric index (kNoIndex: the header
-                             // of counters that belong to no process; kPinnedGroup: pinned)
+        // of counters that belong to no process; kPinnedGroup: pinned)
     std::uint32_t group = 0; // the process this item belongs to (kNoIndex as above)
     int y = 0;
     int height = 0;
-    bool collapsed = false; // process headers only
+    bool collapsed = false; // process headers; counter and metric tracks (a thin plot)
 };
 
 class TrackLayout {
 public:
     // `collapsed` is indexed by process; a missing entry means expanded. Counters whose
     // series has no process form one extra group, collapsed by `orphanCountersCollapsed`.
-    void build(const Trace& trace, const std::vector<bool>& collapsed,
-               bool orphanCountersCollapsed = false, const LayoutMetrics& metrics = {});
+    void build(const Trace& trace, const std::vector<bool>& collapsed, bool orphanCountersCollapsed = false,
+               const LayoutMetrics& metrics = {});
     // Lays out only these processes (one GPU's share of a merged multi-rank file), and no
     // process-less counters; empty: all. Applies to the next build().
     void setShownProcesses(std::vector<std::uint32_t> processes) { m_shownProcesses = std::move(processes); }
@@ -55,6 +58,8 @@ public:
     void setOptions(LayoutOptions options) { m_options = std::move(options); }
     const LayoutOptions& options() const { return m_options; }
     bool isPinned(std::uint32_t track) const;
+    bool isMetricCollapsed(std::uint32_t process, std::uint32_t metric) const;
+    bool isCounterCollapsed(std::uint32_t counter) const;
 
     const LayoutMetrics& metrics() const { return m_metrics; }
     const std::vector<LayoutItem>& items() const { return m_items; }

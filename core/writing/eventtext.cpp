@@ -1,11 +1,12 @@
 #include "core/writing/eventtext.h"
 
 #include "core/loading/jsonscan.h"
-#include "core/model/utf8.h"
+#include "core/model/timelimits.h"
 #include "core/writing/writer.h"
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace ks {
 
@@ -114,107 +115,245 @@ std::string instantEventText(std::string_view quotedCategory, std::string_view q
 
 namespace {
 
-bool isHex(char c)
-{
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-bool isDelimiter(char c)
-{
-    return c == ',' || c == '}' || c == ']' || c == ':' || c == '"' || c == '{' || c == '[' || json::isSpace(c);
-}
-
-// One escape at text[i] == '\\' (the text is valid UTF-8 already): copied when JSON has it,
-// else U+FFFD. Lone surrogates were replaced by sanitizedJson(). Returns the next index.
-std::size_t repairEscape(std::string_view text, std::size_t i, std::string& out)
-{
-    if (i + 1 >= text.size()) {
-        out += "\\ufffd";
-        return text.size();
+// Re-emits source text token by token with the loader's own scanner (core/loading/jsonscan),
+// so that the strict JSON written is what the loader read, however the source strayed from
+// JSON: members need no commas and repeated ones are skipped (as EventParser does), strings
+// are decoded as the loader decodes them (broken escapes and lone surrogates → U+FFFD) and
+// re-escaped, scalars are read by their spelling (NaN/Infinity → null, "1." → 1, other words
+// → a string, or null where the field parser reads no value). The entry's own members are
+// written once per key, as EventParser read them (a bad ts before a good one still hides it). A nested value that even this cannot read (the loader skips nested values by
+// their brackets alone) is kept as the string of its source text; so is one nested deeper
+// than kMaxNesting (recursion is bounded).
+class StrictReEmitter {
+public:
+    explicit StrictReEmitter(std::string_view text)
+        : m_c{text.data(), text.data() + text.size()}
+    {
     }
-    const char e = text[i + 1];
-    if (e == 'u') {
-        const bool hex = i + 6 <= text.size() && isHex(text[i + 2]) && isHex(text[i + 3]) && isHex(text[i + 4])
-                      && isHex(text[i + 5]);
-        if (!hex) {
-            out += "\\ufffd"; // as the loader reads it: the characters after "\u" stay
-            return i + 2;
+
+    RepairedJson run()
+    {
+        if (!value(0))
+            m_out.text = "!"; // not JSON: the caller discards it, as the loader did
+        return std::move(m_out);
+    }
+
+private:
+    static constexpr int kMaxNesting = 256;
+
+    // `entryKey`: the key of the entry member this is the value of, if it is one.
+    bool value(int depth, std::string_view entryKey = {})
+    {
+        if (!json::skipSpace(m_c))
+            return false;
+        const char first = *m_c.p;
+        if (first == '"')
+            return string();
+        if (first != '{' && first != '[')
+            return scalar(entryKey);
+        const char* start = m_c.p;
+        const std::size_t outStart = m_out.text.size();
+        if (depth < kMaxNesting && container(depth))
+            return true;
+        if (depth == 0)
+            return false;
+        m_c.p = start; // kept as its source text
+        if (json::skipValue(m_c) != json::Status::Ok)
+            return false;
+        m_out.text.resize(outStart);
+        m_out.text += jsonQuoted(std::string_view(start, static_cast<std::size_t>(m_c.p - start)));
+        return true;
+    }
+
+    bool container(int depth)
+    {
+        const bool isObject = *m_c.p == '{';
+        if (isObject && depth == 0)
+            return entry();
+        const char close = isObject ? '}' : ']';
+        m_out.text += *m_c.p++;
+        bool first = true;
+        while (json::skipSpace(m_c)) {
+            if (*m_c.p == close) {
+                m_out.text += *m_c.p++;
+                return true;
+            }
+            if (*m_c.p == ',') {
+                ++m_c.p;
+                continue;
+            }
+            if (!first)
+                m_out.text += ',';
+            first = false;
+            if (isObject && !key())
+                return false;
+            if (!value(depth + 1))
+                return false;
         }
-        out.append(text.substr(i, 6));
-        return i + 6;
+        return false;
     }
-    if (std::string_view("\"\\/bfnrt").find(e) != std::string_view::npos) {
-        out.append(text.substr(i, 2));
-        return i + 2;
+
+    // `"key":` re-emitted; the decoded key is left in m_key.
+    bool key()
+    {
+        std::string_view decoded;
+        if (*m_c.p != '"' || json::parseString(m_c, decoded, m_scratch) != json::Status::Ok || !json::skipSpace(m_c)
+            || *m_c.p != ':')
+            return false;
+        ++m_c.p;
+        m_key.assign(decoded);
+        m_out.text += jsonQuoted(decoded);
+        m_out.text += ':';
+        return true;
     }
-    out += "\\ufffd"; // with the whole escaped character, however many bytes it has
-    std::size_t next = i + 2;
-    while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80)
-        ++next;
-    return next;
-}
+
+    // The entry's own members, each key written once: strict JSON keeps the last of a repeated
+    // key, EventParser does not always (see entryFieldWins).
+    bool entry()
+    {
+        ++m_c.p;
+        std::vector<Member> members;
+        while (json::skipSpace(m_c)) {
+            if (*m_c.p == '}') {
+                ++m_c.p;
+                m_out.text += '{';
+                for (std::size_t i = 0; i < members.size(); ++i) {
+                    if (i)
+                        m_out.text += ',';
+                    m_out.text += members[i].text;
+                }
+                m_out.text += '}';
+                return true;
+            }
+            if (*m_c.p == ',') {
+                ++m_c.p;
+                continue;
+            }
+            const std::size_t start = m_out.text.size();
+            if (!key() || !json::skipSpace(m_c))
+                return false;
+            const std::string key = m_key;
+            const char* valueStart = m_c.p;
+            if (!value(1, key))
+                return false;
+            Member member{key, m_out.text.substr(start),
+                          entryFieldReadable(key, std::string_view(valueStart, std::size_t(m_c.p - valueStart)))};
+            m_out.text.resize(start);
+            const auto same =
+                std::find_if(members.begin(), members.end(), [&](const Member& m) { return m.key == member.key; });
+            if (same == members.end())
+                members.push_back(std::move(member));
+            else if (entryFieldWins(member, *same))
+                *same = std::move(member);
+        }
+        return false;
+    }
+
+    bool string()
+    {
+        std::string_view decoded;
+        if (json::parseString(m_c, decoded, m_scratch) != json::Status::Ok)
+            return false;
+        m_out.text += jsonQuoted(decoded);
+        return true;
+    }
+
+    bool scalar(std::string_view entryKey)
+    {
+        std::string_view token;
+        const json::Status scanned = json::scanScalar(m_c, token);
+        if (scanned == json::Status::Incomplete) { // a top-level scalar ends with the text
+            token = std::string_view(m_c.p, static_cast<std::size_t>(m_c.end - m_c.p));
+            m_c.p = m_c.end;
+        } else if (scanned != json::Status::Ok) {
+            return false;
+        }
+        std::int64_t i = 0;
+        std::uint64_t u = 0;
+        double d = 0;
+        // nlohmann's lexer ends its input at a NUL: "1\0\0" would pass as 1 and be copied whole.
+        if (token.find('\0') == std::string_view::npos && nlohmann::json::accept(token))
+            m_out.text += token;
+        else if (json::parseInt64(token, i))
+            m_out.text += std::to_string(i);
+        else if (json::parseUint64(token, u))
+            m_out.text += std::to_string(u);
+        else if (json::parseDouble(token, d) && !std::isfinite(d)) {
+            m_out.text += "null";
+            m_out.nulledNonFinite = true;
+        } else if (json::parseDouble(token, d))
+            m_out.text += dumpJson(d);
+        else if (readsAsNoValue(entryKey, token))
+            m_out.text += "null";
+        else
+            m_out.text += jsonQuoted(token);
+        return true;
+    }
+
+    // A bare word (no number, no literal) that EventParser reads as no value under this key
+    // (ts, ids, flags) or as a phase that is no letter: as a string it would read as one.
+    static bool readsAsNoValue(std::string_view entryKey, std::string_view token)
+    {
+        if (entryKey == "ph")
+            return !token.empty(); // an empty one reads as no phase, as "" does
+        return entryKey == "ts" || entryKey == "dur" || entryKey == "pid" || entryKey == "tid" || entryKey == "id"
+            || entryKey == "bind_id" || entryKey == "flow_in" || entryKey == "flow_out";
+    }
+
+    struct Member {
+        std::string key;
+        std::string text; // `"key":value`, re-emitted
+        bool fieldReadable; // whether EventParser reads a value from it
+    };
+
+    // Whether EventParser reads a value from this entry member (source text of the value):
+    // for ts and dur a time, for pid, tid, id and bind_id an id; other keys always.
+    static bool entryFieldReadable(std::string_view key, std::string_view value)
+    {
+        const bool time = key == "ts" || key == "dur";
+        const bool flowId = key == "id" || key == "bind_id";
+        if (!time && !flowId && key != "pid" && key != "tid")
+            return true;
+        if (value.empty() || value[0] == '{' || value[0] == '[')
+            return false;
+        std::string scratch;
+        std::string_view token = value;
+        if (value[0] == '"') {
+            json::Cursor c{value.data(), value.data() + value.size()};
+            if (json::parseString(c, token, scratch) != json::Status::Ok)
+                return false;
+            if (!time)
+                return true; // text ids
+        } else {
+            json::Cursor c{value.data(), value.data() + value.size()};
+            if (json::scanScalar(c, token) == json::Status::Incomplete)
+                token = value;
+        }
+        std::int64_t i = 0;
+        std::uint64_t u = 0;
+        if (time)
+            return json::decimalToScaled(token, 3, i) && i >= -kMaxTimeNs && i <= kMaxTimeNs;
+        return json::parseInt64(token, i) || (flowId && json::parseUint64(token, u));
+    }
+
+    // Which of two members with one key decides what EventParser reads: the last, except that
+    // an unreadable ts or dur hides the entry whatever follows it, and an unreadable id is
+    // ignored (the id read before it stays).
+    static bool entryFieldWins(const Member& later, const Member& earlier)
+    {
+        if (later.key == "ts" || later.key == "dur")
+            return earlier.fieldReadable;
+        return later.fieldReadable || !earlier.fieldReadable;
+    }
+
+    json::Cursor m_c;
+    RepairedJson m_out;
+    std::string m_scratch;
+    std::string m_key; // the key key() read last
+};
 
 } // namespace
 
-RepairedJson repairJson(std::string_view source)
-{
-    std::string utf8Repaired;
-    const std::string_view text = utf8::validJsonView(source, utf8Repaired);
-    RepairedJson out;
-    out.text.reserve(text.size());
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size();) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\') {
-                i = repairEscape(text, i, out.text);
-                continue;
-            }
-            if (static_cast<unsigned char>(c) < 0x20) {
-                static constexpr char kHex[] = "0123456789abcdef";
-                out.text += "\\u00";
-                out.text += kHex[(c >> 4) & 0xF];
-                out.text += kHex[c & 0xF];
-            } else {
-                out.text += c;
-            }
-            inString = c != '"';
-            ++i;
-            continue;
-        }
-        if (c == ',') { // the loader skips repeated and trailing commas
-            std::size_t next = i + 1;
-            while (next < text.size() && json::isSpace(text[next]))
-                ++next;
-            if (next < text.size() && text[next] != ',' && text[next] != '}' && text[next] != ']')
-                out.text += c;
-            ++i;
-            continue;
-        }
-        if (c == '"' || isDelimiter(c)) {
-            inString = c == '"';
-            out.text += c;
-            ++i;
-            continue;
-        }
-        // A scalar token: numbers the loader reads that JSON has not (NaN, Infinity, inf) → null;
-        // other words the loader reads by their spelling (numeric names) → that spelling quoted.
-        std::size_t end = i;
-        while (end < text.size() && !isDelimiter(text[end]))
-            ++end;
-        const std::string_view token = text.substr(i, end - i);
-        double value = 0;
-        if (json::parseDouble(token, value) && !std::isfinite(value)) {
-            out.text += "null";
-            out.nulledNonFinite = true;
-        } else if (nlohmann::json::accept(token)) {
-            out.text += token;
-        } else {
-            out.text += dumpJson(std::string(token));
-        }
-        i = end;
-    }
-    return out;
-}
+RepairedJson repairJson(std::string_view source) { return StrictReEmitter(source).run(); }
 
 } // namespace ks

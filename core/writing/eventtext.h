@@ -21,10 +21,15 @@ std::string dumpJson(const nlohmann::ordered_json& value);
 // The raw text of the top-level "args" value of one event ("" if none or unreadable).
 std::string_view rawArgs(std::string_view event);
 
-// Source text that the loader reads but strict JSON (nlohmann) rejects, made valid: invalid
-// UTF-8 and lone surrogate escapes become U+FFFD, so do broken escapes; raw control characters
-// in strings are escaped; NaN and Infinity (outside strings) become null, so that every other
-// reader still gets the entry.
+// Source text that the loader reads but strict JSON (nlohmann) rejects, re-emitted token by
+// token as the loader reads it (core/loading/jsonscan), so the strict JSON means what the
+// loader read: invalid UTF-8, lone surrogate and broken escapes become U+FFFD; raw control
+// characters are escaped; missing commas are added and repeated ones dropped; NaN and Infinity
+// become null, numbers only the loader reads ("1.", "01") their value, other bare words strings
+// (null where EventParser reads no value from one: ph, ts, dur, ids, flags). A key the entry
+// repeats is written once, with the member EventParser's reading came from.
+// A nested value not even that reads is kept as the string of its text. Not JSON (discarded by
+// the caller) where the loader could not read the entry either.
 struct RepairedJson {
     std::string text;
     bool nulledNonFinite = false;
@@ -58,8 +63,7 @@ public:
     EventText& time(std::string_view key, TimeNs ns);
 
     template <class T>
-        requires std::is_integral_v<T>
-    EventText& add(std::string_view key, T value)
+    requires std::is_integral_v<T> EventText& add(std::string_view key, T value)
     {
         char buffer[24];
         const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;

@@ -12,10 +12,7 @@ namespace {
 // moved id still reads like the original (rank 1's correlation 1234 → 1001234).
 constexpr std::int64_t kIdStride = 1000000;
 
-std::int64_t roundOffsetAbove(std::int64_t maxTaken)
-{
-    return (maxTaken / kIdStride + 1) * kIdStride;
-}
+std::int64_t roundOffsetAbove(std::int64_t maxTaken) { return (maxTaken / kIdStride + 1) * kIdStride; }
 
 // One id space (correlation, External id or flow id): which ids are written so far.
 class IdSpace {
@@ -45,7 +42,8 @@ private:
 } // namespace
 
 IdPlan::IdPlan(std::vector<const Trace*> inputs, bool normalize)
-    : m_inputs(std::move(inputs)), m_normalize(normalize || m_inputs.size() > 1)
+    : m_inputs(std::move(inputs))
+    , m_normalize(normalize || m_inputs.size() > 1)
 {
     m_inputsPlan.resize(m_inputs.size());
     m_renamed.resize(m_inputs.size());
@@ -143,8 +141,8 @@ void IdPlan::planDomains(std::size_t k)
         }
         if (domain[s] == kNoIndex) {
             const auto it = hostOfCorrelation.find(slices.correlation[s]);
-            domain[s] = it != hostOfCorrelation.end() && it->second != kNoIndex ? it->second
-                                                                                : t.tracks()[t.trackOf(s)].process;
+            domain[s] =
+                it != hostOfCorrelation.end() && it->second != kNoIndex ? it->second : t.tracks()[t.trackOf(s)].process;
         }
     }
 }
@@ -237,7 +235,8 @@ std::uint64_t IdPlan::flowId(std::size_t k, std::uint32_t domain, StringId categ
     if (!m_normalize)
         return id;
     const auto& plan = m_inputsPlan[k];
-    return id + static_cast<std::uint64_t>(category == m_ac2g[k] ? plan.correlationOffset[domain] : plan.flowOffset[domain]);
+    return id
+        + static_cast<std::uint64_t>(category == m_ac2g[k] ? plan.correlationOffset[domain] : plan.flowOffset[domain]);
 }
 
 } // namespace ks

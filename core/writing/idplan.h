@@ -47,7 +47,7 @@ public:
 
 private:
     struct InputPlan {
-        std::vector<std::uint32_t> domain;                 // per slice (normalizing only)
+        std::vector<std::uint32_t> domain; // per slice (normalizing only)
         std::vector<std::int64_t> correlationOffset, externalOffset, flowOffset; // per domain
         std::map<std::uint32_t, std::int64_t> overflowTidBase; // per track with overflow lanes
     };

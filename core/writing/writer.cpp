@@ -2,10 +2,11 @@
 
 #include "core/loading/jsonscan.h"
 #include "core/model/boundedjson.h"
-#include "core/writing/filemode.h"
-#include "core/writing/eventtext.h"
-#include "core/writing/idplan.h"
 #include "core/version.h"
+#include "core/writing/eventtext.h"
+#include "core/writing/filemode.h"
+#include "core/writing/idplan.h"
+#include "core/writing/textsink.h"
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -35,74 +36,20 @@ std::string formatMicroseconds(TimeNs ns)
     const std::uint64_t magnitude = negative ? ~static_cast<std::uint64_t>(ns) + 1 : static_cast<std::uint64_t>(ns);
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%s%llu.%03llu", negative ? "-" : "",
-                  static_cast<unsigned long long>(magnitude / 1000),
-                  static_cast<unsigned long long>(magnitude % 1000));
+                  static_cast<unsigned long long>(magnitude / 1000), static_cast<unsigned long long>(magnitude % 1000));
     return buffer;
 }
 
 namespace {
 
-class Sink {
-public:
-    virtual ~Sink() = default;
-    virtual bool write(std::string_view text) = 0;
-};
-
-class StreamSink final : public Sink {
-public:
-    explicit StreamSink(std::ostream& out) : m_out(out) {}
-    bool write(std::string_view text) override
-    {
-        m_out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        return static_cast<bool>(m_out);
-    }
-
-private:
-    std::ostream& m_out;
-};
-
-class FdSink final : public Sink {
-public:
-    explicit FdSink(int fd) : m_fd(fd) {}
-    bool write(std::string_view text) override
-    {
-        while (!text.empty()) {
-            const auto n = ::write(m_fd, text.data(), text.size());
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                return false;
-            text.remove_prefix(static_cast<std::size_t>(n));
-        }
-        return true;
-    }
-
-private:
-    int m_fd;
-};
-
-class GzipSink final : public Sink {
-public:
-    explicit GzipSink(gzFile file) : m_file(file) {}
-    bool write(std::string_view text) override
-    {
-        while (!text.empty()) {
-            const auto chunk = static_cast<unsigned>(std::min<std::size_t>(text.size(), 1u << 30));
-            if (gzwrite(m_file, text.data(), chunk) != static_cast<int>(chunk))
-                return false;
-            text.remove_prefix(chunk);
-        }
-        return true;
-    }
-
-private:
-    gzFile m_file;
-};
-
 class TraceJsonWriter {
 public:
     TraceJsonWriter(const std::vector<const Trace*>& inputs, bool normalize, Sink& sink)
-        : m_inputs(inputs), m_plan(inputs, normalize), m_sink(sink) {}
+        : m_inputs(inputs)
+        , m_plan(inputs, normalize)
+        , m_sink(sink)
+    {
+    }
     TraceWriteResult run();
 
 private:
@@ -162,7 +109,7 @@ private:
     std::map<std::string, std::uint64_t> m_lost;
     std::uint64_t m_nonFinite = 0; // kept entries whose NaN/Infinity became null
     std::set<std::string> m_keysWritten;
-    std::set<Json> m_namedPids;          // written pids that have a process_name
+    std::set<Json> m_namedPids; // written pids that have a process_name
     std::vector<std::uint64_t> m_flowId; // per flow of the current input
 };
 
@@ -207,12 +154,17 @@ Json devicePropertiesJson(const std::vector<DeviceProperties>& props)
 {
     Json list = Json::array();
     for (const auto& d : props) {
-        list.push_back(Json{{"id", d.id}, {"name", d.name}, {"totalGlobalMem", d.totalGlobalMem},
-                            {"computeMajor", d.computeMajor}, {"computeMinor", d.computeMinor},
+        list.push_back(Json{{"id", d.id},
+                            {"name", d.name},
+                            {"totalGlobalMem", d.totalGlobalMem},
+                            {"computeMajor", d.computeMajor},
+                            {"computeMinor", d.computeMinor},
                             {"maxThreadsPerBlock", d.maxThreadsPerBlock},
                             {"maxThreadsPerMultiprocessor", d.maxThreadsPerMultiprocessor},
-                            {"regsPerBlock", d.regsPerBlock}, {"warpSize", d.warpSize},
-                            {"sharedMemPerBlock", d.sharedMemPerBlock}, {"numSms", d.numSms},
+                            {"regsPerBlock", d.regsPerBlock},
+                            {"warpSize", d.warpSize},
+                            {"sharedMemPerBlock", d.sharedMemPerBlock},
+                            {"numSms", d.numSms},
                             {"regsPerMultiprocessor", d.regsPerMultiprocessor},
                             {"sharedMemPerBlockOptin", d.sharedMemPerBlockOptin},
                             {"sharedMemPerMultiprocessor", d.sharedMemPerMultiprocessor}});
@@ -222,10 +174,7 @@ Json devicePropertiesJson(const std::vector<DeviceProperties>& props)
 
 constexpr std::string_view kWriterVersionKey = "kinetoscopeVersion"; // which Kinetoscope wrote the file
 
-bool isTrailerKey(std::string_view k)
-{
-    return k == "distributedInfo" || k == "traceName";
-}
+bool isTrailerKey(std::string_view k) { return k == "distributedInfo" || k == "traceName"; }
 
 // kineto's key order: metadata, then traceEvents, then distributedInfo and traceName. Merged
 // inputs: the first input's value of a key wins; a differing later value is noted.
@@ -341,15 +290,9 @@ void TraceJsonWriter::writeEventsWithText()
     t.forEachText(spans, [&](std::uint32_t n, std::string_view text) {
         const Item item = items[n];
         switch (item.kind) {
-        case Kind::Slice:
-            writeSlice(item.index, text);
-            break;
-        case Kind::Instant:
-            writeInstant(item.index, text);
-            break;
-        case Kind::Kept:
-            writeKept(text);
-            break;
+        case Kind::Slice: writeSlice(item.index, text); break;
+        case Kind::Instant: writeInstant(item.index, text); break;
+        case Kind::Kept: writeKept(text); break;
         }
     });
 }
@@ -385,8 +328,14 @@ void TraceJsonWriter::writeMetadataEvents()
 {
     const Trace& t = trace();
     const auto meta = [&](const char* name, const Json& pid, const Json& tid, Json args) {
-        event(EventText().field("name", name).field("ph", "M").time("ts", 0).field("pid", pid)
-                  .field("tid", tid).field("args", args).finish());
+        event(EventText()
+                  .field("name", name)
+                  .field("ph", "M")
+                  .time("ts", 0)
+                  .field("pid", pid)
+                  .field("tid", tid)
+                  .field("args", args)
+                  .finish());
     };
     // A host and a device process can share a pid (§2.1 of trace-format.md): name it once.
     std::set<Json> named;
@@ -418,8 +367,14 @@ void TraceJsonWriter::nameRenamedPids()
     for (const auto& [pid, text] : m_plan.renamedTextPids(m_k)) {
         if (!m_namedPids.insert(Json(pid)).second)
             continue;
-        event(EventText().field("name", "process_name").field("ph", "M").time("ts", 0).field("pid", pid)
-                  .field("tid", 0).field("args", Json{{"name", text}}).finish());
+        event(EventText()
+                  .field("name", "process_name")
+                  .field("ph", "M")
+                  .time("ts", 0)
+                  .field("pid", pid)
+                  .field("tid", 0)
+                  .field("args", Json{{"name", text}})
+                  .finish());
     }
 }
 
@@ -451,8 +406,8 @@ void TraceJsonWriter::assignFlowIds()
         }
         const std::int64_t corr = f.from == kNoSlice ? kNoId : m_plan.correlation(m_k, f.from);
         const std::uint64_t candidate = f.category == ac2g && corr != kNoId && corr >= 0
-                                          ? std::uint64_t(corr)
-                                          : m_plan.flowId(m_k, domain, f.category, f.id);
+            ? std::uint64_t(corr)
+            : m_plan.flowId(m_k, domain, f.category, f.id);
         auto& usedIds = used[{f.category, f.name}];
         if (usedIds.emplace(candidate, group).second)
             m_flowId[i] = idOfGroup[group] = candidate;
@@ -501,8 +456,8 @@ void TraceJsonWriter::writeSlice(SliceId s, std::string_view rawText)
 std::string TraceJsonWriter::argsText(SliceId s, std::string_view rawText)
 {
     const auto& slices = trace().slices();
-    const bool idsMove = m_plan.correlation(m_k, s) != slices.correlation[s]
-                      || m_plan.externalId(m_k, s) != slices.externalId[s];
+    const bool idsMove =
+        m_plan.correlation(m_k, s) != slices.correlation[s] || m_plan.externalId(m_k, s) != slices.externalId[s];
     std::string_view args = rawArgs(rawText);
     // The collector links ops to their calls and kernels after their text was written: the
     // model's External id joins the args kineto would have given them.
@@ -671,8 +626,13 @@ void TraceJsonWriter::writeCounters()
         const std::string key = space == std::string::npos ? std::string() : series.name.substr(space + 1);
         const Json pid = pidOf(series.pid);
         for (std::size_t i = 0; i < series.time.size(); ++i) {
-            event(EventText().field("ph", "C").field("name", name).field("pid", pid)
-                      .time("ts", series.time[i]).field("args", Json{{key, series.value[i]}}).finish());
+            event(EventText()
+                      .field("ph", "C")
+                      .field("name", name)
+                      .field("pid", pid)
+                      .time("ts", series.time[i])
+                      .field("args", Json{{key, series.value[i]}})
+                      .finish());
         }
     }
 }
@@ -694,7 +654,7 @@ std::vector<WriteLoss> unwritableParts(const Trace& trace)
     std::vector<WriteLoss> out;
     const auto& slices = trace.slices();
     const bool needsText = !trace.keptEntries().empty()
-                        || std::any_of(slices.rawLength.begin(), slices.rawLength.end(), [](auto n) { return n != 0; });
+        || std::any_of(slices.rawLength.begin(), slices.rawLength.end(), [](auto n) { return n != 0; });
     if (needsText && !trace.hasTextSource())
         out.push_back({"entries whose source text is no longer available", trace.keptEntries().size()});
     std::uint64_t notKept = 0;
@@ -703,8 +663,8 @@ std::vector<WriteLoss> unwritableParts(const Trace& trace)
             ++notKept;
     }
     if (notKept)
-        out.push_back({"top-level values over 1 MiB (stackFrames, samples, systemTraceEvents) that were not loaded",
-                       notKept});
+        out.push_back(
+            {"top-level values over 1 MiB (stackFrames, samples, systemTraceEvents) that were not loaded", notKept});
     return out;
 }
 
@@ -737,7 +697,7 @@ TraceWriteResult writeMergedTraceFile(const std::vector<const Trace*>& traces, c
     }
     ::fchmod(fd, newFileMode()); // mkstemp made it 0600; honour the umask like any new file
     const bool gzip = options.compression == TraceWriteOptions::Compression::Gzip
-                   || (options.compression == TraceWriteOptions::Compression::ByExtension && endsWith(path, ".gz"));
+        || (options.compression == TraceWriteOptions::Compression::ByExtension && endsWith(path, ".gz"));
     bool ok = true;
     if (gzip) {
         // gzclose closes the descriptor it was given; keep our own to fsync afterwards.

@@ -33,11 +33,11 @@ struct WriteLoss {
 
 struct TraceWriteResult {
     bool ok = false;
-    std::string error;                // why the file was not written (the old one is untouched)
+    std::string error; // why the file was not written (the old one is untouched)
     std::uint64_t eventsWritten = 0;
     std::uint64_t unreadableArgs = 0; // events whose stored text could not be re-read or parsed
-    std::vector<WriteLoss> lost;      // what was left out (empty: nothing)
-    std::vector<std::string> notes;   // merge decisions (top-level keys that differed, ...)
+    std::vector<WriteLoss> lost; // what was left out (empty: nothing)
+    std::vector<std::string> notes; // merge decisions (top-level keys that differed, ...)
 };
 
 // What writing this trace would leave out, known before writing (Save As shows it and asks):
@@ -46,8 +46,7 @@ std::vector<WriteLoss> unwritableParts(const Trace& trace);
 
 // Writes to a temporary file next to `path` and renames it into place only when every byte
 // was written and flushed, so a failure never replaces a good file with a partial one.
-TraceWriteResult writeTraceFile(const Trace& trace, const std::string& path,
-                                const TraceWriteOptions& options = {});
+TraceWriteResult writeTraceFile(const Trace& trace, const std::string& path, const TraceWriteOptions& options = {});
 
 // Several traces in one file, in the order given, with disjoint pids and ids (normalizeIds).
 TraceWriteResult writeMergedTraceFile(const std::vector<const Trace*>& traces, const std::string& path,

@@ -9,7 +9,10 @@
 class TestConvertCommand : public QObject {
     Q_OBJECT
 private:
-    static QString fixture(const QString& name) { return QStringLiteral(KS_TEST_DATA "/") + name + ".pt.trace.json.gz"; }
+    static QString fixture(const QString& name)
+    {
+        return QStringLiteral(KS_TEST_DATA "/") + name + ".pt.trace.json.gz";
+    }
 
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
@@ -58,8 +61,8 @@ private Q_SLOTS:
             QCOMPARE(output({QStringLiteral("ops"), converted}), output({QStringLiteral("ops"), fixture(name)}));
             QCOMPARE(output({QStringLiteral("gpu"), converted}), output({QStringLiteral("gpu"), fixture(name)}));
             auto gpuJson = [](const QString& path) {
-                auto j = nlohmann::json::parse(output({QStringLiteral("gpu"), QStringLiteral("--json"), path}).toStdString(),
-                                               nullptr, false);
+                auto j = nlohmann::json::parse(
+                    output({QStringLiteral("gpu"), QStringLiteral("--json"), path}).toStdString(), nullptr, false);
                 if (j.is_object())
                     j.erase("file");
                 return j;
@@ -69,7 +72,8 @@ private Q_SLOTS:
         // `info` counts every kind the same, but for the process_name that kineto's text pids
         // ("Spans", "Traces") get when they become integers.
         const auto kinds = [](const QString& path) {
-            auto j = nlohmann::json::parse(output({QStringLiteral("info"), QStringLiteral("--json"), path}).toStdString());
+            auto j =
+                nlohmann::json::parse(output({QStringLiteral("info"), QStringLiteral("--json"), path}).toStdString());
             return j["kinds"];
         };
         auto converted = kinds(gz), original = kinds(fixture(name));
@@ -84,9 +88,12 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString merged = dir.filePath(QStringLiteral("merged.pt.trace.json"));
-        QCOMPARE(run({QStringLiteral("convert"), fixture(QStringLiteral("square")), fixture(QStringLiteral("square")), merged}), 0);
+        QCOMPARE(run({QStringLiteral("convert"), fixture(QStringLiteral("square")), fixture(QStringLiteral("square")),
+                      merged}),
+                 0);
         const auto info = [](const QString& path) {
-            return nlohmann::json::parse(output({QStringLiteral("info"), QStringLiteral("--json"), path}).toStdString());
+            return nlohmann::json::parse(
+                output({QStringLiteral("info"), QStringLiteral("--json"), path}).toStdString());
         };
         const auto one = info(fixture(QStringLiteral("square")));
         const auto two = info(merged);
@@ -95,7 +102,8 @@ private Q_SLOTS:
         for (const auto& p : two["processes"])
             QVERIFY(p["pid"].is_number_integer());
         // The second copy's launches still reach their kernels: paired flows doubled too.
-        QCOMPARE(two["flow_categories"]["ac2g"]["paired"].get<int>(), 2 * one["flow_categories"]["ac2g"]["paired"].get<int>());
+        QCOMPARE(two["flow_categories"]["ac2g"]["paired"].get<int>(),
+                 2 * one["flow_categories"]["ac2g"]["paired"].get<int>());
     }
 
     void errors()
@@ -104,12 +112,17 @@ private Q_SLOTS:
         QByteArray err;
         QCOMPARE(run({QStringLiteral("convert"), fixture(QStringLiteral("square"))}, nullptr, &err), 2);
         QVERIFY(err.contains("usage"));
-        QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("--bogus"), QStringLiteral("a"), QStringLiteral("b")}), 2);
-        QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("/nonexistent.json"), dir.filePath(QStringLiteral("o.json"))},
-                     nullptr, &err), 1);
+        QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("--bogus"), QStringLiteral("a"), QStringLiteral("b")}),
+                 2);
+        QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("/nonexistent.json"),
+                      dir.filePath(QStringLiteral("o.json"))},
+                     nullptr, &err),
+                 1);
         QVERIFY2(err.contains("/nonexistent.json"), err.constData());
-        QCOMPARE(run({QStringLiteral("convert"), fixture(QStringLiteral("square")), QStringLiteral("/nonexistent-dir/o.json")},
-                     nullptr, &err), 1);
+        QCOMPARE(run({QStringLiteral("convert"), fixture(QStringLiteral("square")),
+                      QStringLiteral("/nonexistent-dir/o.json")},
+                     nullptr, &err),
+                 1);
         QVERIFY2(err.contains("/nonexistent-dir/o.json"), err.constData());
         QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("--help")}), 0);
     }

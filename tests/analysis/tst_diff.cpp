@@ -51,7 +51,8 @@ class TestDiff : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        m_loaded = loadDiffPair(fixture("train_baseline.pt.trace.json.gz"), fixture("train_optimized.pt.trace.json.gz"));
+        m_loaded =
+            loadDiffPair(fixture("train_baseline.pt.trace.json.gz"), fixture("train_optimized.pt.trace.json.gz"));
         QVERIFY(!m_loaded.error);
         QCOMPARE(m_loaded.workspace.size(), std::size_t(2));
         m_report = diffTraces(m_loaded.workspace.members()[0], m_loaded.workspace.members()[1]);
@@ -65,10 +66,11 @@ private Q_SLOTS:
         QCOMPARE(m_report.base.steps, baseSteps);
         QCOMPARE(m_report.neu.steps, newSteps);
         QCOMPARE(m_report.base.stepTimeNs, base); // 12.294 ms
-        QCOMPARE(m_report.neu.stepTimeNs, neu);   // 7.164 ms
+        QCOMPARE(m_report.neu.stepTimeNs, neu); // 7.164 ms
         QCOMPARE(m_report.speedup, base / neu);
         QVERIFY(m_report.notes.empty());
-        QVERIFY(m_report.summary.starts_with("step time 12.294 ms \xE2\x86\x92 7.164 ms (1.72\xC3\x97 faster); GEMM kernels "));
+        QVERIFY(m_report.summary.starts_with(
+            "step time 12.294 ms \xE2\x86\x92 7.164 ms (1.72\xC3\x97 faster); GEMM kernels "));
         // Aligned at the first common step (ProfilerStep#3) of both.
         const auto& ws = m_loaded.workspace;
         QCOMPARE(ws.members()[1].step(3)->start + ws.members()[1].offset, ws.members()[0].step(3)->start);

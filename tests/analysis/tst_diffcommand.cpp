@@ -28,7 +28,9 @@ private Q_SLOTS:
     {
         QByteArray out;
         QCOMPARE(run({QStringLiteral("--json"), QStringLiteral("--top"), QStringLiteral("5"),
-                      data("train_baseline.pt.trace.json.gz"), data("train_optimized.pt.trace.json.gz")}, &out), 0);
+                      data("train_baseline.pt.trace.json.gz"), data("train_optimized.pt.trace.json.gz")},
+                     &out),
+                 0);
         const auto j = nlohmann::json::parse(out.toStdString());
         // Mean ProfilerStep#3..5 durations: (13023.487 + 11966.639 + 11893.25) / 3 and
         // (6866.176 + 7500.183 + 7126.709) / 3 µs.
@@ -47,8 +49,10 @@ private Q_SLOTS:
                                 "base_device_us", "new_device_us", "delta_us"})
             QVERIFY(j["ops"][0].contains(key));
         for (std::size_t i = 1; i < 5; ++i) {
-            QVERIFY(std::fabs(j["kernels"][i - 1]["delta_us"].get<double>()) >= std::fabs(j["kernels"][i]["delta_us"].get<double>()));
-            QVERIFY(std::fabs(j["ops"][i - 1]["delta_us"].get<double>()) >= std::fabs(j["ops"][i]["delta_us"].get<double>()));
+            QVERIFY(std::fabs(j["kernels"][i - 1]["delta_us"].get<double>())
+                    >= std::fabs(j["kernels"][i]["delta_us"].get<double>()));
+            QVERIFY(std::fabs(j["ops"][i - 1]["delta_us"].get<double>())
+                    >= std::fabs(j["ops"][i]["delta_us"].get<double>()));
         }
         QCOMPARE(j["kernel_families"][0]["name"].get<std::string>(), std::string("GEMM"));
         QVERIFY(j["summary"].get<std::string>().find("GEMM kernels") != std::string::npos);
@@ -58,7 +62,9 @@ private Q_SLOTS:
     {
         QByteArray out;
         QCOMPARE(run({QStringLiteral("--json"), QStringLiteral("--top"), QStringLiteral("0"),
-                      data("train_baseline.pt.trace.json.gz"), data("train_optimized.pt.trace.json.gz")}, &out), 0);
+                      data("train_baseline.pt.trace.json.gz"), data("train_optimized.pt.trace.json.gz")},
+                     &out),
+                 0);
         const auto j = nlohmann::json::parse(out.toStdString());
         bool found = false;
         for (const auto& op : j["ops"]) {

@@ -41,7 +41,9 @@ private Q_SLOTS:
     {
         QByteArray out;
         QCOMPARE(run({QStringLiteral("--json"), QStringLiteral("--sort"), QStringLiteral("self_cpu"),
-                      QStringLiteral("--top"), QStringLiteral("3"), mlpOps()}, &out), 0);
+                      QStringLiteral("--top"), QStringLiteral("3"), mlpOps()},
+                     &out),
+                 0);
         const auto rows = nlohmann::json::parse(out.toStdString());
         QCOMPARE(rows.size(), std::size_t(3));
         QCOMPARE(rows[0]["name"].get<std::string>(), std::string("Activity Buffer Request"));

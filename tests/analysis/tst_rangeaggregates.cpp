@@ -54,8 +54,8 @@ private Q_SLOTS:
         const auto* outer = find(a, "outer");
         QVERIFY(outer);
         QCOMPARE(outer->count, 2u);
-        QCOMPARE(outer->total, us(70 + 20));  // [40,110] and [200,220]
-        QCOMPARE(outer->self, us(20 + 20));   // 70 minus the children's 10 + 40
+        QCOMPARE(outer->total, us(70 + 20)); // [40,110] and [200,220]
+        QCOMPARE(outer->self, us(20 + 20)); // 70 minus the children's 10 + 40
         QCOMPARE(outer->min, us(20));
         QCOMPARE(outer->max, us(70));
         QCOMPARE(outer->average(), us(45));

@@ -195,7 +195,8 @@ private Q_SLOTS:
             QVERIFY(k1[i].start > k0[i].start);
             expectedCaused += k1[i].start - k0[i].start;
         }
-        const auto report = analyze({fixture("straggler_rank1.pt.trace.json.gz"), fixture("straggler_rank0.pt.trace.json.gz")});
+        const auto report =
+            analyze({fixture("straggler_rank1.pt.trace.json.gz"), fixture("straggler_rank0.pt.trace.json.gz")});
         const auto& cs = report.matching.collectives;
         QCOMPARE(cs.size(), std::size_t(9));
         QCOMPARE(cs[0].ranks.size(), std::size_t(1)); // the argless kernel, on rank 0 only
@@ -220,14 +221,15 @@ private Q_SLOTS:
         std::string events;
         auto kernel = [&](int pid, int device, int correlation, double launch, double start) {
             char buf[1024];
-            std::snprintf(buf, sizeof buf,
-                          R"J({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":%d,"tid":1,"ts":%.3f,"dur":2,"args":{"correlation":%d}},
+            std::snprintf(
+                buf, sizeof buf,
+                R"J({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":%d,"tid":1,"ts":%.3f,"dur":2,"args":{"correlation":%d}},
 {"ph":"s","cat":"ac2g","name":"ac2g","id":%d,"pid":%d,"tid":1,"ts":%.3f},
 {"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)","pid":%d,"tid":7,"ts":%.3f,"dur":10,"args":{"device":%d,"stream":7,"correlation":%d}},
 {"ph":"f","cat":"ac2g","name":"ac2g","id":%d,"pid":%d,"tid":7,"ts":%.3f,"bp":"e"},
 )J",
-                          pid, launch, correlation, correlation, pid, launch, device, start, device, correlation, correlation,
-                          device, start);
+                pid, launch, correlation, correlation, pid, launch, device, start, device, correlation, correlation,
+                device, start);
             events += buf;
         };
         kernel(100, 0, 1, 90, 100);

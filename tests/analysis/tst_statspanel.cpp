@@ -53,7 +53,8 @@ private Q_SLOTS:
         model.setTable(computeOperatorTable(*m_mlp));
         QCOMPARE(model.rowCount(), 81);
         QCOMPARE(model.columnCount(), 13); // no memory, no input shapes; Tensor Cores Used (kernels)
-        QCOMPARE(model.headerData(OperatorTableModel::SelfDevice, Qt::Horizontal).toString(), QStringLiteral("Self CUDA"));
+        QCOMPARE(model.headerData(OperatorTableModel::SelfDevice, Qt::Horizontal).toString(),
+                 QStringLiteral("Self CUDA"));
         int addmm = -1;
         for (int r = 0; r < model.rowCount(); ++r) {
             if (model.index(r, OperatorTableModel::Name).data().toString() == QLatin1String("aten::addmm"))
@@ -61,7 +62,8 @@ private Q_SLOTS:
         }
         QVERIFY(addmm >= 0);
         QCOMPARE(model.visibleColumn(OperatorTableModel::CpuMemory), -1);
-        QCOMPARE(model.index(addmm, model.visibleColumn(OperatorTableModel::Calls)).data().toString(), QStringLiteral("8"));
+        QCOMPARE(model.index(addmm, model.visibleColumn(OperatorTableModel::Calls)).data().toString(),
+                 QStringLiteral("8"));
         QCOMPARE(model.index(addmm, OperatorTableModel::SelfCpu).data(StatsTableModel::SortRole).toLongLong(), 542522);
         QCOMPARE(model.index(addmm, OperatorTableModel::SelfDevicePct).data().toString(), QStringLiteral("33.25%"));
         QCOMPARE(model.index(addmm, OperatorTableModel::CpuTotal).data().toString(),

@@ -1,6 +1,6 @@
 // The multi-trace workspace: identities from distributedInfo and file names, rank order,
 // alignment offsets computed independently from the fixture events, parallel loading with a
-// corrupt file, and ranks inferred from a merged collector file.
+// corrupt file, and the ranks of a merged collector file (named by it, or inferred from GPUs).
 #include "core/analysis/workspace.h"
 
 #include "fixturejson.h"
@@ -8,8 +8,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <new>
+#include <set>
 #include <stdexcept>
 
 using namespace ks;
@@ -91,9 +95,10 @@ private Q_SLOTS:
         const std::string bad = dir.filePath(QStringLiteral("bad.pt.trace.json")).toStdString();
         std::ofstream(bad) << "{\"traceEvents\": [ {\"ph\": \"X\", \"ts\": }";
         std::vector<FileError> errors;
-        const auto files = expandTracePaths({fixture("ddp_rank0.pt.trace.json.gz"), bad,
-                                             fixture("ddp_rank1.pt.trace.json.gz"), dir.path().toStdString() + "/none.json"},
-                                            errors);
+        const auto files =
+            expandTracePaths({fixture("ddp_rank0.pt.trace.json.gz"), bad, fixture("ddp_rank1.pt.trace.json.gz"),
+                              dir.path().toStdString() + "/none.json"},
+                             errors);
         QCOMPARE(errors.size(), std::size_t(1));
         QCOMPARE(errors[0].message, std::string("no such file or folder"));
         MultiLoadProgress progress(files.size());
@@ -112,7 +117,8 @@ private Q_SLOTS:
         QVERIFY(expandTracePaths({dir.path().toStdString()}, errors).empty());
         QCOMPARE(errors.size(), std::size_t(1));
 
-        const std::vector<std::string> files{fixture("ddp_rank0.pt.trace.json.gz"), fixture("ddp_rank1.pt.trace.json.gz")};
+        const std::vector<std::string> files{fixture("ddp_rank0.pt.trace.json.gz"),
+                                             fixture("ddp_rank1.pt.trace.json.gz")};
         MultiLoadProgress progress(files.size());
         progress.cancel();
         auto loaded = loadWorkspace(files, &progress, 1);
@@ -198,6 +204,138 @@ private Q_SLOTS:
         }
         QCOMPARE(ws.members()[2].identity.rank, -1);
         QCOMPARE(pidOf(ws.members()[2].processes.at(0)), std::int64_t(50));
+    }
+
+    // collect --merge of a 2-rank torchrun on one GPU (gloo): the launcher (890) and two ranks
+    // (891, 892), each rank with its own rows of GPU 0 (pids 893, 894, labelled "GPU 0"). The
+    // ranks are the ones distributedRanks names (listed rank 1 first), not the GPUs.
+    void mergedFileRanksFromDistributedRanks()
+    {
+        std::string events = R"({"ph":"X","cat":"cpu_op","name":"torchrun","pid":890,"tid":890,"ts":1,"dur":500},)";
+        const auto launch = [&](int cpu, int gpu, int correlation, int at) {
+            char buf[1024];
+            std::snprintf(
+                buf, sizeof buf,
+                R"J({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":%d,"tid":%d,"ts":%d,"dur":2,"args":{"correlation":%d}},
+{"ph":"s","cat":"ac2g","name":"ac2g","id":%d,"pid":%d,"tid":%d,"ts":%d},
+{"ph":"X","cat":"kernel","name":"k","pid":%d,"tid":7,"ts":%d,"dur":10,"args":{"device":0,"correlation":%d}},
+{"ph":"f","cat":"ac2g","name":"ac2g","id":%d,"pid":%d,"tid":7,"ts":%d,"bp":"e"},
+)J",
+                cpu, cpu, at, correlation, correlation, cpu, cpu, at, gpu, at + 5, correlation, correlation, gpu,
+                at + 5);
+            events += buf;
+        };
+        launch(891, 893, 1, 10);
+        launch(892, 894, 2, 12);
+        launch(891, 893, 3, 40);
+        for (int pid : {890, 891, 892})
+            events += R"({"ph":"M","name":"process_name","pid":)" + std::to_string(pid)
+                + R"(,"tid":0,"args":{"name":"python3"}},)";
+        for (int pid : {893, 894})
+            events += R"({"ph":"M","name":"process_labels","pid":)" + std::to_string(pid)
+                + R"(,"tid":0,"args":{"labels":"GPU 0"}},)";
+        events += R"({"ph":"M","name":"process_name","pid":890,"tid":0,"args":{"name":"torchrun"}})";
+        const std::string text = R"({"distributedRanks": [{"pid": 892, "backend": "gloo", "rank": 1, "world_size": 2},
+            {"pid": 891, "backend": "gloo", "rank": 0, "world_size": 2, "local_rank": 0}], "traceEvents": [)"
+            + events + "]}";
+        auto result = loadTraceFromMemory(text, "merged.pt.trace.json");
+        QVERIFY2(result.ok(), result.fatal ? result.fatal->message.c_str() : "");
+        const Trace& t = *result.trace;
+        QVERIFY(namesSeveralRanks(t));
+        for (const auto& p : t.processes()) {
+            if (p.isDevice)
+                QCOMPARE(p.deviceIndex, 0); // from its label, not its pid
+        }
+        Workspace ws;
+        QCOMPARE(ws.add(result.trace, "merged.pt.trace.json"), std::size_t(3));
+        ws.sortByRank();
+        auto pidsOf = [&](const WorkspaceMember& m) {
+            std::vector<std::int64_t> pids;
+            for (std::uint32_t p : m.processes)
+                pids.push_back(t.processes()[p].pid.number);
+            std::sort(pids.begin(), pids.end());
+            return pids;
+        };
+        for (int r = 0; r < 2; ++r) {
+            const TraceIdentity& id = ws.members()[r].identity;
+            QCOMPARE(id.rank, r);
+            QVERIFY(!id.rankInferred);
+            QCOMPARE(id.worldSize, 2);
+            QCOMPARE(id.backend, std::string("gloo"));
+            QCOMPARE(id.label(), "Rank " + std::to_string(r) + " \xC2\xB7 python3 (" + std::to_string(891 + r) + ")");
+            QCOMPARE(pidsOf(ws.members()[r]), (std::vector<std::int64_t>{891 + r, 893 + r}));
+        }
+        QCOMPARE(ws.members()[0].firstGpuActivity, TimeNs(15000));
+        QCOMPARE(ws.members()[1].firstGpuActivity, TimeNs(17000));
+        QCOMPARE(ws.members()[0].identity.runKey, ws.members()[1].identity.runKey);
+        QCOMPARE(ws.members()[2].identity.rank, -1);
+        QCOMPARE(pidsOf(ws.members()[2]), (std::vector<std::int64_t>{890}));
+        QVERIFY(ws.warnings().empty());
+
+        // Without the split (a comparison) the file stays one member.
+        Workspace whole;
+        QCOMPARE(whole.add(result.trace, "merged.pt.trace.json", false), std::size_t(1));
+    }
+
+    // The real file: collect --merge of tests/gpu/ddp_ranks.py under torchrun, 2 ranks over
+    // gloo sharing one H100. Each rank's member holds its CPU process and the GPU rows its
+    // launches went to, worked out here from the file's ac2g flows.
+    void collectedMergedRanksFile()
+    {
+        const std::string path = fixture("collected_gloo_merged.pt.trace.json.gz");
+        const auto json = readGz(path);
+        std::map<int, std::set<std::int64_t>> expected; // rank -> pids
+        std::set<std::int64_t> allPids;
+        std::map<std::int64_t, std::int64_t> cpuPidOfFlow;
+        for (const auto& e : json["traceEvents"]) {
+            if (e.value("ph", "") != "M")
+                allPids.insert(e["pid"].get<std::int64_t>());
+            if (e.value("cat", "") == "ac2g" && e.value("ph", "") == "s")
+                cpuPidOfFlow[e["id"].get<std::int64_t>()] = e["pid"].get<std::int64_t>();
+        }
+        std::map<std::int64_t, int> rankOfPid;
+        for (const auto& r : json["distributedRanks"]) {
+            rankOfPid[r["pid"].get<std::int64_t>()] = r["rank"].get<int>();
+            expected[r["rank"].get<int>()].insert(r["pid"].get<std::int64_t>());
+        }
+        for (const auto& e : json["traceEvents"]) {
+            if (e.value("cat", "") == "ac2g" && e.value("ph", "") == "f")
+                expected[rankOfPid.at(cpuPidOfFlow.at(e["id"].get<std::int64_t>()))].insert(
+                    e["pid"].get<std::int64_t>());
+        }
+        QCOMPARE(expected.size(), std::size_t(2));
+        QCOMPARE(expected[0].size(), std::size_t(2)); // its CPU process and its rows of GPU 0
+        QCOMPARE(expected[1].size(), std::size_t(2));
+
+        auto loaded = loadWorkspace({path});
+        QVERIFY(loaded.errors.empty());
+        const Workspace& ws = loaded.workspace;
+        QCOMPARE(ws.size(), std::size_t(3));
+        const Trace& t = *ws.members()[0].trace;
+        QVERIFY(namesSeveralRanks(t));
+        std::set<std::int64_t> others = allPids;
+        for (int r = 0; r < 2; ++r) {
+            const auto& m = ws.members()[r];
+            QCOMPARE(m.identity.rank, r);
+            QVERIFY(!m.identity.rankInferred);
+            QCOMPARE(m.identity.backend, std::string("gloo"));
+            std::set<std::int64_t> pids;
+            for (std::uint32_t p : m.processes)
+                pids.insert(t.processes()[p].pid.number);
+            QCOMPARE(pids, expected[r]);
+            const std::int64_t cpu =
+                *std::find_if(pids.begin(), pids.end(), [&](std::int64_t p) { return rankOfPid.count(p); });
+            QCOMPARE(m.identity.label(),
+                     "Rank " + std::to_string(r) + " \xC2\xB7 python3.12 (" + std::to_string(cpu) + ")");
+            for (std::int64_t p : pids)
+                others.erase(p);
+        }
+        // torchrun and the CUPTI overhead rows.
+        std::set<std::int64_t> rest;
+        for (std::uint32_t p : ws.members()[2].processes)
+            rest.insert(t.processes()[p].pid.number);
+        QCOMPARE(rest, others);
+        QCOMPARE(ws.members()[2].identity.rank, -1);
     }
 };
 

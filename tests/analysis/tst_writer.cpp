@@ -22,10 +22,7 @@ using namespace ks;
 
 namespace {
 
-std::string fixture(const char* name)
-{
-    return std::string(KS_TEST_DATA) + "/" + name + ".pt.trace.json.gz";
-}
+std::string fixture(const char* name) { return std::string(KS_TEST_DATA) + "/" + name + ".pt.trace.json.gz"; }
 
 std::shared_ptr<const Trace> load(const std::string& path)
 {
@@ -163,7 +160,9 @@ void compareTraces(const Trace& a, const Trace& b)
     const auto bArgs = allArgs(b);
     for (SliceId i = 0; i < s.size(); ++i) {
         if (aArgs[i] != bArgs[i])
-            QFAIL(qPrintable(QStringLiteral("args differ for slice %1 (%2)").arg(i).arg(QString::fromStdString(std::string(a.str(s.name[i]))))));
+            QFAIL(qPrintable(QStringLiteral("args differ for slice %1 (%2)")
+                                 .arg(i)
+                                 .arg(QString::fromStdString(std::string(a.str(s.name[i]))))));
     }
     QCOMPARE(b.flows().size(), a.flows().size());
     // Unpaired halves (kineto's orphan f, sync s) are written back too: every count agrees.
@@ -185,7 +184,8 @@ void compareTraces(const Trace& a, const Trace& b)
     std::vector<std::uint32_t> instants(a.instants().size());
     std::iota(instants.begin(), instants.end(), 0u);
     std::vector<nlohmann::json> instantArgs(instants.size());
-    a.forEachInstantText(instants, [&](std::uint32_t i, std::string_view text) { instantArgs[i] = argsOf(std::string(text)); });
+    a.forEachInstantText(instants,
+                         [&](std::uint32_t i, std::string_view text) { instantArgs[i] = argsOf(std::string(text)); });
     b.forEachInstantText(instants, [&](std::uint32_t i, std::string_view text) {
         QVERIFY(argsOf(std::string(text)) == instantArgs[i]);
     });
@@ -286,8 +286,9 @@ private Q_SLOTS:
             // the three launches and their kernels, and the two syncs (unpaired s).
             (e["ph"] == "s" ? starts : ends)++;
             const std::int64_t id = e["id"].get<std::int64_t>();
-            QVERIFY(id == 8 || id == 19 || id == 30 || original->slices().correlation.end()
-                    != std::find(original->slices().correlation.begin(), original->slices().correlation.end(), id));
+            QVERIFY(id == 8 || id == 19 || id == 30
+                    || original->slices().correlation.end()
+                        != std::find(original->slices().correlation.begin(), original->slices().correlation.end(), id));
         }
         QCOMPARE(starts, 5);
         QCOMPARE(ends, 3);
@@ -338,7 +339,6 @@ private Q_SLOTS:
             starts += e["ph"] == "s";
         QCOMPARE(starts, 1);
     }
-
 
     // Every phase of the Trace Event Format, and every entry the model cannot show, comes
     // back: counted by kind (the model's slices, async ranges, instants, flows, counter
@@ -419,15 +419,19 @@ private Q_SLOTS:
         QCOMPARE(reloaded->instants().size(), original->instants().size());
         QCOMPARE(reloaded->counters().size(), std::size_t(3)); // ctr a, ctr b, ctr 3 a
         // Kept entries are byte for byte the source's.
-        QVERIFY(written.find(R"({"ph":"O","cat":"obj","name":"Layer","id":"0x10","pid":1,"tid":2,"ts":31,"args":{"snapshot":{"w":640,"h":[1,2]}}})") != std::string::npos);
-        QVERIFY(written.find(R"({"ph":"M","name":"process_uptime_seconds","pid":1,"tid":0,"args":{"uptime":12}})") != std::string::npos);
+        QVERIFY(
+            written.find(
+                R"({"ph":"O","cat":"obj","name":"Layer","id":"0x10","pid":1,"tid":2,"ts":31,"args":{"snapshot":{"w":640,"h":[1,2]}}})")
+            != std::string::npos);
+        QVERIFY(written.find(R"({"ph":"M","name":"process_uptime_seconds","pid":1,"tid":0,"args":{"uptime":12}})")
+                != std::string::npos);
         // The kinds seen by `info`, with real numbers.
         const auto kinds = entryKinds(*original);
         const std::map<std::string, std::uint64_t> byName(kinds.begin(), kinds.end());
-        QCOMPARE(byName.at("slices"), std::uint64_t(4));          // x, b, y, z
+        QCOMPARE(byName.at("slices"), std::uint64_t(4)); // x, b, y, z
         QCOMPARE(byName.at("async ranges (b/e)"), std::uint64_t(1));
         QCOMPARE(byName.at("instants"), std::uint64_t(2));
-        QCOMPARE(byName.at("flows"), std::uint64_t(2));           // x→y, y→z through the step
+        QCOMPARE(byName.at("flows"), std::uint64_t(2)); // x→y, y→z through the step
         QCOMPARE(byName.at("object events (O/N/D)"), std::uint64_t(3));
         QCOMPARE(byName.at("legacy async events (S/T/p/F)"), std::uint64_t(4));
         QCOMPARE(byName.at("nestable async events (b/n/e)"), std::uint64_t(3));
@@ -449,11 +453,11 @@ private Q_SLOTS:
         for (int i = 0; i < 104; ++i) {
             const std::string id = "\"0x" + std::to_string(i) + "\"";
             text += (i ? "," : "") + std::string(R"({"ph":"N","cat":"cc","name":"Tile","pid":3,"tid":3,"ts":)")
-                  + std::to_string(i) + R"(,"id":)" + id + "}"
-                  + R"(,{"ph":"O","cat":"cc","name":"Tile","pid":3,"tid":3,"ts":)" + std::to_string(i + 1)
-                  + R"(,"id":)" + id + R"(,"args":{"snapshot":{"layer":)" + std::to_string(i) + "}}}"
-                  + R"(,{"ph":"D","cat":"cc","name":"Tile","pid":3,"tid":3,"ts":)" + std::to_string(i + 2)
-                  + R"(,"id":)" + id + "}";
+                + std::to_string(i) + R"(,"id":)" + id + "}"
+                + R"(,{"ph":"O","cat":"cc","name":"Tile","pid":3,"tid":3,"ts":)" + std::to_string(i + 1) + R"(,"id":)"
+                + id + R"(,"args":{"snapshot":{"layer":)" + std::to_string(i) + "}}}"
+                + R"(,{"ph":"D","cat":"cc","name":"Tile","pid":3,"tid":3,"ts":)" + std::to_string(i + 2) + R"(,"id":)"
+                + id + "}";
         }
         text += "]}";
         const auto original = loadText(text, "objects");
@@ -471,23 +475,35 @@ private Q_SLOTS:
     void roundTripsMalformedClasses_data()
     {
         QTest::addColumn<QByteArray>("text");
-        QTest::newRow("missing ph and {}") << QByteArray(R"({"traceEvents":[{},{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,},],})");
+        QTest::newRow("missing ph and {}")
+            << QByteArray(R"({"traceEvents":[{},{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,},],})");
         QTest::newRow("missing ts") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"dur":1}]})");
         QTest::newRow("X without dur") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1}]})");
         QTest::newRow("NaN ts") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":NaN,"dur":1}]})");
-        QTest::newRow("ts beyond 2^62 ns") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1e17,"dur":1}]})");
-        QTest::newRow("numeric strings") << QByteArray(R"({"traceEvents":[{"ph":"X","name":7,"pid":1.0,"tid":"1","ts":"12.5","dur":"1"}]})");
-        QTest::newRow("entry not an object") << QByteArray(R"({"traceEvents":[1,"x",{"ph":"X","name":"a","pid":1,"ts":1,"dur":1}]})");
-        QTest::newRow("negative dur") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":-1}]})");
-        QTest::newRow("duplicate key") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"ts":2,"dur":1}]})");
+        QTest::newRow("ts beyond 2^62 ns")
+            << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1e17,"dur":1}]})");
+        QTest::newRow("numeric strings") << QByteArray(
+            R"({"traceEvents":[{"ph":"X","name":7,"pid":1.0,"tid":"1","ts":"12.5","dur":"1"}]})");
+        QTest::newRow("entry not an object")
+            << QByteArray(R"({"traceEvents":[1,"x",{"ph":"X","name":"a","pid":1,"ts":1,"dur":1}]})");
+        QTest::newRow("negative dur") << QByteArray(
+            R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":-1}]})");
+        QTest::newRow("duplicate key") << QByteArray(
+            R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"ts":2,"dur":1}]})");
         QTest::newRow("unknown ph") << QByteArray(R"({"traceEvents":[{"ph":"Z","name":"a","pid":1,"ts":1}]})");
         QTest::newRow("E without B") << QByteArray(R"({"traceEvents":[{"ph":"E","pid":1,"tid":1,"ts":1}]})");
-        QTest::newRow("unclosed B") << QByteArray(R"({"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":1,"ts":1},{"ph":"i","name":"m","pid":1,"tid":1,"ts":9}]})");
-        QTest::newRow("flow without id") << QByteArray(R"({"traceEvents":[{"ph":"s","cat":"c","name":"f","pid":1,"tid":1,"ts":1}]})");
-        QTest::newRow("invalid UTF-8 kept") << QByteArray("{\"traceEvents\":[{\"ph\":\"O\",\"name\":\"\xff\xfe\",\"pid\":1,\"id\":1,\"ts\":1}]}");
-        QTest::newRow("invalid UTF-8 in args") << QByteArray("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"ts\":1,\"dur\":1,\"args\":{\"s\":\"\xc3\"}}]}");
-        QTest::newRow("bad escape decoded") << QByteArray("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"\\ud800\\q\",\"pid\":1,\"ts\":1,\"dur\":1}]}");
-        QTest::newRow("text pids") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":"p","tid":"t","ts":1,"dur":1},{"ph":"C","name":"c","pid":"p","ts":1,"args":{"":1}}]})");
+        QTest::newRow("unclosed B") << QByteArray(
+            R"({"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":1,"ts":1},{"ph":"i","name":"m","pid":1,"tid":1,"ts":9}]})");
+        QTest::newRow("flow without id") << QByteArray(
+            R"({"traceEvents":[{"ph":"s","cat":"c","name":"f","pid":1,"tid":1,"ts":1}]})");
+        QTest::newRow("invalid UTF-8 kept")
+            << QByteArray("{\"traceEvents\":[{\"ph\":\"O\",\"name\":\"\xff\xfe\",\"pid\":1,\"id\":1,\"ts\":1}]}");
+        QTest::newRow("invalid UTF-8 in args") << QByteArray(
+            "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"ts\":1,\"dur\":1,\"args\":{\"s\":\"\xc3\"}}]}");
+        QTest::newRow("bad escape decoded")
+            << QByteArray("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"\\ud800\\q\",\"pid\":1,\"ts\":1,\"dur\":1}]}");
+        QTest::newRow("text pids") << QByteArray(
+            R"({"traceEvents":[{"ph":"X","name":"a","pid":"p","tid":"t","ts":1,"dur":1},{"ph":"C","name":"c","pid":"p","ts":1,"args":{"":1}}]})");
     }
     void roundTripsMalformedClasses()
     {
@@ -515,7 +531,8 @@ private Q_SLOTS:
  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":"rank 1","tid":"main","ts":1,"dur":2,"args":{"correlation":8}},
  {"ph":"s","cat":"ac2g","name":"ac2g","id":8,"pid":"rank 1","tid":"main","ts":1},
  {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":5,"dur":2,"args":{"correlation":8,"stream":7}},
- {"ph":"f","cat":"ac2g","name":"ac2g","id":8,"pid":0,"tid":7,"ts":5,"bp":"e"}]})", "rank 1");
+ {"ph":"f","cat":"ac2g","name":"ac2g","id":8,"pid":0,"tid":7,"ts":5,"bp":"e"}]})",
+                                "rank 1");
         QVERIFY(c);
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("merged.pt.trace.json")).toStdString();
@@ -587,7 +604,8 @@ private Q_SLOTS:
         const auto original = loadText(R"({"traceEvents":[
  {"ph":"X","cat":"overhead","name":"Activity Buffer Request","pid":-1,"tid":0,"ts":10,"dur":10},
  {"ph":"X","cat":"overhead","name":"Activity Buffer Request","pid":-1,"tid":0,"ts":15,"dur":10},
- {"ph":"X","cat":"overhead","name":"Activity Buffer Flush","pid":-1,"tid":0,"ts":30,"dur":2}]})", "overhead");
+ {"ph":"X","cat":"overhead","name":"Activity Buffer Flush","pid":-1,"tid":0,"ts":30,"dur":2}]})",
+                                       "overhead");
         QVERIFY(original);
         QCOMPARE(original->tracks().size(), std::size_t(1));
         QCOMPARE(original->tracks()[0].lanes.size(), std::size_t(2)); // main + overflow

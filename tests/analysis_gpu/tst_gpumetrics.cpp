@@ -47,10 +47,7 @@ static void addFixtureRows()
         QTest::newRow(name) << QString::fromLatin1(name);
 }
 
-void TestGpuMetrics::pluginNumbers_data()
-{
-    addFixtureRows();
-}
+void TestGpuMetrics::pluginNumbers_data() { addFixtureRows(); }
 
 void TestGpuMetrics::pluginNumbers()
 {
@@ -83,7 +80,8 @@ void TestGpuMetrics::pluginNumbers()
         const auto& display = g["display"];
         QCOMPARE(formatPluginPercent(100.0 * s.steps.utilization), display["GPU Utilization"].get<std::string>());
         QCOMPARE(formatPluginPercent(100.0 * *s.steps.smEfficiency), display["Est. SM Efficiency"].get<std::string>());
-        QCOMPARE(formatPluginPercent(*s.steps.achievedOccupancy), display["Est. Achieved Occupancy"].get<std::string>());
+        QCOMPARE(formatPluginPercent(*s.steps.achievedOccupancy),
+                 display["Est. Achieved Occupancy"].get<std::string>());
         const DeviceProperties* d = trace->deviceFor(0);
         QVERIFY(d);
         QCOMPARE(d->name, display["Name"].get<std::string>());
@@ -143,16 +141,15 @@ void TestGpuMetrics::counterSeries()
     for (std::size_t i = 0; i < s.counters.size(); ++i) {
         QVERIFY(std::abs(nsToUs(s.counters.bucketStart[i]) - values[i][0].get<double>()) < kTimeToleranceUs);
         QVERIFY2(std::abs(100.0 * (s.counters.utilization[i] - values[i][1].get<double>())) < kPercentTolerance,
-                 qPrintable(QStringLiteral("bucket %1: %2 vs %3").arg(i).arg(s.counters.utilization[i])
+                 qPrintable(QStringLiteral("bucket %1: %2 vs %3")
+                                .arg(i)
+                                .arg(s.counters.utilization[i])
                                 .arg(values[i][1].get<double>())));
     }
     QVERIFY(std::abs(nsToUs(s.counters.bucketStart.back()) - values.back()[0].get<double>()) < kTimeToleranceUs);
 }
 
-void TestGpuMetrics::gpuStepCopiesChangeNoMetric_data()
-{
-    addFixtureRows();
-}
+void TestGpuMetrics::gpuStepCopiesChangeNoMetric_data() { addFixtureRows(); }
 
 // Dropping the GPU-side step copies (our default) leaves [S, E] and the metrics as they
 // are (docs/gpu-metrics.md §9: "Removing the GPU-side ProfilerStep copies changes none").

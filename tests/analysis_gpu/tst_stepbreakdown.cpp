@@ -33,8 +33,7 @@ void TestStepBreakdown::average_data()
     // the plugin displays them (rounded), then percentages.
     QTest::addColumn<std::vector<double>>("partsUs");
     QTest::addColumn<std::vector<double>>("partsPct");
-    QTest::newRow("square") << "square" << true << 1 << 3798.0
-                            << std::vector<double>{568, 0, 0, 0, 84, 0, 3146, 0}
+    QTest::newRow("square") << "square" << true << 1 << 3798.0 << std::vector<double>{568, 0, 0, 0, 84, 0, 3146, 0}
                             << std::vector<double>{14.94, 0, 0, 0, 2.22, 0, 82.83, 0};
     QTest::newRow("multistream") << "multistream" << true << 1 << 58974.0
                                  << std::vector<double>{21698, 34271, 0, 0, 1409, 0, 1545, 51}
@@ -64,8 +63,8 @@ void TestStepBreakdown::average()
     const auto trace = fixtureTrace(fixture.toStdString());
     QVERIFY(trace);
     const auto kinds = classifySlices(*trace);
-    const PluginWindows windows = computePluginWindows(
-        *trace, kinds, pluginSteps ? GpuStepAnnotations::AsSteps : GpuStepAnnotations::Ignore);
+    const PluginWindows windows =
+        computePluginWindows(*trace, kinds, pluginSteps ? GpuStepAnnotations::AsSteps : GpuStepAnnotations::Ignore);
     BreakdownOptions options;
     options.pluginFreeTimeReset = pluginSteps;
     const StepBreakdown b = computeStepBreakdown(*trace, kinds, windows, options);
@@ -120,10 +119,10 @@ void TestStepBreakdown::claimsInPriorityOrder()
     const StepBreakdown b = computeStepBreakdown(*loaded.trace, kinds, windows);
     const auto& parts = b.steps.at(0).parts;
     QCOMPARE(b.steps[0].name, std::string("7"));
-    QCOMPARE(parts[std::size_t(StepRole::Kernel)], 30000.0);  // 40..70
+    QCOMPARE(parts[std::size_t(StepRole::Kernel)], 30000.0); // 40..70
     QCOMPARE(parts[std::size_t(StepRole::Runtime)], 10000.0); // 20..30
     QCOMPARE(parts[std::size_t(StepRole::CpuExec)], 20000.0); // 10..20, 30..40
-    QCOMPARE(parts[std::size_t(StepRole::Other)], 40000.0);   // 0..10, 70..100
+    QCOMPARE(parts[std::size_t(StepRole::Other)], 40000.0); // 0..10, 70..100
 }
 
 QTEST_GUILESS_MAIN(TestStepBreakdown)

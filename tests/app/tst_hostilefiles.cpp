@@ -3,8 +3,8 @@
 // dialog naming the file, or in a trace with its warnings behind the ⚠ button. Then every
 // slice goes through the details panel (lazy args decoding) and the window paints.
 #include "app/mainwindow.h"
-#include "windowtesting.h"
 #include "widgets/detailspanel.h"
+#include "windowtesting.h"
 
 #include "hostilefiles.h"
 
@@ -27,15 +27,9 @@ using kstest::visibleMessageBox;
 class TestHostileFiles : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        kstest::useTestSettings();
-    }
+    void initTestCase() { kstest::useTestSettings(); }
 
-    void opensEachFile_data()
-    {
-        QVERIFY(kstest::addHostileFileRows() >= 20);
-    }
+    void opensEachFile_data() { QVERIFY(kstest::addHostileFileRows() >= 20); }
 
     void opensEachFile()
     {

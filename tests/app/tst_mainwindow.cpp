@@ -1,11 +1,20 @@
 #include "app/mainwindow.h"
-#include "windowtesting.h"
+#include "bench/tiler/tracetiler.h"
+#include "guithreadbusymeter.h"
 #include "widgets/detailspanel.h"
+#include "widgets/gpuoverlaypanel.h"
+#include "widgets/gpusummarypanel.h"
+#include "widgets/gpuviews.h"
+#include "widgets/insightspanel.h"
 #include "widgets/searchbar.h"
+#include "widgets/statspanel.h"
 #include "widgets/timelinewidget.h"
+#include "windowtesting.h"
 
-#include <QElapsedTimer>
+#include <QDockWidget>
+#include <QEventLoop>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
@@ -32,10 +41,7 @@ using kstest::visibleMessageBox;
 class TestMainWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        kstest::useTestSettings();
-    }
+    void initTestCase() { kstest::useTestSettings(); }
 
     void opensFileInBackground()
     {
@@ -56,7 +62,9 @@ private Q_SLOTS:
         QCOMPARE(timeline.timeScale().viewStart(), content.start);
         QVERIFY2(std::abs(timeline.timeScale().viewEnd(timeline.timeAreaWidth()) - content.end)
                      <= TimeNs(timeline.timeScale().nsPerPixel()) + 1,
-                 qPrintable(QStringLiteral("%1 vs %2").arg(timeline.timeScale().viewEnd(timeline.timeAreaWidth())).arg(content.end)));
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(timeline.timeScale().viewEnd(timeline.timeAreaWidth()))
+                                .arg(content.end)));
         const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
         QCOMPARE(recent.value(0), QFileInfo(fixture("transformer")).absoluteFilePath());
 
@@ -71,37 +79,86 @@ private Q_SLOTS:
         QCOMPARE(window.windowTitle(), QStringLiteral("Kinetoscope"));
     }
 
-    // The GUI thread keeps running timers while a 87k-slice trace loads.
-    void staysResponsiveWhileLoading()
+    // A 200 MB trace (745k events, tiled at test time from big.pt.trace.json.gz) opens and
+    // is analysed (GPU metrics and step breakdown, the statistics tables, insights) without any
+    // event-loop iteration keeping the GUI thread busy for 50 ms. Measured as the GUI thread's
+    // own CPU time between waking up and going back to sleep, which a loaded machine does not
+    // inflate the way it does wall time.
+    void guiThreadNeverBusyLongWhileLoadingAndAnalysing()
     {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("large.pt.trace.json")).toStdString();
+        const bench::TileResult tiled = bench::tileTrace(KS_TEST_DATA "/big.pt.trace.json.gz", path, 745'038);
+        QVERIFY2(tiled.error.empty(), tiled.error.c_str());
+        QVERIFY(tiled.bytes > 190'000'000);
+
         MainWindow window;
         window.show();
-        QSignalSpy changed(&window, &MainWindow::traceChanged);
-        QElapsedTimer clock;
-        qint64 last = 0, worstGap = 0;
-        int ticksWhileLoading = 0;
-        bool wasLoading = false;
-        QTimer tick;
-        tick.setInterval(5);
-        // Only gaps that lie entirely within the parse count: handing the finished trace
-        // to the panels afterwards is GUI-thread work by design.
-        connect(&tick, &QTimer::timeout, [&] {
-            const bool loading = window.isLoading();
-            if (wasLoading && loading) {
-                worstGap = std::max(worstGap, clock.elapsed() - last);
-                ++ticksWhileLoading;
-            }
-            wasLoading = loading;
-            last = clock.elapsed();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto statsPanels = window.findChildren<StatsPanel*>();
+        QCOMPARE(statsPanels.size(), 3); // operators, kernels, range
+        int pending = 3 + 1 + 1; // the tables, the GPU report, the insights
+        QEventLoop loop;
+        const auto done = [&] {
+            if (--pending == 0)
+                loop.quit();
+        };
+        for (StatsPanel* panel : statsPanels)
+            connect(panel, &StatsPanel::rowsUpdated, &loop, done, Qt::SingleShotConnection);
+        connect(window.findChild<GpuViews*>(), &GpuViews::reportReady, &loop, done, Qt::SingleShotConnection);
+        connect(window.findChild<InsightsPanel*>(), &InsightsPanel::insightsReady, &loop, done,
+                Qt::SingleShotConnection);
+
+        // Each analysis shows that it is under way while the timeline already shows the trace.
+        const auto* analysing = window.findChild<QLabel*>(QStringLiteral("analysingLabel"));
+        QVERIFY(analysing);
+        const auto progressShown = [&] {
+            int shown = !analysing->isHidden();
+            for (StatsPanel* panel : statsPanels)
+                shown += panel->findChild<QLabel*>(QStringLiteral("rangeLabel"))
+                             ->text()
+                             .contains(QStringLiteral("updating"));
+            return shown;
+        };
+        int shownOnArrival = -1;
+        connect(
+            &window, &MainWindow::traceChanged, &loop, [&] { shownOnArrival = progressShown(); },
+            Qt::SingleShotConnection);
+
+        kstest::GuiThreadBusyMeter meter;
+        window.openFile(QString::fromStdString(path));
+        QTimer::singleShot(180000, &loop, &QEventLoop::quit); // a hung analysis fails below, not forever
+        loop.exec();
+        meter.stop();
+        QCOMPARE(pending, 0);
+        QVERIFY(window.trace());
+        QCOMPARE(window.trace()->traceEventCount(), tiled.events);
+        QCOMPARE(shownOnArrival, 4); // the GPU summary and the three tables
+        QTRY_COMPARE_WITH_TIMEOUT(progressShown(), 0, 60000); // a table may recompute once more for the visible range
+        qInfo("%d event-loop iterations; the longest kept the GUI thread busy %.1f ms (CPU)", meter.iterations(),
+              meter.longestMs());
+        QVERIFY(meter.iterations() > 10);
+        QVERIFY2(meter.longestMs() < 50.0, qPrintable(QString::number(meter.longestMs())));
+    }
+
+    // The meter above can fail: one handler that computes for 80 ms is seen.
+    void busyMeterSeesALongIteration()
+    {
+        kstest::GuiThreadBusyMeter meter;
+        QEventLoop loop;
+        QTimer::singleShot(0, &loop, [&] {
+            timespec t{};
+            const auto cpuMs = [&] {
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+                return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+            };
+            const double start = cpuMs();
+            while (cpuMs() - start < 80.0) { }
+            QTimer::singleShot(10, &loop, &QEventLoop::quit);
         });
-        clock.start();
-        tick.start();
-        window.openFile(fixture("big"));
-        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 60000);
-        tick.stop();
-        QCOMPARE(window.trace()->slices().size(), std::size_t(86966));
-        QVERIFY(ticksWhileLoading > 3);
-        QVERIFY2(worstGap < 250, qPrintable(QString::number(worstGap)));
+        loop.exec();
+        QVERIFY2(meter.longestMs() >= 80.0 && meter.longestMs() < 500.0,
+                 qPrintable(QString::number(meter.longestMs())));
     }
 
     void cancelDropsTheLoad()
@@ -157,6 +214,25 @@ private Q_SLOTS:
         QVERIFY(window.openDroppedData(&mime));
         QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 2, 20000);
         QCOMPARE(window.trace()->slices().size(), std::size_t(24));
+    }
+
+    // Issue 19 item 15: 200 % scale on a 1920×1080 screen is a 960×540 window in logical
+    // pixels: the docks' minimum sizes must let it fit, with half the height for the timeline.
+    void fitsAHalfSizeScreen()
+    {
+        MainWindow window;
+        window.resize(960, 540);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy changed(&window, &MainWindow::traceChanged);
+        window.openFile(fixture("train_baseline"));
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 20000);
+        QTest::qWait(200); // the docks take their sizes after the first layout
+        QTRY_VERIFY2(window.height() <= 540, qPrintable(QString::number(window.height())));
+        QTRY_VERIFY(window.timeline()->height() >= window.height() / 2);
+        // The bottom panels keep a few lines of their own.
+        const auto* summary = window.findChild<QDockWidget*>(QStringLiteral("gpuSummaryDock"));
+        QVERIFY(summary->widget()->height() >= window.fontMetrics().height() * 3);
     }
 
     void findShortcutOpensSearch()

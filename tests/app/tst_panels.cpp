@@ -3,7 +3,6 @@
 #include "app/mainwindow.h"
 #include "app/shortcutshelp.h"
 #include "fixturejson.h"
-#include "windowtesting.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diagnosticspanel.h"
 #include "widgets/gpustepbreakdownmodel.h"
@@ -14,6 +13,7 @@
 #include "widgets/searchbar.h"
 #include "widgets/statspanel.h"
 #include "widgets/timelinewidget.h"
+#include "windowtesting.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -46,12 +46,7 @@ QString fixturePath(const char* name)
 }
 
 // Opens a fixture in `window` and waits for it.
-bool openFixture(MainWindow& window, const char* name)
-{
-    QSignalSpy changed(&window, &MainWindow::traceChanged);
-    window.openFile(fixturePath(name));
-    return changed.wait(30000) && window.trace();
-}
+bool openFixture(MainWindow& window, const char* name) { return kstest::openAndWait(window, fixturePath(name)); }
 
 // Flow halves with no partner: per (cat, name, id), the s and f events that do not pair up.
 std::uint64_t orphanFlowHalves(const nlohmann::json& doc)
@@ -70,23 +65,19 @@ std::uint64_t orphanFlowHalves(const nlohmann::json& doc)
     return orphans;
 }
 
-TimeNs ns(double us)
-{
-    return TimeNs(std::llround(us * 1000.0));
-}
+TimeNs ns(double us) { return TimeNs(std::llround(us * 1000.0)); }
 
-GpuSummaryPanel* gpuSummary(const MainWindow& window)
-{
-    return window.findChild<GpuSummaryPanel*>();
-}
+GpuSummaryPanel* gpuSummary(const MainWindow& window) { return window.findChild<GpuSummaryPanel*>(); }
 
 // Waits until the GPU report of the shown trace reached the summary panel.
 bool waitForGpuReport(const MainWindow& window)
 {
-    return QTest::qWaitFor([&] {
-        const GpuSummaryPanel* panel = gpuSummary(window);
-        return panel && (panel->gpuActivitiesModel()->rowCount() > 0 || panel->showsNoGpuMessage());
-    }, 30000);
+    return QTest::qWaitFor(
+        [&] {
+            const GpuSummaryPanel* panel = gpuSummary(window);
+            return panel && (panel->gpuActivitiesModel()->rowCount() > 0 || panel->showsNoGpuMessage());
+        },
+        30000);
 }
 
 StatsPanel* statsPanel(const MainWindow& window, const char* dock)
@@ -117,7 +108,7 @@ private Q_SLOTS:
         const std::uint64_t orphans = orphanFlowHalves(kstest::readGz(kstest::fixture("transformer.pt.trace.json.gz")));
         QCOMPARE(orphans, std::uint64_t(28));
         MainWindow window;
-        window.show();
+        QVERIFY(kstest::showActive(window));
         QVERIFY(openFixture(window, "transformer"));
         const DiagnosticsPanel& panel = *window.diagnosticsPanel();
         QCOMPARE(panel.warningCount(), std::uint64_t(0));
@@ -138,8 +129,7 @@ private Q_SLOTS:
     void shortcutsOverlayListsEveryKeyedAction()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(kstest::showActive(window));
         QTest::keyClick(&window, Qt::Key_Question);
         auto* overlay = window.findChild<ShortcutsOverlay*>();
         QVERIFY(overlay);
@@ -185,13 +175,12 @@ private Q_SLOTS:
     void commandPaletteRunsAnAction()
     {
         MainWindow window;
-        window.resize(1280, 720);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(kstest::showActive(window, kstest::kSmallScreen));
         QVERIFY(openFixture(window, "transformer"));
         TimelineWidget& timeline = *window.timeline();
         const TimeNs span = window.trace()->endTime() - window.trace()->startTime();
-        timeline.setVisibleRange(window.trace()->startTime() + span / 2, window.trace()->startTime() + span / 2 + span / 100);
+        timeline.setVisibleRange(window.trace()->startTime() + span / 2,
+                                 window.trace()->startTime() + span / 2 + span / 100);
         QTest::keyClick(&window, Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
         auto* palette = window.findChild<CommandPalette*>();
         QVERIFY(palette);
@@ -208,9 +197,7 @@ private Q_SLOTS:
     void timelineKeysAreWindowWide()
     {
         MainWindow window;
-        window.resize(1280, 720);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(kstest::showActive(window, kstest::kSmallScreen));
         QVERIFY(openFixture(window, "transformer"));
         TimelineWidget& timeline = *window.timeline();
         StatsPanel* ops = statsPanel(window, "operatorsDock");
@@ -246,8 +233,7 @@ private Q_SLOTS:
     void doubleClickWalksOccurrences()
     {
         MainWindow window;
-        window.resize(1280, 720);
-        window.show();
+        QVERIFY(kstest::showActive(window, kstest::kSmallScreen));
         QVERIFY(openFixture(window, "transformer"));
         StatsPanel* ops = statsPanel(window, "operatorsDock");
         QVERIFY(ops);
@@ -274,13 +260,14 @@ private Q_SLOTS:
     void nvprofTabMatchesTheCli()
     {
         QProcess cli;
-        cli.start(QStringLiteral(KS_CLI), {QStringLiteral("gpu"), QStringLiteral("--json"), fixturePath("multistream")});
+        cli.start(QStringLiteral(KS_CLI),
+                  {QStringLiteral("gpu"), QStringLiteral("--json"), fixturePath("multistream")});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 0);
         const auto json = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
 
         MainWindow window;
-        window.show();
+        QVERIFY(kstest::showActive(window));
         QVERIFY(openFixture(window, "multistream"));
         QVERIFY(waitForGpuReport(window));
         GpuSummaryPanel* panel = gpuSummary(window);
@@ -298,7 +285,8 @@ private Q_SLOTS:
                 QCOMPARE(model.index(r, NvprofModel::Max).data(Qt::UserRole).toLongLong(),
                          qlonglong(ns(row["max_us"].get<double>())));
                 QVERIFY(std::abs(model.index(r, NvprofModel::TimePercent).data(Qt::UserRole).toDouble()
-                                 - row["time_pct"].get<double>()) < 1e-9);
+                                 - row["time_pct"].get<double>())
+                        < 1e-9);
             }
         };
         compare(*panel->gpuActivitiesModel(), json["nvprof"]["gpu_activities"]);
@@ -319,11 +307,8 @@ private Q_SLOTS:
             {"ph": "X", "cat": "cpu_op", "name": "aten::mul", "pid": 1, "tid": 1, "ts": 20, "dur": 7}]})");
         file.close();
         MainWindow window;
-        window.resize(1280, 720);
-        window.show();
-        QSignalSpy changed(&window, &MainWindow::traceChanged);
-        window.openFile(file.fileName());
-        QVERIFY(changed.wait(20000));
+        QVERIFY(kstest::showActive(window, kstest::kSmallScreen));
+        QVERIFY(kstest::openAndWait(window, file.fileName()));
         QVERIFY(waitForGpuReport(window));
         GpuSummaryPanel* panel = gpuSummary(window);
         QVERIFY(panel->showsNoGpuMessage());
@@ -351,8 +336,7 @@ private Q_SLOTS:
         QVERIFY(stepStarts.size() >= 2);
 
         MainWindow window;
-        window.resize(1280, 720);
-        window.show();
+        QVERIFY(kstest::showActive(window, kstest::kSmallScreen));
         QVERIFY(openFixture(window, "transformer"));
         QVERIFY(waitForGpuReport(window));
         GpuSummaryPanel* panel = gpuSummary(window);
@@ -363,7 +347,8 @@ private Q_SLOTS:
         panel->tabs()->setCurrentIndex(1);
         QTableView* table = panel->breakdownView();
         const auto stepName = [&](int row) { return "ProfilerStep#" + panel->breakdownModel()->stepRow(row)->name; };
-        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(panel->breakdownModel()->index(0, 0)).center());
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                          table->visualRect(panel->breakdownModel()->index(0, 0)).center());
         const SliceId first = timeline.selectedSlice();
         QVERIFY(first != kNoSlice);
         QCOMPARE(std::string(window.trace()->str(slices.name[first])), stepName(0));
@@ -376,7 +361,8 @@ private Q_SLOTS:
         QCOMPARE(slices.start[second], stepStarts.at(stepName(1)));
         QVERIFY(timeline.canGoBack());
         const TimeNs shownStart = timeline.timeScale().viewStart();
-        QVERIFY(std::abs(shownStart - panel->breakdownModel()->stepRow(1)->start) <= TimeNs(timeline.timeScale().nsPerPixel()) + 1);
+        QVERIFY(std::abs(shownStart - panel->breakdownModel()->stepRow(1)->start)
+                <= TimeNs(timeline.timeScale().nsPerPixel()) + 1);
         timeline.goBack();
         QCOMPARE(timeline.selectedSlice(), first);
 
@@ -387,7 +373,8 @@ private Q_SLOTS:
             const QString part = QString::fromLatin1(gpu::stepRoleName(gpu::StepRole(r)).data());
             QCOMPARE(tip.contains(part), row.parts[r] > 0.0);
         }
-        QVERIFY(tip.contains(QString::fromStdString(formatDuration(TimeNs(std::llround(row.parts[std::size_t(gpu::StepRole::Kernel)]))))));
+        QVERIFY(tip.contains(QString::fromStdString(
+            formatDuration(TimeNs(std::llround(row.parts[std::size_t(gpu::StepRole::Kernel)]))))));
     }
 
     // Details of a kernel and of its launch: launch delay and queue time, from the fixture.
@@ -403,7 +390,8 @@ private Q_SLOTS:
             if (cat == "cuda_runtime")
                 launches[e["args"]["correlation"].get<std::int64_t>()] = &e;
             else if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset")
-                streams[{e["args"]["device"].get<std::int64_t>(), e["args"]["stream"].get<std::int64_t>()}].push_back(&e);
+                streams[{e["args"]["device"].get<std::int64_t>(), e["args"]["stream"].get<std::int64_t>()}].push_back(
+                    &e);
         }
         const auto start = [](const nlohmann::json* e) { return ns((*e)["ts"].get<double>()); };
         const auto end = [&](const nlohmann::json* e) { return start(e) + ns((*e)["dur"].get<double>()); };
@@ -434,12 +422,13 @@ private Q_SLOTS:
         QVERIFY(expectedQueue > 0);
 
         MainWindow window;
-        window.show();
+        QVERIFY(kstest::showActive(window));
         QVERIFY(openFixture(window, "transformer"));
         const Trace& trace = *window.trace();
         SliceId kernelSlice = kNoSlice;
         for (SliceId s = 0; s < trace.slices().size(); ++s) {
-            if (trace.slices().correlation[s] == (*kernel)["args"]["correlation"].get<std::int64_t>() && trace.classOf(s) == SliceClass::Kernel)
+            if (trace.slices().correlation[s] == (*kernel)["args"]["correlation"].get<std::int64_t>()
+                && trace.classOf(s) == SliceClass::Kernel)
                 kernelSlice = s;
         }
         QVERIFY(kernelSlice != kNoSlice);
@@ -474,23 +463,27 @@ private Q_SLOTS:
         }
         QVERIFY(sample);
         MainWindow window;
-        window.show();
+        QVERIFY(kstest::showActive(window));
         QVERIFY(openFixture(window, "transformer"));
         const Trace& trace = *window.trace();
         std::uint32_t instant = kNoIndex;
         for (std::uint32_t i = 0; i < trace.instants().size() && instant == kNoIndex; ++i) {
-            if (trace.str(trace.instants().name[i]) == "[memory]" && trace.instants().time[i] == ns((*sample)["ts"].get<double>()))
+            if (trace.str(trace.instants().name[i]) == "[memory]"
+                && trace.instants().time[i] == ns((*sample)["ts"].get<double>()))
                 instant = i;
         }
         QVERIFY(instant != kNoIndex);
         DetailsPanel& details = *window.detailsPanel();
         details.showInstant(instant);
-        const auto bytes = [](const nlohmann::json& value) { return QLocale().toString(value.get<qlonglong>()) + QStringLiteral(" bytes)"); };
+        const auto bytes = [](const nlohmann::json& value) {
+            return QLocale().toString(value.get<qlonglong>()) + QStringLiteral(" bytes)");
+        };
         const auto& args = (*sample)["args"];
         QVERIFY(details.fieldValue(QStringLiteral("Allocated")).endsWith(bytes(args["Bytes"])));
         QVERIFY(details.fieldValue(QStringLiteral("Total allocated")).endsWith(bytes(args["Total Allocated"])));
         QVERIFY(details.fieldValue(QStringLiteral("Total reserved")).endsWith(bytes(args["Total Reserved"])));
-        QCOMPARE(details.fieldValue(QStringLiteral("Device")), QStringLiteral("GPU %1").arg(args["Device Id"].get<int>()));
+        QCOMPARE(details.fieldValue(QStringLiteral("Device")),
+                 QStringLiteral("GPU %1").arg(args["Device Id"].get<int>()));
         QCOMPARE(details.fieldValue(QStringLiteral("Name")), QStringLiteral("[memory]"));
     }
 
@@ -499,9 +492,7 @@ private Q_SLOTS:
     void smallScreenLayoutAndEmptyHints()
     {
         MainWindow window;
-        window.resize(1280, 720);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(kstest::showActive(window, kstest::kSmallScreen));
         auto* hint = window.findChild<QLabel*>(QStringLiteral("emptyTraceHint"));
         QVERIFY(hint);
         QTRY_VERIFY(hint->isVisible());
@@ -518,9 +509,7 @@ private Q_SLOTS:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(R"({"traceEvents": []})");
         file.close();
-        QSignalSpy changed(&window, &MainWindow::traceChanged);
-        window.openFile(file.fileName());
-        QVERIFY(changed.wait(20000));
+        QVERIFY(kstest::openAndWait(window, file.fileName()));
         QTRY_VERIFY(hint->isVisible());
         QVERIFY(hint->text().contains(QStringLiteral("no events")));
     }
@@ -546,8 +535,10 @@ private Q_SLOTS:
         std::map<std::int64_t, std::string> opOfExternal;
         for (const auto& e : doc["traceEvents"]) {
             const std::string cat = e.value("cat", "");
-            if ((cat == "cuda_runtime" || cat == "cuda_driver") && e["args"].contains("correlation") && e["args"].contains("External id"))
-                externalOfCorrelation[e["args"]["correlation"].get<std::int64_t>()] = e["args"]["External id"].get<std::int64_t>();
+            if ((cat == "cuda_runtime" || cat == "cuda_driver") && e["args"].contains("correlation")
+                && e["args"].contains("External id"))
+                externalOfCorrelation[e["args"]["correlation"].get<std::int64_t>()] =
+                    e["args"]["External id"].get<std::int64_t>();
             if (cat == "cpu_op" && e.value("ph", "") == "X" && e["args"].contains("External id"))
                 opOfExternal.emplace(e["args"]["External id"].get<std::int64_t>(), e["name"].get<std::string>());
         }
@@ -566,7 +557,7 @@ private Q_SLOTS:
         QCOMPARE(expected["aten::gelu"].second, std::uint64_t(0));
 
         MainWindow window;
-        window.show();
+        QVERIFY(kstest::showActive(window));
         QVERIFY(openFixture(window, "mlp_ops"));
         StatsPanel* ops = statsPanel(window, "operatorsDock");
         QTRY_VERIFY(ops->model()->rowCount() > 0);

@@ -1,15 +1,15 @@
 // The main window with several traces (issues 12, 13), driven like a user would:
 // `--diff` on the baseline/optimized fixtures (aligned at the first common step, a
 // kernel row double-clicked in the Diff dock), the two DDP ranks (groups in rank order,
-// a collective selected and its cross-rank link followed from Details), and a folder
-// with a corrupt file among three.
+// a collective selected and its cross-rank link followed from Details), a merged collected
+// file opened as its ranks, and a folder with a corrupt file among three.
 #include "app/mainwindow.h"
-#include "windowtesting.h"
 #include "app/workspacecontroller.h"
 #include "core/loading/loader.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diffpanel.h"
 #include "widgets/timelinewidget.h"
+#include "windowtesting.h"
 
 #include <QFile>
 #include <QLabel>
@@ -34,10 +34,7 @@ QString fixture(const char* name)
     return QStringLiteral(KS_TEST_DATA "/%1.pt.trace.json.gz").arg(QLatin1String(name));
 }
 
-std::shared_ptr<const Trace> load(const char* name)
-{
-    return loadTraceFile(fixture(name).toStdString()).trace;
-}
+std::shared_ptr<const Trace> load(const char* name) { return loadTraceFile(fixture(name).toStdString()).trace; }
 
 // ProfilerStep#N -> start, from the fixture's own slices.
 std::map<long long, TimeNs> stepStarts(const Trace& trace)
@@ -87,10 +84,7 @@ using kstest::visibleMessageBox;
 class TestWorkspaceWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        kstest::useTestSettings();
-    }
+    void initTestCase() { kstest::useTestSettings(); }
 
     void comparisonAlignsAtTheCommonStepAndHighlightsBothSides()
     {
@@ -115,8 +109,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
         TimelineWidget& timeline = *window.timeline();
         QCOMPARE(timeline.traceCount(), 2u);
-        QCOMPARE(window.workspace()->titles(), (QStringList{QStringLiteral("BASE · train_baseline.pt.trace.json.gz"),
-                                                            QStringLiteral("NEW · train_optimized.pt.trace.json.gz")}));
+        QCOMPARE(window.workspace()->titles(),
+                 (QStringList{QStringLiteral("BASE · train_baseline.pt.trace.json.gz"),
+                              QStringLiteral("NEW · train_optimized.pt.trace.json.gz")}));
         // BASE above NEW, and both step starts at the same x.
         QVERIFY(timeline.stackedLayout().headerTop(0) < timeline.stackedLayout().headerTop(1));
         const double baseX = timeline.viewportXOf(0, baseSteps.at(common));
@@ -220,6 +215,24 @@ private Q_SLOTS:
         QVERIFY(!timeline.isProcessCollapsed(0, rank0->tracks()[rank0->trackOf(steps0.front())].process));
     }
 
+    // One merged collected file of a 2-rank torchrun (gloo, one GPU) opens as its ranks, named
+    // by its distributedRanks, with torchrun and the CUPTI overhead rows apart.
+    void mergedCollectedFileOpensAsItsRanks()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
+        window.openFiles({fixture("collected_gloo_merged")});
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
+        QCOMPARE(window.timeline()->traceCount(), 3u);
+        const QStringList titles = window.workspace()->titles();
+        QCOMPARE(titles.value(0), QStringLiteral("Rank 0 \u00B7 python3.12 (888)"));
+        QCOMPARE(titles.value(1), QStringLiteral("Rank 1 \u00B7 python3.12 (889)"));
+        QVERIFY2(titles.value(2).endsWith(QStringLiteral("(other processes)")), qPrintable(titles.value(2)));
+        QVERIFY(window.windowFilePath().endsWith(QStringLiteral("collected_gloo_merged.pt.trace.json.gz")));
+        QVERIFY(!visibleMessageBox(window));
+    }
+
     void corruptFileAmongThreeNamesItselfAndTheOthersOpen()
     {
         QTemporaryDir dir;
@@ -239,7 +252,8 @@ private Q_SLOTS:
         QMessageBox* box = visibleMessageBox(window);
         QVERIFY(box);
         QVERIFY(!box->isModal());
-        QVERIFY2(box->informativeText().contains(QStringLiteral("broken.pt.trace.json")), qPrintable(box->informativeText()));
+        QVERIFY2(box->informativeText().contains(QStringLiteral("broken.pt.trace.json")),
+                 qPrintable(box->informativeText()));
         QVERIFY2(box->informativeText().contains(QStringLiteral("byte")), qPrintable(box->informativeText()));
         QVERIFY(!box->informativeText().contains(QStringLiteral("ddp_rank0")));
     }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -43,13 +44,13 @@ public:
     // Streams that share an arena can be merged into one trace, as a session's processes are.
     explicit Stream(std::int64_t pid = kPid, std::shared_ptr<TextArena> arena = std::make_shared<TextArena>())
         : m_arena(std::move(arena))
-        , m_recorder(hello(pid), kBase, m_arena, [](std::int64_t, std::int64_t tid) {
-            return "thread " + std::to_string(tid);
-        })
+        , m_recorder(hello(pid), kBase, m_arena,
+                     [](std::int64_t, std::int64_t tid) { return "thread " + std::to_string(tid); })
     {
     }
 
-    template <class Record> void send(const Record& r)
+    template <class Record>
+    void send(const Record& r)
     {
         std::vector<std::uint8_t> bytes;
         wire::appendFrame(bytes, r);
@@ -58,7 +59,12 @@ public:
         wire::Frame frame;
         QCOMPARE(decoder.next(frame), wire::FrameDecoder::Status::Frame);
         QVERIFY(m_recorder.handle(frame));
+        if (afterEachRecord)
+            afterEachRecord();
     }
+
+    // Called after each record is handled (to look at every intermediate state).
+    std::function<void()> afterEachRecord;
 
     void string(std::uint32_t id, std::string text) { send(wire::StringDef{id, std::move(text)}); }
 
@@ -77,9 +83,10 @@ public:
     }
 
     void kernel(std::uint32_t correlation, std::int64_t startUs, std::int64_t durUs, std::uint32_t stream = 7,
-                std::uint32_t nameId = 2)
+                std::uint32_t nameId = 2, std::uint32_t device = 0)
     {
         wire::Kernel k;
+        k.device = device;
         k.start = kBase + startUs * 1000;
         k.end = k.start + durUs * 1000;
         k.stream = stream;

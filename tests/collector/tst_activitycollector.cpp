@@ -134,6 +134,37 @@ CollectorOptions optionsFor(const FakeCollector& server, std::size_t maxBuffers 
     return options;
 }
 
+// The injection library's collector on a fake CUPTI, sending to a fake collector. Configure
+// `fake` first, then start().
+struct Recording {
+    FakeActivityApi fake;
+    FakeCollector server;
+    ActivityCollector* collector = nullptr;
+
+    bool start(std::size_t maxBuffers = 4, bool hangUpAfterHello = false)
+    {
+        collector = ActivityCollector::start(fake, optionsFor(server, maxBuffers));
+        server.serve(hangUpAfterHello);
+        return collector != nullptr;
+    }
+    // Shuts the collector down and returns everything the fake collector received.
+    std::vector<DecodedFrame> finish()
+    {
+        collector->shutdown();
+        return server.frames();
+    }
+};
+
+// The ERROR frames a collector sends when it refuses to start on `fake`.
+std::vector<wire::Error> refusal(FakeActivityApi& fake)
+{
+    FakeCollector server;
+    server.serve();
+    if (ActivityCollector::start(fake, optionsFor(server)))
+        return {};
+    return recordsOf<wire::Error>(server.frames());
+}
+
 template <class Predicate>
 bool waitFor(Predicate done, int timeoutMs = 5000)
 {
@@ -378,14 +409,10 @@ KS_TEST(cuptiVersionSchemes)
 
 KS_TEST(helloCarriesVersionsThenGoodbye)
 {
-    FakeActivityApi fake;
-    FakeCollector server;
-    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server));
-    server.serve();
-    KS_CHECK(collector);
-    KS_CHECK(fake.deliver(everyKind(fake)));
-    collector->shutdown();
-    const auto frames = server.frames();
+    Recording r;
+    KS_CHECK(r.start());
+    KS_CHECK(r.fake.deliver(everyKind(r.fake)));
+    const auto frames = r.finish();
     const auto hello = recordsOf<wire::Hello>(frames);
     KS_CHECK_EQ(hello.size(), std::size_t(1));
     KS_CHECK_EQ(hello[0].token, std::string("token-42"));
@@ -401,17 +428,14 @@ KS_TEST(helloCarriesVersionsThenGoodbye)
     KS_CHECK_EQ(goodbye[0].buffersRequested, std::uint64_t(1));
     KS_CHECK_EQ(goodbye[0].buffersCompleted, std::uint64_t(1));
     KS_CHECK(recordsOf<wire::Error>(frames).empty());
-    KS_CHECK_EQ(fake.forcedFlushes.load(), 1);
+    KS_CHECK_EQ(r.fake.forcedFlushes.load(), 1);
 }
 
 KS_TEST(versionMismatchIsReported)
 {
     FakeActivityApi fake;
     fake.loaded = 130100;
-    FakeCollector server;
-    server.serve();
-    KS_CHECK(!ActivityCollector::start(fake, optionsFor(server)));
-    const auto errors = recordsOf<wire::Error>(server.frames());
+    const auto errors = refusal(fake);
     KS_CHECK_EQ(errors.size(), std::size_t(1));
     KS_CHECK_EQ(errors[0].code, std::int32_t(wire::ErrorCode::CuptiVersion));
     KS_CHECK_EQ(errors[0].message,
@@ -422,21 +446,16 @@ KS_TEST(cuptiInUseIsReported)
 {
     FakeActivityApi fake;
     fake.subscribeResult = {injection::ApiResult::Status::InUse, "taken"};
-    FakeCollector server;
-    server.serve();
-    KS_CHECK(!ActivityCollector::start(fake, optionsFor(server)));
-    const auto errors = recordsOf<wire::Error>(server.frames());
+    const auto errors = refusal(fake);
     KS_CHECK_EQ(errors.size(), std::size_t(1));
     KS_CHECK_EQ(errors[0].code, std::int32_t(wire::ErrorCode::CuptiInUse));
 }
 
 KS_TEST(bufferCapAndDropAccounting)
 {
-    FakeActivityApi fake;
-    FakeCollector server;
-    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server, 2));
-    server.serve();
-    KS_CHECK(collector);
+    Recording r;
+    KS_CHECK(r.start(/*maxBuffers=*/2));
+    FakeActivityApi& fake = r.fake;
     std::uint8_t* a = fake.requestBuffer();
     std::uint8_t* b = fake.requestBuffer();
     KS_CHECK(a && b);
@@ -447,8 +466,7 @@ KS_TEST(bufferCapAndDropAccounting)
     one.add(FakeKind::Kernel, kernel(1, "k"));
     fake.completeBuffer(a, one);
     fake.completeBuffer(b, one);
-    collector->shutdown();
-    const auto frames = server.frames();
+    const auto frames = r.finish();
     const auto dropped = recordsOf<wire::Dropped>(frames);
     KS_CHECK(!dropped.empty());
     KS_CHECK_EQ(dropped.back().cuptiRecords, std::uint64_t(37));
@@ -463,16 +481,12 @@ KS_TEST(bufferCapAndDropAccounting)
 
 KS_TEST(takeoverIsDetected)
 {
-    FakeActivityApi fake;
-    fake.forcedFlushCompletes = false; // another client now receives CUPTI's buffers
-    FakeCollector server;
-    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server));
-    server.serve();
-    KS_CHECK(collector);
-    KS_CHECK(fake.deliver(everyKind(fake)));
-    KS_CHECK(fake.requestBuffer()); // never comes back
-    collector->shutdown();
-    const auto frames = server.frames();
+    Recording r;
+    r.fake.forcedFlushCompletes = false; // another client now receives CUPTI's buffers
+    KS_CHECK(r.start());
+    KS_CHECK(r.fake.deliver(everyKind(r.fake)));
+    KS_CHECK(r.fake.requestBuffer()); // never comes back
+    const auto frames = r.finish();
     const auto errors = recordsOf<wire::Error>(frames);
     KS_CHECK_EQ(errors.size(), std::size_t(1));
     KS_CHECK_EQ(errors[0].code, std::int32_t(wire::ErrorCode::CuptiTakenOver));
@@ -481,12 +495,10 @@ KS_TEST(takeoverIsDetected)
 
 KS_TEST(collectorGoneMidStreamDetaches)
 {
-    FakeActivityApi fake;
-    FakeCollector server;
-    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server, 64));
-    server.serve(/*hangUpAfterHello=*/true);
-    KS_CHECK(collector);
-    KS_CHECK_EQ(recordsOf<wire::Hello>(server.frames()).size(), std::size_t(1)); // and it hung up
+    Recording r;
+    KS_CHECK(r.start(/*maxBuffers=*/64, /*hangUpAfterHello=*/true));
+    FakeActivityApi& fake = r.fake;
+    KS_CHECK_EQ(recordsOf<wire::Hello>(r.server.frames()).size(), std::size_t(1)); // and it hung up
     // Keep producing until the sender notices: writes fail (no SIGPIPE kills us) and it detaches.
     const bool detached = waitFor([&] {
         fake.deliver(everyKind(fake));
@@ -495,33 +507,28 @@ KS_TEST(collectorGoneMidStreamDetaches)
     KS_CHECK(detached);
     KS_CHECK_EQ(fake.disableCalls.load(), 1);
     KS_CHECK(waitFor([&] { return !fake.requestBuffer(); })); // no more buffers for CUPTI
-    collector->shutdown(); // returns promptly, with nobody to say GOODBYE to
+    r.collector->shutdown(); // returns promptly, with nobody to say GOODBYE to
     KS_CHECK_EQ(fake.forcedFlushes.load(), 0);
 }
 
 KS_TEST(exceptionOnFlushThreadDetaches)
 {
-    FakeActivityApi fake;
-    fake.onPeriodicFlush = [] { throw std::runtime_error("flush failed"); };
-    FakeCollector server;
-    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server));
-    server.serve();
-    KS_CHECK(collector);
-    KS_CHECK(waitFor([&] { return fake.disableCalls.load() > 0; })); // not std::terminate
-    KS_CHECK(!fake.requestBuffer());
-    collector->shutdown();
-    const auto frames = server.frames();
+    Recording r;
+    r.fake.onPeriodicFlush = [] { throw std::runtime_error("flush failed"); };
+    KS_CHECK(r.start());
+    KS_CHECK(waitFor([&] { return r.fake.disableCalls.load() > 0; })); // not std::terminate
+    KS_CHECK(!r.fake.requestBuffer());
+    const auto frames = r.finish();
     KS_CHECK_EQ(recordsOf<wire::Hello>(frames).size(), std::size_t(1));
     KS_CHECK(recordsOf<wire::Goodbye>(frames).empty()); // detached: nothing more is sent
 }
 
 KS_TEST(forkDuringFlushLeavesChildInertAndParentConnected)
 {
-    FakeActivityApi fake;
-    FakeCollector server;
-    ActivityCollector* collector = ActivityCollector::start(fake, optionsFor(server));
-    server.serve();
-    KS_CHECK(collector);
+    Recording r;
+    KS_CHECK(r.start());
+    FakeActivityApi& fake = r.fake;
+    ActivityCollector* collector = r.collector;
     g_forkTarget = collector;
     static bool registered = false;
     if (!registered)
@@ -552,9 +559,8 @@ KS_TEST(forkDuringFlushLeavesChildInertAndParentConnected)
     // The parent's connection survived the child's close of its copy.
     fake.completeBuffer(outstanding, everyKind(fake));
     KS_CHECK(fake.deliver(everyKind(fake)));
-    collector->shutdown();
+    const auto frames = r.finish();
     g_forkTarget = nullptr;
-    const auto frames = server.frames();
     KS_CHECK_EQ(recordsOf<wire::Hello>(frames).size(), std::size_t(1));
     KS_CHECK_EQ(recordsOf<wire::Kernel>(frames).size(), std::size_t(4));
     const auto goodbye = recordsOf<wire::Goodbye>(frames);

@@ -111,7 +111,7 @@ private slots:
             // The rank that ran 2 batches is rank 0.
             QCOMPARE(info.value("rank", -1), counts.back() == 20 ? 0 : 1);
             QCOMPARE(info.value("world_size", -1), 2);
-            QCOMPARE(info.value("backend", std::string()), std::string("nccl"));
+            QVERIFY2(!info.contains("backend"), "no collectives: the backend is unknown");
         }
         std::sort(counts.begin(), counts.end());
         QCOMPARE(counts, (std::vector<std::size_t>{20, 30}));
@@ -204,8 +204,10 @@ private slots:
         QCOMPARE(collect({QStringLiteral("--capture-range=cudaProfiler"), QStringLiteral("/bin/true")}).exitCode, 2);
         QCOMPARE(collect({QStringLiteral("--delay"), QStringLiteral("-2"), QStringLiteral("/bin/true")}).exitCode, 2);
         QCOMPARE(collect({}).exitCode, 2);
-        QCOMPARE(collect({QStringLiteral("--duration"), QStringLiteral("-1"), QStringLiteral("/bin/true")}).exitCode, 2);
-        QCOMPARE(collect({QStringLiteral("--env"), QStringLiteral("NOVALUE"), QStringLiteral("/bin/true")}).exitCode, 2);
+        QCOMPARE(collect({QStringLiteral("--duration"), QStringLiteral("-1"), QStringLiteral("/bin/true")}).exitCode,
+                 2);
+        QCOMPARE(collect({QStringLiteral("--env"), QStringLiteral("NOVALUE"), QStringLiteral("/bin/true")}).exitCode,
+                 2);
     }
 };
 

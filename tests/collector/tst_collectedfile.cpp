@@ -114,6 +114,14 @@ std::shared_ptr<const Trace> writtenAndLoaded(const Trace& trace, bool normalize
     return loadTraceFromMemory(json.str(), "collected").trace;
 }
 
+std::string writtenText(const Trace& trace)
+{
+    std::ostringstream json;
+    if (!writeTraceJson(trace, json).ok)
+        return {};
+    return json.str();
+}
+
 nlohmann::json metadata(const Trace& t, std::string_view key)
 {
     const std::string* raw = t.metadataValue(key);
@@ -132,13 +140,43 @@ private slots:
         QCOMPARE(info->rank, 3);
         QCOMPARE(info->worldSize, 8);
         QCOMPARE(info->localRank, 1);
+        // The environment does not say which backend: none until the rank's collectives do.
         QCOMPARE(QString::fromStdString(distributedInfoJson(*info)),
-                 QStringLiteral(R"({"backend": "nccl", "rank": 3, "world_size": 8, "local_rank": 1})"));
+                 QStringLiteral(R"({"rank": 3, "world_size": 8, "local_rank": 1})"));
+        DistributedInfo gloo = *info;
+        gloo.backend = "gloo";
+        QCOMPARE(QString::fromStdString(distributedInfoJson(gloo, 42)),
+                 QStringLiteral(R"({"pid": 42, "backend": "gloo", "rank": 3, "world_size": 8, "local_rank": 1})"));
         QVERIFY(!distributedInfoFromEnvironment({"RANK=3"}));
         QVERIFY(!distributedInfoFromEnvironment({"RANK=2", "WORLD_SIZE=2"}));
         QVERIFY(!distributedInfoFromEnvironment({"RANK=x", "WORLD_SIZE=2"}));
         QVERIFY(!distributedInfoFromEnvironment({"RANKS=0", "WORLD_SIZE=2"}));
         QVERIFY(distributedInfoFromEnvironment({"RANK=0", "WORLD_SIZE=1"})->localRank == -1);
+    }
+
+    void backendFromTheCollectives()
+    {
+        QCOMPARE(collectiveBackend("nccl:all_reduce"), std::string_view("nccl"));
+        QCOMPARE(collectiveBackend("gloo:broadcast"), std::string_view("gloo"));
+        QCOMPARE(collectiveBackend("mpi:barrier"), std::string_view("mpi"));
+        QCOMPARE(collectiveBackend("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"),
+                 std::string_view("nccl"));
+        QCOMPARE(collectiveBackend("record_param_comms"), std::string_view());
+        QCOMPARE(collectiveBackend("nccl:"), std::string_view("nccl"));
+        QCOMPARE(collectiveBackend("gloo"), std::string_view());
+        QCOMPARE(collectiveBackend("aten::mm"), std::string_view());
+
+        // A rank whose DDP all-reduce ran on gloo (its c10d range came as an NVTX range).
+        Stream s;
+        s.send(h200());
+        s.string(1, "gloo:all_reduce");
+        s.marker(1, wire::Marker::Start, 100, 1);
+        s.marker(1, wire::Marker::End, 200);
+        s.send(wire::Goodbye{});
+        s.recorder().setDistributedInfo(DistributedInfo{0, 2, 0});
+        const auto loaded = writtenAndLoaded(s.trace(), true);
+        QVERIFY(loaded);
+        QCOMPARE(metadata(*loaded, "distributedInfo").value("backend", std::string()), std::string("gloo"));
     }
 
     void everyEventClassComesBack()
@@ -169,8 +207,39 @@ private slots:
             const auto info = metadata(*loaded, "distributedInfo");
             QCOMPARE(info.value("rank", -1), 1);
             QCOMPARE(info.value("world_size", -1), 2);
-            QCOMPARE(info.value("backend", std::string()), std::string("nccl"));
+            QVERIFY2(!info.contains("backend"), "the step ran no collective");
         }
+    }
+
+    // A live view's snapshots, each copying only the records that arrived since the one
+    // before, are the one-shot build of everything recorded so far, after every single record
+    // of a step with every event class (ranges ending after what they contain, kernels after
+    // their launches, GPU annotations that widen as kernels come): same counts, and the same
+    // file written, byte for byte (slices, flows, names, order).
+    void liveSnapshotsEqualOneShotBuilds()
+    {
+        Stream s;
+        std::vector<RecordedProcess> live(1);
+        int snapshots = 0;
+        s.afterEachRecord = [&] {
+            live.front().catchUp(s.recorder().data());
+            const Trace snapshot = buildCollectedTrace(live, {kBase, s.arena()});
+            const Trace oneShot = s.trace();
+            QCOMPARE(snapshot.slices().size(),
+                     s.recorder().data().slices.size()
+                         + std::size_t(countsOf(oneShot).slices[SliceClass::GpuUserAnnotation]));
+            QVERIFY(countsOf(snapshot) == countsOf(oneShot));
+            QCOMPARE(writtenText(snapshot), writtenText(oneShot));
+            ++snapshots;
+        };
+        recordAStep(s);
+        s.recorder().connectionClosed(); // after GOODBYE: state Finished
+        s.afterEachRecord();
+        QCOMPARE(snapshots, 35); // the 34 records of recordAStep, and the close
+        const Counts last = countsOf(buildCollectedTrace(live, {kBase, s.arena()}));
+        QCOMPARE(last.flows.at("ac2g"), std::size_t(6));
+        QCOMPARE(last.flows.at("fwdbwd"), std::size_t(1));
+        QCOMPARE(last.slices.at(SliceClass::Kernel), std::size_t(3));
     }
 
     // Two ranks and their launcher merged: integer pids everywhere, no file-wide
@@ -207,6 +276,44 @@ private slots:
         for (const auto& [category, n] : one.flows)
             QCOMPARE(three.flows.at(category), 3 * n);
         QCOMPARE(three.instants, 3 * one.instants);
+    }
+
+    // Merged ranks on GPUs of their own keep kineto's GPU rows (pid = device index); a GPU
+    // that two processes used gets one numbered process per process, labelled with the GPU.
+    void mergedGpuRowsAsKinetoWritesThem()
+    {
+        auto arena = std::make_shared<TextArena>();
+        Stream a(200, arena), b(300, arena), c(400, arena);
+        const std::uint32_t deviceOf[] = {0, 1, 1};
+        Stream* streams[] = {&a, &b, &c};
+        for (int i = 0; i < 3; ++i) {
+            Stream& s = *streams[i];
+            s.send(h200());
+            s.string(1, "cudaLaunchKernel_v7000");
+            s.string(2, "_Z4gemmPfi");
+            s.api(1, 100, 5);
+            s.kernel(1, 110, 20, 7, 2, deviceOf[i]);
+            s.send(wire::Goodbye{});
+        }
+        const Trace all =
+            buildCollectedTrace({a.recorder().data(), b.recorder().data(), c.recorder().data()}, {kBase, arena});
+        const auto loaded = writtenAndLoaded(all, true);
+        QVERIFY(loaded);
+        std::map<int, std::vector<std::int64_t>> pidsOfDevice;
+        for (const auto& p : loaded->processes()) {
+            QVERIFY(!p.pid.isText);
+            if (p.isDevice)
+                pidsOfDevice[p.deviceIndex].push_back(p.pid.number);
+        }
+        QCOMPARE(pidsOfDevice[0], std::vector<std::int64_t>{0});
+        QCOMPARE(pidsOfDevice[1].size(), std::size_t(2));
+        QVERIFY(pidsOfDevice[1][0] != pidsOfDevice[1][1]);
+        QCOMPARE(loaded->flows().size(), std::size_t(3)); // each launch still reaches its kernel
+        for (const auto& f : loaded->flows()) {
+            const auto& from = loaded->processes()[loaded->tracks()[loaded->trackOf(f.from)].process];
+            const auto& to = loaded->processes()[loaded->tracks()[loaded->trackOf(f.to)].process];
+            QCOMPARE(to.deviceIndex, from.pid.number == 200 ? 0 : 1);
+        }
     }
 };
 

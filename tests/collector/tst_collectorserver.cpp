@@ -2,11 +2,13 @@
 // garbage is turned away, a good peer's records reach the session's trace, and a peer
 // that disappears mid-stream is marked terminated.
 #include "collector/host/collectorsession.h"
+#include "core/writing/writer.h"
 
 #include <QTest>
 
 #include <atomic>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 
 #include <sys/socket.h>
@@ -33,7 +35,8 @@ public:
     ~FakeTarget() { close(); }
     bool connected() const { return m_connected; }
     int fd() const { return m_fd; }
-    template <class Record> void send(const Record& r)
+    template <class Record>
+    void send(const Record& r)
     {
         std::vector<std::uint8_t> bytes;
         wire::appendFrame(bytes, r);
@@ -66,8 +69,8 @@ class ThrowingSink : public RecordSink {
 public:
     void connectionAccepted(ConnectionId, wire::Hello) override { ++accepted; }
     void frameReceived(ConnectionId, const wire::Frame&) override { throw std::runtime_error("no room for records"); }
-    void connectionClosed(ConnectionId, bool) override {}
-    void connectionRejected(const std::string&) override {}
+    void connectionClosed(ConnectionId, bool) override { }
+    void connectionRejected(const std::string&) override { }
     void receiverFailed(const std::string& error) override
     {
         std::lock_guard lock(mutex);
@@ -96,7 +99,7 @@ private slots:
         std::string error;
         QVERIFY2(session.listen(error), error.c_str());
         const std::string dir = session.server().directory();
-        struct stat st{};
+        struct stat st { };
         QCOMPARE(stat(dir.c_str(), &st), 0);
         QCOMPARE(int(st.st_mode & 0777), 0700);
         QCOMPARE(stat(session.server().socketPath().c_str(), &st), 0);
@@ -183,6 +186,80 @@ private slots:
             kernels += trace.str(trace.slices().name[s]) == "busy(float*, int)";
         QCOMPARE(kernels, std::size_t(3));
         QCOMPARE(trace.slices().start[0], TimeNs(5000));
+    }
+
+    // The GUI's snapshots copy only what arrived since the last one (LiveCopy): after each
+    // batch of records, from two processes that connect at different times, with a pause in
+    // between, each equals the whole recording built at once, written byte for byte.
+    void liveSnapshotsEqualWholeSnapshots()
+    {
+        CollectorSession session;
+        std::string error;
+        QVERIFY(session.listen(error));
+        LiveCopy live;
+        const auto written = [](const Trace& trace) {
+            std::ostringstream json;
+            return writeTraceJson(trace, json).ok ? json.str() : std::string();
+        };
+        const auto compare = [&](std::uint64_t kernels) {
+            QTRY_COMPARE(session.stats().kernels, kernels);
+            const Trace incremental = session.snapshot(live);
+            const Trace whole = session.snapshot();
+            QCOMPARE(incremental.slices().size(), whole.slices().size());
+            QCOMPARE(incremental.flows().size(), whole.flows().size());
+            QCOMPARE(written(incremental), written(whole));
+        };
+        const auto launches = [&](FakeTarget& target, std::uint32_t first, int n) {
+            for (std::uint32_t c = first; c < first + std::uint32_t(n); ++c) {
+                wire::Api api;
+                api.start = session.baseTimeNs() + std::int64_t(c) * 10000;
+                api.end = api.start + 3000;
+                api.domain = 1;
+                api.name = 2;
+                api.correlation = c;
+                api.threadId = 99;
+                wire::Kernel k;
+                k.start = api.end + 1000;
+                k.end = k.start + 2000;
+                k.stream = 7;
+                k.correlation = c;
+                k.name = 1;
+                k.grid[0] = k.block[0] = 1;
+                // Kernels before their launches every other time, as CUPTI's buffers deliver them.
+                if (c % 2) {
+                    target.send(k);
+                    target.send(api);
+                } else {
+                    target.send(api);
+                    target.send(k);
+                }
+            }
+        };
+        FakeTarget first(session.server().socketPath());
+        first.send(helloWith(session.server().token(), 700));
+        first.send(wire::StringDef{1, "_Z4busyPfi"});
+        first.send(wire::StringDef{2, "cudaLaunchKernel_v7000"});
+        launches(first, 1, 5);
+        compare(5);
+        launches(first, 6, 7);
+        compare(12);
+        FakeTarget second(session.server().socketPath()); // a second process: names become per-pid
+        second.send(helloWith(session.server().token(), 800));
+        second.send(wire::StringDef{1, "_Z5otherPfi"});
+        second.send(wire::StringDef{2, "cudaLaunchKernel_v7000"});
+        launches(second, 1, 3);
+        compare(15);
+        session.setPaused(true); // a capture filter: built from a copy, the live one keeps growing
+        launches(second, 4, 2);
+        compare(17);
+        session.setPaused(false);
+        launches(first, 13, 4);
+        first.send(wire::Goodbye{4, 1, 1});
+        first.close();
+        compare(21);
+        second.close(); // without GOODBYE: terminated
+        QTRY_COMPARE(session.stats().terminatedProcesses, 1);
+        compare(21);
     }
 
     void vanishedPeerIsTerminated()

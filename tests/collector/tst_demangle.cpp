@@ -10,17 +10,25 @@ private slots:
     {
         QTest::addColumn<QString>("mangled");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("plain C++") << "_Z4busyPfi" << "busy(float*, int)";
-        QTest::newRow("template") << "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEENS_6detail5ArrayIPcLi1EEEEEviT0_T1_"
-                                  << "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-                                     "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
-                                     "at::detail::Array<char*, 1>)";
-        QTest::newRow("cuBLAS plain") << "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma"
-                                      << "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma";
-        QTest::newRow("nvjet") << "nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NTN" << "nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NTN";
-        QTest::newRow("triton") << "triton_poi_fused_add_0" << "triton_poi_fused_add_0";
-        QTest::newRow("broken _Z") << "_Zfoo" << "_Zfoo";
-        QTest::newRow("empty") << "" << "";
+        QTest::newRow("plain C++") << "_Z4busyPfi"
+                                   << "busy(float*, int)";
+        QTest::newRow("template")
+            << "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEENS_6detail5ArrayIPcLi1EEEEEviT0_"
+               "T1_"
+            << "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+               "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+               "at::detail::Array<char*, 1>)";
+        QTest::newRow("cuBLAS plain")
+            << "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma"
+            << "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma";
+        QTest::newRow("nvjet") << "nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NTN"
+                               << "nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NTN";
+        QTest::newRow("triton") << "triton_poi_fused_add_0"
+                                << "triton_poi_fused_add_0";
+        QTest::newRow("broken _Z") << "_Zfoo"
+                                   << "_Zfoo";
+        QTest::newRow("empty") << ""
+                               << "";
     }
 
     void names()

@@ -64,8 +64,8 @@ private slots:
         LaunchRequest request;
         request.environment = {{"CUDA_VISIBLE_DEVICES", "1"}, {"HOME", "/home/other"}};
         std::string error;
-        const auto env = buildEnvironment({"HOME=/home/me", "PATH=/usr/bin", "LD_PRELOAD=/lib/x.so"}, request,
-                                          injection(), error);
+        const auto env =
+            buildEnvironment({"HOME=/home/me", "PATH=/usr/bin", "LD_PRELOAD=/lib/x.so"}, request, injection(), error);
         QVERIFY2(env.has_value(), error.c_str());
         QVERIFY(contains(*env, "PATH=/usr/bin"));
         QVERIFY(contains(*env, "LD_PRELOAD=/lib/x.so"));
@@ -82,7 +82,8 @@ private slots:
     void existingInjectionIsRefused()
     {
         std::string error;
-        QVERIFY(!buildEnvironment({"CUDA_INJECTION64_PATH=/opt/nsight/libToolsInjection64.so"}, {}, injection(), error));
+        QVERIFY(
+            !buildEnvironment({"CUDA_INJECTION64_PATH=/opt/nsight/libToolsInjection64.so"}, {}, injection(), error));
         QVERIFY2(error.find("already set") != std::string::npos, error.c_str());
         LaunchRequest request;
         request.environment = {{"CUDA_INJECTION64_PATH", "/x.so"}};
@@ -124,8 +125,10 @@ private slots:
     {
         QTemporaryDir dir;
         const std::string out = dir.filePath("out.txt").toStdString();
-        LaunchRequest request{"sh", {"-c", "pwd > out.txt; echo \"$KS_TEST_VALUE\" >> out.txt"},
-                              dir.path().toStdString(), {{"KS_TEST_VALUE", "hello world"}}};
+        LaunchRequest request{"sh",
+                              {"-c", "pwd > out.txt; echo \"$KS_TEST_VALUE\" >> out.txt"},
+                              dir.path().toStdString(),
+                              {{"KS_TEST_VALUE", "hello world"}}};
         std::string error;
         const auto env = buildEnvironment(currentEnvironment(), request, injection(), error);
         QVERIFY(env);

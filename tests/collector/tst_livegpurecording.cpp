@@ -63,7 +63,8 @@ private slots:
         QVERIFY(!agesMs.empty());
         std::sort(agesMs.begin(), agesMs.end());
         const double median = agesMs[agesMs.size() / 2];
-        qInfo("live: %zu updates with new kernels in %.2f s (%.1f/s); newest kernel age at arrival: median %.0f ms, max %.0f ms",
+        qInfo("live: %zu updates with new kernels in %.2f s (%.1f/s); newest kernel age at arrival: median %.0f ms, "
+              "max %.0f ms",
               agesMs.size(), seconds, double(agesMs.size()) / seconds, median, agesMs.back());
         QVERIFY(double(agesMs.size()) / seconds >= 4.0);
         QVERIFY2(median <= 300.0, qPrintable(QString::number(median)));

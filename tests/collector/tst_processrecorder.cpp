@@ -1,9 +1,9 @@
 // Trace building from recorded record streams: ac2g joins in both arrival orders, graph
 // launches (1 -> N), NVTX ranges, occupancy against the fixture's values, crashes, two
 // processes with equal correlation ids, and the written file read back by our loader.
-#include "recordstream.h"
 #include "core/loading/loader.h"
 #include "core/writing/writer.h"
+#include "recordstream.h"
 
 #include <QTest>
 
@@ -73,7 +73,8 @@ private slots:
         QTest::addColumn<double>("blocksPerSm");
         QTest::addColumn<double>("warpsPerSm");
         QTest::addColumn<int>("occupancy");
-        QTest::newRow("sm80_xmma_gemm, register-limited") << 32 << 24 << 128 << 218 << 19200 << 5.818182 << 23.272728 << 13;
+        QTest::newRow("sm80_xmma_gemm, register-limited")
+            << 32 << 24 << 128 << 218 << 19200 << 5.818182 << 23.272728 << 13;
         QTest::newRow("vectorized_elementwise") << 2048 << 1 << 128 << 32 << 0 << 15.515152 << 62.060608 << 97;
     }
 
@@ -256,10 +257,10 @@ private slots:
         s.marker(2, M::Start, 110, 12);
         s.marker(2, M::End, 150);
         s.marker(1, M::End, 200);
-        s.marker(3, M::End, 400);                // end arrives before its start
+        s.marker(3, M::End, 400); // end arrives before its start
         s.marker(3, M::Start, 300, 13, 14);
         s.marker(4, M::Instant, 250, 15);
-        s.marker(5, M::Start, 500, 11);           // never ended
+        s.marker(5, M::Start, 500, 11); // never ended
         s.recorder().connectionClosed();
         const Trace t = s.trace();
         const SliceId outer = slicesNamed(t, "outer").at(0);
@@ -478,13 +479,17 @@ private slots:
         const SliceId k = slicesNamed(t, "busyKernel(float*, int)").at(0);
         QCOMPARE(t.slices().start[k], TimeNs(110000));
         QCOMPARE(t.gpuOpInfo(k)->grid[0], 264);
-        QCOMPARE(t.gpuOpInfo(k)->estAchievedOccupancyPct, original.gpuOpInfo(slicesNamed(original, "busyKernel(float*, int)").at(0))->estAchievedOccupancyPct);
+        QCOMPARE(t.gpuOpInfo(k)->estAchievedOccupancyPct,
+                 original.gpuOpInfo(slicesNamed(original, "busyKernel(float*, int)").at(0))->estAchievedOccupancyPct);
         QCOMPARE(t.slices().correlation[k], std::int64_t(10));
         QCOMPARE(t.str(t.slices().category[launchOf(t, k)]), std::string_view("cuda_runtime"));
         const auto outer = slicesNamed(t, "outer"); // the NVTX range and its GPU projection
         QCOMPARE(outer.size(), std::size_t(2));
-        QCOMPARE(t.classOf(outer[0]) == SliceClass::UserAnnotation || t.classOf(outer[1]) == SliceClass::UserAnnotation, true);
-        QCOMPARE(t.classOf(outer[0]) == SliceClass::GpuUserAnnotation || t.classOf(outer[1]) == SliceClass::GpuUserAnnotation, true);
+        QCOMPARE(t.classOf(outer[0]) == SliceClass::UserAnnotation || t.classOf(outer[1]) == SliceClass::UserAnnotation,
+                 true);
+        QCOMPARE(t.classOf(outer[0]) == SliceClass::GpuUserAnnotation
+                     || t.classOf(outer[1]) == SliceClass::GpuUserAnnotation,
+                 true);
         QCOMPARE(t.deviceProperties().size(), std::size_t(1));
         QCOMPARE(t.deviceProperties()[0].sharedMemPerBlockOptin, std::int64_t(232448));
         QVERIFY(t.processes().size() >= 2);

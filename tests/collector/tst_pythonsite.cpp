@@ -40,8 +40,9 @@ class _Cuda:
 cuda = _Cuda()
 class emit_nvtx:
 )";
-    text += withShapes ? "    def __init__(self, enabled=True, record_shapes=False):\n        self.record_shapes = record_shapes\n"
-                       : "    def __init__(self, enabled=True):\n        self.record_shapes = None\n";
+    text += withShapes
+        ? "    def __init__(self, enabled=True, record_shapes=False):\n        self.record_shapes = record_shapes\n"
+        : "    def __init__(self, enabled=True):\n        self.record_shapes = None\n";
     text += R"(        self.entered = False
     def __enter__(self):
         cuda.synchronize()
@@ -107,7 +108,11 @@ private slots:
         writeFile(dir.filePath("python3.11"), "", true);
         writeFile(dir.filePath("torchrun"), "#!/usr/bin/env python3\nimport sys\n", true);
         writeFile(dir.filePath("job.sh"), "#!/bin/sh\necho python\n", true);
-        writeFile(dir.filePath("binary"), std::string("\x7f" "ELF\x02\x01", 6), true);
+        writeFile(dir.filePath("binary"),
+                  std::string("\x7f"
+                              "ELF\x02\x01",
+                              6),
+                  true);
         QVERIFY(isPythonProgram(dir.filePath("train.py").toStdString()));
         QVERIFY(isPythonProgram(dir.filePath("python3.11").toStdString()));
         QVERIFY(isPythonProgram(dir.filePath("torchrun").toStdString()));
@@ -146,7 +151,8 @@ private slots:
         writeFile(dir.filePath("torchpkg/torch/__init__.py"), fakeTorch(true));
         writeFile(dir.filePath("user/sitecustomize.py"),
                   "import os\nopen(os.environ['FAKE_TORCH_LOG'], 'a').write('user site\\n')\n");
-        const QString path = QStringLiteral(KS_PYTHON_SITE) + ":" + dir.filePath("user") + ":" + dir.filePath("torchpkg");
+        const QString path =
+            QStringLiteral(KS_PYTHON_SITE) + ":" + dir.filePath("user") + ":" + dir.filePath("torchpkg");
         // The script enters emit_nvtx itself too: ours stays the only one.
         const PythonRun r = run(path, "ops-shapes",
                                 "import torch\nwith torch.autograd.profiler.emit_nvtx(record_shapes=True):\n    pass\n",

@@ -4,6 +4,7 @@
 #include "app/mainwindow.h"
 #include "app/recorddialog.h"
 #include "app/recordingcontroller.h"
+#include "widgets/detailspanel.h"
 #include "widgets/timelinewidget.h"
 
 #include "core/loading/loader.h"
@@ -52,10 +53,7 @@ Widget* child(QWidget& parent, const char* name)
     return widget;
 }
 
-TimeNs viewEnd(const TimelineWidget* timeline)
-{
-    return timeline->timeScale().viewEnd(timeline->timeAreaWidth());
-}
+TimeNs viewEnd(const TimelineWidget* timeline) { return timeline->timeScale().viewEnd(timeline->timeAreaWidth()); }
 
 } // namespace
 
@@ -107,8 +105,8 @@ private slots:
                               QStringLiteral("--capture-range=nvtx:train step"), QStringLiteral("--delay"),
                               QStringLiteral("2.5"), QStringLiteral("--step-marker"), QStringLiteral("iteration"),
                               QStringLiteral("--env"), QStringLiteral("CUDA_VISIBLE_DEVICES=1"), QStringLiteral("--"),
-                              QStringLiteral("/usr/bin/python3"), QStringLiteral("train.py"),
-                              QStringLiteral("--steps"), QStringLiteral("a b")}));
+                              QStringLiteral("/usr/bin/python3"), QStringLiteral("train.py"), QStringLiteral("--steps"),
+                              QStringLiteral("a b")}));
         QCOMPARE(child<QLabel>(dialog, "commandLine")->text(),
                  QStringLiteral("kinetoscope-cli collect --pytorch=ops-shapes '--capture-range=nvtx:train step' "
                                 "--delay 2.5 --step-marker iteration --env CUDA_VISIBLE_DEVICES=1 -- "
@@ -190,6 +188,82 @@ private slots:
         QCOMPARE(reloaded.trace->flows().size(), window.trace()->flows().size());
     }
 
+    // A recording started over an open file begins fitted to its own events, with none of
+    // the file's view; later snapshots keep what the user chose while watching: the selected
+    // kernel (in Details too), the selected range and a collapsed group.
+    void liveSnapshotsKeepTheUsersViewButNotTheFiles()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        TimelineWidget* timeline = window.timeline();
+        window.openFile(QStringLiteral(KS_TEST_DATA "/transformer.pt.trace.json.gz"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.trace() != nullptr, 20000);
+        const auto file = window.trace();
+        const TimeNs fileStart = file->startTime();
+        timeline->setVisibleRange(fileStart, fileStart + 50000);
+        timeline->setSelectedRange(fileStart + 10000, fileStart + 20000);
+        timeline->revealSlice(0);
+        QCOMPARE(timeline->selectedSlice(), SliceId(0));
+
+        auto* controller = window.findChild<RecordingController*>();
+        controller->startRecording({KS_FAKE_TARGET, {"25"}, {}, {}}); // 250 kernels over ~2.5 s
+        QTRY_VERIFY_WITH_TIMEOUT(window.trace() != file, 10000);
+        QVERIFY(timeline->timeScale().viewStart() <= window.trace()->startTime());
+        QVERIFY(viewEnd(timeline) >= window.trace()->endTime());
+        QVERIFY(!timeline->hasSelectedRange());
+        QCOMPARE(timeline->selectedSlice(), kNoSlice);
+
+        QTRY_VERIFY_WITH_TIMEOUT(kernels(window.trace()) >= 30, 10000);
+        const auto watched = window.trace();
+        SliceId kernel = kNoSlice;
+        for (SliceId s = 0; s < watched->slices().size() && kernel == kNoSlice; ++s) {
+            if (watched->classOf(s) == SliceClass::Kernel)
+                kernel = s;
+        }
+        const std::uint32_t gpu = watched->tracks()[watched->trackOf(kernel)].process;
+        std::uint32_t other = kNoIndex;
+        for (std::uint32_t p = 0; p < watched->processes().size(); ++p) {
+            if (p != gpu)
+                other = p;
+        }
+        QVERIFY(other != kNoIndex);
+        const TimeNs kernelStart = watched->slices().start[kernel];
+        const std::string kernelName(watched->str(watched->slices().name[kernel]));
+        const std::int64_t otherPid = watched->processes()[other].pid.number;
+        timeline->revealSlice(kernel);
+        timeline->setProcessCollapsed(other, true);
+        const TimeNs rangeStart = watched->startTime() + 1000, rangeEnd = kernelStart + 1000;
+        timeline->setSelectedRange(rangeStart, rangeEnd);
+
+        // Two newer snapshots, with more kernels than the watched one.
+        QTRY_VERIFY_WITH_TIMEOUT(window.trace() != watched && kernels(window.trace()) > kernels(watched), 5000);
+        const auto next = window.trace();
+        QTRY_VERIFY_WITH_TIMEOUT(window.trace() != next && kernels(window.trace()) > kernels(next), 5000);
+        const auto shown = window.trace();
+        const SliceId selected = timeline->selectedSlice();
+        QVERIFY(selected != kNoSlice);
+        QCOMPARE(shown->slices().start[selected], kernelStart);
+        QCOMPARE(std::string(shown->str(shown->slices().name[selected])), kernelName);
+        QCOMPARE(shown->classOf(selected), SliceClass::Kernel);
+        auto* details = window.findChild<DetailsPanel*>();
+        QVERIFY(details);
+        QCOMPARE(details->slice(), selected);
+        QVERIFY(timeline->hasSelectedRange());
+        QCOMPARE(timeline->selectedRange().start, rangeStart);
+        QCOMPARE(timeline->selectedRange().end, rangeEnd);
+        std::uint32_t otherNow = kNoIndex;
+        for (std::uint32_t p = 0; p < shown->processes().size(); ++p) {
+            if (shown->processes()[p].pid.number == otherPid && p != shown->tracks()[shown->trackOf(selected)].process)
+                otherNow = p;
+        }
+        QVERIFY(otherNow != kNoIndex);
+        QVERIFY(timeline->isProcessCollapsed(otherNow));
+
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->isRecording(), 20000);
+        QCOMPARE(kernels(window.trace()), std::size_t(250));
+    }
+
     void timelineFillsInLive()
     {
         MainWindow window;
@@ -205,14 +279,16 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(kernels(window.trace()) >= 60, 10000);
         QVERIFY(viewEnd(timeline) + 2 * timeline->timeScale().nsPerPixel() >= window.trace()->endTime());
 
-        // The user zooms into the beginning: later snapshots keep that view.
+        // The user zooms into the beginning: later snapshots keep that time range. (The
+        // time area narrows when the vertical scroll bar appears, e.g. with the GPU metric
+        // tracks of the first report, at any moment: the range stays, the ns per pixel follow.)
         const TimeNs start = window.trace()->startTime();
         timeline->setVisibleRange(start, start + 50000);
-        const TimeScale chosen = timeline->timeScale();
+        QCOMPARE(viewEnd(timeline), start + 50000);
         const auto before = window.trace();
         QTRY_VERIFY_WITH_TIMEOUT(window.trace() != before && kernels(window.trace()) > kernels(before), 5000);
-        QCOMPARE(timeline->timeScale().viewStart(), chosen.viewStart());
-        QCOMPARE(timeline->timeScale().nsPerPixel(), chosen.nsPerPixel());
+        QCOMPARE(timeline->timeScale().viewStart(), start);
+        QCOMPARE(viewEnd(timeline), start + 50000);
 
         QTRY_VERIFY_WITH_TIMEOUT(!controller->isRecording(), 20000);
         QCOMPARE(kernels(window.trace()), std::size_t(250));

@@ -85,8 +85,7 @@ private slots:
                 worst = std::max(worst, receivedAt - *firstNew);
             shown = std::max(shown, newest);
         }
-        qInfo("%d snapshots in %.2f s; worst host-side latency %.1f ms", int(snapshots.count()), seconds,
-              worst / 1e6);
+        qInfo("%d snapshots in %.2f s; worst host-side latency %.1f ms", int(snapshots.count()), seconds, worst / 1e6);
         QVERIFY2(worst < 200'000'000, qPrintable(QString::number(worst / 1e6)));
         QVERIFY(finished.first().at(1).toString().contains(QStringLiteral("exited with code 0")));
     }
@@ -103,10 +102,9 @@ private slots:
     // An exception on the recording worker's thread ends the recording with failed().
     void workerExceptionIsReported()
     {
-        RecordingSession session({"/bin/true", {}, {}, {}}, nullptr,
-                                 []() -> std::unique_ptr<collector::CollectorSession> {
-                                     throw std::runtime_error("too many open files");
-                                 });
+        RecordingSession session(
+            {"/bin/true", {}, {}, {}}, nullptr,
+            []() -> std::unique_ptr<collector::CollectorSession> { throw std::runtime_error("too many open files"); });
         QSignalSpy failed(&session, &RecordingSession::failed);
         QSignalSpy finished(&session, &RecordingSession::finished);
         session.start();

@@ -59,8 +59,9 @@ public:
         m_s.string(3, "_Z3sgdPf");
         m_s.string(11, "aten::linear, seq = 10, op_id = 1, sizes = [[8, 16], [4, 16], [4]], input_op_ids = []");
         m_s.string(12, "aten::t, seq = 10, op_id = 2, sizes = [[4, 16]], input_op_ids = [(0,-1)]");
-        m_s.string(13, "aten::addmm, seq = 11, op_id = 3, sizes = [[4], [8, 16], [16, 4], [], []], "
-                       "input_op_ids = [(0,-1), (1,0), (2,0)]");
+        m_s.string(13,
+                   "aten::addmm, seq = 11, op_id = 3, sizes = [[4], [8, 16], [16, 4], [], []], "
+                   "input_op_ids = [(0,-1), (1,0), (2,0)]");
         m_s.string(14, "Optimizer.step#SGD.step, op_id = 30");
         m_s.string(15, "my nvtx range");
         m_s.string(16, "aten::bad, seq = x, op_id = 31");
@@ -131,23 +132,23 @@ private slots:
         QTest::newRow("forward, shapes")
             << "aten::transpose, seq = 0, op_id = 2, sizes = [[16, 128, 512], [], []], input_op_ids = [(0,-1), (1,0)]"
             << op << "aten::transpose" << qint64(0) << qint64(2) << "[[16,128,512],[],[]]" << false << false;
-        QTest::newRow("forward, no shapes") << "aten::mm, seq = 7, op_id = 9" << op << "aten::mm" << qint64(7)
-                                            << qint64(9) << "" << false << false;
+        QTest::newRow("forward, no shapes")
+            << "aten::mm, seq = 7, op_id = 9" << op << "aten::mm" << qint64(7) << qint64(9) << "" << false << false;
         QTest::newRow("no sequence number")
             << "aten::as_strided, op_id = 3, sizes = [[16, 128, 512], [], [], []], input_op_ids = [(2,0)]" << op
             << "aten::as_strided" << qint64(-1) << qint64(3) << "[[16,128,512],[],[],[]]" << false << false;
-        QTest::newRow("backward") << "SumBackward0, seq = 45, op_id = 138, sizes = [[]], input_op_ids = [(133,0)]"
-                                  << op << "SumBackward0" << qint64(45) << qint64(138) << "[[]]" << true << false;
+        QTest::newRow("backward") << "SumBackward0, seq = 45, op_id = 138, sizes = [[]], input_op_ids = [(133,0)]" << op
+                                  << "SumBackward0" << qint64(45) << qint64(138) << "[[]]" << true << false;
         QTest::newRow("engine wrapper") << "autograd::engine::evaluate_function: SumBackward0, op_id = 137" << op
                                         << "autograd::engine::evaluate_function: SumBackward0" << qint64(-1)
                                         << qint64(137) << "" << true << false;
         QTest::newRow("label") << "Optimizer.zero_grad#AdamW.zero_grad, op_id = 1" << op
                                << "Optimizer.zero_grad#AdamW.zero_grad" << qint64(-1) << qint64(1) << "" << false
                                << true;
-        QTest::newRow("step label") << "ProfilerStep#3, op_id = 40, sizes = []" << op << "ProfilerStep#3"
-                                    << qint64(-1) << qint64(40) << "[]" << false << true;
-        QTest::newRow("label with a comma") << "fwd, layer 1, op_id = 8" << op << "fwd, layer 1" << qint64(-1)
-                                            << qint64(8) << "" << false << true;
+        QTest::newRow("step label") << "ProfilerStep#3, op_id = 40, sizes = []" << op << "ProfilerStep#3" << qint64(-1)
+                                    << qint64(40) << "[]" << false << true;
+        QTest::newRow("label with a comma")
+            << "fwd, layer 1, op_id = 8" << op << "fwd, layer 1" << qint64(-1) << qint64(8) << "" << false << true;
         QTest::newRow("plain nvtx") << "my range" << plain << "" << qint64(-1) << qint64(-1) << "" << false << false;
         QTest::newRow("nccl nvtx") << "ncclAllGather" << plain << "" << qint64(-1) << qint64(-1) << "" << false
                                    << false;

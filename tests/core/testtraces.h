@@ -9,10 +9,7 @@
 
 namespace kstest {
 
-inline std::string fixture(const char* name)
-{
-    return std::string(KS_TEST_DATA) + "/" + name + ".pt.trace.json.gz";
-}
+inline std::string fixture(const char* name) { return std::string(KS_TEST_DATA) + "/" + name + ".pt.trace.json.gz"; }
 
 inline std::string gunzipFile(const std::string& path)
 {

@@ -47,8 +47,8 @@ private Q_SLOTS:
         QTest::newRow("ops") << QStringList{"ops", "-h"}
                              << QStringList{"--sort", "--top", "--group-by-shape", "--json", "FILE"};
         QTest::newRow("collect") << QStringList{"collect", "--help"}
-                                 << QStringList{"--output", "--duration", "--env", "--merge", "--collector-options",
-                                                "PROGRAM"};
+                                 << QStringList{"--output", "--duration",          "--env",
+                                                "--merge",  "--collector-options", "PROGRAM"};
     }
     void help()
     {

@@ -2,6 +2,7 @@
 // exact timestamps, on-demand args (plain and gzip), truncation and chunk splitting.
 #include "testtraces.h"
 
+#include "core/loading/bytesource.h"
 #include "core/loading/loader.h"
 
 #include <QtTest>
@@ -206,8 +207,9 @@ private slots:
         QCOMPARE(allocated->value.size(), gpu.size());
         QCOMPARE(int(cpuSeries->value.size()), cpu);
         QCOMPARE(allocated->value.back(), gpu.back().second);
-        QCOMPARE(*std::max_element(allocated->value.begin(), allocated->value.end()),
-                 std::max_element(gpu.begin(), gpu.end(), [](auto& a, auto& b) { return a.second < b.second; })->second);
+        QCOMPARE(
+            *std::max_element(allocated->value.begin(), allocated->value.end()),
+            std::max_element(gpu.begin(), gpu.end(), [](auto& a, auto& b) { return a.second < b.second; })->second);
         QCOMPARE(allocated->process, 0u); // drawn in the CPU process that allocated
     }
 
@@ -282,6 +284,50 @@ private slots:
         QCOMPARE(two.trace->eventText(last), one.trace->eventText(last));
     }
 
+    // The gzip trailer's size (mod 4 GiB) sizes the model up front, but it is the file's word:
+    // a trailer claiming 4 GiB, or incompressible bytes (the trailer then reads as wrapped),
+    // must not reserve columns for tens of millions of events (a fuzz input did: 1 s a load).
+    void gzipTrailerCannotInflateTheModel_data()
+    {
+        QTest::addColumn<bool>("lyingTrailer");
+        QTest::newRow("trailer claims 4 GiB") << true;
+        QTest::newRow("incompressible input") << false;
+    }
+    void gzipTrailerCannotInflateTheModel()
+    {
+        QFETCH(bool, lyingTrailer);
+        std::string text = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2}],"
+                           "\"junk\":\"";
+        std::uint32_t noise = 12345; // bytes gzip cannot shrink: compressed > uncompressed / 2
+        for (int i = 0; i < 3000; ++i) {
+            noise = noise * 1103515245u + 12345u;
+            text += static_cast<char>('A' + (noise >> 16) % 26);
+        }
+        text += "\"}";
+        const QString path = QDir::temp().filePath("ks-gzip-trailer.json.gz");
+        gzFile f = gzopen(path.toUtf8().constData(), "wb");
+        QVERIFY(f);
+        gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
+        gzclose(f);
+        if (lyingTrailer) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            file.seek(file.size() - 4);
+            file.write("\xff\xff\xff\xff", 4);
+        }
+        const auto fileBytes = static_cast<std::uint64_t>(QFileInfo(path).size());
+        auto opened = openFileSource(path.toStdString());
+        QVERIFY(opened.source);
+        QVERIFY2(opened.source->expectedSize() <= 64 * fileBytes,
+                 qPrintable(QString::number(opened.source->expectedSize())));
+        const auto loaded = loadTraceFile(path.toStdString());
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.trace->slices().size(), std::size_t(1));
+        // Columns for 64 x 3 KB / 128 B = 1.5 k events at most, not 33 M (about 2 GB).
+        QVERIFY2(loaded.trace->memoryUse().slices < (std::size_t(1) << 20),
+                 qPrintable(QString::number(loaded.trace->memoryUse().slices)));
+    }
+
     void chunkSplitsDoNotMatter_data()
     {
         QTest::addColumn<int>("chunk");
@@ -301,8 +347,9 @@ private slots:
         compareModels(*reference.trace, *split.trace);
     }
 
-    // The model is assembled on a thread of its own while parsing goes on; it must be the
-    // model that assembling in line gives, ids included, for every fixture and window size.
+    // The model is assembled on a thread of its own while parsing goes on, and read ahead on
+    // another; it must be the model that the single-threaded loader gives, ids included, for
+    // every fixture and window size.
     void parallelAssemblyMatchesSerial_data()
     {
         QTest::addColumn<QString>("path");
@@ -322,8 +369,10 @@ private slots:
         LoadOptions serial;
         serial.chunkBytes = static_cast<std::size_t>(chunk);
         serial.assembleInParallel = false;
+        serial.readInBackgroundThread = false;
         LoadOptions parallel = serial;
         parallel.assembleInParallel = true;
+        parallel.readInBackgroundThread = true;
         const auto a = loadTraceFile(path.toStdString(), nullptr, serial);
         const auto b = loadTraceFile(path.toStdString(), nullptr, parallel);
         QVERIFY(a.ok() && b.ok());

@@ -33,10 +33,9 @@ const char* kTwoEvents = R"({"traceEvents":[
 {"ph":"X","cat":"cpu_op","name":"b","pid":1,"tid":1,"ts":2.000,"dur":1.000}]})";
 // An unescaped quote inside a name (older kineto, pytorch#146900). Kept out of the class:
 // moc's tokenizer cannot balance the quotes of this raw string.
-const char* kUnescapedQuote =
-    "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ok\",\"pid\":1,\"ts\":1,\"dur\":1},"
-    "{\"ph\":\"X\",\"name\":\"a\"b\",\"pid\":1,\"ts\":2,\"dur\":1}]}";
-}
+const char* kUnescapedQuote = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ok\",\"pid\":1,\"ts\":1,\"dur\":1},"
+                              "{\"ph\":\"X\",\"name\":\"a\"b\",\"pid\":1,\"ts\":2,\"dur\":1}]}";
+} // namespace
 
 class TestMalformed : public QObject {
     Q_OBJECT
@@ -55,35 +54,74 @@ private slots:
         QTest::newRow("scalar top level") << QByteArray("42") << true << 0 << "not a JSON object or array" << qint64(0);
         QTest::newRow("string top level") << QByteArray("\"trace\"") << true << 0 << "not a JSON object" << qint64(0);
         QTest::newRow("utf-16") << QByteArray("\xff\xfe{\0\"\0", 6) << true << 0 << "UTF-16" << qint64(0);
-        QTest::newRow("no traceEvents") << QByteArray(R"({"schemaVersion":1})") << true << 0 << "no \"traceEvents\"" << qint64(-1);
-        QTest::newRow("traceEvents not array") << QByteArray(R"({"traceEvents":{}})") << true << 0 << "\"traceEvents\" is not an array" << qint64(15);
+        QTest::newRow("no traceEvents") << QByteArray(R"({"schemaVersion":1})") << true << 0 << "no \"traceEvents\""
+                                        << qint64(-1);
+        QTest::newRow("traceEvents not array")
+            << QByteArray(R"({"traceEvents":{}})") << true << 0 << "\"traceEvents\" is not an array" << qint64(15);
         QTest::newRow("utf-8 bom accepted") << QByteArray("\xef\xbb\xbf") + two << false << 2 << "" << qint64(-1);
         QTest::newRow("empty array is valid") << QByteArray(R"({"traceEvents":[]})") << false << 0 << "" << qint64(-1);
-        QTest::newRow("bare array") << QByteArray(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}])") << false << 1 << "" << qint64(-1);
-        QTest::newRow("bare array without ]") << QByteArray(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},)") << false << 1 << "" << qint64(-1);
+        QTest::newRow("bare array") << QByteArray(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}])") << false
+                                    << 1 << "" << qint64(-1);
+        QTest::newRow("bare array without ]") << QByteArray(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},)")
+                                              << false << 1 << "" << qint64(-1);
         QTest::newRow("truncated object form") << two.left(two.size() - 20) << false << 1 << "truncated" << qint64(94);
-        QTest::newRow("trailing commas and {}") << QByteArray(R"({"traceEvents":[{},{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,},],})") << false << 1 << "missing-ph" << qint64(16);
-        QTest::newRow("missing ts") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"dur":1}]})") << false << 0 << "missing-ts" << qint64(16);
-        QTest::newRow("X without dur") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1}]})") << false << 0 << "missing-dur" << qint64(16);
-        QTest::newRow("numeric strings and integral floats") << QByteArray(R"({"traceEvents":[{"ph":"X","name":7,"pid":1.0,"tid":"1","ts":"12.5","dur":"1"}]})") << false << 1 << "" << qint64(-1);
-        QTest::newRow("array args dropped") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":1,"args":[1,2]}]})") << false << 1 << "wrong-type" << qint64(16);
-        QTest::newRow("NaN ts") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":NaN,"dur":1}]})") << false << 0 << "bad-time" << qint64(16);
-        QTest::newRow("ts overflows int64 ns") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1e400,"dur":1}]})") << false << 0 << "bad-time" << qint64(16);
-        QTest::newRow("ts beyond 2^62 ns") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1e17,"dur":1}]})") << false << 0 << "bad-time" << qint64(16);
-        QTest::newRow("flow_in of a wrong type") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":1,"bind_id":1,"flow_in":"yes"}]})") << false << 1 << "wrong-type" << qint64(16);
-        QTest::newRow("deep nesting in args") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":1,"args":{"x":)") + QByteArray(100000, '[') + QByteArray(100000, ']') + "}}]}" << false << 1 << "" << qint64(-1);
+        QTest::newRow("trailing commas and {}")
+            << QByteArray(R"({"traceEvents":[{},{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,},],})") << false
+            << 1 << "missing-ph" << qint64(16);
+        QTest::newRow("missing ts") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"dur":1}]})") << false
+                                    << 0 << "missing-ts" << qint64(16);
+        QTest::newRow("X without dur") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1}]})")
+                                       << false << 0 << "missing-dur" << qint64(16);
+        QTest::newRow("numeric strings and integral floats")
+            << QByteArray(R"({"traceEvents":[{"ph":"X","name":7,"pid":1.0,"tid":"1","ts":"12.5","dur":"1"}]})") << false
+            << 1 << "" << qint64(-1);
+        QTest::newRow("array args dropped")
+            << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":1,"args":[1,2]}]})") << false
+            << 1 << "wrong-type" << qint64(16);
+        QTest::newRow("NaN ts") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":NaN,"dur":1}]})")
+                                << false << 0 << "bad-time" << qint64(16);
+        QTest::newRow("ts overflows int64 ns")
+            << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1e400,"dur":1}]})") << false << 0
+            << "bad-time" << qint64(16);
+        QTest::newRow("ts beyond 2^62 ns")
+            << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1e17,"dur":1}]})") << false << 0
+            << "bad-time" << qint64(16);
+        QTest::newRow("flow_in of a wrong type") << QByteArray(
+            R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":1,"bind_id":1,"flow_in":"yes"}]})")
+                                                 << false << 1 << "wrong-type" << qint64(16);
+        QTest::newRow("deep nesting in args")
+            << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":1,"args":{"x":)")
+                + QByteArray(100000, '[') + QByteArray(100000, ']') + "}}]}"
+            << false << 1 << "" << qint64(-1);
         QTest::newRow("unescaped quote") << QByteArray(kUnescapedQuote) << false << 1 << "syntax-error" << qint64(82);
-        QTest::newRow("bad text decoded") << QByteArray("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"\\ud800\\q\",\"pid\":1,\"ts\":1,\"dur\":1}]}") << false << 1 << "" << qint64(-1);
-        QTest::newRow("concatenated documents") << two + "\n" + two << false << 2 << "trailing-data" << qint64(two.size() + 1);
-        QTest::newRow("entry not an object") << QByteArray(R"({"traceEvents":[1,"x",{"ph":"X","name":"a","pid":1,"ts":1,"dur":1}]})") << false << 1 << "not-an-object" << qint64(16);
-        QTest::newRow("negative dur") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":-1}]})") << false << 0 << "negative-dur" << qint64(16);
-        QTest::newRow("duplicate key last wins") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"ts":2,"dur":1}]})") << false << 1 << "duplicate-key" << qint64(16);
-        QTest::newRow("unknown ph") << QByteArray(R"({"traceEvents":[{"ph":"Z","name":"a","pid":1,"ts":1}]})") << false << 0 << "ignored-phase" << qint64(16);
-        QTest::newRow("E without B") << QByteArray(R"({"traceEvents":[{"ph":"E","pid":1,"tid":1,"ts":1}]})") << false << 0 << "unmatched-end" << qint64(16);
-        QTest::newRow("unclosed B") << QByteArray(R"({"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":1,"ts":1},{"ph":"i","name":"m","pid":1,"tid":1,"ts":9}]})") << false << 1 << "unclosed-begin" << qint64(-1);
-        QTest::newRow("flow without id") << QByteArray(R"({"traceEvents":[{"ph":"s","cat":"c","name":"f","pid":1,"tid":1,"ts":1}]})") << false << 0 << "flow-without-id" << qint64(16);
-        QTest::newRow("binary garbage") << QByteArray("\x01\x02\x03garbage", 10) << true << 0 << "not a JSON object" << qint64(0);
-        QTest::newRow("key without colon") << QByteArray(R"({"traceEvents":[{"ph" "X"}]})") << false << 0 << "syntax-error" << qint64(22);
+        QTest::newRow("bad text decoded")
+            << QByteArray("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"\\ud800\\q\",\"pid\":1,\"ts\":1,\"dur\":1}]}")
+            << false << 1 << "" << qint64(-1);
+        QTest::newRow("concatenated documents")
+            << two + "\n" + two << false << 2 << "trailing-data" << qint64(two.size() + 1);
+        QTest::newRow("entry not an object")
+            << QByteArray(R"({"traceEvents":[1,"x",{"ph":"X","name":"a","pid":1,"ts":1,"dur":1}]})") << false << 1
+            << "not-an-object" << qint64(16);
+        QTest::newRow("negative dur") << QByteArray(
+            R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":-1}]})")
+                                      << false << 0 << "negative-dur" << qint64(16);
+        QTest::newRow("duplicate key last wins")
+            << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"ts":2,"dur":1}]})") << false << 1
+            << "duplicate-key" << qint64(16);
+        QTest::newRow("unknown ph") << QByteArray(R"({"traceEvents":[{"ph":"Z","name":"a","pid":1,"ts":1}]})") << false
+                                    << 0 << "ignored-phase" << qint64(16);
+        QTest::newRow("E without B") << QByteArray(R"({"traceEvents":[{"ph":"E","pid":1,"tid":1,"ts":1}]})") << false
+                                     << 0 << "unmatched-end" << qint64(16);
+        QTest::newRow("unclosed B") << QByteArray(
+            R"({"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":1,"ts":1},{"ph":"i","name":"m","pid":1,"tid":1,"ts":9}]})")
+                                    << false << 1 << "unclosed-begin" << qint64(-1);
+        QTest::newRow("flow without id") << QByteArray(
+            R"({"traceEvents":[{"ph":"s","cat":"c","name":"f","pid":1,"tid":1,"ts":1}]})")
+                                         << false << 0 << "flow-without-id" << qint64(16);
+        QTest::newRow("binary garbage") << QByteArray("\x01\x02\x03garbage", 10) << true << 0 << "not a JSON object"
+                                        << qint64(0);
+        QTest::newRow("key without colon")
+            << QByteArray(R"({"traceEvents":[{"ph" "X"}]})") << false << 0 << "syntax-error" << qint64(22);
     }
 
     void classes()
@@ -129,9 +167,11 @@ private slots:
         QTest::addColumn<int>("firstBad");
         const QByteArray r("\xEF\xBF\xBD");
         QTest::newRow("ascii") << QByteArray("aten::mm") << QByteArray("aten::mm") << -1;
-        QTest::newRow("valid multibyte") << QByteArray("µs ✓ \xF0\x9F\x98\x80") << QByteArray("µs ✓ \xF0\x9F\x98\x80") << -1;
+        QTest::newRow("valid multibyte") << QByteArray("µs ✓ \xF0\x9F\x98\x80") << QByteArray("µs ✓ \xF0\x9F\x98\x80")
+                                         << -1;
         QTest::newRow("stray byte") << QByteArray("aten::m\xffm") << "aten::m" + r + "m" << 7;
-        QTest::newRow("cesu surrogate pair") << QByteArray("a\xED\xA0\xBD\xED\xB8\x80") << "a" + r + r + r + r + r + r << 1;
+        QTest::newRow("cesu surrogate pair")
+            << QByteArray("a\xED\xA0\xBD\xED\xB8\x80") << "a" + r + r + r + r + r + r << 1;
         QTest::newRow("overlong slash") << QByteArray("\xC0\xAF/") << r + r + "/" << 0;
         QTest::newRow("above U+10FFFF") << QByteArray("\xF4\x90\x80\x80") << r + r + r + r << 0;
         QTest::newRow("cut sequence at end") << QByteArray("k\xE2\x82") << "k" + r << 1;
@@ -155,7 +195,8 @@ private slots:
     {
         const std::string text = R"({"a":"\ud800x","b":"\ud83d\ude00","c":"\\ud800","d":"\udfff"})";
         QCOMPARE(utf8::firstInvalidJson(text), text.find("\\ud800x"));
-        QCOMPARE(utf8::sanitizedJson(text), std::string(R"({"a":"\ufffdx","b":"\ud83d\ude00","c":"\\ud800","d":"\ufffd"})"));
+        QCOMPARE(utf8::sanitizedJson(text),
+                 std::string(R"({"a":"\ufffdx","b":"\ud83d\ude00","c":"\\ud800","d":"\ufffd"})"));
     }
 
     // Bad text anywhere in an event is replaced at load, with a warning at its byte.
@@ -165,19 +206,35 @@ private slots:
         QTest::addColumn<QByteArray>("badBytes"); // what the warning points at
         QTest::addColumn<QByteArray>("expectedName"); // a name the model must hold, sanitized
         const QByteArray r("\xEF\xBF\xBD");
-        QTest::newRow("op name") << QByteArray(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::m)" "\xff" R"(m","pid":1,"tid":1,"ts":1,"dur":2}]})")
+        QTest::newRow("op name") << QByteArray(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::m)"
+                                               "\xff"
+                                               R"(m","pid":1,"tid":1,"ts":1,"dur":2}]})")
                                  << QByteArray("\xff") << "aten::m" + r + "m";
-        QTest::newRow("cesu thread name") << QByteArray(R"({"traceEvents":[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"w)" "\xED\xA0\xBD" R"("}},{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]})")
-                                          << QByteArray("\xED\xA0\xBD") << "w" + r + r + r;
-        QTest::newRow("category") << QByteArray(R"({"traceEvents":[{"ph":"X","cat":"k)" "\xC0\xAF" R"(","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]})")
+        QTest::newRow("cesu thread name")
+            << QByteArray(R"({"traceEvents":[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"w)"
+                          "\xED\xA0\xBD"
+                          R"("}},{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]})")
+            << QByteArray("\xED\xA0\xBD") << "w" + r + r + r;
+        QTest::newRow("category") << QByteArray(R"({"traceEvents":[{"ph":"X","cat":"k)"
+                                                "\xC0\xAF"
+                                                R"(","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]})")
                                   << QByteArray("\xC0\xAF") << "k" + r + r;
-        QTest::newRow("text pid") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":"p)" "\xfe" R"(","tid":1,"ts":1,"dur":2}]})")
+        QTest::newRow("text pid") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":"p)"
+                                                "\xfe"
+                                                R"(","tid":1,"ts":1,"dur":2}]})")
                                   << QByteArray("\xfe") << "p" + r;
-        QTest::newRow("args only") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":{"Input type":["fl)" "\xff" R"(oat"]}}]})")
-                                   << QByteArray("\xff") << QByteArray("a");
-        QTest::newRow("lone surrogate escape in args") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":{"x":"\udc00"}}]})")
+        QTest::newRow("args only") << QByteArray(
+            R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":{"Input type":["fl)"
+            "\xff"
+            R"(oat"]}}]})") << QByteArray("\xff")
+                                   << QByteArray("a");
+        QTest::newRow("lone surrogate escape in args") << QByteArray(
+            R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":{"x":"\udc00"}}]})")
                                                        << QByteArray("\\udc00") << QByteArray("a");
-        QTest::newRow("metadata value") << QByteArray(R"({"distributedInfo":{"backend":"n)" "\xff" R"("},"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]})")
+        QTest::newRow("metadata value") << QByteArray(
+            R"({"distributedInfo":{"backend":"n)"
+            "\xff"
+            R"("},"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]})")
                                         << QByteArray("\xff") << QByteArray("a");
     }
 
@@ -214,7 +271,8 @@ private slots:
     // Save As of a trace with bad text writes valid UTF-8 that reloads equal, without warnings.
     void invalidUtf8SurvivesSaveAs()
     {
-        const std::string input = "{\"traceEvents\":["
+        const std::string input =
+            "{\"traceEvents\":["
             "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"t\xED\xA0\x80\"}},"
             "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::m\xffm\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5,"
             "\"args\":{\"Input type\":[\"\xC0\xAF\"],\"x\":\"\\ud800\"}},"
@@ -238,7 +296,8 @@ private slots:
         QCOMPARE(allNames(*reloaded.trace), allNames(*original.trace));
         QVERIFY(allNames(*reloaded.trace).count("t\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"));
         const std::string text = reloaded.trace->eventText(0) + reloaded.trace->eventText(1);
-        QVERIFY2(text.find("\\ufffd") != std::string::npos || text.find("\xEF\xBF\xBD\"") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("\\ufffd") != std::string::npos || text.find("\xEF\xBF\xBD\"") != std::string::npos,
+                 text.c_str());
     }
 
     void corruptGzipLoadsWhatIsThere()

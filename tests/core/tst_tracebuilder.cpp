@@ -1,6 +1,7 @@
 // Tiny inline traces for each ph kind and flow rule (trace-format.md §3, §6).
 #include "core/loading/loader.h"
 #include "core/model/timelimits.h"
+#include "core/model/tracebuilder.h"
 #include "core/stats/traceinfo.h"
 
 #include <QtTest>
@@ -84,9 +85,11 @@ private slots:
         // partial overlaps (one lane each, unbounded) load without crashing or dropping.
         std::string events;
         for (int i = 0; i < 70000; ++i)
-            events += "{\"ph\":\"X\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":" + std::to_string(100000 - i) + "},";
+            events += "{\"ph\":\"X\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":" + std::to_string(100000 - i)
+                + "},";
         for (int i = 0; i < 2000; ++i)
-            events += "{\"ph\":\"X\",\"name\":\"s\",\"pid\":1,\"tid\":2,\"ts\":" + std::to_string(i) + ",\"dur\":5000},";
+            events +=
+                "{\"ph\":\"X\",\"name\":\"s\",\"pid\":1,\"tid\":2,\"ts\":" + std::to_string(i) + ",\"dur\":5000},";
         events.pop_back();
         const auto t = load(events.c_str());
         QVERIFY(t);
@@ -250,9 +253,85 @@ private slots:
         QCOMPARE(t->instants().size(), std::size_t(1));
     }
 
+    // A large trace has its slice columns reordered in place, part of them on a second thread
+    // (TraceBuilder::finish): each slice's fields, GPU-op record and flows must stay together
+    // whatever the order the slices came in.
+    void largeTraceKeepsEachSlicesFieldsTogether()
+    {
+        constexpr std::int64_t kSlices = 90'000; // above the size that gets the second thread
+        TraceBuilder builder;
+        const StringId category = builder.strings().intern("kernel");
+        const StringId flowCategory = builder.strings().intern("ac2g");
+        std::vector<StringId> names;
+        for (int i = 0; i < 50; ++i)
+            names.push_back(builder.strings().intern("op" + std::to_string(i)));
+        // Groups of 4 on thread group % 3: a 10 us parent every 16 us, three 1 us children in it.
+        auto startOf = [](std::int64_t k) { return (k / 4) * 16000 + (k % 4) * 2000; };
+        auto durationOf = [](std::int64_t k) { return k % 4 ? TimeNs(1000) : TimeNs(10000); };
+        std::vector<std::uint32_t> pendingOf(kSlices);
+        std::vector<GpuOpInfo> gpuOps(kSlices);
+        for (std::int64_t i = 0; i < kSlices; ++i) {
+            const std::int64_t k = i * 7919 % kSlices; // a scrambled file order (7919 is prime to 90000)
+            SliceEvent e;
+            e.pid = JsonId::fromNumber(1);
+            e.tid = JsonId::fromNumber(k / 4 % 3);
+            e.start = startOf(k);
+            e.duration = durationOf(k);
+            e.name = names[std::size_t(k % 50)];
+            e.category = category;
+            e.rawOffset = std::uint64_t(3 * k);
+            e.rawLength = std::uint32_t(k % 1000 + 1);
+            e.correlation = k;
+            e.externalId = 2 * k + 1;
+            if (k % 5 == 0) {
+                gpuOps[std::size_t(k)].stream = k;
+                e.gpuOp = &gpuOps[std::size_t(k)];
+            }
+            pendingOf[std::size_t(k)] = builder.addSlice(e);
+        }
+        for (std::int64_t k = 1; k < kSlices; k += 4) { // an arrow from each first child to the second
+            FlowEvent f;
+            f.category = flowCategory;
+            f.id = std::uint64_t(k);
+            f.pendingSlice = pendingOf[std::size_t(k)];
+            builder.addFlowEvent(f);
+            f.phase = FlowPhase::End;
+            f.pendingSlice = pendingOf[std::size_t(k + 1)];
+            builder.addFlowEvent(f);
+        }
+        const Trace t = builder.finish();
+        const auto& s = t.slices();
+        QCOMPARE(std::int64_t(s.size()), kSlices);
+        std::vector<bool> seen(kSlices, false);
+        for (SliceId id = 0; id < s.size(); ++id) {
+            const std::int64_t k = s.correlation[id];
+            QVERIFY(k >= 0 && k < kSlices && !seen[std::size_t(k)]);
+            seen[std::size_t(k)] = true;
+            QCOMPARE(s.externalId[id], 2 * k + 1);
+            QCOMPARE(s.rawOffset[id], std::uint64_t(3 * k));
+            QCOMPARE(s.rawLength[id], std::uint32_t(k % 1000 + 1));
+            QCOMPARE(s.name[id], names[std::size_t(k % 50)]);
+            QCOMPARE(s.start[id], startOf(k));
+            QCOMPARE(s.duration[id], durationOf(k));
+            QCOMPARE(int(t.rowOf(id).depth), k % 4 ? 1 : 0);
+            const GpuOpInfo* op = t.gpuOpInfo(id);
+            QCOMPARE(op != nullptr, k % 5 == 0);
+            if (op)
+                QCOMPARE(op->stream, k);
+        }
+        for (const auto& row : t.rows())
+            QVERIFY(std::is_sorted(s.start.begin() + row.begin, s.start.begin() + row.end));
+        QCOMPARE(std::int64_t(t.flows().size()), kSlices / 4);
+        for (const auto& f : t.flows()) {
+            QCOMPARE(s.correlation[f.from] % 4, std::int64_t(1));
+            QCOMPARE(s.correlation[f.to], s.correlation[f.from] + 1);
+        }
+    }
+
     void everySplitOffsetGivesTheSameModel()
     {
-        const char* events = R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1.001,"dur":2.5,"args":{"External id":3}},
+        const char* events =
+            R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1.001,"dur":2.5,"args":{"External id":3}},
             {"ph":"s","cat":"ac2g","name":"ac2g","id":4,"pid":1,"tid":1,"ts":1.001},
             {"ph":"X","cat":"kernel","name":"k\u00e9","pid":0,"tid":7,"ts":9,"dur":1,"args":{"grid":[2,1,1],"correlation":4}},
             {"ph":"f","cat":"ac2g","name":"ac2g","id":4,"pid":0,"tid":7,"ts":9,"bp":"e"},

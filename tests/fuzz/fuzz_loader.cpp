@@ -50,6 +50,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         LoadOptions tiny;
         tiny.chunkBytes = 1 + size % 13;
         tiny.readInBackgroundThread = false;
+        // A thread per input costs more than the load (its stacks are mapped and unmapped, with
+        // TLB shootdowns): one input in 16 goes through the parallel assembler.
+        tiny.assembleInParallel = size % 16 == 0;
         checkSame(fromFile, loadTraceFromMemory(std::string(input), "fuzz", nullptr, tiny), "file vs tiny chunks");
         checkSame(fromFile, fuzz::loadLikeTheGui(fuzz::gzipped(input)), "plain vs gzip");
     }

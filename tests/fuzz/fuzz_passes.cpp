@@ -55,8 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     LoadOptions options;
     options.readInBackgroundThread = false;
-    const auto loaded = loadTraceFromMemory(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json",
-                                            nullptr, options);
+    const auto loaded =
+        loadTraceFromMemory(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json", nullptr, options);
     if (!loaded.ok())
         return 0;
     const Trace& trace = *loaded.trace;

@@ -145,7 +145,7 @@ collect profiler_steps 0 --pytorch=ops -o profiler_steps.pt.trace.json.gz -- "$P
     && check_capture steps profiler_steps.pt.trace.json.gz 21
 if BUILD=$BUILD OUT=$FINAL STEPS=${TORCHOPS_STEPS:-200} bash "$ROOT/tests/gpu/run-torchops.sh" > "$OUT/torchops.log" 2>&1 \
         && grep -q '^PASS' "$FINAL/torchops-results.txt"; then
-    say "PASS torchops parity: $(grep -E '^compared|Input Dims|fwdbwd' "$FINAL/torchops-results.txt" | tr '\n' ' ')"
+    say "PASS torchops parity: $(grep -E '^operators|Input Dims|fwdbwd' "$FINAL/torchops-results.txt" | tr '\n' ' ')"
 else
     say "FAIL: torchops parity (see torchops-results.txt)"; failures=$((failures + 1))
 fi

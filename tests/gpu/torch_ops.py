@@ -1,10 +1,14 @@
 """Training loop for the collector's PyTorch-operator test (issue 14) and its overhead figures.
 
-usage: torch_ops.py [--steps N] [--profiler KEY_AVERAGES.json] [--capture] [--profiler-steps]
+usage: torch_ops.py [--steps N] [--profiler KEY_AVERAGES.json] [--capture-loop] [--capture] [--profiler-steps]
   A launch-bound loop: ten small Linear+ReLU layers with a residual add, MSE loss, backward,
   SGD step. Prints "loop: <seconds> s" for the timed loop (after 3 warm-up steps).
   --profiler  runs the same loop under torch.profiler (CPU+CUDA, record_shapes) and writes
-              {key: count} of key_averages() to the file, for comparison with a collected trace.
+              {key: {count, device_type}} of key_averages() to the file, for comparison with a
+              collected trace.
+  --capture-loop  wraps exactly what --profiler records (the timed loop and its final synchronize)
+              in torch.cuda.profiler.start()/stop(), so that `collect --capture-range=cudaProfilerApi`
+              records the same window as torch.profiler (compare_ops.py).
   --capture   wraps only loop steps 5-6 in torch.cuda.profiler.start()/stop() and steps 8-9 in an NVTX
               range "capture_me" (--capture-range tests).
   --profiler-steps  calls torch.profiler.profile.step() every step under a schedule that never records
@@ -23,6 +27,7 @@ def main():
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--profiler", default="")
     parser.add_argument("--capture", action="store_true")
+    parser.add_argument("--capture-loop", action="store_true")
     parser.add_argument("--profiler-steps", action="store_true")
     args = parser.parse_args()
     device = torch.device("cuda")
@@ -51,6 +56,8 @@ def main():
     elif args.profiler_steps:
         never = torch.profiler.schedule(wait=10 ** 9, warmup=0, active=1)
         context = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], schedule=never)
+    if args.capture_loop:
+        torch.cuda.profiler.start()
     start = time.perf_counter()
     with context as prof:
         for i in range(args.steps):
@@ -68,9 +75,12 @@ def main():
             if args.profiler_steps:
                 prof.step()
         torch.cuda.synchronize()
-    print("loop: %.3f s" % (time.perf_counter() - start), flush=True)
+    seconds = time.perf_counter() - start
+    if args.capture_loop:
+        torch.cuda.profiler.stop()
+    print("loop: %.3f s" % seconds, flush=True)
     if args.profiler:
-        counts = {e.key: e.count for e in prof.key_averages()}
+        counts = {e.key: {"count": e.count, "device_type": str(e.device_type)} for e in prof.key_averages()}
         with open(args.profiler, "w") as out:
             json.dump(counts, out, indent=1, sort_keys=True)
 

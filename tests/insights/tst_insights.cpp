@@ -108,9 +108,8 @@ private slots:
         // pageable-copy: one 8 MiB HtoD copy per step.
         const Insight* pageable = find(insights, "pageable-copy");
         QVERIFY(pageable);
-        const auto copies = fixture.select("gpu_memcpy", [](const std::string& n) {
-            return n == "Memcpy HtoD (Pageable -> Device)";
-        });
+        const auto copies =
+            fixture.select("gpu_memcpy", [](const std::string& n) { return n == "Memcpy HtoD (Pageable -> Device)"; });
         QCOMPARE(copies.size(), std::size_t(3));
         QCOMPARE(pageable->evidence.size(), copies.size());
         for (std::size_t i = 0; i < copies.size(); ++i) {
@@ -118,15 +117,16 @@ private slots:
             QCOMPARE(pageable->evidence[i].bytes, copies[i]["args"]["bytes"].get<std::int64_t>());
         }
         QVERIFY(std::abs(pageable->timeUs - sumDurUs(copies) / steps) < 0.01);
-        const double meanStepUs = double(makeTraceFacts(testing::fixtureTrace("train_baseline"))->meanStepTime()) / 1000.0;
+        const double meanStepUs =
+            double(makeTraceFacts(testing::fixtureTrace("train_baseline"))->meanStepTime()) / 1000.0;
         QVERIFY(std::abs(pageable->share - pageable->timeUs / meanStepUs) < 1e-6);
     }
 
     void optimizedHasNoneOfThem()
     {
         const auto ids = idsOf(insightsOf("train_optimized"));
-        QVERIFY(!ids.count("host-sync"));  // pinned non-blocking copy, no per-step .item()
-        QVERIFY(!ids.count("fp32-gemm"));  // bf16 autocast: nvjet / wgmma kernels
+        QVERIFY(!ids.count("host-sync")); // pinned non-blocking copy, no per-step .item()
+        QVERIFY(!ids.count("fp32-gemm")); // bf16 autocast: nvjet / wgmma kernels
         QVERIFY(!ids.count("pageable-copy"));
     }
 
@@ -136,13 +136,15 @@ private slots:
         const kstest::FixtureEvents fixture("multistream"); // no ProfilerSteps
         const Insight* pageable = find(insights, "pageable-copy");
         QVERIFY(pageable);
-        const auto copies = fixture.select("gpu_memcpy", [](const std::string& n) { return n.find("Pageable") != std::string::npos; });
+        const auto copies =
+            fixture.select("gpu_memcpy", [](const std::string& n) { return n.find("Pageable") != std::string::npos; });
         QCOMPARE(pageable->evidence.size(), copies.size());
         QCOMPARE(copies.size(), std::size_t(4)); // the pinned copies are not evidence
         const Insight* sync = find(insights, "host-sync");
         QVERIFY(sync);
         // Every stream sync (x.to() and .item()), none of the two device syncs at the end.
-        const auto streamSyncs = fixture.select("cuda_runtime", [](const std::string& n) { return n == "cudaStreamSynchronize"; });
+        const auto streamSyncs =
+            fixture.select("cuda_runtime", [](const std::string& n) { return n == "cudaStreamSynchronize"; });
         QCOMPARE(streamSyncs.size(), std::size_t(8));
         QCOMPARE(sync->evidence.size(), streamSyncs.size());
         for (const auto& e : sync->evidence)
@@ -207,10 +209,10 @@ private slots:
         QVERIFY(idle);
         QCOMPARE(idle->cause, std::string("data_loading"));
         QCOMPARE(insights.front().id, std::string("gpu-idle")); // the largest cost
-        const auto loaders = fixture.select("user_annotation", [](const std::string& n) {
-            return n.rfind("enumerate(DataLoader)", 0) == 0;
-        });
-        const auto loaderOps = fixture.select("cpu_op", [](const std::string& n) { return n.rfind("enumerate(DataLoader)", 0) == 0; });
+        const auto loaders = fixture.select(
+            "user_annotation", [](const std::string& n) { return n.rfind("enumerate(DataLoader)", 0) == 0; });
+        const auto loaderOps =
+            fixture.select("cpu_op", [](const std::string& n) { return n.rfind("enumerate(DataLoader)", 0) == 0; });
         const std::size_t loaderCount = loaders.size() + loaderOps.size();
         QCOMPARE(loaderCount, std::size_t(3));
         // Every data-loading gap points at a DataLoader range, and together they make most of the idle time.
@@ -274,13 +276,18 @@ private slots:
     void fp32RulesOnKernelNames()
     {
         using detail::isFp32GemmKernel;
-        QVERIFY(isFp32GemmKernel("void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params)"));
-        QVERIFY(isFp32GemmKernel("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_warpsize4x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas"));
+        QVERIFY(isFp32GemmKernel("void "
+                                 "cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>(cutlass_80_simt_sgemm_"
+                                 "256x128_8x4_nn_align1::Params)"));
+        QVERIFY(isFp32GemmKernel("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_warpsize4x2x1_ffma_"
+                                 "aligna4_alignc4_execute_kernel__5x_cublas"));
         QVERIFY(isFp32GemmKernel("void gemmSN_TN_kernel<float, 128, 16, 2, 4, 8, 9, false>"));
         QVERIFY(!isFp32GemmKernel("nvjet_sm90_tst_128x128_64x6_2x1_v_bz_NNT"));
-        QVERIFY(!isFp32GemmKernel("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0"));
+        QVERIFY(!isFp32GemmKernel(
+            "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0"));
         QVERIFY(!isFp32GemmKernel("sm80_xmma_gemm_tf32f32_tf32f32_f32_tn_n_tilesize128x128x16_stage4"));
-        QVERIFY(!isFp32GemmKernel("void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float, float, float>>"));
+        QVERIFY(!isFp32GemmKernel(
+            "void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float, float, float>>"));
     }
 
     void severityThresholds()
@@ -305,8 +312,12 @@ private slots:
             QVERIFY(e.duration >= thresholds::kMinIdleGapNs);
         // DtoD copies in train_baseline stay under kDtodMinShare of the step: no memcpy-dtod.
         const kstest::FixtureEvents fixture("train_baseline");
-        const double dtodUs = sumDurUs(fixture.select("gpu_memcpy", [](const std::string& n) { return n.find("DtoD") != std::string::npos; })) / 3.0;
-        const double meanStepUs = double(makeTraceFacts(testing::fixtureTrace("train_baseline"))->meanStepTime()) / 1000.0;
+        const double dtodUs =
+            sumDurUs(
+                fixture.select("gpu_memcpy", [](const std::string& n) { return n.find("DtoD") != std::string::npos; }))
+            / 3.0;
+        const double meanStepUs =
+            double(makeTraceFacts(testing::fixtureTrace("train_baseline"))->meanStepTime()) / 1000.0;
         QVERIFY(dtodUs / meanStepUs < thresholds::kDtodMinShare);
         QVERIFY(!find(insights, "memcpy-dtod"));
     }
@@ -315,7 +326,8 @@ private slots:
     {
         // Rank 1 sleeps before every step, so rank 0 waits inside its allreduces.
         const std::vector<std::shared_ptr<const TraceFacts>> ranks{
-            makeTraceFacts(testing::fixtureTrace("straggler_rank0")), makeTraceFacts(testing::fixtureTrace("straggler_rank1"))};
+            makeTraceFacts(testing::fixtureTrace("straggler_rank0")),
+            makeTraceFacts(testing::fixtureTrace("straggler_rank1"))};
         const auto insights = findInsights(ranks);
         checkSortedByTime(insights);
         std::set<int> tagged;
@@ -354,8 +366,8 @@ private slots:
     {
         // ddp_rank0/1: rank 1 waits in the first steps, rank 0 in the last (insights-notes §5):
         // the finding names the rank that caused most of the waiting, and says it is not every step.
-        const std::vector<std::shared_ptr<const TraceFacts>> ranks{
-            makeTraceFacts(testing::fixtureTrace("ddp_rank1")), makeTraceFacts(testing::fixtureTrace("ddp_rank0"))};
+        const std::vector<std::shared_ptr<const TraceFacts>> ranks{makeTraceFacts(testing::fixtureTrace("ddp_rank1")),
+                                                                   makeTraceFacts(testing::fixtureTrace("ddp_rank0"))};
         const Insight* straggler = nullptr;
         const auto insights = findInsights(ranks);
         straggler = find(insights, "straggler");
@@ -383,7 +395,8 @@ private slots:
                     QVERIFY2(e.contains(key), key);
             }
         }
-        const auto pageable = std::find_if(list.begin(), list.end(), [](const auto& j) { return j["id"] == "pageable-copy"; });
+        const auto pageable =
+            std::find_if(list.begin(), list.end(), [](const auto& j) { return j["id"] == "pageable-copy"; });
         QVERIFY(pageable != list.end());
         QCOMPARE((*pageable)["evidence"][0]["ts_us"].get<double>(), 4516914340875.832);
         QCOMPARE((*pageable)["evidence"][0]["track"].get<std::string>(), std::string("stream 7"));

@@ -9,7 +9,10 @@
 class TstInsightsCommand : public QObject {
     Q_OBJECT
 private:
-    static QString data(const char* name) { return QStringLiteral(KS_TEST_DATA "/%1.pt.trace.json.gz").arg(QLatin1String(name)); }
+    static QString data(const char* name)
+    {
+        return QStringLiteral(KS_TEST_DATA "/%1.pt.trace.json.gz").arg(QLatin1String(name));
+    }
 
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {

@@ -44,14 +44,16 @@ private slots:
 
         // The pageable copies: the fixture's three "Memcpy HtoD (Pageable -> Device)" events.
         const kstest::FixtureEvents fixture("train_baseline");
-        const auto copies = fixture.select("gpu_memcpy", [](const std::string& n) { return n.find("Pageable") != std::string::npos; });
+        const auto copies =
+            fixture.select("gpu_memcpy", [](const std::string& n) { return n.find("Pageable") != std::string::npos; });
         const int row = rowOf(panel, "pageable-copy");
         QVERIFY(row >= 0);
         panel.view()->setCurrentIndex(panel.model()->index(row, 1)); // as a click does
         const auto& highlighted = timeline.highlightedSlices();
         QCOMPARE(highlighted.size(), copies.size());
         for (std::size_t i = 0; i < copies.size(); ++i) {
-            QCOMPARE(std::string(trace->str(trace->slices().name[highlighted[i]])), copies[i]["name"].get<std::string>());
+            QCOMPARE(std::string(trace->str(trace->slices().name[highlighted[i]])),
+                     copies[i]["name"].get<std::string>());
             QCOMPARE(double(trace->slices().start[highlighted[i]]) / 1000.0, copies[i]["ts"].get<double>());
         }
 

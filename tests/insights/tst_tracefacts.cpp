@@ -1,6 +1,8 @@
 // TraceFacts: step windows and the launch <-> GPU op <-> CPU op links, checked against the
 // fixture's own args (correlation, External id) read through the JSON DOM.
 #include "core/analysis/tracefacts.h"
+#include "core/gpu/gpureport.h"
+#include "core/stats/operatortable.h"
 #include "tests/analysis_gpu/fixtureloader.h"
 #include "tests/insights/fixtureevents.h"
 
@@ -115,6 +117,42 @@ private slots:
         QVERIFY(!facts->hasSteps());
         QCOMPARE(facts->stepCount(), std::size_t(1));
         QCOMPARE(facts->hostStepOf(facts->windows.stepsStart, facts->windows.stepsStart), 0);
+    }
+
+    // The GPU report and the operator table take the kinds, windows and links built once.
+    void gpuReportAndOperatorTableUseTheFacts()
+    {
+        const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const Trace& trace = *facts->trace;
+        const auto report = gpu::makeGpuReport(facts);
+        QCOMPARE(report->facts, facts);
+        QCOMPARE(report->analysis.windows.steps.size(), facts->windows.steps.size());
+        QCOMPARE(report->breakdown.steps.size(), std::size_t(3));
+        const auto alone = gpu::makeGpuReport(facts->trace); // builds its own facts: same numbers
+        QCOMPARE(alone->breakdown.average.total, report->breakdown.average.total);
+        QCOMPARE(alone->nvprof.gpuActivities.size(), report->nvprof.gpuActivities.size());
+
+        const OperatorTable fromFacts = computeOperatorTable(*facts);
+        const OperatorTable fromTrace = computeOperatorTable(trace);
+        QCOMPARE(fromFacts.rows.size(), fromTrace.rows.size());
+        QVERIFY(fromFacts.selfDeviceTotal > 0);
+        QCOMPARE(fromFacts.selfDeviceTotal, fromTrace.selfDeviceTotal);
+        // Every kernel's time is credited to the op whose External id its launch carries.
+        std::map<std::int64_t, TimeNs> launchedTime; // External id of the launch -> kernel ns
+        const auto& slices = trace.slices();
+        for (SliceId s = 0; s < slices.size(); ++s) {
+            if (trace.classOf(s) != SliceClass::Kernel)
+                continue;
+            const SliceId launch = facts->links.launchOf(s);
+            QVERIFY(launch != kNoSlice);
+            launchedTime[slices.externalId[launch]] += slices.duration[s];
+        }
+        for (const OperatorRow& row : fromFacts.rows) {
+            if (row.isDevice || row.slices.size() != 1 || row.deviceTotal == 0)
+                continue;
+            const SliceId op = row.slices.front(); // one occurrence: its own launches and its children's
+            QVERIFY(row.deviceTotal >= launchedTime[slices.externalId[op]]);
+        }
     }
 };
 

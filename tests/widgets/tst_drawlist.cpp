@@ -1,5 +1,5 @@
-#include "core/timeline/drawlist.h"
 #include "core/model/tracebuilder.h"
+#include "core/timeline/drawlist.h"
 #include "fixture.h"
 
 #include <QTest>

@@ -42,8 +42,8 @@ private slots:
         JobTracker tracker;
         QString failure;
         bool gotResult = false;
-        tracker.start([]() -> int { throw std::runtime_error("trace file vanished"); },
-                      [&](int) { gotResult = true; }, [&](const QString& error) { failure = error; });
+        tracker.start([]() -> int { throw std::runtime_error("trace file vanished"); }, [&](int) { gotResult = true; },
+                      [&](const QString& error) { failure = error; });
         QTRY_COMPARE(failure, QStringLiteral("trace file vanished"));
         QVERIFY(!gotResult);
     }

@@ -21,9 +21,8 @@ std::vector<SliceId> slicesNamed(const Trace& trace, std::string_view prefix)
         if (trace.str(trace.slices().name[s]).starts_with(prefix))
             found.push_back(s);
     }
-    std::sort(found.begin(), found.end(), [&](SliceId a, SliceId b) {
-        return trace.slices().start[a] < trace.slices().start[b];
-    });
+    std::sort(found.begin(), found.end(),
+              [&](SliceId a, SliceId b) { return trace.slices().start[a] < trace.slices().start[b]; });
     return found;
 }
 
@@ -63,7 +62,8 @@ private Q_SLOTS:
         QCOMPARE(stack.headerTop(0), 0);
         QCOMPARE(stack.bodyTop(0), StackedTraceLayout::kHeaderHeight);
         QCOMPARE(stack.headerTop(1), stack.bodyTop(0) + w->trackLayout(0).totalHeight());
-        QCOMPARE(stack.totalHeight(), 2 * StackedTraceLayout::kHeaderHeight + w->trackLayout(0).totalHeight()
+        QCOMPARE(stack.totalHeight(),
+                 2 * StackedTraceLayout::kHeaderHeight + w->trackLayout(0).totalHeight()
                      + w->trackLayout(1).totalHeight());
         // One axis: the same axis time is the same x for both, whatever the offset.
         const TimeNs t = m_rank1->startTime() + 1'000'000;

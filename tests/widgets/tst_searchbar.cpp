@@ -4,8 +4,8 @@
 #include "widgets/searchresultsmodel.h"
 
 #include <QLineEdit>
-#include <QTableView>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 
 using namespace ks;
@@ -43,7 +43,8 @@ private Q_SLOTS:
         QVERIFY(finished.wait(20000));
         QStringList names;
         for (SliceId s : bar.matches())
-            names << QString::fromUtf8(trace->str(trace->slices().name[s]).data(), qsizetype(trace->str(trace->slices().name[s]).size()));
+            names << QString::fromUtf8(trace->str(trace->slices().name[s]).data(),
+                                       qsizetype(trace->str(trace->slices().name[s]).size()));
         expected.sort();
         names.sort();
         QCOMPARE(names, expected);
@@ -83,7 +84,8 @@ private Q_SLOTS:
         QCOMPARE(int(bar.matches().size()), count);
         QCOMPARE(highlight.count(), 1);
         for (SliceId s : bar.matches())
-            QVERIFY(QString::fromUtf8(m_trace->str(m_trace->slices().name[s]).data()).contains(query, Qt::CaseInsensitive));
+            QVERIFY(
+                QString::fromUtf8(m_trace->str(m_trace->slices().name[s]).data()).contains(query, Qt::CaseInsensitive));
     }
 
     void enterStepsThroughMatchesInTimeOrder()

@@ -6,6 +6,8 @@
 #include "widgets/timelinewidget.h"
 #include "windowtesting.h"
 
+#include <QImage>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -46,6 +48,29 @@ private Q_SLOTS:
         m_trace = test::loadFixture("train_baseline");
     }
 
+    // The range's label never covers the hover cursor's time on the ruler (a narrow range
+    // ending under the cursor: its centred label would overlap it), and it stays readable.
+    void rangeLabelLeavesTheCursorTime()
+    {
+        auto w = makeWidget();
+        drag(w->viewport(), 600, 640, 300, Qt::ShiftModifier);
+        QVERIFY(w->hasSelectedRange());
+        QImage image(w->viewport()->size(), QImage::Format_RGB32);
+        {
+            QPainter painter(&image);
+            w->renderTo(painter);
+        }
+        const QColor cursorLabel(30, 90, 200); // the renderer's cursor colour
+        const int y = TimelineRenderer::kRulerHeight / 2;
+        QCOMPARE(QColor(image.pixel(640 + 3, y)), cursorLabel);
+        // The range's label moved below the ruler, in the accent colour.
+        const QColor accent = w->palette().color(QPalette::Highlight);
+        int accentBelow = 0;
+        for (int x = 560; x < 680; ++x)
+            accentBelow += QColor(image.pixel(x, TimelineRenderer::kRulerHeight + 4)) == accent;
+        QVERIFY2(accentBelow > 60, qPrintable(QString::number(accentBelow)));
+    }
+
     void shiftDragSelectsRangeAndRangeTableSumsInsideIt()
     {
         auto w = makeWidget();
@@ -80,9 +105,8 @@ private Q_SLOTS:
         std::uint64_t inside = 0;
         TimeNs clipped = 0;
         for (SliceId s = 0; s < slices.size(); ++s) {
-            const bool overlaps = slices.duration[s] == 0
-                ? slices.start[s] >= sel.start && slices.start[s] < sel.end
-                : slices.start[s] < sel.end && slices.end(s) > sel.start;
+            const bool overlaps = slices.duration[s] == 0 ? slices.start[s] >= sel.start && slices.start[s] < sel.end
+                                                          : slices.start[s] < sel.end && slices.end(s) > sel.start;
             if (overlaps) {
                 ++inside;
                 clipped += std::min(slices.end(s), sel.end) - std::max(slices.start[s], sel.start);
@@ -128,7 +152,7 @@ private Q_SLOTS:
         const TimeScale before = w->timeScale();
         drag(w->viewport(), TimelineRenderer::kLabelWidth + 400, TimelineRenderer::kLabelWidth + 300, 200, {});
         QVERIFY(w->timeScale().viewStart() > before.viewStart()); // panned
-        QVERIFY(w->hasSelectedRange());                        // and the range stays
+        QVERIFY(w->hasSelectedRange()); // and the range stays
 
         // A click on the ruler clears it.
         QSignalSpy cleared(w.get(), &TimelineWidget::rangeCleared);

@@ -40,8 +40,8 @@ private:
     {
         const double x = w.viewportXOf(m_trace->slices().start[s]);
         const int y = w.viewportYOfRow(m_trace->slices().row[s]);
-        return x >= TimelineRenderer::kLabelWidth && x < w.viewport()->width()
-            && y >= TimelineRenderer::kRulerHeight && y < w.viewport()->height();
+        return x >= TimelineRenderer::kLabelWidth && x < w.viewport()->width() && y >= TimelineRenderer::kRulerHeight
+            && y < w.viewport()->height();
     }
 
 private Q_SLOTS:
@@ -61,7 +61,8 @@ private Q_SLOTS:
         auto w = makeWidget();
         const TimeExtent content = contentExtent(*m_trace);
         QCOMPARE(w->timeScale().viewStart(), content.start);
-        QVERIFY(std::abs(w->timeScale().viewEnd(w->timeAreaWidth()) - content.end) <= 1 + TimeNs(w->timeScale().nsPerPixel()));
+        QVERIFY(std::abs(w->timeScale().viewEnd(w->timeAreaWidth()) - content.end)
+                <= 1 + TimeNs(w->timeScale().nsPerPixel()));
         QCOMPARE(w->selectedSlice(), kNoSlice);
         QVERIFY(w->trackLayout().totalHeight() > 0);
     }
@@ -153,8 +154,8 @@ private Q_SLOTS:
         const QPointF pos(700, 300);
         const TimeNs under = w->timeAtViewportX(pos.x());
         const double before = w->timeScale().nsPerPixel();
-        QWheelEvent wheel(pos, w->viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton,
-                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QWheelEvent wheel(pos, w->viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
         QApplication::sendEvent(w->viewport(), &wheel);
         QVERIFY(w->timeScale().nsPerPixel() < before / 1.5);
         QVERIFY(std::abs(w->timeAtViewportX(pos.x()) - under) <= 1);
@@ -196,7 +197,8 @@ private Q_SLOTS:
         painter.end();
 
         const QRgb expected = w->renderer().colors().colorOf(m_kernel).rgb();
-        const int rowTop = w->viewportYOfRow(m_trace->slices().row[m_kernel]) - w->trackLayout().metrics().rowHeight / 2;
+        const int rowTop =
+            w->viewportYOfRow(m_trace->slices().row[m_kernel]) - w->trackLayout().metrics().rowHeight / 2;
         const int y = rowTop + 1; // above the label text
         const int x0 = int(std::floor(w->viewportXOf(start)));
         const int x1 = int(std::floor(w->viewportXOf(start + dur)));
@@ -241,7 +243,8 @@ private Q_SLOTS:
             QVERIFY2(std::abs(double(scale.viewStart() - first)) <= span * 0.01, "start");
             QVERIFY2(std::abs(double(scale.viewEnd(w->timeAreaWidth()) - last)) <= span * 0.01,
                      qPrintable(QStringLiteral("view ends at %1 ns, events at %2 ns")
-                                    .arg(scale.viewEnd(w->timeAreaWidth()) - first).arg(last - first)));
+                                    .arg(scale.viewEnd(w->timeAreaWidth()) - first)
+                                    .arg(last - first)));
         };
         checkFitted();
         w->zoomAt(800, 0.1);

@@ -49,7 +49,8 @@ private Q_SLOTS:
         layout.setOptions(options);
         layout.build(*trace, {});
         const QStringList items = describe(*trace, layout);
-        QCOMPARE(items.mid(0, 4), (QStringList{"P Pinned", "  T stream 7", "P python3 (572)", "  T thread 572 (python3)"}));
+        QCOMPARE(items.mid(0, 4),
+                 (QStringList{"P Pinned", "  T stream 7", "P python3 (572)", "  T thread 572 (python3)"}));
         QCOMPARE(items.count(QStringLiteral("  T stream 7")), 1); // not in its own group any more
         QVERIFY(items.contains(QStringLiteral("P GPU 0 · NVIDIA H200")));
         // Its kernels are laid out right under the Pinned header.
@@ -139,31 +140,54 @@ private Q_SLOTS:
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<QStringList>("expected");
         QTest::newRow("transformer") << "transformer"
-                                     << QStringList{"P python3 (572)", "  T thread 572 (python3)",
-                                                    "  T thread 602 (pt_autograd_0)", "  C CPU memory allocated",
-                                                    "  C GPU 0 memory allocated", "  C GPU 0 memory reserved",
-                                                    "P GPU 0 · NVIDIA H200", "  T stream 7", "P Spans",
+                                     << QStringList{"P python3 (572)",
+                                                    "  T thread 572 (python3)",
+                                                    "  T thread 602 (pt_autograd_0)",
+                                                    "  C CPU memory allocated",
+                                                    "  C GPU 0 memory allocated",
+                                                    "  C GPU 0 memory reserved",
+                                                    "P GPU 0 · NVIDIA H200",
+                                                    "  T stream 7",
+                                                    "P Spans",
                                                     "  T PyTorch Profiler"};
         QTest::newRow("multistream") << "multistream"
-                                     << QStringList{"P python3 (572)", "  T thread 572 (python3)",
-                                                    "P GPU 0 · NVIDIA H200", "  T stream 7", "  T stream 46",
-                                                    "  T stream 50", "P Spans", "  T PyTorch Profiler",
-                                                    "P CUPTI overhead (pid -1)", "  T 0"};
-        QTest::newRow("square") << "square"
-                                << QStringList{"P python3 (572)", "  T thread 572 (python3)",
-                                               "P GPU 0 · NVIDIA H200", "  T stream 7", "P Spans",
-                                               "  T PyTorch Profiler", "P CUPTI overhead (pid -1)", "  T 0"};
+                                     << QStringList{"P python3 (572)",
+                                                    "  T thread 572 (python3)",
+                                                    "P GPU 0 · NVIDIA H200",
+                                                    "  T stream 7",
+                                                    "  T stream 46",
+                                                    "  T stream 50",
+                                                    "P Spans",
+                                                    "  T PyTorch Profiler",
+                                                    "P CUPTI overhead (pid -1)",
+                                                    "  T 0"};
+        QTest::newRow("square")
+            << "square"
+            << QStringList{"P python3 (572)", "  T thread 572 (python3)", "P GPU 0 · NVIDIA H200",     "  T stream 7",
+                           "P Spans",         "  T PyTorch Profiler",     "P CUPTI overhead (pid -1)", "  T 0"};
         QTest::newRow("big") << "big"
-                             << QStringList{"P python3 (572)", "  T thread 572 (python3)",
-                                            "  T thread 602 (pt_autograd_0)", "  C CPU memory allocated",
-                                            "  C GPU 0 memory allocated", "  C GPU 0 memory reserved",
-                                            "P GPU 0 · NVIDIA H200", "  T stream 7", "P Spans",
-                                            "  T PyTorch Profiler", "P CUPTI overhead (pid -1)", "  T 0"};
+                             << QStringList{"P python3 (572)",
+                                            "  T thread 572 (python3)",
+                                            "  T thread 602 (pt_autograd_0)",
+                                            "  C CPU memory allocated",
+                                            "  C GPU 0 memory allocated",
+                                            "  C GPU 0 memory reserved",
+                                            "P GPU 0 · NVIDIA H200",
+                                            "  T stream 7",
+                                            "P Spans",
+                                            "  T PyTorch Profiler",
+                                            "P CUPTI overhead (pid -1)",
+                                            "  T 0"};
         QTest::newRow("mlp_ops") << "mlp_ops"
-                                 << QStringList{"P python3 (399)", "  T thread 399 (python3)",
-                                                "  T thread 426 (pt_autograd_0)", "P GPU 0 · NVIDIA H200",
-                                                "  T stream 7", "P Spans", "  T PyTorch Profiler",
-                                                "P CUPTI overhead (pid -1)", "  T 0"};
+                                 << QStringList{"P python3 (399)",
+                                                "  T thread 399 (python3)",
+                                                "  T thread 426 (pt_autograd_0)",
+                                                "P GPU 0 · NVIDIA H200",
+                                                "  T stream 7",
+                                                "P Spans",
+                                                "  T PyTorch Profiler",
+                                                "P CUPTI overhead (pid -1)",
+                                                "  T 0"};
     }
 
     void buildsTracksForFixtures()
