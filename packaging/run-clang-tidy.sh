@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # clang-tidy 14 with the checked-in .clang-tidy over the product code (core/ collector/ cli/
-# widgets/ app/; not tests/ or bench/). Not in CI: about 15 minutes of CPU on 2 cores.
+# widgets/ app/; not tests/ or bench/). Not in CI: core/ alone takes minutes on 2 cores.
 # Configures build-tidy/ for compile_commands.json and builds only what the sources include
 # but do not hold (Qt's moc output); exits non-zero on any finding.
 #   packaging/run-clang-tidy.sh [regex of source paths, default: the five directories]
