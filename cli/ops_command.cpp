@@ -46,15 +46,15 @@ std::string formatPercent(TimeNs part, TimeNs total)
 // torch's _format_memory: "12.00 Mb", "-4.00 Kb", "512 b".
 std::string formatMemory(std::int64_t bytes)
 {
-    constexpr double kb = 1024.0, mb = kb * 1024, gb = mb * 1024;
+    constexpr double kKb = 1024.0, kMb = kKb * 1024, kGb = kMb * 1024;
     const double magnitude = std::abs(double(bytes));
     char buffer[48];
-    if (magnitude >= gb)
-        std::snprintf(buffer, sizeof buffer, "%.2f Gb", double(bytes) / gb);
-    else if (magnitude >= mb)
-        std::snprintf(buffer, sizeof buffer, "%.2f Mb", double(bytes) / mb);
-    else if (magnitude >= kb)
-        std::snprintf(buffer, sizeof buffer, "%.2f Kb", double(bytes) / kb);
+    if (magnitude >= kGb)
+        std::snprintf(buffer, sizeof buffer, "%.2f Gb", double(bytes) / kGb);
+    else if (magnitude >= kMb)
+        std::snprintf(buffer, sizeof buffer, "%.2f Mb", double(bytes) / kMb);
+    else if (magnitude >= kKb)
+        std::snprintf(buffer, sizeof buffer, "%.2f Kb", double(bytes) / kKb);
     else
         std::snprintf(buffer, sizeof buffer, "%lld b", static_cast<long long>(bytes));
     return buffer;

@@ -401,6 +401,7 @@ Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const T
     addDistributedInfo(builder, processes);
     builder.addMetadata("baseTimeNanoseconds", std::to_string(options.baseNs));
     std::vector<DeviceProperties> properties;
+    properties.reserve(devices.size());
     for (const auto& d : devices)
         properties.push_back(toDeviceProperties(d));
     builder.setDeviceProperties(std::move(properties));

@@ -11,7 +11,7 @@ std::string demangleKernelName(std::string_view name)
     constexpr std::size_t kMaxMangledLength = 8192;
     if (name.size() < 3 || name.size() > kMaxMangledLength || !name.starts_with("_Z"))
         return std::string(name);
-    const std::string mangled(name);
+    std::string mangled(name); // not const: returned, it moves
     int status = 0;
     std::unique_ptr<char, decltype(&std::free)> demangled(
         abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &std::free);

@@ -15,7 +15,8 @@
 #include <thread>
 #include <unistd.h>
 
-extern char** environ;
+// POSIX has the program declare it; glibc's <unistd.h> does too, but only under _GNU_SOURCE.
+extern char** environ; // NOLINT(readability-redundant-declaration)
 
 namespace ks::collector {
 namespace {

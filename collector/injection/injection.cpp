@@ -72,9 +72,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
     return 1;
 }
 
-// NOLINTNEXTLINE(readability-identifier-naming): the name NVTX looks up
+// NOLINTBEGIN(readability-identifier-naming): the name NVTX looks up
 extern "C" __attribute__((visibility("default"))) int
 InitializeInjectionNvtx2(const void* (*getExportTable)(std::uint32_t))
+// NOLINTEND(readability-identifier-naming)
 {
     startOnce();
     const NvtxInitialize forward = cuptiNvtxEntry();

@@ -266,6 +266,7 @@ std::size_t Workspace::add(std::shared_ptr<const Trace> trace, std::string file,
             groups = inferRanks(*trace);
         } else {
             std::vector<std::uint32_t> roots;
+            roots.reserve(declared.size());
             for (const auto& rank : declared)
                 roots.push_back(rank.process);
             groups = groupAroundRoots(*trace, std::move(roots));

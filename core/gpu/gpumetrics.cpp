@@ -61,12 +61,11 @@ GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>
             occSum.push_back({start, end, std::llround(std::min(occupancy, kMaxOccupancyPct) * kOccupancyScale)});
         }
     }
-    m_busy = StepFunction::fromIntervals(std::move(busy), [](std::int64_t) { return 1.0; });
-    m_sm = StepFunction::fromIntervals(std::move(sm),
+    m_busy = StepFunction::fromIntervals(busy, [](std::int64_t) { return 1.0; });
+    m_sm = StepFunction::fromIntervals(sm,
                                        [](std::int64_t sum) { return std::min(1.0, double(sum) / kBlocksPerSmScale); });
-    m_occCount = StepFunction::fromIntervals(std::move(occCount), [](std::int64_t n) { return double(n); });
-    m_occSum =
-        StepFunction::fromIntervals(std::move(occSum), [](std::int64_t sum) { return double(sum) / kOccupancyScale; });
+    m_occCount = StepFunction::fromIntervals(occCount, [](std::int64_t n) { return double(n); });
+    m_occSum = StepFunction::fromIntervals(occSum, [](std::int64_t sum) { return double(sum) / kOccupancyScale; });
 }
 
 RangeMetrics GpuMetricIndex::metrics(TimeNs start, TimeNs end) const

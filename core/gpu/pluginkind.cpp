@@ -62,10 +62,10 @@ std::vector<PluginKind> classifySlices(const Trace& trace)
 
 long long profilerStepNumber(std::string_view name)
 {
-    constexpr std::string_view prefix = "ProfilerStep#";
-    if (name.substr(0, prefix.size()) != prefix)
+    constexpr std::string_view kPrefix = "ProfilerStep#";
+    if (name.substr(0, kPrefix.size()) != kPrefix)
         return -1;
-    const std::string_view digits = name.substr(prefix.size());
+    const std::string_view digits = name.substr(kPrefix.size());
     long long n = -1;
     const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
     if (ec != std::errc() || ptr != digits.data() + digits.size() || n < 0)

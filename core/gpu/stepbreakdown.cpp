@@ -22,13 +22,13 @@ bool isCommunicationName(std::string_view name)
 
 bool isDataLoaderName(std::string_view name)
 {
-    constexpr std::string_view loader = "enumerate(DataLoader)#";
-    constexpr std::string_view next = ".__next__";
-    constexpr std::string_view pipe = "enumerate(DataPipe)#";
-    if (name.substr(0, pipe.size()) == pipe)
+    constexpr std::string_view kLoader = "enumerate(DataLoader)#";
+    constexpr std::string_view kNext = ".__next__";
+    constexpr std::string_view kPipe = "enumerate(DataPipe)#";
+    if (name.substr(0, kPipe.size()) == kPipe)
         return true;
-    return name.substr(0, loader.size()) == loader && name.size() >= loader.size() + next.size()
-        && name.substr(name.size() - next.size()) == next;
+    return name.substr(0, kLoader.size()) == kLoader && name.size() >= kLoader.size() + kNext.size()
+        && name.substr(name.size() - kNext.size()) == kNext;
 }
 
 bool isHostRangeKind(PluginKind k)
@@ -41,9 +41,9 @@ bool isHostRangeKind(PluginKind k)
 
 std::string_view stepRoleName(StepRole role)
 {
-    static constexpr std::string_view names[kStepRoleCount] = {"Kernel",  "Memcpy",     "Memset",   "Communication",
-                                                               "Runtime", "DataLoader", "CPU Exec", "Other"};
-    return names[std::size_t(role)];
+    static constexpr std::string_view kNames[kStepRoleCount] = {"Kernel",  "Memcpy",     "Memset",   "Communication",
+                                                                "Runtime", "DataLoader", "CPU Exec", "Other"};
+    return kNames[std::size_t(role)];
 }
 
 double StepBreakdownRow::percent(StepRole role) const

@@ -4,7 +4,7 @@
 
 namespace ks::gpu {
 
-StepFunction StepFunction::fromIntervals(std::vector<WeightedInterval> intervals, const ValueOf& valueOf)
+StepFunction StepFunction::fromIntervals(const std::vector<WeightedInterval>& intervals, const ValueOf& valueOf)
 {
     struct Edge {
         TimeNs time;

@@ -24,7 +24,7 @@ public:
     StepFunction() = default;
     // Breakpoints are all distinct endpoint times; neighbouring pieces are not merged,
     // because the plugin's counter series reports every gap as its own segment.
-    static StepFunction fromIntervals(std::vector<WeightedInterval> intervals, const ValueOf& valueOf);
+    static StepFunction fromIntervals(const std::vector<WeightedInterval>& intervals, const ValueOf& valueOf);
 
     // ∫ over [a, b] (clamped to the function's support; 0 outside it).
     double integral(TimeNs a, TimeNs b) const { return b <= a ? 0.0 : primitive(b) - primitive(a); }

@@ -131,9 +131,10 @@ void adjustToDevice(const Trace& trace, const std::vector<PluginKind>& kinds, st
             --last;
         if (last > 0) {
             std::size_t keep = last;
-            const std::size_t L = last - 1;
-            if (L > 0 && double(steps[L - 1].deviceEventCount) * 0.8 > double(steps[L].deviceEventCount))
-                keep = L;
+            const std::size_t lastWorking = last - 1;
+            if (lastWorking > 0
+                && double(steps[lastWorking - 1].deviceEventCount) * 0.8 > double(steps[lastWorking].deviceEventCount))
+                keep = lastWorking;
             steps.resize(keep);
         }
     }

@@ -385,6 +385,7 @@ public:
     std::size_t read(char* dest, std::size_t capacity) override
     {
         const std::size_t n = std::min({capacity, m_chunk, m_text->size() - m_pos});
+        // NOLINTNEXTLINE(bugprone-not-null-terminated-result): bytes, not a C string
         std::memcpy(dest, m_text->data() + m_pos, n);
         m_pos += n;
         return n;

@@ -294,7 +294,7 @@ void EventAssembler::handleBeginEnd(const RawEvent& ev, JsonId pid, JsonId tid, 
         m_builder.keepEntry(offset, length, 'E');
         return;
     }
-    OpenSlice open = std::move(*it);
+    OpenSlice open = *it;
     stack.erase(std::next(it).base());
     RawEvent b = open.event;
     b.dur = std::max<TimeNs>(0, ev.ts - b.ts);
@@ -330,7 +330,7 @@ void EventAssembler::handleAsync(const RawEvent& ev, JsonId pid, StringId name, 
         m_builder.diagnostics().warn("unmatched-end", "an async end without a begin was ignored", offset, m_eventIndex);
         return;
     }
-    OpenSlice open = std::move(stack.back());
+    OpenSlice open = stack.back();
     stack.pop_back();
     RawEvent b = open.event;
     b.dur = std::max<TimeNs>(0, ev.ts - b.ts);

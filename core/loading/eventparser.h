@@ -52,7 +52,7 @@ struct RawEvent {
 class EventParser {
 public:
     // `interner` turns text pids/tids into ids. c.p must point at '{'.
-    json::Status parse(json::Cursor& c, RawEvent& out, StringPool& interner);
+    json::Status parse(json::Cursor& c, RawEvent& ev, StringPool& interner);
 
 private:
     json::Status parseArgs(json::Cursor& c, RawEvent& ev);

@@ -622,7 +622,7 @@ LoadResult loadTraceFile(const std::string& path, LoadProgress* progress, const 
     return loadFrom(std::move(opened.source), path, progress, options);
 }
 
-LoadResult loadTraceFromMemory(std::string text, std::string displayName, LoadProgress* progress,
+LoadResult loadTraceFromMemory(std::string text, const std::string& displayName, LoadProgress* progress,
                                const LoadOptions& options)
 {
     LoadOptions o = options;

@@ -38,7 +38,7 @@ LoadResult loadTraceFile(const std::string& path, LoadProgress* progress = nullp
 
 // For tests and the collector: parse JSON text already in memory, delivered to the
 // parser in chunks of `options.chunkBytes`.
-LoadResult loadTraceFromMemory(std::string text, std::string displayName, LoadProgress* progress = nullptr,
+LoadResult loadTraceFromMemory(std::string text, const std::string& displayName, LoadProgress* progress = nullptr,
                                const LoadOptions& options = {});
 
 } // namespace ks

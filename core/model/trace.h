@@ -31,6 +31,7 @@ struct JsonId {
     static JsonId fromNumber(std::int64_t n) { return {n, kEmptyString, false}; }
     static JsonId fromText(StringId s) { return {0, s, true}; }
     bool operator==(const JsonId&) const = default;
+    // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 flags the 0 of a defaulted <=>'s synthesized compare
     auto operator<=>(const JsonId&) const = default;
 };
 

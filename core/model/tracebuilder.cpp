@@ -28,19 +28,20 @@ void reserveColumn(std::vector<T>& column, std::size_t n)
     constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
     const auto begin = (reinterpret_cast<std::uintptr_t>(column.data()) + kHuge - 1) & ~(kHuge - 1);
     const auto end = (reinterpret_cast<std::uintptr_t>(column.data() + column.capacity())) & ~(kHuge - 1);
+    // Advice only: failure is fine. The range is rounded in integers, so it needs a cast back.
     if (end > begin)
-        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // advice only: failure is fine
+        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // NOLINT(performance-no-int-to-ptr)
 }
 
 // The device of a GPU process whose pid is not its index (a merged collector file numbers one
 // process per traced process and GPU): its process_labels "GPU 3". -1 for any other label.
 int deviceIndexFromLabels(std::string_view labels)
 {
-    constexpr std::string_view prefix = "GPU ";
-    if (labels.size() <= prefix.size() || labels.size() > prefix.size() + 6 || !labels.starts_with(prefix))
+    constexpr std::string_view kPrefix = "GPU ";
+    if (labels.size() <= kPrefix.size() || labels.size() > kPrefix.size() + 6 || !labels.starts_with(kPrefix))
         return -1;
     int index = 0;
-    for (const char c : labels.substr(prefix.size())) {
+    for (const char c : labels.substr(kPrefix.size())) {
         if (c < '0' || c > '9')
             return -1;
         index = index * 10 + (c - '0');

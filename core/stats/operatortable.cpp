@@ -319,8 +319,8 @@ void OperatorTableBuilder::computeDeviceTotals()
 {
     // Children sort after their parents, so one reverse pass sees every child first.
     // Reverse iterators, not std::views::reverse: clang 14 (the fuzz build) cannot compile
-    // libstdc++ 12's ranges.
-    for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) {
+    // libstdc++ 12's ranges, and that view is modernize-loop-convert's only fix.
+    for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) { // NOLINT(modernize-loop-convert)
         Node& n = m_nodes[*it];
         n.deviceTotal = n.kernels;
         n.kernelTotal = n.kernelCount;

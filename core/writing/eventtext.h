@@ -34,7 +34,7 @@ struct RepairedJson {
     std::string text;
     bool nulledNonFinite = false;
 };
-RepairedJson repairJson(std::string_view text);
+RepairedJson repairJson(std::string_view source);
 
 // JSON string literal for `text` (escaped, invalid UTF-8 replaced).
 std::string jsonQuoted(std::string_view text);

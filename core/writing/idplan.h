@@ -29,7 +29,7 @@ public:
     // The pid value written for a pid of input `k` (identity unless normalizing).
     OrderedJson pid(std::size_t k, const JsonId& pid);
     // The same for a pid as JSON (kept entries); null/absent pids stay as they are.
-    OrderedJson pid(std::size_t k, const OrderedJson& pid);
+    OrderedJson pid(std::size_t k, const OrderedJson& value);
     // Text pids of input k that became integers: (written pid, name to give it).
     const std::vector<std::pair<std::int64_t, std::string>>& renamedTextPids(std::size_t k) const
     {

@@ -327,7 +327,7 @@ void TraceJsonWriter::writeKept(std::string_view text)
 void TraceJsonWriter::writeMetadataEvents()
 {
     const Trace& t = trace();
-    const auto meta = [&](const char* name, const Json& pid, const Json& tid, Json args) {
+    const auto meta = [&](const char* name, const Json& pid, const Json& tid, const Json& args) {
         event(EventText()
                   .field("name", name)
                   .field("ph", "M")
