@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole ctest suite built with AddressSanitizer + UndefinedBehaviorSanitizer: the `asan`
 # preset (build-asan/, -O1, line tables). Not in CI: the instrumented build of the whole tree
-# takes longer than CI's budget on 2 cores. Run it before a release or after touching parsers,
-# the collector or threads.
+# would double CI's time on 2 cores (figures in packaging/README.md). Run it before a release or
+# after touching parsers, the collector or threads.
 #   packaging/run-sanitized-tests.sh [ctest -R regex]
 set -euo pipefail
 cd "$(dirname "$0")/.."
