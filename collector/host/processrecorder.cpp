@@ -193,73 +193,29 @@ bool ProcessRecorder::decode(const wire::Frame& frame, Record& record)
     return false;
 }
 
+template <class Record>
+bool ProcessRecorder::decodeInto(const wire::Frame& frame, void (ProcessRecorder::*handler)(const Record&))
+{
+    Record record;
+    if (!decode(frame, record))
+        return false;
+    (this->*handler)(record);
+    return true;
+}
+
 bool ProcessRecorder::handle(const wire::Frame& frame)
 {
     using wire::RecordType;
     switch (frame.type) {
-    case RecordType::String: {
-        wire::StringDef r;
-        if (!decode(frame, r))
-            return false;
-        onString(r);
-        return true;
-    }
-    case RecordType::Device: {
-        wire::Device r;
-        if (!decode(frame, r))
-            return false;
-        onDevice(r);
-        return true;
-    }
-    case RecordType::Kernel: {
-        wire::Kernel r;
-        if (!decode(frame, r))
-            return false;
-        onKernel(r);
-        return true;
-    }
-    case RecordType::Memcpy: {
-        wire::Memcpy r;
-        if (!decode(frame, r))
-            return false;
-        onMemcpy(r);
-        return true;
-    }
-    case RecordType::Memset: {
-        wire::Memset r;
-        if (!decode(frame, r))
-            return false;
-        onMemset(r);
-        return true;
-    }
-    case RecordType::Api: {
-        wire::Api r;
-        if (!decode(frame, r))
-            return false;
-        onApi(r);
-        return true;
-    }
-    case RecordType::Sync: {
-        wire::Sync r;
-        if (!decode(frame, r))
-            return false;
-        onSync(r);
-        return true;
-    }
-    case RecordType::Marker: {
-        wire::Marker r;
-        if (!decode(frame, r))
-            return false;
-        onMarker(r);
-        return true;
-    }
-    case RecordType::Overhead: {
-        wire::Overhead r;
-        if (!decode(frame, r))
-            return false;
-        onOverhead(r);
-        return true;
-    }
+    case RecordType::String: return decodeInto(frame, &ProcessRecorder::onString);
+    case RecordType::Device: return decodeInto(frame, &ProcessRecorder::onDevice);
+    case RecordType::Kernel: return decodeInto(frame, &ProcessRecorder::onKernel);
+    case RecordType::Memcpy: return decodeInto(frame, &ProcessRecorder::onMemcpy);
+    case RecordType::Memset: return decodeInto(frame, &ProcessRecorder::onMemset);
+    case RecordType::Api: return decodeInto(frame, &ProcessRecorder::onApi);
+    case RecordType::Sync: return decodeInto(frame, &ProcessRecorder::onSync);
+    case RecordType::Marker: return decodeInto(frame, &ProcessRecorder::onMarker);
+    case RecordType::Overhead: return decodeInto(frame, &ProcessRecorder::onOverhead);
     case RecordType::Clock: {
         wire::Clock r;
         return decode(frame, r);

@@ -158,6 +158,9 @@ private:
 
     template <class Record>
     bool decode(const wire::Frame& frame, Record& record);
+    // Decodes the frame as a Record and hands it to the handler; false if it does not decode.
+    template <class Record>
+    bool decodeInto(const wire::Frame& frame, void (ProcessRecorder::*handler)(const Record&));
     void onString(const wire::StringDef& s);
     void onDevice(const wire::Device& d);
     void onKernel(const wire::Kernel& k);
