@@ -385,7 +385,7 @@ void MainWindow::addPanel(QDockWidget* dock, Qt::DockWidgetArea area)
 QString MainWindow::demoTracePath()
 {
     const QString demo = QStringLiteral("demo.pt.trace.json.gz");
-    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/kinetoscope/") + demo;
+    QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/kinetoscope/") + demo;
     if (QFileInfo::exists(installed))
         return installed;
     return QStringLiteral(KS_SOURCE_RESOURCES "/") + demo;

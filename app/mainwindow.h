@@ -89,7 +89,7 @@ private:
     void arrangeDefaultDocks();
     enum class OpenKind { Files, Comparison };
     void startLoading(const QStringList& paths, OpenKind kind);
-    void onLoaded(const std::vector<LoadedFile>& files);
+    void onLoaded(const std::vector<LoadedFile>& loaded);
     void onFailed(const QString& path, const QString& message);
     void onProgress(quint64 bytesDone, quint64 bytesTotal, quint64 events, int filesDone, int files);
     void showWorkspace(const std::vector<LoadedFile>& files, OpenKind kind, QStringList messages);

@@ -17,6 +17,8 @@
 #include <QSignalBlocker>
 #include <QStatusBar>
 
+#include <utility>
+
 namespace ks {
 
 RecordingController::RecordingController(MainWindow* window)
@@ -161,7 +163,7 @@ void RecordingController::onSaved(const QString& path, const TraceWriteResult& r
 // Follows the newest events when the view showed the end of the previous snapshot:
 // a view that started at the beginning keeps showing everything, a zoomed-in one slides
 // along. A view the user moved elsewhere is kept exactly.
-void RecordingController::showSnapshot(std::shared_ptr<const Trace> trace, const QString& status)
+void RecordingController::showSnapshot(const std::shared_ptr<const Trace>& trace, const QString& status)
 {
     m_status->setText(status);
     TimelineWidget* timeline = m_window->timeline();
@@ -188,7 +190,7 @@ bool RecordingController::showsSnapshot() const { return m_snapshot && m_window-
 
 void RecordingController::onFinished(std::shared_ptr<const Trace> trace, const QString& summary)
 {
-    m_window->showTrace(trace, tr("%1 (finished)").arg(m_title), showsSnapshot());
+    m_window->showTrace(std::move(trace), tr("%1 (finished)").arg(m_title), showsSnapshot());
     m_snapshot.reset();
     // We are inside the session's signal: delete it once control has returned.
     m_session.release()->deleteLater();

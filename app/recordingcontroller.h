@@ -45,7 +45,7 @@ Q_SIGNALS:
     void saved(const QString& path, bool ok);
 
 private:
-    void showSnapshot(std::shared_ptr<const Trace> trace, const QString& status);
+    void showSnapshot(const std::shared_ptr<const Trace>& trace, const QString& status);
     bool showsSnapshot() const;
     void onFinished(std::shared_ptr<const Trace> trace, const QString& summary);
     void onFailed(const QString& message);

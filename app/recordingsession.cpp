@@ -61,9 +61,12 @@ public Q_SLOTS:
     }
 
 Q_SIGNALS:
+    // The moc output included at the end of this file defines these with parameters _t1, _t2.
+    // NOLINTBEGIN(readability-inconsistent-declaration-parameter-name)
     void snapshotReady(std::shared_ptr<const ks::Trace> trace, const QString& status);
     void finished(std::shared_ptr<const ks::Trace> trace, const QString& summary);
     void failed(const QString& message);
+    // NOLINTEND(readability-inconsistent-declaration-parameter-name)
 
 private:
     // Every slot runs through here: Qt's event loop must not see an exception.

@@ -22,11 +22,11 @@ QString qstr(std::string_view text) { return QString::fromUtf8(text.data(), qsiz
 // "ProfilerStep#12" -> 12, else -1.
 long long stepNumberOf(std::string_view name)
 {
-    constexpr std::string_view prefix = "ProfilerStep#";
-    if (!name.starts_with(prefix))
+    constexpr std::string_view kPrefix = "ProfilerStep#";
+    if (!name.starts_with(kPrefix))
         return -1;
     long long number = -1;
-    const char* first = name.data() + prefix.size();
+    const char* first = name.data() + kPrefix.size();
     const auto [end, ec] = std::from_chars(first, name.data() + name.size(), number);
     return ec == std::errc() && end == name.data() + name.size() ? number : -1;
 }

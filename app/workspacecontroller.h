@@ -66,7 +66,7 @@ private:
     void onSelection(TraceSlice selection);
     void markSameStep(TraceSlice selection);
     void describeCollective(TraceSlice selection);
-    void revealStep(std::size_t member, long long step);
+    void revealStep(std::size_t member, long long number);
     void revealCollective(std::size_t collective);
     void setRanksReport(std::shared_ptr<const analysis::RanksReport> report);
 

@@ -203,7 +203,7 @@ nlohmann::json DetailsPanel::parseArgs(const std::string& text)
     const auto depthGuard = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
         return depth <= kMaxArgsDepth;
     };
-    const nlohmann::json event = nlohmann::json::parse(text, depthGuard, false);
+    nlohmann::json event = nlohmann::json::parse(text, depthGuard, false);
     if (event.is_discarded()) {
         addField(tr("Arguments"), tr("(could not decode: %1)").arg(QString::fromStdString(text.substr(0, 200))));
         return event;

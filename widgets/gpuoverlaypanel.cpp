@@ -46,7 +46,7 @@ void GpuOverlayPanel::clearTracks()
     m_tracks.clear();
 }
 
-void GpuOverlayPanel::setReport(std::shared_ptr<const gpu::GpuReport> report)
+void GpuOverlayPanel::setReport(const std::shared_ptr<const gpu::GpuReport>& report)
 {
     clearTracks();
     if (!report)

@@ -18,7 +18,7 @@ class GpuOverlayPanel : public QWidget {
 public:
     explicit GpuOverlayPanel(QWidget* parent = nullptr);
 
-    void setReport(std::shared_ptr<const gpu::GpuReport> report);
+    void setReport(const std::shared_ptr<const gpu::GpuReport>& report);
     // Lines the plotted time area up with the timeline's (its label column on the left).
     void setTimeAreaMargins(int left, int right);
     const std::vector<GpuMetricTrack*>& tracks() const { return m_tracks; }

@@ -110,7 +110,7 @@ bool GpuSummaryPanel::showsNoGpuMessage() const { return m_pages->currentWidget(
 
 void GpuSummaryPanel::setAnalysing() { m_analysing->show(); }
 
-void GpuSummaryPanel::setReport(std::shared_ptr<const gpu::GpuReport> report)
+void GpuSummaryPanel::setReport(const std::shared_ptr<const gpu::GpuReport>& report)
 {
     m_analysing->hide();
     m_report = report;

@@ -26,7 +26,7 @@ class GpuSummaryPanel : public QWidget {
 public:
     explicit GpuSummaryPanel(QWidget* parent = nullptr);
 
-    void setReport(std::shared_ptr<const gpu::GpuReport> report);
+    void setReport(const std::shared_ptr<const gpu::GpuReport>& report);
     // A trace is being analysed: says so above the tabs until its report is set.
     void setAnalysing();
     GpuSummaryModel* summaryModel() const { return m_summary; }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ks {
 
@@ -46,15 +47,15 @@ void GpuViews::analyze(std::shared_ptr<const Trace> trace)
     }
     if (m_summary)
         m_summary->setAnalysing();
-    m_jobs->start([trace] { return gpu::makeGpuReport(trace); },
-                  [this](std::shared_ptr<const gpu::GpuReport> report) { apply(std::move(report)); },
+    m_jobs->start([trace = std::move(trace)] { return gpu::makeGpuReport(trace); },
+                  [this](const std::shared_ptr<const gpu::GpuReport>& report) { apply(report); },
                   [this](const QString& error) {
                       qWarning().noquote() << "GPU analysis failed:" << error;
                       apply(nullptr);
                   });
 }
 
-void GpuViews::apply(std::shared_ptr<const gpu::GpuReport> report)
+void GpuViews::apply(const std::shared_ptr<const gpu::GpuReport>& report)
 {
     if (!m_overlay || !m_summary)
         return;

@@ -38,7 +38,7 @@ Q_SIGNALS:
 
 private:
     void analyze(std::shared_ptr<const Trace> trace);
-    void apply(std::shared_ptr<const gpu::GpuReport> report);
+    void apply(const std::shared_ptr<const gpu::GpuReport>& report);
     void followTimeline();
 
     QPointer<TimelineWidget> m_timeline;

@@ -5,6 +5,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include <cmath>
+
 namespace ks {
 
 void InsightsModel::setInsights(std::vector<analysis::Insight> insights)
@@ -52,7 +54,7 @@ QVariant InsightsModel::data(const QModelIndex& index, int role) const
         }
         return {};
     case TitleColumn: return QString::fromStdString(insight->title);
-    case TimeColumn: return QString::fromStdString(formatDuration(TimeNs(insight->timeUs * 1000.0 + 0.5)));
+    case TimeColumn: return QString::fromStdString(formatDuration(TimeNs(std::llround(insight->timeUs * 1000.0))));
     case ShareColumn: return QStringLiteral("%1 %").arg(insight->share * 100.0, 0, 'f', 1);
     case EvidenceColumn: return qulonglong(insight->evidence.size());
     default: return {};

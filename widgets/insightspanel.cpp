@@ -14,6 +14,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <cmath>
+#include <utility>
+
 namespace ks {
 
 InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
@@ -84,7 +87,7 @@ void InsightsPanel::analyze(std::shared_ptr<const Trace> trace)
         return;
     }
     m_countLabel->setText(tr("Insights: analysing…"));
-    m_jobs->start([trace] { return analysis::findInsights(*analysis::makeTraceFacts(trace)); },
+    m_jobs->start([trace = std::move(trace)] { return analysis::findInsights(*analysis::makeTraceFacts(trace)); },
                   [this](std::vector<analysis::Insight> insights) { apply(std::move(insights)); },
                   [this](const QString& error) {
                       apply({});
@@ -165,7 +168,7 @@ void InsightsPanel::showOverview()
         html += QStringLiteral("<li><b>%1</b> %2 <small>(%3 per step)</small></li>")
                     .arg(QString::fromStdString(insight.id).toHtmlEscaped(),
                          QString::fromStdString(insight.title).toHtmlEscaped(),
-                         QString::fromStdString(formatDuration(TimeNs(insight.timeUs * 1000.0 + 0.5))));
+                         QString::fromStdString(formatDuration(TimeNs(std::llround(insight.timeUs * 1000.0)))));
     }
     m_details->setHtml(html + QStringLiteral("</ul>"));
 }

@@ -189,7 +189,7 @@ void StatsPanel::scheduleRecompute(int delayMs)
 
 void StatsPanel::recompute()
 {
-    auto onRows = [this](StatsTableModel::Installer install) {
+    auto onRows = [this](const StatsTableModel::Installer& install) {
         m_computing = false;
         install(*m_model);
         if (!m_userSorted)

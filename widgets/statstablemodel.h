@@ -24,6 +24,7 @@ class StatsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     // Qt::DisplayRole is the formatted text; SortRole the raw number (or the name).
+    // NOLINTNEXTLINE(readability-identifier-naming): tests/ use this name; rename to kSortRole with them.
     static constexpr int SortRole = Qt::UserRole + 1;
 
     using QAbstractTableModel::QAbstractTableModel;

@@ -281,7 +281,7 @@ const QStaticText& TimelineRenderer::labelFor(StringId name, int width)
     // Kernel names run to 800 characters: shape only what could fit (no glyph is
     // narrower than 3 px at this size), marking the cut with an ellipsis.
     const std::string_view text = m_trace->str(name);
-    const std::size_t maxChars = std::size_t(bucket / 3 + 1);
+    const std::size_t maxChars = std::size_t(bucket / 3) + 1;
     QString full = qstr(text.substr(0, maxChars));
     if (text.size() > maxChars)
         full += QChar(0x2026);

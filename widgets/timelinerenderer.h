@@ -81,7 +81,7 @@ public:
     // The buckets a metric track shows over the view: one per kPixelsPerMetricBucket pixels.
     static gpu::MetricSeries metricSeries(const gpu::GpuMetricIndex& index, const TimeScale& scale, int timeWidth);
     // The value under the cursor of a counter or GPU metric track (hover text); empty elsewhere.
-    QString readoutAt(const QPoint& pos, const QSize& viewport, const TrackLayout& layout,
+    QString readoutAt(const QPoint& pos, const QSize& size, const TrackLayout& layout,
                       const TimelineViewState& state) const;
     const SliceColors& colors() const { return m_colors; }
     // Backgrounds, headers, grid and text (the system palette's, when it is dark).
@@ -91,20 +91,19 @@ public:
     static int timeAreaWidth(const QSize& viewport) { return std::max(1, viewport.width() - kLabelWidth); }
     static int tracksAreaHeight(const QSize& viewport) { return std::max(0, viewport.height() - kRulerHeight); }
 
-    void paint(QPainter& painter, const QSize& viewport, const TrackLayout& layout, const TimelineViewState& state);
+    void paint(QPainter& p, const QSize& size, const TrackLayout& layout, const TimelineViewState& state);
     // Several traces in one viewport: each paints its tracks and labels inside its band
     // (viewport coordinates; state.scrollY already relative to the band's layout), then
     // one of them paints the shared ruler.
-    void paintBand(QPainter& painter, const QSize& viewport, const TrackLayout& layout, const TimelineViewState& state,
+    void paintBand(QPainter& p, const QSize& size, const TrackLayout& layout, const TimelineViewState& state,
                    const QRect& band);
-    void paintRuler(QPainter& painter, const QSize& viewport, const TrackLayout& layout,
-                    const TimelineViewState& state) const;
+    void paintRuler(QPainter& p, const QSize& size, const TrackLayout& layout, const TimelineViewState& state) const;
     // Where flow arrows attach to a slice (viewport pixels, clamped to the view; `inside`
     // false when it was clamped), and the arrow itself.
-    QPointF sliceAnchor(const QSize& viewport, const TrackLayout& layout, const TimelineViewState& state, SliceId slice,
+    QPointF sliceAnchor(const QSize& size, const TrackLayout& layout, const TimelineViewState& state, SliceId slice,
                         bool* inside = nullptr) const;
-    static void drawFlowCurve(QPainter& painter, const QPointF& from, const QPointF& to, bool targetInside);
-    TimelineHit hitTest(const QPoint& pos, const QSize& viewport, const TrackLayout& layout,
+    static void drawFlowCurve(QPainter& p, const QPointF& a, const QPointF& b, bool targetInside);
+    TimelineHit hitTest(const QPoint& pos, const QSize& size, const TrackLayout& layout,
                         const TimelineViewState& state) const;
 
     // Items drawn and events folded by the last paint (for tests and the benchmark).

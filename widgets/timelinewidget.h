@@ -249,8 +249,8 @@ private:
     void selectInstant(std::uint32_t trace, std::uint32_t instant);
     QString instantToolTip(std::uint32_t trace, std::uint32_t instant) const;
     // Selects the slice, expands its groups and scrolls it into view.
-    void reveal(TraceSlice slice, bool recordHistory);
-    void ensureVisible(TraceSlice slice);
+    void reveal(TraceSlice target, bool recordHistory);
+    void ensureVisible(TraceSlice target);
     void followFlow(bool incoming);
     void showTraces(std::vector<TimelineTrace> traces);
     void rebuildLayout();
