@@ -44,6 +44,12 @@ std::string_view rawArgs(std::string_view event)
     return {};
 }
 
+bool isStrictJson(std::string_view text)
+{
+    return text.find('\0') == std::string_view::npos && !text.starts_with("\xEF\xBB\xBF")
+        && nlohmann::json::accept(text);
+}
+
 std::string jsonQuoted(std::string_view text)
 {
     return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -271,17 +277,21 @@ private:
         std::int64_t i = 0;
         std::uint64_t u = 0;
         double d = 0;
-        // nlohmann's lexer ends its input at a NUL: "1\0\0" would pass as 1 and be copied whole.
-        if (token.find('\0') == std::string_view::npos && nlohmann::json::accept(token))
+        if (json::parseDouble(token, d) && !std::isfinite(d)) {
+            m_out.text += "null";
+            m_out.nulledNonFinite = true;
+        } else if (!entryKey.empty() && !entryFieldReadable(entryKey, token)) {
+            // A time or id EventParser reads no value from reads as none again only as null:
+            // a number keeps its meaning but not its spelling through the writer's DOM
+            // ("ts":0e401, out of range, becomes 0.0).
+            m_out.text += "null";
+        } else if (isStrictJson(token))
             m_out.text += token;
         else if (json::parseInt64(token, i))
             m_out.text += std::to_string(i);
         else if (json::parseUint64(token, u))
             m_out.text += std::to_string(u);
-        else if (json::parseDouble(token, d) && !std::isfinite(d)) {
-            m_out.text += "null";
-            m_out.nulledNonFinite = true;
-        } else if (json::parseDouble(token, d))
+        else if (json::parseDouble(token, d))
             m_out.text += dumpJson(d);
         else if (readsAsNoValue(entryKey, token))
             m_out.text += "null";

@@ -26,8 +26,9 @@ std::string_view rawArgs(std::string_view event);
 // loader read: invalid UTF-8, lone surrogate and broken escapes become U+FFFD; raw control
 // characters are escaped; missing commas are added and repeated ones dropped; NaN and Infinity
 // become null, numbers only the loader reads ("1.", "01") their value, other bare words strings
-// (null where EventParser reads no value from one: ph, ts, dur, ids, flags). A key the entry
-// repeats is written once, with the member EventParser's reading came from.
+// (null where EventParser reads no value from one: ph, ts, dur, ids, flags), and numbers it
+// reads no ts, dur or id from null ("ts":0e401, a pid of 2^64-1). A key the entry repeats is
+// written once, with the member EventParser's reading came from.
 // A nested value not even that reads is kept as the string of its text. Not JSON (discarded by
 // the caller) where the loader could not read the entry either.
 struct RepairedJson {
@@ -35,6 +36,11 @@ struct RepairedJson {
     bool nulledNonFinite = false;
 };
 RepairedJson repairJson(std::string_view source);
+
+// Whether `text` is JSON as nlohmann accepts it, less what its lexer lets through: it ends the
+// input at a NUL and skips a leading UTF-8 BOM ("1\0" and "\xEF\xBB\xBF1" pass as 1), so
+// such text copied whole would not be JSON.
+bool isStrictJson(std::string_view text);
 
 // JSON string literal for `text` (escaped, invalid UTF-8 replaced).
 std::string jsonQuoted(std::string_view text);

@@ -303,7 +303,7 @@ void TraceJsonWriter::writeKept(std::string_view text)
         lose("entries whose text could not be read again from the source file");
         return;
     }
-    if (!m_plan.normalizing() && Json::accept(text)) {
+    if (!m_plan.normalizing() && isStrictJson(text)) {
         event(text);
         return;
     }
@@ -470,7 +470,7 @@ std::string TraceJsonWriter::argsText(SliceId s, std::string_view rawText)
             linked += '}';
         args = linked;
     }
-    if (!idsMove && !args.empty() && Json::accept(args))
+    if (!idsMove && !args.empty() && isStrictJson(args))
         return std::string(args);
     Json rebuilt = linked.empty() ? sliceArgs(s, rawText) : parseSource(linked);
     if (rebuilt.is_discarded())

@@ -184,6 +184,13 @@ private Q_SLOTS:
         QTest::newRow("repeated ts after junk in one") << "save-as-5dd81c25f270.json" << 0 << 0;
         QTest::newRow("repeated ts after an object, a bare-word tid") << "save-as-8e2f121ba6e6.json" << 3 << 1;
         QTest::newRow("repeated dur after '15873.34.527'") << "save-as-e4917bff124a.json" << 9 << 0;
+        // 2026-11-25: a UTF-8 BOM before a number (nlohmann skips one at the start of its input,
+        // so the token passed as the number and was copied whole: not JSON, the entry was left
+        // out), and a ts the loader reads as bad (0e401) that the writer's DOM turned into 0.0.
+        QTest::newRow("BOM before an async id") << "bom-before-id-save-as.json" << 3 << 3;
+        QTest::newRow("BOM before a category") << "bom-before-cat-save-as.json" << 5 << 0;
+        QTest::newRow("BOM before a tid") << "bom-before-tid-save-as.json" << 6 << 4;
+        QTest::newRow("ts 0e401, pid 2^64-1") << "ts-0e401-save-as.json" << 0 << 0;
     }
     void longRunFindingsKeepTheirCounts()
     {
@@ -250,6 +257,15 @@ private Q_SLOTS:
         QTest::newRow("other repeated keys: the last")
             << QByteArray("{\"name\":\"a\",\"ts\":\"1\",\"name\":b,\"ts\":2}")
             << QByteArray("{\"name\":\"b\",\"ts\":2}") << false;
+        QTest::newRow("a BOM before a number") << QByteArray("{\"id\":\xEF\xBB\xBF"
+                                                             "1,\"cat\":\xEF\xBB\xBF"
+                                                             "1}")
+                                               << QByteArray("{\"id\":null,\"cat\":\"\xEF\xBB\xBF"
+                                                             "1\"}")
+                                               << false;
+        QTest::newRow("times and ids EventParser does not read")
+            << QByteArray("{\"ts\":0e401,\"pid\":18446744073709551615,\"tid\":1e3,\"args\":{\"x\":0e401}}")
+            << QByteArray("{\"ts\":null,\"pid\":null,\"tid\":1e3,\"args\":{\"x\":0e401}}") << false;
         const QByteArray valid("{\"k\":[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\",-1e3]}");
         QTest::newRow("valid text keeps its meaning")
             << valid << QByteArray("{\"k\":[\"\\\"\\\\/\\b\\f\\n\\r\\t\xC3\xA9\",-1e3]}") << false;
