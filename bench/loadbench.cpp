@@ -56,7 +56,8 @@ struct Run {
     ks::Trace::MemoryUse memory;
 };
 
-// The parallel loader (the default), or everything on the calling thread: the reference
+// The parallel loader (the default: read-ahead, chunks parsed on a worker per core, assembly on
+// a thread of its own), or everything on the calling thread, one entry at a time: the reference
 // for the speed-up on N cores (run under `taskset -c 0,1` for 2 cores).
 enum class Threads { Parallel, AssembleInLine, Single };
 
@@ -65,6 +66,7 @@ Run timeLoad(const std::string& path, Threads threads = Threads::Parallel)
     ks::LoadOptions options;
     options.assembleInParallel = threads == Threads::Parallel;
     options.readInBackgroundThread = threads != Threads::Single;
+    options.parseInChunks = threads != Threads::Single;
     const auto t0 = ks::bench::Clock::now();
     const auto result = ks::loadTraceFile(path, nullptr, options);
     const double s = ks::bench::secondsSince(t0);

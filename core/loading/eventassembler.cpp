@@ -6,9 +6,13 @@ namespace ks {
 
 void ParsedBatch::clear()
 {
+    base = 0;
+    rawBegin = rawEnd = 0;
     texts.clear();
-    newIdTexts.clear();
+    idTexts = StringPool();
     events.clear();
+    entries = 0;
+    stopsLoad = false;
     steps.clear();
 }
 
@@ -16,24 +20,22 @@ JsonId EventAssembler::globalId(JsonId readerId)
 {
     if (!readerId.isText)
         return readerId;
-    if (m_idOfReaderId.size() <= readerId.text)
-        m_idOfReaderId.resize(readerId.text + 1, kNoIndex);
     auto& id = m_idOfReaderId[readerId.text];
     if (id == kNoIndex)
-        id = m_builder.strings().intern(m_idTexts[readerId.text]);
+        id = m_builder.strings().intern(m_batchIds->view(readerId.text));
     return JsonId::fromText(id);
 }
 
 void EventAssembler::apply(ParsedBatch& batch)
 {
-    for (const auto& text : batch.newIdTexts)
-        m_idTexts.push_back(text);
+    m_batchIds = &batch.idTexts;
+    m_idOfReaderId.assign(batch.idTexts.size(), kNoIndex);
     auto step = batch.steps.begin();
     for (std::size_t i = 0; i < batch.events.size(); ++i) {
         for (; step != batch.steps.end() && step->first == i; ++step)
             step->second(*this);
         auto& parsed = batch.events[i];
-        m_eventIndex = parsed.index;
+        m_eventIndex = m_batchBase + parsed.index;
         RawEvent& ev = parsed.event;
         if (ev.hasPid)
             ev.pid = globalId(ev.pid);
@@ -43,6 +45,8 @@ void EventAssembler::apply(ParsedBatch& batch)
     }
     for (; step != batch.steps.end(); ++step)
         step->second(*this);
+    m_batchBase += batch.entries;
+    m_batchIds = nullptr;
 }
 
 bool EventAssembler::deviceCategory(StringId category)

@@ -4,6 +4,7 @@
 // It runs on a thread of its own while the reader parses the next window (see loader.cpp),
 // so it only sees events through ParsedBatch: text that outlives the reader's window.
 #include "core/loading/eventparser.h"
+#include "core/model/stringpool.h"
 #include "core/model/tracebuilder.h"
 
 #include <deque>
@@ -21,21 +22,28 @@ struct ParsedEvent {
     RawEvent event; // views point into ParsedBatch::window or ParsedBatch::texts
     std::uint64_t offset = 0;
     std::uint32_t length = 0;
-    std::int64_t index = 0; // position in traceEvents
+    std::int64_t index = 0; // entry number in its batch
 };
 
 class EventAssembler;
 
-// The events parsed from one window of the stream, with what their views point at.
+// The events parsed from one window of the stream, with what their views point at. A batch
+// may end in a raw run of whole traceEvents entries, window[rawBegin, rawEnd), that a parse
+// worker turns into more events (see BatchPipe); batches are assembled in stream order.
 struct ParsedBatch {
     std::vector<char> window;
+    std::uint64_t base = 0; // stream offset of window[0]
+    std::size_t rawBegin = 0, rawEnd = 0; // not yet parsed; empty when rawBegin == rawEnd
     std::deque<std::string> texts; // decoded escapes and UTF-8 repairs
-    std::vector<std::string> newIdTexts; // text pids/tids first seen here, by reader-side id
-    std::vector<ParsedEvent> events;
+    StringPool idTexts; // text pids/tids of this batch's events (ids local to the batch)
+    std::vector<ParsedEvent> events; // ParsedEvent::index counts from the batch's first entry
+    std::int64_t entries = 0; // traceEvents entries in the batch (objects or not)
+    bool stopsLoad = false; // ends in a syntax error: later batches are not assembled
     // Rare steps (top-level keys, warnings) run in order: before events[first].
     std::vector<std::pair<std::size_t, std::function<void(EventAssembler&)>>> steps;
 
-    bool empty() const { return events.empty() && steps.empty() && newIdTexts.empty(); }
+    bool hasRawEntries() const { return rawEnd > rawBegin; }
+    bool empty() const { return events.empty() && steps.empty() && !hasRawEntries(); }
     void clear();
 };
 
@@ -44,6 +52,9 @@ public:
     TraceBuilder& builder() { return m_builder; }
     // Consumes the batch (its text ids are replaced by the model's).
     void apply(ParsedBatch& batch);
+    // The traceEvents position of the current batch's entry number `local`, for its steps.
+    std::int64_t entryIndex(std::int64_t local) const { return m_batchBase + local; }
+    std::int64_t entriesAssembled() const { return m_batchBase; }
     // Unclosed B and async spans run to the end of the trace.
     void closeOpenSlices();
 
@@ -63,9 +74,10 @@ private:
 
     TraceBuilder m_builder;
     std::int64_t m_eventIndex = 0;
+    std::int64_t m_batchBase = 0; // traceEvents entries in the batches before the current one
     TimeNs m_maxTime = 0;
-    std::vector<std::string> m_idTexts{""}; // by reader-side id (0 is the empty string)
-    std::vector<StringId> m_idOfReaderId; // interned on first use, in event order
+    const StringPool* m_batchIds = nullptr; // the current batch's text pids/tids
+    std::vector<StringId> m_idOfReaderId; // by batch-local id: interned on first use, in event order
     std::vector<std::int8_t> m_deviceCategory; // by category id: -1 unknown, 0 host, 1 device
 
     // The last X slice, for kineto's "flow event right after its slice" fast path.

@@ -1,6 +1,9 @@
 #include "core/loading/jsonscan.h"
 
 #include <bit>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -220,6 +223,102 @@ Status skipValue(Cursor& c)
         }
     }
     return Status::Incomplete;
+}
+
+namespace {
+
+// Where the top level of traceEvents stands while wholeEntriesEnd() walks it.
+struct EntryScan {
+    const char* last; // just past the last entry that ended
+    int depth = 0;
+    bool inString = false;
+    bool done = false; // a close bracket at the top: the array's ']' or a stray one
+
+    void close(const char* at)
+    {
+        if (depth == 0)
+            done = true;
+        else if (--depth == 0)
+            last = at + 1;
+    }
+    // Byte by byte, escapes included, up to `limit` (an escape may step one past it).
+    const char* walk(const char* q, const char* limit)
+    {
+        for (; q < limit && !done; ++q) {
+            const char ch = *q;
+            if (inString) {
+                if (ch == '\\')
+                    ++q;
+                else if (ch == '"')
+                    inString = false;
+            } else if (ch == '"') {
+                inString = true;
+            } else if (ch == '{' || ch == '[') {
+                ++depth;
+            } else if (ch == '}' || ch == ']') {
+                close(q);
+            }
+        }
+        return q;
+    }
+};
+
+#if defined(__SSE2__)
+// Bit i set where (block[i] | fold) == ch, for 64 bytes. Folding 0x20 matches '{' and '[' at
+// once (0x7B, 0x5B), and '}' and ']' (0x7D, 0x5D).
+inline std::uint64_t matches(const __m128i (&block)[4], char ch, char fold = 0)
+{
+    const __m128i pattern = _mm_set1_epi8(ch);
+    const __m128i folding = _mm_set1_epi8(fold);
+    auto bits = [&](int i) {
+        const __m128i equal = _mm_cmpeq_epi8(_mm_or_si128(block[i], folding), pattern);
+        return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(equal)));
+    };
+    return bits(0) | bits(1) << 16 | bits(2) << 32 | bits(3) << 48;
+}
+#endif
+
+} // namespace
+
+const char* wholeEntriesEnd(const char* p, const char* end)
+{
+    EntryScan scan{p};
+    const char* q = p;
+#if defined(__SSE2__)
+    // 64 bytes at a time: quotes and brackets as bit masks, the bytes inside strings as the
+    // running XOR of the quotes. Blocks with a backslash (rare in traces) go byte by byte.
+    while (end - q >= 64 && !scan.done) {
+        const auto* at = reinterpret_cast<const __m128i*>(q);
+        const __m128i block[4] = {_mm_loadu_si128(at), _mm_loadu_si128(at + 1), _mm_loadu_si128(at + 2),
+                                  _mm_loadu_si128(at + 3)};
+        if (matches(block, '\\')) {
+            q = scan.walk(q, q + 64);
+            continue;
+        }
+        std::uint64_t inside = matches(block, '"'); // prefix XOR: set from an opening quote on
+        inside ^= inside << 1;
+        inside ^= inside << 2;
+        inside ^= inside << 4;
+        inside ^= inside << 8;
+        inside ^= inside << 16;
+        inside ^= inside << 32;
+        if (scan.inString)
+            inside = ~inside;
+        scan.inString = (inside >> 63) != 0;
+        const std::uint64_t open = matches(block, '{', 0x20) & ~inside;
+        const std::uint64_t close = matches(block, '}', 0x20) & ~inside;
+        for (std::uint64_t brackets = open | close; brackets && !scan.done; brackets &= brackets - 1) {
+            const int i = std::countr_zero(brackets);
+            if (open >> i & 1)
+                ++scan.depth;
+            else
+                scan.close(q + i);
+        }
+        q += 64;
+    }
+#endif
+    scan.walk(q, end);
+    return scan.last;
 }
 
 Status scanScalar(Cursor& c, std::string_view& token)

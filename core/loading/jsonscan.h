@@ -42,6 +42,13 @@ Status parseString(Cursor& c, std::string_view& out, std::string& scratch);
 // Skips any value (iteratively: arbitrarily deep nesting is fine).
 Status skipValue(Cursor& c);
 
+// Where the whole traceEvents entries from p on end: just past the last one that closes before
+// `end`, or before a close bracket at the top level (the array's ']'); p when none does. An entry
+// ends where its brackets balance, counted as skipValue() counts them, so the parser ends it at
+// the same byte or reports an error before it. The loader's cheap cut of the events into chunks
+// (about 5 GB/s with SSE2).
+const char* wholeEntriesEnd(const char* p, const char* end);
+
 // A scalar token (number, true, false, null, NaN, Infinity...): the bytes up to the next
 // delimiter. Incomplete if the window ends inside it.
 Status scanScalar(Cursor& c, std::string_view& token);

@@ -1,6 +1,8 @@
 #include "core/loading/loader.h"
 
+#include "core/loading/batchpipe.h"
 #include "core/loading/bytesource.h"
+#include "core/loading/entryparser.h"
 #include "core/loading/eventassembler.h"
 #include "core/model/tracebuilder.h"
 #include "core/model/utf8.h"
@@ -8,15 +10,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <array>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
-#include <exception>
 #include <functional>
 #include <limits>
-#include <mutex>
 #include <thread>
+
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 namespace ks {
 
@@ -28,7 +29,19 @@ namespace {
 constexpr std::size_t kMaxMetadataBytes = 1 << 20; // larger top-level values are skipped
 // For sizing the model up front: kineto writes ~270 bytes per event, compact traces ~100.
 constexpr std::uint64_t kMinBytesPerEvent = 128;
-constexpr const char* kInvalidUtf8 = "invalid UTF-8 (or a lone UTF-16 surrogate) was replaced with U+FFFD";
+constexpr unsigned kMaxParseWorkers = 8;
+
+// The cores this process may run on (taskset, cgroups' cpusets): more workers than that only
+// take turns on them (8 workers on 2 cores loaded slower than one thread).
+unsigned usableCores()
+{
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return static_cast<unsigned>(CPU_COUNT(&set));
+#endif
+    return std::thread::hardware_concurrency();
+}
 
 std::vector<DeviceProperties> parseDeviceProperties(const std::string& raw)
 {
@@ -72,116 +85,12 @@ std::vector<DeviceProperties> parseDeviceProperties(const std::string& raw)
     return out;
 }
 
-// Hands parsed batches to the assembler, in order: at once, or through a short queue to a
-// thread of its own, so that assembling one window overlaps parsing the next. Windows come
-// back for reuse (fresh multi-MB buffers would be faulted in again each time).
-class BatchPipe {
-public:
-    BatchPipe(EventAssembler& assembler, bool threaded)
-        : m_assembler(assembler)
-    {
-        if (threaded)
-            m_thread = std::thread([this] { run(); });
-    }
-    ~BatchPipe()
-    {
-        close();
-        if (m_thread.joinable())
-            m_thread.join();
-    }
-
-    void push(ParsedBatch&& batch)
-    {
-        if (!m_thread.joinable()) {
-            m_assembler.apply(batch);
-            recycle(std::move(batch));
-            return;
-        }
-        std::unique_lock lock(m_mutex);
-        m_changed.wait(lock, [this] { return m_queue.size() < kDepth; });
-        m_queue.push_back(std::move(batch));
-        lock.unlock();
-        m_changed.notify_all();
-    }
-
-    ParsedBatch spare()
-    {
-        std::lock_guard lock(m_mutex);
-        if (m_spare.empty())
-            return {};
-        ParsedBatch b = std::move(m_spare.back());
-        m_spare.pop_back();
-        return b;
-    }
-
-    // Waits until every batch has been assembled; rethrows what the assembler threw. The
-    // batches kept for reuse go: building the trace is the load's memory peak.
-    void finish()
-    {
-        close();
-        if (m_thread.joinable())
-            m_thread.join();
-        std::vector<ParsedBatch>().swap(m_spare);
-        if (m_failure)
-            std::rethrow_exception(m_failure);
-    }
-
-private:
-    static constexpr std::size_t kDepth = 3;
-
-    void close()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_closed = true;
-        }
-        m_changed.notify_all();
-    }
-
-    void recycle(ParsedBatch&& batch)
-    {
-        batch.clear();
-        std::lock_guard lock(m_mutex);
-        if (m_spare.size() < kDepth + 1)
-            m_spare.push_back(std::move(batch));
-    }
-
-    void run() noexcept
-    {
-        while (true) {
-            std::unique_lock lock(m_mutex);
-            m_changed.wait(lock, [this] { return !m_queue.empty() || m_closed; });
-            if (m_queue.empty())
-                return;
-            ParsedBatch batch = std::move(m_queue.front());
-            m_queue.pop_front();
-            lock.unlock();
-            m_changed.notify_all();
-            if (!m_failure) {
-                try {
-                    m_assembler.apply(batch);
-                } catch (...) { // out of memory: reported by finish(), on the loading thread
-                    m_failure = std::current_exception();
-                }
-            }
-            recycle(std::move(batch));
-        }
-    }
-
-    EventAssembler& m_assembler;
-    std::mutex m_mutex;
-    std::condition_variable m_changed;
-    std::deque<ParsedBatch> m_queue;
-    std::vector<ParsedBatch> m_spare;
-    bool m_closed = false;
-    std::exception_ptr m_failure;
-    std::thread m_thread; // last: started once the members above exist
-};
-
-// Reads the stream through a growing window and parses each traceEvents entry into the
-// current batch, which holds the window its events point into; the assembler turns
-// batches into builder calls. Every parse step either completes or asks for more bytes and
-// is retried from the same place, so chunk boundaries never change the result.
+// Reads the stream through a growing window. The top level is parsed here; traceEvents entries
+// either here too, one at a time, or (parseInChunks) cut into runs of whole entries that go with
+// their window to the pipe's parse workers. Each batch holds the window its events point into;
+// the assembler turns batches into builder calls, in order. Every parse step either completes
+// or asks for more bytes and is retried from the same place, so chunk boundaries never change
+// the result.
 class TraceReader {
 public:
     TraceReader(ByteSource& source, std::string displayName, LoadProgress* progress, const LoadOptions& options)
@@ -189,7 +98,8 @@ public:
         , m_displayName(std::move(displayName))
         , m_progress(progress)
         , m_chunk(std::max<std::size_t>(options.chunkBytes, 1))
-        , m_pipe(m_assembler, options.assembleInParallel)
+        , m_cutEntries(options.parseInChunks)
+        , m_pipe(m_assembler, progress, options.assembleInParallel, parseWorkers(options))
     {
         m_batch.window.resize(std::max<std::size_t>(m_chunk, 64));
     }
@@ -199,18 +109,22 @@ public:
 private:
     enum class State { Start, ObjectMember, AfterObjectMember, Events, AfterEvents, Trailing, Done };
 
+    static unsigned parseWorkers(const LoadOptions& options)
+    {
+        if (!options.assembleInParallel || !options.parseInChunks)
+            return 0;
+        return std::clamp(options.parseWorkers ? options.parseWorkers : usableCores(), 1U, kMaxParseWorkers);
+    }
     bool refill();
     // Passes the batch on; the unparsed tail of its window moves to the next batch's.
     void handOver(std::size_t windowSize);
+    // Hands window[c.p, end) (whole entries) to the pipe to parse; c moves to the next window.
+    void handOverEntries(Cursor& c, const char* end);
     Status step(Cursor& c);
     Status stepStart(Cursor& c);
     Status stepObjectMember(Cursor& c);
     Status parseObjectMember(Cursor& c);
     Status stepEvents(Cursor& c);
-    // An event whose text is not valid UTF-8: warns, and points its kept fields at valid copies.
-    void keepValidText(RawEvent& ev, const char* firstBad);
-    // Copies the event's views that point outside the window (decoded escapes) into the batch.
-    void keepViews(RawEvent& ev);
     char* window() { return m_batch.window.data(); }
     std::uint64_t offsetOf(const char* p) { return m_base + static_cast<std::uint64_t>(p - window()); }
     // Runs `step` on the assembler between the events parsed before and after it.
@@ -224,16 +138,7 @@ private:
     }
     void warnAt(const char* code, std::string message, const char* at)
     {
-        warnBefore(m_batch.events.size(), code, std::move(message), at);
-    }
-    // A warning that runs before the batch's event number `event`.
-    void warnBefore(std::size_t event, const char* code, std::string message, const char* at)
-    {
-        m_batch.steps.emplace_back(
-            event,
-            [code, message = std::move(message), offset = offsetOf(at), index = m_eventIndex](EventAssembler& a) {
-                a.builder().diagnostics().warn(code, message, offset, index);
-            });
+        warnBefore(m_batch, m_batch.events.size(), m_batch.entries, code, std::move(message), offsetOf(at));
     }
     LoadResult fatal(std::string message, std::uint64_t offset);
 
@@ -241,6 +146,7 @@ private:
     std::string m_displayName;
     LoadProgress* m_progress;
     std::size_t m_chunk;
+    bool m_cutEntries;
     EventAssembler m_assembler;
     BatchPipe m_pipe;
     ParsedBatch m_batch;
@@ -251,13 +157,9 @@ private:
     State m_state = State::Start;
     bool m_arrayForm = false;
     bool m_sawTraceEvents = false;
-    std::int64_t m_eventIndex = 0;
 
-    EventParser m_parser;
-    StringPool m_idTexts; // text pids/tids, interned into the model by the assembler
-    std::size_t m_idTextsSent = 1; // id 0 (the empty string) needs no sending
+    EntryParser m_entries;
     std::string m_keyScratch;
-    std::array<std::string, 6> m_validText; // see keepValidText()
 };
 
 void TraceReader::handOver(std::size_t windowSize)
@@ -269,13 +171,21 @@ void TraceReader::handOver(std::size_t windowSize)
         next.window.resize(std::max(windowSize, m_len - m_pos));
     if (m_len > m_pos) // an empty window may have no storage: memcpy needs valid pointers even for 0 bytes
         std::memcpy(next.window.data(), window() + m_pos, m_len - m_pos);
-    for (; m_idTextsSent < m_idTexts.size(); ++m_idTextsSent)
-        m_batch.newIdTexts.emplace_back(m_idTexts.view(static_cast<StringId>(m_idTextsSent)));
     m_pipe.push(std::move(m_batch));
     m_batch = std::move(next);
     m_base += m_pos;
+    m_batch.base = m_base;
     m_len -= m_pos;
     m_pos = 0;
+}
+
+void TraceReader::handOverEntries(Cursor& c, const char* end)
+{
+    m_batch.rawBegin = static_cast<std::size_t>(c.p - window());
+    m_batch.rawEnd = static_cast<std::size_t>(end - window());
+    m_pos = m_batch.rawEnd;
+    handOver(m_batch.window.size());
+    c = Cursor{window(), window() + m_len};
 }
 
 bool TraceReader::refill()
@@ -290,6 +200,7 @@ bool TraceReader::refill()
     } else if (m_pos) {
         std::memmove(window(), window() + m_pos, m_len - m_pos);
         m_base += m_pos;
+        m_batch.base = m_base;
         m_len -= m_pos;
         m_pos = 0;
     }
@@ -304,10 +215,8 @@ bool TraceReader::refill()
         }
         m_len += n;
     }
-    if (m_progress) {
+    if (m_progress)
         m_progress->bytesDone.store(m_source.inputConsumed(), std::memory_order_relaxed);
-        m_progress->eventsDone.store(static_cast<std::uint64_t>(m_eventIndex), std::memory_order_relaxed);
-    }
     return m_len > before;
 }
 
@@ -334,9 +243,7 @@ LoadResult TraceReader::run()
             if (m_state == State::Start || (m_state == State::ObjectMember && !m_sawTraceEvents))
                 return fatal(c.errorWhat, offsetOf(c.errorAt));
             // e.g. an unescaped quote in a name: keep what came before, as if truncated.
-            addDiagnostic({Diagnostic::Severity::Error, "syntax-error",
-                           std::string("JSON syntax error: ") + c.errorWhat + "; the rest of the file was not loaded",
-                           offsetOf(c.errorAt), m_eventIndex});
+            stopOnSyntaxError(m_batch, c.errorWhat, offsetOf(c.errorAt));
             break;
         }
         if (m_progress && m_progress->cancelRequested.load(std::memory_order_relaxed)) {
@@ -362,9 +269,13 @@ LoadResult TraceReader::run()
         const bool onlyMissingBracket = m_arrayForm && m_state == State::Events && m_pos == m_len;
         if (!onlyMissingBracket && m_state != State::Trailing) {
             std::string why = ioError.empty() ? "the file ends early (truncated)" : ioError;
-            addDiagnostic({Diagnostic::Severity::Warning, "truncated",
-                           why + "; loaded the " + std::to_string(m_eventIndex) + " complete events before the cut",
-                           m_base + m_pos, m_eventIndex});
+            addStep([why = std::move(why), offset = m_base + m_pos, entry = m_batch.entries](EventAssembler& a) {
+                const std::int64_t events = a.entryIndex(entry); // workers may have parsed some
+                a.builder().diagnostics().add(
+                    {Diagnostic::Severity::Warning, "truncated",
+                     why + "; loaded the " + std::to_string(events) + " complete events before the cut", offset,
+                     events});
+            });
         }
         break;
     }
@@ -417,13 +328,17 @@ Status TraceReader::step(Cursor& c)
 
 Status TraceReader::stepStart(Cursor& c)
 {
-    if (c.end - c.p < 3 && !m_eof)
-        return Status::Incomplete;
-    const auto* u = reinterpret_cast<const unsigned char*>(c.p);
-    if (c.end - c.p >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))
-        return c.fail("the file is UTF-16; save the trace as UTF-8");
-    if (c.end - c.p >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF)
-        c.p += 3; // UTF-8 byte order mark
+    // A byte order mark only counts as the file's first bytes: after leading whitespace it is
+    // junk, whichever window the whitespace ended in.
+    if (offsetOf(c.p) == 0) {
+        if (c.end - c.p < 3 && !m_eof)
+            return Status::Incomplete;
+        const auto* u = reinterpret_cast<const unsigned char*>(c.p);
+        if (c.end - c.p >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))
+            return c.fail("the file is UTF-16; save the trace as UTF-8");
+        if (c.end - c.p >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF)
+            c.p += 3; // UTF-8 byte order mark
+    }
     if (!json::skipSpace(c))
         return Status::Incomplete;
     if (*c.p == '{') {
@@ -500,7 +415,7 @@ Status TraceReader::parseObjectMember(Cursor& c)
     const std::size_t badKey = utf8::firstInvalid(keyCopy);
     if (badValue != utf8::kValid || badKey != utf8::kValid) {
         addDiagnostic({Diagnostic::Severity::Warning, "invalid-utf8",
-                       "top-level \"" + utf8::sanitized(keyCopy) + "\": " + kInvalidUtf8,
+                       "top-level \"" + utf8::sanitized(keyCopy) + "\": " + utf8::kRepairedMessage,
                        badKey != utf8::kValid ? kNoOffset : offsetOf(valueStart) + badValue, kNoEventIndex});
         raw = utf8::sanitizedJson(raw);
         keyCopy = utf8::sanitized(keyCopy);
@@ -523,6 +438,10 @@ Status TraceReader::parseObjectMember(Cursor& c)
 Status TraceReader::stepEvents(Cursor& c)
 {
     while (true) {
+        if (m_pipe.stopped()) { // a syntax error in entries parsed by a worker: nothing after it loads
+            m_state = State::Done;
+            return Status::Ok;
+        }
         if (!json::skipSpace(c))
             return Status::Incomplete;
         const char ch = *c.p;
@@ -535,58 +454,19 @@ Status TraceReader::stepEvents(Cursor& c)
             m_state = State::AfterEvents;
             return Status::Ok;
         }
-        const char* start = c.p;
-        if (ch != '{') {
-            // Not an object: count it so `info` still accounts for every entry.
-            if (auto st = json::skipValue(c); st != Status::Ok) {
-                c.p = start;
-                return st;
+        if (ch == '{' && m_cutEntries) {
+            // The whole entries in the window go to a parse worker; the rest waits for more bytes,
+            // or, at the end of the stream, is parsed here (and found truncated).
+            const char* end = json::wholeEntriesEnd(c.p, c.end);
+            if (end > c.p) {
+                handOverEntries(c, end);
+                continue;
             }
-            addStep([offset = offsetOf(start), length = static_cast<std::uint32_t>(c.p - start)](EventAssembler& a) {
-                a.builder().countEntry("<not an object>/");
-                a.builder().keepEntry(offset, length, '?');
-            });
-            warnAt("not-an-object", "a traceEvents entry is not an object", start);
-            ++m_eventIndex;
-            continue;
+            if (!m_eof)
+                return Status::Incomplete;
         }
-        // Parsed in place: an event is ~400 bytes, as many as its text, so a copy would cost
-        // the parsing thread (the pipeline's slowest) as much again as reading it.
-        auto& parsed = m_batch.events.emplace_back();
-        const Status st = m_parser.parse(c, parsed.event, m_idTexts);
-        if (st != Status::Ok) {
-            m_batch.events.pop_back();
-            if (st == Status::Incomplete)
-                c.p = start;
+        if (const Status st = m_entries.parseEntry(c, m_batch); st != Status::Ok)
             return st;
-        }
-        const std::string_view text(start, static_cast<std::size_t>(c.p - start));
-        if (const std::size_t bad = utf8::firstInvalidJson(text); bad != utf8::kValid) [[unlikely]]
-            keepValidText(parsed.event, start + bad);
-        keepViews(parsed.event);
-        parsed.offset = offsetOf(start);
-        parsed.length = static_cast<std::uint32_t>(text.size());
-        parsed.index = m_eventIndex;
-        ++m_eventIndex;
-    }
-}
-
-void TraceReader::keepValidText(RawEvent& ev, const char* firstBad)
-{
-    warnBefore(m_batch.events.size() - 1, "invalid-utf8", kInvalidUtf8, firstBad); // the event is the batch's last
-    std::string_view* kept[] = {&ev.name, &ev.category, &ev.args.name, &ev.args.labels, &ev.scope, &ev.bp};
-    static_assert(std::size(kept) == std::tuple_size_v<decltype(m_validText)>);
-    for (std::size_t i = 0; i < std::size(kept); ++i)
-        *kept[i] = utf8::validView(*kept[i], m_validText[i]);
-}
-
-void TraceReader::keepViews(RawEvent& ev)
-{
-    const char* begin = window();
-    const char* end = begin + m_len;
-    for (std::string_view* v : {&ev.name, &ev.category, &ev.args.name, &ev.args.labels, &ev.scope, &ev.bp}) {
-        if (!v->empty() && (v->data() < begin || v->data() >= end)) [[unlikely]]
-            *v = m_batch.texts.emplace_back(*v);
     }
 }
 
@@ -602,6 +482,7 @@ LoadResult loadFrom(std::unique_ptr<ByteSource> source, const std::string& displ
         sized.chunkBytes = std::min<std::uint64_t>(options.chunkBytes, 2 * inputBytes + 4096);
     const bool severalChunks = inputBytes == 0 || inputBytes > options.chunkBytes;
     sized.assembleInParallel = options.assembleInParallel && severalChunks;
+    sized.parseInChunks = options.parseInChunks && severalChunks;
     if (options.readInBackgroundThread && severalChunks)
         source = prefetchingSource(std::move(source), sized.chunkBytes);
     TraceReader reader(*source, displayName, progress, sized);

@@ -32,6 +32,10 @@ struct LoadOptions {
     std::size_t chunkBytes = 1 << 18; // read granularity (tests use tiny chunks)
     bool readInBackgroundThread = true; // inflate/read on a second thread
     bool assembleInParallel = true; // build the model on another thread while parsing goes on
+    // Cut traceEvents into runs of whole entries, parsed on worker threads (one per core) when
+    // assembleInParallel, else on the assembling thread: the model is the same either way.
+    bool parseInChunks = true;
+    unsigned parseWorkers = 0; // with parseInChunks and assembleInParallel; 0: one per usable core
 };
 
 LoadResult loadTraceFile(const std::string& path, LoadProgress* progress = nullptr, const LoadOptions& options = {});

@@ -11,6 +11,8 @@
 namespace ks::utf8 {
 
 inline constexpr std::size_t kValid = std::string_view::npos;
+// The loader's warning where it repaired text.
+inline constexpr const char* kRepairedMessage = "invalid UTF-8 (or a lone UTF-16 surrogate) was replaced with U+FFFD";
 
 // Offset of the first byte of decoded text that is not well-formed UTF-8, or kValid.
 std::size_t firstInvalid(std::string_view text);

@@ -93,6 +93,47 @@ private slots:
         QCOMPARE(skipValue(c), Status::Ok);
         QCOMPARE(*c.p, ',');
     }
+
+    // The loader cuts traceEvents where whole entries end. Against skipValue() entry by entry,
+    // for every end of the window: brackets and escaped quotes in strings, backslashes on the
+    // 64-byte blocks' edges, nested containers, scalars and strings between the objects.
+    void wholeEntriesEndAgreesWithSkipValue()
+    {
+        std::string text;
+        // (No raw string literals: moc of Qt 6.4 stops reading the file at them.)
+        const char* entries[] = {
+            "{\"name\": \"a{b[c\", \"args\": {\"x\": [1, {\"y\": \"]}\"}]}}",
+            "{\"name\": \"quote \\\" { inside\", \"ts\": 1.5}",
+            "{\"name\": \"backslash \\\\\", \"v\": \"\\\\\\\" ]\"}",
+            "[1, 2, {\"z\": []}]",
+            "17",
+            "\"a string entry with } and ]\"",
+            "{}",
+        };
+        for (int i = 0; i < 60; ++i) {
+            text += entries[i % std::size(entries)];
+            text += std::string(static_cast<std::size_t>(i % 5), ' ') + (i % 3 ? ",\n" : ", ");
+        }
+        text += "]";
+        const char* begin = text.data();
+        for (std::size_t n = 0; n <= text.size(); ++n) {
+            const char* end = begin + n;
+            const char* expected = begin;
+            Cursor c{begin, end};
+            while (true) {
+                while (c.p < end && (isSpace(*c.p) || *c.p == ','))
+                    ++c.p;
+                if (c.p >= end || *c.p == ']')
+                    break;
+                const bool container = *c.p == '{' || *c.p == '[';
+                if (skipValue(c) != Status::Ok)
+                    break;
+                if (container)
+                    expected = c.p;
+            }
+            QCOMPARE(wholeEntriesEnd(begin, end) - begin, expected - begin);
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestJsonScan)

@@ -1,5 +1,6 @@
 // Loader on the real fixtures: every traceEvents entry accounted for, tracks, flows,
 // exact timestamps, on-demand args (plain and gzip), truncation and chunk splitting.
+#include "hostilefiles.h"
 #include "testtraces.h"
 
 #include "core/loading/bytesource.h"
@@ -75,8 +76,29 @@ void compareModels(const Trace& a, const Trace& b)
     for (std::size_t k = 0; k < a.keptEntries().size(); ++k)
         QCOMPARE(a.keptEntries()[k].offset, b.keptEntries()[k].offset);
     QCOMPARE(a.diagnostics().counts(), b.diagnostics().counts());
+    QCOMPARE(a.diagnostics().items().size(), b.diagnostics().items().size());
+    for (std::size_t d = 0; d < a.diagnostics().items().size(); ++d) {
+        const auto& x = a.diagnostics().items()[d];
+        const auto& y = b.diagnostics().items()[d];
+        QCOMPARE(QString::fromStdString(x.located()), QString::fromStdString(y.located()));
+        QCOMPARE(QString::fromStdString(x.code), QString::fromStdString(y.code));
+    }
     QCOMPARE(a.metadata(), b.metadata());
     QCOMPARE(a.baseTimeNs(), b.baseTimeNs());
+}
+
+// The loaders other than the one-thread, one-entry-at-a-time `serial`: events cut into chunks
+// parsed on the reading thread, and on workers with the model assembled on a thread of its own.
+std::vector<LoadOptions> otherLoaders(const LoadOptions& serial)
+{
+    LoadOptions chunked = serial;
+    chunked.parseInChunks = true;
+    LoadOptions threaded = chunked;
+    threaded.assembleInParallel = true;
+    threaded.readInBackgroundThread = true;
+    LoadOptions assembledOnAThread = threaded;
+    assembledOnAThread.parseInChunks = false;
+    return {chunked, threaded, assembledOnAThread};
 }
 
 } // namespace
@@ -370,14 +392,74 @@ private slots:
         serial.chunkBytes = static_cast<std::size_t>(chunk);
         serial.assembleInParallel = false;
         serial.readInBackgroundThread = false;
-        LoadOptions parallel = serial;
-        parallel.assembleInParallel = true;
-        parallel.readInBackgroundThread = true;
+        serial.parseInChunks = false;
         const auto a = loadTraceFile(path.toStdString(), nullptr, serial);
-        const auto b = loadTraceFile(path.toStdString(), nullptr, parallel);
-        QVERIFY(a.ok() && b.ok());
+        QVERIFY(a.ok());
         QVERIFY(a.trace->slices().size() > 0);
-        compareModels(*a.trace, *b.trace);
+        for (const LoadOptions& other : otherLoaders(serial)) {
+            const auto b = loadTraceFile(path.toStdString(), nullptr, other);
+            QVERIFY(b.ok());
+            compareModels(*a.trace, *b.trace);
+        }
+    }
+
+    // Every hostile input (malformed classes, fuzz reproducers) gives the result of one window
+    // on one thread, fatal error or model with its warnings, at window sizes that cut inside and
+    // between entries, whether traceEvents is cut into chunks parsed on workers or not.
+    void hostileInputsLoadTheSameOnEveryPath_data() { QVERIFY(kstest::addHostileFileRows() > 30); }
+    void hostileInputsLoadTheSameOnEveryPath()
+    {
+        QFETCH(QString, path);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const std::string text = file.readAll().toStdString();
+        LoadOptions whole;
+        whole.assembleInParallel = false;
+        whole.readInBackgroundThread = false;
+        whole.parseInChunks = false;
+        const auto a = loadTraceFromMemory(text, "hostile", nullptr, whole);
+        for (std::size_t chunk : {7, 4096}) {
+            LoadOptions serial = whole;
+            serial.chunkBytes = chunk;
+            auto loaders = otherLoaders(serial);
+            loaders.push_back(serial);
+            for (const LoadOptions& other : loaders) {
+                const auto b = loadTraceFromMemory(text, "hostile", nullptr, other);
+                QCOMPARE(a.ok(), b.ok());
+                if (!a.ok()) {
+                    QCOMPARE(a.fatal->located(), b.fatal->located());
+                    continue;
+                }
+                compareModels(*a.trace, *b.trace);
+            }
+        }
+    }
+
+    // A syntax error deep in the events: what came before it loads, nothing after it, and the
+    // error is reported once, at the same byte and entry, however the events were parsed.
+    void syntaxErrorInALaterChunkStopsTheLoadThere()
+    {
+        std::string text = kstest::gunzipFile(kstest::fixture("multistream"));
+        const std::size_t at = text.find("\"ph\"", text.size() * 3 / 5);
+        QVERIFY(at != std::string::npos);
+        text[at + 4] = ' '; // "ph" "X": the ':' is gone
+        LoadOptions serial;
+        serial.chunkBytes = 997;
+        serial.assembleInParallel = false;
+        serial.readInBackgroundThread = false;
+        serial.parseInChunks = false;
+        const auto a = loadTraceFromMemory(text, "broken", nullptr, serial);
+        QVERIFY(a.ok());
+        QCOMPARE(a.trace->diagnostics().count("syntax-error"), 1u);
+        QCOMPARE(a.trace->diagnostics().count("truncated"), 0u);
+        const auto& items = a.trace->diagnostics().items();
+        const auto error =
+            *std::find_if(items.begin(), items.end(), [](const Diagnostic& d) { return d.code == "syntax-error"; });
+        QVERIFY(error.byteOffset > at && error.byteOffset < at + 16);
+        QVERIFY(error.eventIndex > 100);
+        QCOMPARE(a.trace->traceEventCount(), static_cast<std::uint64_t>(error.eventIndex));
+        for (const LoadOptions& other : otherLoaders(serial))
+            compareModels(*a.trace, *loadTraceFromMemory(text, "broken", nullptr, other).trace);
     }
 
     void truncationKeepsEveryCompleteEvent()

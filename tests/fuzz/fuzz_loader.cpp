@@ -53,6 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // A thread per input costs more than the load (its stacks are mapped and unmapped, with
         // TLB shootdowns): one input in 16 goes through the parallel assembler.
         tiny.assembleInParallel = size % 16 == 0;
+        tiny.parseInChunks = size % 2 == 0; // cut into chunks, parsed on this thread or on workers
         checkSame(fromFile, loadTraceFromMemory(std::string(input), "fuzz", nullptr, tiny), "file vs tiny chunks");
         checkSame(fromFile, fuzz::loadLikeTheGui(fuzz::gzipped(input)), "plain vs gzip");
     }
