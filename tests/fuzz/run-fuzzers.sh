@@ -65,7 +65,9 @@ for t in "${targets[@]}"; do
       -max_len="${FUZZ_MAX_LEN:-65536}" -entropic="${FUZZ_ENTROPIC:-0}" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
       -dict="$here/trace.dict" -artifact_prefix="$work/artifacts/$t-" \
       "$corpus" "$here/corpus/${corpusOf[$t]}" >"$logs/main.log" 2>&1)
-  execs=$(cat "$logs"/*.log | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
+  # Each job's fuzz-N.log only: libFuzzer copies every finished job's log into main.log as well,
+  # so summing all logs counted each execution twice (the totals before 2026-11-25 were halved).
+  execs=$(cat "$logs"/fuzz-*.log | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
   rate=$((execs / (seconds > 0 ? seconds : 1)))
   # Coverage of the whole corpus after the run (all workers merged).
   cov=$("$bin/$t" -runs=0 -rss_limit_mb=4096 "$corpus" 2>&1 | awk '/INITED cov:/ {for (i = 1; i < NF; ++i) {if ($i == "cov:") c = $(i + 1); if ($i == "ft:") f = $(i + 1)}; print c "/" f}' | tail -1)
