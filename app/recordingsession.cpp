@@ -28,13 +28,15 @@ public Q_SLOTS:
                 m_makeSession ? m_makeSession() : std::make_unique<collector::CollectorSession>(m_options.session);
             std::string error;
             const auto pytorch = collector::preparePyTorchOps(m_request, m_options.pytorch, m_notes, error);
+            // Paused before the launch: pausing once start() returned kept what the program did
+            // in between (10 kernels on a loaded machine).
+            if (m_options.startPaused)
+                m_session->setPaused(true);
             if (!pytorch || !m_session->start(m_request, error)) {
                 m_done = true;
                 Q_EMIT failed(QString::fromStdString(error));
                 return;
             }
-            if (m_options.startPaused)
-                m_session->setPaused(true);
             m_timer = new QTimer(this);
             m_timer->setInterval(RecordingSession::kSnapshotIntervalMs);
             connect(m_timer, &QTimer::timeout, this, [this] { guarded([this] { tick(); }); });
