@@ -30,7 +30,7 @@ QVariant InsightsModel::data(const QModelIndex& index, int role) const
     const analysis::Insight* insight = insightAt(index.row());
     if (!insight)
         return {};
-    if (role == IdRole)
+    if (role == kIdRole)
         return QString::fromStdString(insight->id);
     if (role == Qt::TextAlignmentRole && index.column() != TitleColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);

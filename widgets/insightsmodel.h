@@ -12,8 +12,7 @@ class InsightsModel : public QAbstractTableModel {
 public:
     enum Column { SeverityColumn, TitleColumn, TimeColumn, ShareColumn, EvidenceColumn, ColumnCount };
     // The insight's id under Qt::UserRole on any column.
-    // NOLINTNEXTLINE(readability-identifier-naming): tests/ use this name; rename to kIdRole with them.
-    static constexpr int IdRole = Qt::UserRole;
+    static constexpr int kIdRole = Qt::UserRole;
 
     using QAbstractTableModel::QAbstractTableModel;
 

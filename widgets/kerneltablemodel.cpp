@@ -87,9 +87,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const
             return tr("Later calls use other launch configurations; this is the first one.");
         return {};
     }
-    if (role != Qt::DisplayRole && role != SortRole)
+    if (role != Qt::DisplayRole && role != kSortRole)
         return {};
-    const bool sort = role == SortRole;
+    const bool sort = role == kSortRole;
     const auto time = [&](TimeNs ns) { return sort ? QVariant(qint64(ns)) : QVariant(statsDuration(ns)); };
     const auto number = [&](double v) { return sort ? QVariant(v) : QVariant(QString::number(v, 'f', 2)); };
     const QString varies = r.launchConfigVaries ? QStringLiteral(" *") : QString();

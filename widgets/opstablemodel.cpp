@@ -89,9 +89,9 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
         return tr("%1 of %n kernel launch(es) counted in CUDA total use tensor cores (by kernel name)", nullptr,
                   int(r.kernels))
             .arg(r.tensorCoreKernels);
-    if (role != Qt::DisplayRole && role != SortRole)
+    if (role != Qt::DisplayRole && role != kSortRole)
         return {};
-    const bool sort = role == SortRole;
+    const bool sort = role == kSortRole;
     const auto time = [&](TimeNs ns) { return sort ? QVariant(qint64(ns)) : QVariant(statsDuration(ns)); };
     const auto pct = [&](TimeNs part, TimeNs whole) {
         return sort ? QVariant(qint64(part)) : QVariant(statsPercent(part, whole));

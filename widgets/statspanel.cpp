@@ -45,7 +45,7 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
 {
     m_model->setParent(this);
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(StatsTableModel::SortRole);
+    m_proxy->setSortRole(StatsTableModel::kSortRole);
     m_proxy->setFilterKeyColumn(m_model->nameColumn());
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
 

@@ -62,9 +62,9 @@ QVariant RangeAggregateModel::data(const QModelIndex& index, int role) const
     if (role == Qt::TextAlignmentRole)
         return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                       : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole)
+    if (role != Qt::DisplayRole && role != kSortRole && role != Qt::ToolTipRole)
         return {};
-    const bool sort = role == SortRole;
+    const bool sort = role == kSortRole;
     const auto time = [&](TimeNs ns) { return sort ? QVariant(qint64(ns)) : QVariant(statsDuration(ns)); };
     const std::size_t row = std::size_t(index.row());
     if (row >= m_aggregates.rows.size()) {

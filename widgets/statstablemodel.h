@@ -23,9 +23,8 @@ struct TimeRange {
 class StatsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    // Qt::DisplayRole is the formatted text; SortRole the raw number (or the name).
-    // NOLINTNEXTLINE(readability-identifier-naming): tests/ use this name; rename to kSortRole with them.
-    static constexpr int SortRole = Qt::UserRole + 1;
+    // Qt::DisplayRole is the formatted text; kSortRole the raw number (or the name).
+    static constexpr int kSortRole = Qt::UserRole + 1;
 
     using QAbstractTableModel::QAbstractTableModel;
 

@@ -64,7 +64,7 @@ private Q_SLOTS:
         QCOMPARE(model.visibleColumn(OperatorTableModel::CpuMemory), -1);
         QCOMPARE(model.index(addmm, model.visibleColumn(OperatorTableModel::Calls)).data().toString(),
                  QStringLiteral("8"));
-        QCOMPARE(model.index(addmm, OperatorTableModel::SelfCpu).data(StatsTableModel::SortRole).toLongLong(), 542522);
+        QCOMPARE(model.index(addmm, OperatorTableModel::SelfCpu).data(StatsTableModel::kSortRole).toLongLong(), 542522);
         QCOMPARE(model.index(addmm, OperatorTableModel::SelfDevicePct).data().toString(), QStringLiteral("33.25%"));
         QCOMPARE(model.index(addmm, OperatorTableModel::CpuTotal).data().toString(),
                  QString::fromStdString(formatDuration(4019403)));
@@ -88,7 +88,7 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 35);
         const auto column = [&](KernelTableModel::Column c) { return model.visibleColumn(c); };
         QCOMPARE(model.index(0, column(KernelTableModel::Calls)).data().toString(), QStringLiteral("12"));
-        QCOMPARE(model.index(0, column(KernelTableModel::Total)).data(StatsTableModel::SortRole).toLongLong(), 545473);
+        QCOMPARE(model.index(0, column(KernelTableModel::Total)).data(StatsTableModel::kSortRole).toLongLong(), 545473);
         QCOMPARE(model.index(0, column(KernelTableModel::Grid)).data().toString(), QStringLiteral("[2, 1, 128] *"));
         QCOMPARE(model.index(0, column(KernelTableModel::Registers)).data().toString(), QStringLiteral("190"));
         QCOMPARE(model.index(1, column(KernelTableModel::Occupancy)).data().toString(), QStringLiteral("12.00"));
@@ -113,7 +113,7 @@ private Q_SLOTS:
         for (int r = 0; r < int(aggregates.rows.size()); ++r) {
             if (aggregates.rows[r].name == kernels[0].name) {
                 QCOMPARE(aggregates.rows[r].count, kernels[0].calls);
-                QCOMPARE(model.index(r, RangeAggregateModel::Total).data(StatsTableModel::SortRole).toLongLong(),
+                QCOMPARE(model.index(r, RangeAggregateModel::Total).data(StatsTableModel::kSortRole).toLongLong(),
                          qint64(kernels[0].total));
                 found = true;
             }

@@ -20,7 +20,7 @@ class TstInsightsPanel : public QObject {
     static int rowOf(const InsightsPanel& panel, const char* id)
     {
         for (int row = 0; row < panel.model()->rowCount(); ++row) {
-            if (panel.model()->index(row, 0).data(InsightsModel::IdRole).toString() == QLatin1String(id))
+            if (panel.model()->index(row, 0).data(InsightsModel::kIdRole).toString() == QLatin1String(id))
                 return row;
         }
         return -1;
