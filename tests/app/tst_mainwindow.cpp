@@ -1,6 +1,7 @@
 #include "app/mainwindow.h"
 #include "bench/tiler/tracetiler.h"
 #include "guithreadbusymeter.h"
+#include "processmemory.h"
 #include "widgets/detailspanel.h"
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
@@ -125,6 +126,9 @@ private Q_SLOTS:
             &window, &MainWindow::traceChanged, &loop, [&] { shownOnArrival = progressShown(); },
             Qt::SingleShotConnection);
 
+        // Memory: the peak from here on (tiling the file is not the GUI's) against where it settles.
+        kstest::resetPeakRss();
+        const double baselineMb = kstest::rssMb("VmRSS");
         kstest::GuiThreadBusyMeter meter;
         window.openFile(QString::fromStdString(path));
         QTimer::singleShot(180000, &loop, &QEventLoop::quit); // a hung analysis fails below, not forever
@@ -137,6 +141,11 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(progressShown(), 0, 60000); // a table may recompute once more for the visible range
         qInfo("%d event-loop iterations; the longest kept the GUI thread busy %.1f ms (CPU)", meter.iterations(),
               meter.longestMs());
+        const double fileMb = static_cast<double>(tiled.bytes) / 1e6;
+        const double steadyMb = kstest::rssMb("VmRSS") - baselineMb, peakMb = kstest::rssMb("VmHWM") - baselineMb;
+        qInfo("GUI memory for the %.0f MB trace, above the empty window's %.0f MB: steady %.1f MB (%.2f x the file), "
+              "peak %.1f MB (%.2f x)",
+              fileMb, baselineMb, steadyMb, steadyMb / fileMb, peakMb, peakMb / fileMb);
         QVERIFY(meter.iterations() > 10);
 #ifndef __SANITIZE_ADDRESS__
         // The bound is the issue's, for normal builds; instrumented ones (the asan preset) run
