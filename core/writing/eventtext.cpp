@@ -280,6 +280,7 @@ private:
         if (json::parseDouble(token, d) && !std::isfinite(d)) {
             m_out.text += "null";
             m_out.nulledNonFinite = true;
+            // NOLINTNEXTLINE(bugprone-branch-clone): null for another reason than the bare-word case below
         } else if (!entryKey.empty() && !entryFieldReadable(entryKey, token)) {
             // A time or id EventParser reads no value from reads as none again only as null:
             // a number keeps its meaning but not its spelling through the writer's DOM
