@@ -460,7 +460,7 @@ std::vector<LoadResult> loadTraceFiles(const std::vector<std::string>& paths, Mu
         progress = own.get();
     }
     if (maxThreads == 0)
-        maxThreads = std::max(1u, std::thread::hardware_concurrency());
+        maxThreads = usableCores();
     const std::size_t threadCount = std::min<std::size_t>(maxThreads, paths.size());
     std::atomic<std::size_t> next{0};
     auto loadOne = [&](std::size_t i) {

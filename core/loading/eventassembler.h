@@ -43,7 +43,6 @@ struct ParsedBatch {
     std::vector<std::pair<std::size_t, std::function<void(EventAssembler&)>>> steps;
 
     bool hasRawEntries() const { return rawEnd > rawBegin; }
-    bool empty() const { return events.empty() && steps.empty() && !hasRawEntries(); }
     void clear();
 };
 

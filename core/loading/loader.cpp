@@ -31,18 +31,6 @@ constexpr std::size_t kMaxMetadataBytes = 1 << 20; // larger top-level values ar
 constexpr std::uint64_t kMinBytesPerEvent = 128;
 constexpr unsigned kMaxParseWorkers = 8;
 
-// The cores this process may run on (taskset, cgroups' cpusets): more workers than that only
-// take turns on them (8 workers on 2 cores loaded slower than one thread).
-unsigned usableCores()
-{
-#ifdef __linux__
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        return static_cast<unsigned>(CPU_COUNT(&set));
-#endif
-    return std::thread::hardware_concurrency();
-}
-
 std::vector<DeviceProperties> parseDeviceProperties(const std::string& raw)
 {
     std::vector<DeviceProperties> out;
@@ -126,7 +114,7 @@ private:
     Status parseObjectMember(Cursor& c);
     Status stepEvents(Cursor& c);
     char* window() { return m_batch.window.data(); }
-    std::uint64_t offsetOf(const char* p) { return m_base + static_cast<std::uint64_t>(p - window()); }
+    std::uint64_t offsetOf(const char* p) { return offsetIn(m_batch, p); }
     // Runs `step` on the assembler between the events parsed before and after it.
     void addStep(std::function<void(EventAssembler&)> step)
     {
@@ -151,7 +139,6 @@ private:
     BatchPipe m_pipe;
     ParsedBatch m_batch;
     std::size_t m_pos = 0, m_len = 0;
-    std::uint64_t m_base = 0; // stream offset of the window's first byte
     bool m_eof = false;
     bool m_retriedAtEof = false;
     State m_state = State::Start;
@@ -171,10 +158,9 @@ void TraceReader::handOver(std::size_t windowSize)
         next.window.resize(std::max(windowSize, m_len - m_pos));
     if (m_len > m_pos) // an empty window may have no storage: memcpy needs valid pointers even for 0 bytes
         std::memcpy(next.window.data(), window() + m_pos, m_len - m_pos);
+    next.base = m_batch.base + m_pos;
     m_pipe.push(std::move(m_batch));
     m_batch = std::move(next);
-    m_base += m_pos;
-    m_batch.base = m_base;
     m_len -= m_pos;
     m_pos = 0;
 }
@@ -199,8 +185,7 @@ bool TraceReader::refill()
         handOver(target); // its events point into this window
     } else if (m_pos) {
         std::memmove(window(), window() + m_pos, m_len - m_pos);
-        m_base += m_pos;
-        m_batch.base = m_base;
+        m_batch.base += m_pos;
         m_len -= m_pos;
         m_pos = 0;
     }
@@ -261,15 +246,15 @@ LoadResult TraceReader::run()
         const std::string ioError = m_source.error();
         if (m_state == State::Start) {
             if (!ioError.empty())
-                return fatal(ioError, m_base + m_len);
-            return fatal(m_base + m_len == 0 ? "the file is empty" : "not a trace: no JSON object or array", 0);
+                return fatal(ioError, m_batch.base + m_len);
+            return fatal(m_batch.base + m_len == 0 ? "the file is empty" : "not a trace: no JSON object or array", 0);
         }
         if (!m_sawTraceEvents && !m_arrayForm)
-            return fatal("the file ends before its \"traceEvents\" array (truncated)", m_base + m_pos);
+            return fatal("the file ends before its \"traceEvents\" array (truncated)", m_batch.base + m_pos);
         const bool onlyMissingBracket = m_arrayForm && m_state == State::Events && m_pos == m_len;
         if (!onlyMissingBracket && m_state != State::Trailing) {
             std::string why = ioError.empty() ? "the file ends early (truncated)" : ioError;
-            addStep([why = std::move(why), offset = m_base + m_pos, entry = m_batch.entries](EventAssembler& a) {
+            addStep([why = std::move(why), offset = m_batch.base + m_pos, entry = m_batch.entries](EventAssembler& a) {
                 const std::int64_t events = a.entryIndex(entry); // workers may have parsed some
                 a.builder().diagnostics().add(
                     {Diagnostic::Severity::Warning, "truncated",
@@ -438,10 +423,6 @@ Status TraceReader::parseObjectMember(Cursor& c)
 Status TraceReader::stepEvents(Cursor& c)
 {
     while (true) {
-        if (m_pipe.stopped()) { // a syntax error in entries parsed by a worker: nothing after it loads
-            m_state = State::Done;
-            return Status::Ok;
-        }
         if (!json::skipSpace(c))
             return Status::Incomplete;
         const char ch = *c.p;
@@ -460,6 +441,10 @@ Status TraceReader::stepEvents(Cursor& c)
             const char* end = json::wholeEntriesEnd(c.p, c.end);
             if (end > c.p) {
                 handOverEntries(c, end);
+                if (m_pipe.stopped()) { // a syntax error in entries parsed earlier: nothing after it loads
+                    m_state = State::Done;
+                    return Status::Ok;
+                }
                 continue;
             }
             if (!m_eof)
@@ -490,6 +475,16 @@ LoadResult loadFrom(std::unique_ptr<ByteSource> source, const std::string& displ
 }
 
 } // namespace
+
+unsigned usableCores()
+{
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return static_cast<unsigned>(CPU_COUNT(&set));
+#endif
+    return std::max(1U, std::thread::hardware_concurrency());
+}
 
 LoadResult loadTraceFile(const std::string& path, LoadProgress* progress, const LoadOptions& options)
 {

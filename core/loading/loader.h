@@ -38,6 +38,10 @@ struct LoadOptions {
     unsigned parseWorkers = 0; // with parseInChunks and assembleInParallel; 0: one per usable core
 };
 
+// The cores this process may run on (taskset, cgroups' cpusets; at least 1): more threads than
+// that only take turns on them (8 parse workers on 2 pinned cores loaded slower than one thread).
+unsigned usableCores();
+
 LoadResult loadTraceFile(const std::string& path, LoadProgress* progress = nullptr, const LoadOptions& options = {});
 
 // For tests and the collector: parse JSON text already in memory, delivered to the

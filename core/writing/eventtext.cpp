@@ -277,7 +277,8 @@ private:
         std::int64_t i = 0;
         std::uint64_t u = 0;
         double d = 0;
-        if (json::parseDouble(token, d) && !std::isfinite(d)) {
+        const bool isNumber = json::parseDouble(token, d);
+        if (isNumber && !std::isfinite(d)) {
             m_out.text += "null";
             m_out.nulledNonFinite = true;
             // NOLINTNEXTLINE(bugprone-branch-clone): null for another reason than the bare-word case below
@@ -292,7 +293,7 @@ private:
             m_out.text += std::to_string(i);
         else if (json::parseUint64(token, u))
             m_out.text += std::to_string(u);
-        else if (json::parseDouble(token, d))
+        else if (isNumber)
             m_out.text += dumpJson(d);
         else if (readsAsNoValue(entryKey, token))
             m_out.text += "null";
