@@ -1,5 +1,7 @@
 #include "widgets/gpuviews.h"
 
+#include "core/analysis/tracefacts.h"
+
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
 #include "widgets/jobtracker.h"
@@ -47,7 +49,7 @@ void GpuViews::analyze(std::shared_ptr<const Trace> trace)
     }
     if (m_summary)
         m_summary->setAnalysing();
-    m_jobs->start([trace = std::move(trace)] { return gpu::makeGpuReport(trace); },
+    m_jobs->start([trace = std::move(trace)] { return gpu::makeGpuReport(analysis::sharedTraceFacts(trace)); },
                   [this](const std::shared_ptr<const gpu::GpuReport>& report) { apply(report); },
                   [this](const QString& error) {
                       qWarning().noquote() << "GPU analysis failed:" << error;

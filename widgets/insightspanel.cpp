@@ -1,5 +1,7 @@
 #include "widgets/insightspanel.h"
 
+#include "core/analysis/tracefacts.h"
+
 #include "widgets/insightsmodel.h"
 #include "widgets/jobtracker.h"
 #include "widgets/timelinewidget.h"
@@ -87,7 +89,7 @@ void InsightsPanel::analyze(std::shared_ptr<const Trace> trace)
         return;
     }
     m_countLabel->setText(tr("Insights: analysing…"));
-    m_jobs->start([trace = std::move(trace)] { return analysis::findInsights(*analysis::makeTraceFacts(trace)); },
+    m_jobs->start([trace = std::move(trace)] { return analysis::findInsights(*analysis::sharedTraceFacts(trace)); },
                   [this](std::vector<analysis::Insight> insights) { apply(std::move(insights)); },
                   [this](const QString& error) {
                       apply({});

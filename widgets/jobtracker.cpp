@@ -4,6 +4,10 @@
 
 #include <stdexcept>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace ks {
 
 JobTracker::JobTracker(QObject* parent)
@@ -23,6 +27,13 @@ quint64 JobTracker::supersede(std::function<void()> cancelHook)
         m_cancelHook();
     m_cancelHook = std::move(cancelHook);
     return ++m_generation;
+}
+
+void JobTracker::returnFreedMemory()
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 QString JobTracker::describeFailure(const std::exception_ptr& failure)

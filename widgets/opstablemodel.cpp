@@ -1,5 +1,7 @@
 #include "widgets/opstablemodel.h"
 
+#include "core/analysis/tracefacts.h"
+
 #include "widgets/statsformat.h"
 
 #include <QAction>
@@ -45,7 +47,8 @@ std::function<StatsTableModel::Installer()> OperatorTableModel::rowsJob(std::sha
         options.rangeEnd = range->to;
     }
     return [trace, options]() -> Installer {
-        auto table = std::make_shared<OperatorTable>(trace ? computeOperatorTable(*trace, options) : OperatorTable{});
+        auto table = std::make_shared<OperatorTable>(
+            trace ? computeOperatorTable(*analysis::sharedTraceFacts(trace), options) : OperatorTable{});
         return [table](StatsTableModel& model) { static_cast<OperatorTableModel&>(model).setTable(std::move(*table)); };
     };
 }

@@ -30,7 +30,7 @@ SideData analyzeSide(const WorkspaceMember& member)
     const Trace& trace = *member.trace;
     SideData d;
     d.side.file = member.identity.file;
-    d.facts = makeTraceFacts(member.trace);
+    d.facts = sharedTraceFacts(member.trace);
     const auto& windows = d.facts->windows;
     d.breakdown = gpu::computeStepBreakdown(trace, d.facts->kinds, windows);
     const bool hasSteps = d.facts->hasSteps() && !member.steps.empty();

@@ -3,6 +3,8 @@
 #include "core/model/freecolumn.h"
 
 #include <algorithm>
+#include <future>
+#include <mutex>
 
 namespace ks::analysis {
 
@@ -164,6 +166,63 @@ std::shared_ptr<const TraceFacts> makeTraceFacts(std::shared_ptr<const Trace> tr
     facts->windows = gpu::computePluginWindows(*trace, facts->kinds);
     facts->links = CorrelationIndex(*trace, facts->kinds);
     facts->trace = std::move(trace);
+    return facts;
+}
+
+std::shared_ptr<const TraceFacts> sharedTraceFacts(const std::shared_ptr<const Trace>& trace)
+{
+    using Facts = std::shared_ptr<const TraceFacts>;
+    // Facts refer to their trace, so the table keeps neither strongly once they are built
+    // (that would be a cycle); a build under way is shared through its future.
+    struct Entry {
+        std::weak_ptr<const Trace> trace;
+        std::weak_ptr<const TraceFacts> built;
+        std::shared_future<Facts> building;
+    };
+    static std::mutex mutex;
+    static std::vector<Entry> entries;
+
+    std::promise<Facts> promise;
+    std::shared_future<Facts> pending;
+    {
+        const std::lock_guard lock(mutex);
+        std::erase_if(entries,
+                      [](const Entry& e) { return e.trace.expired() || (!e.building.valid() && e.built.expired()); });
+        const auto it =
+            std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.trace.lock() == trace; });
+        if (it != entries.end()) {
+            if (auto facts = it->built.lock())
+                return facts;
+            pending = it->building;
+        } else {
+            entries.push_back({trace, {}, promise.get_future().share()});
+        }
+    }
+    if (pending.valid())
+        return pending.get(); // rethrows the builder's failure
+    const auto finish = [&](const Facts& built) {
+        const std::lock_guard lock(mutex);
+        const auto it =
+            std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.trace.lock() == trace; });
+        if (it == entries.end())
+            return;
+        if (!built) {
+            entries.erase(it); // the next caller tries again
+            return;
+        }
+        it->built = built;
+        it->building = {}; // waiters hold their own copies of the future
+    };
+    Facts facts;
+    try {
+        facts = makeTraceFacts(trace);
+    } catch (...) {
+        promise.set_exception(std::current_exception());
+        finish(nullptr);
+        throw;
+    }
+    promise.set_value(facts);
+    finish(facts);
     return facts;
 }
 

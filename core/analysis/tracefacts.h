@@ -89,4 +89,10 @@ struct TraceFacts {
 
 std::shared_ptr<const TraceFacts> makeTraceFacts(std::shared_ptr<const Trace> trace);
 
+// The facts of `trace` that some holder (e.g. a GPU report) still keeps, else new ones: the
+// GUI's analyses of one trace (GPU report, insights, the operator table for every range) share
+// one set instead of each building its own. Thread-safe; callers asking while the facts are
+// being built wait for them. Nothing is cached past its last holder.
+std::shared_ptr<const TraceFacts> sharedTraceFacts(const std::shared_ptr<const Trace>& trace);
+
 } // namespace ks::analysis

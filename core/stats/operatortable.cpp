@@ -110,7 +110,9 @@ private:
         TimeNs start = 0, end = 0;
         std::int64_t id = kNoId; // External id (torch's correlation id of the op)
         std::uint32_t parent = kNoIndex;
-        std::vector<std::uint32_t> children;
+        // Children as a list threaded through the nodes (no allocation per node: a vector
+        // each made the table's scratch half again as large).
+        std::uint32_t firstChild = kNoIndex, nextSibling = kNoIndex, childCount = 0;
         bool alive = true;
         TimeNs kernels = 0; // GPU time launched directly by this op
         TimeNs deviceTotal = 0;
@@ -127,6 +129,13 @@ private:
     void computeDeviceTotals();
     void computeMemory();
     void aggregate();
+    // Calls f(child index) for every child of `n`.
+    template <class F>
+    void forEachChild(const Node& n, F f) const
+    {
+        for (std::uint32_t c = n.firstChild; c != kNoIndex; c = m_nodes[c].nextSibling)
+            f(c);
+    }
     bool inRange(TimeNs start) const { return start >= m_options.rangeStart && start < m_options.rangeEnd; }
     OperatorRow& rowFor(std::string name, bool device, bool annotation, std::string shapes);
 
@@ -159,6 +168,10 @@ OperatorTable OperatorTableBuilder::build()
 void OperatorTableBuilder::collectEvents()
 {
     const auto& slices = m_trace.slices();
+    std::size_t cpuSlices = 0; // exact room: growing by doubling would briefly hold twice the nodes
+    for (SliceId s = 0; s < slices.size(); ++s)
+        cpuSlices += isCpuClass(m_trace.classOf(s)) ? 1 : 0;
+    m_nodes.reserve(cpuSlices);
     for (SliceId s = 0; s < slices.size(); ++s) {
         const SliceClass c = m_trace.classOf(s);
         if (isFilteredName(m_trace.str(slices.name[s])))
@@ -176,7 +189,7 @@ void OperatorTableBuilder::collectEvents()
                 n.id = slices.externalId[s];
             else if (c == SliceClass::Overhead)
                 m_overheads.push_back(static_cast<std::uint32_t>(m_nodes.size()));
-            m_nodes.push_back(std::move(n));
+            m_nodes.push_back(n);
         }
     }
 }
@@ -280,7 +293,9 @@ void OperatorTableBuilder::buildTrees()
             if (n.start >= parent.end || n.end > parent.end) {
                 stack.pop_back();
             } else {
-                parent.children.push_back(i);
+                n.nextSibling = parent.firstChild;
+                parent.firstChild = i;
+                ++parent.childCount;
                 n.parent = stack.back();
                 break;
             }
@@ -301,14 +316,14 @@ void OperatorTableBuilder::foldSameNameChildren()
             if (!n.alive || n.parent == kNoIndex)
                 continue;
             Node& parent = m_nodes[n.parent];
-            if (names[parent.slice] != names[n.slice] || parent.children.size() != 1)
+            if (names[parent.slice] != names[n.slice] || parent.childCount != 1)
                 continue;
-            parent.children = n.children;
+            parent.firstChild = n.firstChild;
+            parent.childCount = n.childCount;
             parent.kernels = n.kernels;
             parent.kernelCount = n.kernelCount;
             parent.tensorCoreKernels = n.tensorCoreKernels;
-            for (const auto c : n.children)
-                m_nodes[c].parent = n.parent;
+            forEachChild(n, [&](std::uint32_t c) { m_nodes[c].parent = n.parent; });
             n.alive = false;
             changed = true;
         }
@@ -325,11 +340,11 @@ void OperatorTableBuilder::computeDeviceTotals()
         n.deviceTotal = n.kernels;
         n.kernelTotal = n.kernelCount;
         n.tensorCoreTotal = n.tensorCoreKernels;
-        for (const auto c : n.children) {
+        forEachChild(n, [&](std::uint32_t c) {
             n.deviceTotal += m_nodes[c].deviceTotal;
             n.kernelTotal += m_nodes[c].kernelTotal;
             n.tensorCoreTotal += m_nodes[c].tensorCoreTotal;
-        }
+        });
     }
 }
 
@@ -451,13 +466,13 @@ void OperatorTableBuilder::aggregate()
                                   std::move(shapes));
         TimeNs childCpu = 0, childDevice = 0;
         std::int64_t childCpuMemory = 0, childDeviceMemory = 0;
-        for (const auto ch : n.children) {
+        forEachChild(n, [&](std::uint32_t ch) {
             const Node& child = m_nodes[ch];
             childCpu += child.end - child.start;
             childDevice += child.deviceTotal;
             childCpuMemory += child.cpuMemory;
             childDeviceMemory += child.deviceMemory;
-        }
+        });
         const TimeNs selfCpu = (n.end - n.start) - childCpu;
         ++row.calls;
         row.cpuTotal += n.end - n.start;

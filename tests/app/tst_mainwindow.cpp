@@ -1,5 +1,7 @@
 #include "app/mainwindow.h"
 #include "bench/tiler/tracetiler.h"
+#include "core/analysis/tracefacts.h"
+#include "core/gpu/gpureport.h"
 #include "guithreadbusymeter.h"
 #include "processmemory.h"
 #include "widgets/detailspanel.h"
@@ -107,6 +109,10 @@ private Q_SLOTS:
         for (StatsPanel* panel : statsPanels)
             connect(panel, &StatsPanel::rowsUpdated, &loop, done, Qt::SingleShotConnection);
         connect(window.findChild<GpuViews*>(), &GpuViews::reportReady, &loop, done, Qt::SingleShotConnection);
+        std::shared_ptr<const gpu::GpuReport> report;
+        connect(
+            window.findChild<GpuViews*>(), &GpuViews::reportReady, &loop,
+            [&](const std::shared_ptr<const gpu::GpuReport>& r) { report = r; }, Qt::SingleShotConnection);
         connect(window.findChild<InsightsPanel*>(), &InsightsPanel::insightsReady, &loop, done,
                 Qt::SingleShotConnection);
 
@@ -138,6 +144,10 @@ private Q_SLOTS:
         QVERIFY(window.trace());
         QCOMPARE(window.trace()->traceEventCount(), tiled.events);
         QCOMPARE(shownOnArrival, 4); // the GPU summary and the three tables
+        // The analyses share the facts the GPU report keeps (the insights and the operator
+        // table for every range take them from there instead of building their own).
+        QVERIFY(report);
+        QCOMPARE(analysis::sharedTraceFacts(window.trace()), report->facts);
         QTRY_COMPARE_WITH_TIMEOUT(progressShown(), 0, 60000); // a table may recompute once more for the visible range
         qInfo("%d event-loop iterations; the longest kept the GUI thread busy %.1f ms (CPU)", meter.iterations(),
               meter.longestMs());

@@ -8,6 +8,7 @@
 
 #include <QTest>
 
+#include <future>
 #include <map>
 
 using namespace ks;
@@ -153,6 +154,37 @@ private slots:
             const SliceId op = row.slices.front(); // one occurrence: its own launches and its children's
             QVERIFY(row.deviceTotal >= launchedTime[slices.externalId[op]]);
         }
+    }
+
+    // The GUI's analyses of one trace share one set of facts while any of them holds it:
+    // callers at the same time get the set being built, later callers the kept one; once the
+    // last holder lets go, the next caller builds anew (nothing is cached past its holders).
+    void sharedFactsAreBuiltOncePerTraceWhileHeld()
+    {
+        const LoadResult loaded = loadTraceFile(std::string(KS_TEST_DATA) + "/train_baseline.pt.trace.json.gz");
+        QVERIFY(loaded.ok());
+        std::vector<std::future<std::shared_ptr<const TraceFacts>>> callers;
+        for (int i = 0; i < 4; ++i)
+            callers.push_back(std::async(std::launch::async, [&] { return sharedTraceFacts(loaded.trace); }));
+        auto first = callers.front().get();
+        QVERIFY(first);
+        QCOMPARE(first->trace, loaded.trace);
+        for (std::size_t i = 1; i < callers.size(); ++i)
+            QCOMPARE(callers[i].get(), first);
+        QCOMPARE(sharedTraceFacts(loaded.trace), first);
+        QCOMPARE(first->windows.steps.size(), makeTraceFacts(loaded.trace)->windows.steps.size());
+
+        // Another trace gets its own facts.
+        const auto other = sharedTraceFacts(testing::fixtureTrace("multistream"));
+        QVERIFY(other != first);
+        QCOMPARE(other->trace, testing::fixtureTrace("multistream"));
+
+        const std::weak_ptr<const TraceFacts> watch = first;
+        first.reset();
+        QVERIFY(watch.expired()); // the table did not keep it alive
+        const auto rebuilt = sharedTraceFacts(loaded.trace);
+        QCOMPARE(rebuilt->trace, loaded.trace);
+        QCOMPARE(rebuilt->windows.steps.size(), std::size_t(3));
     }
 };
 
