@@ -9,6 +9,7 @@
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <atomic>
 #include <exception>
 #include <functional>
 #include <optional>
@@ -46,7 +47,13 @@ public:
                     else if (onFailure)
                         onFailure(error);
                 });
-        watcher->setFuture(QtConcurrent::run(&m_pool, [job = std::move(job)]() mutable {
+        watcher->setFuture(QtConcurrent::run(&m_pool, [this, generation, job = std::move(job)]() mutable -> Result {
+            // Superseded while it waited for a thread: its result would be dropped, so it
+            // does not run (a burst of requests costs one job, not one each).
+            if constexpr (std::is_default_constructible_v<Result>) {
+                if (generation != m_generation.load())
+                    return Result{};
+            }
             Result result = job();
             returnFreedMemory();
             return result;
@@ -79,7 +86,7 @@ private:
     }
 
     QThreadPool m_pool;
-    quint64 m_generation = 0;
+    std::atomic<quint64> m_generation{0}; // read by queued jobs on the pool
     std::function<void()> m_cancelHook;
 };
 

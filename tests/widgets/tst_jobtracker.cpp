@@ -1,6 +1,6 @@
 // Background jobs: a result arrives on the GUI thread, a job that throws reports its
 // failure instead of terminating, a superseded job's result is dropped and its cancel hook
-// runs, and jobs never run on the global pool (the raster paint engine waits on it).
+// runs, jobs superseded before they start never run, and jobs never run on the global pool (the raster paint engine waits on it).
 #include "widgets/jobtracker.h"
 
 #include <QSemaphore>
@@ -66,6 +66,39 @@ private slots:
         release->release();
         QTest::qWait(50);
         QCOMPARE(results, QList<int>{2}); // the first job's late result was dropped
+    }
+
+    // Jobs superseded while they wait for a thread never run: only the latest request does.
+    void jobsSupersededWhileQueuedDoNotRun()
+    {
+        JobTracker tracker;
+        auto release = std::make_shared<QSemaphore>();
+        const int threads = QThread::idealThreadCount(); // the tracker's pool size
+        auto busy = std::make_shared<std::atomic<int>>(0);
+        for (int i = 0; i < threads; ++i) { // every thread busy (each running before the next is asked for)
+            tracker.start(
+                [release, busy] {
+                    busy->fetch_add(1);
+                    release->acquire();
+                    return 0;
+                },
+                [](int) {}, [](const QString&) {});
+            QTRY_COMPARE(busy->load(), i + 1);
+        }
+        auto ran = std::make_shared<std::atomic<int>>(0);
+        QList<int> results;
+        for (int value = 1; value <= 3; ++value) {
+            tracker.start(
+                [ran, value] {
+                    ran->fetch_add(1);
+                    return value;
+                },
+                [&](int v) { results << v; }, [](const QString&) {});
+        }
+        release->release(threads);
+        QTRY_COMPARE(results, QList<int>{3});
+        QTest::qWait(50);
+        QCOMPARE(ran->load(), 1); // jobs 1 and 2 were skipped
     }
 };
 
