@@ -104,6 +104,7 @@ TimelineWidget::SnapshotView TimelineWidget::snapshotView() const
     view.range = selectedRange();
     if (m_selection.trace == 0)
         view.selected = m_selection.slice;
+    view.history = m_history;
     return view;
 }
 
@@ -143,14 +144,21 @@ void TimelineWidget::restoreSnapshotView(const SnapshotView& view)
 
     if (view.hasRange)
         setSelectedRange(view.range.start, view.range.end);
-    if (view.selected != kNoSlice && view.selected < older.slices().size()) {
-        const std::uint32_t track = tracks[older.trackOf(view.selected)];
-        const SliceId found = track == kNoIndex ? kNoSlice
-                                                : findSlice(newer, track, older.slices().start[view.selected],
-                                                            older.str(older.slices().name[view.selected]));
-        if (found != kNoSlice)
-            select({0, found}, false);
-    }
+    // A slice of the older snapshot in the newer one: same track, start and name.
+    const auto inNewer = [&](SliceId s) {
+        if (s == kNoSlice || s >= older.slices().size())
+            return kNoSlice;
+        const std::uint32_t track = tracks[older.trackOf(s)];
+        return track == kNoIndex ? kNoSlice
+                                 : findSlice(newer, track, older.slices().start[s], older.str(older.slices().name[s]));
+    };
+    if (const SliceId found = inNewer(view.selected); found != kNoSlice)
+        select({0, found}, false);
+    m_history = view.history;
+    m_history.remap([&](TraceSlice entry) {
+        return TraceSlice{0, entry.trace == 0 ? inNewer(entry.slice) : kNoSlice};
+    });
+    Q_EMIT historyChanged();
 }
 
 } // namespace ks

@@ -241,6 +241,7 @@ private:
         TimeExtent range;
         bool hasRange = false;
         SliceId selected = kNoSlice;
+        NavigationHistory history; // Back/Forward, in the older trace's slice numbers
     };
     SnapshotView snapshotView() const;
     void restoreSnapshotView(const SnapshotView& view);

@@ -1,5 +1,7 @@
 #include "core/timeline/navigationhistory.h"
 
+#include <utility>
+
 namespace ks {
 
 void NavigationHistory::visit(TraceSlice entry)
@@ -29,6 +31,21 @@ TraceSlice NavigationHistory::forward()
 }
 
 TraceSlice NavigationHistory::current() const { return m_entries.empty() ? TraceSlice{} : m_entries[m_current]; }
+
+void NavigationHistory::remap(const std::function<TraceSlice(TraceSlice)>& map)
+{
+    std::vector<TraceSlice> kept;
+    std::size_t current = 0;
+    for (std::size_t i = 0; i < m_entries.size(); ++i) {
+        const TraceSlice entry = map(m_entries[i]);
+        if (entry.valid())
+            kept.push_back(entry);
+        if (i == m_current && !kept.empty())
+            current = kept.size() - 1;
+    }
+    m_entries = std::move(kept);
+    m_current = current;
+}
 
 void NavigationHistory::clear()
 {

@@ -5,6 +5,7 @@
 #include "core/timeline/traceslice.h"
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace ks {
@@ -20,6 +21,10 @@ public:
     TraceSlice forward();
     TraceSlice current() const;
     void clear();
+    // Renumbers every entry (for a newer snapshot of the trace, which numbers its slices
+    // anew); entries mapped to an invalid slice are dropped, the current one then falls back
+    // to the nearest earlier entry.
+    void remap(const std::function<TraceSlice(TraceSlice)>& map);
 
 private:
     static constexpr std::size_t kMaxEntries = 256;

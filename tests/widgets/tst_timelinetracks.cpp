@@ -211,7 +211,19 @@ private Q_SLOTS:
         const std::uint32_t gpuLater = samePid(*half, gpu, *m_trace);
         QVERIFY(hostLater != kNoIndex && gpuLater != kNoIndex);
 
+        // Back/Forward: the first kernel, then the last one.
+        SliceId firstKernel = kNoSlice;
+        for (SliceId s = 0; s < half->slices().size(); ++s) {
+            if (half->classOf(s) == SliceClass::Kernel
+                && (firstKernel == kNoSlice || half->slices().start[s] < half->slices().start[firstKernel]))
+                firstKernel = s;
+        }
+        const SliceId firstKernelLater =
+            test::findByCorrelation(*m_trace, "kernel", half->slices().correlation[firstKernel]);
+        QVERIFY(firstKernelLater != kNoSlice && firstKernelLater != firstKernel);
+        w->revealSlice(firstKernel);
         w->revealSlice(kernel);
+        QVERIFY(w->canGoBack());
         QVERIFY(w->isPythonLaneFolded(hostThread)); // a GPU trace opens with them folded
         w->setPythonLaneFolded(hostThread, false, false); // this view only: not in the settings
         w->setProcessCollapsed(gpu, true); // the selection stays (Details show it)
@@ -235,6 +247,13 @@ private Q_SLOTS:
         QCOMPARE(w->selectedRange().end, rangeEnd);
         QCOMPARE(w->selectedSlice(), kernelLater);
         QCOMPARE(selections.last().at(0).value<SliceId>(), kernelLater); // Details follow
+        // Back/Forward survive the snapshots, renumbered.
+        QVERIFY(w->canGoBack());
+        QVERIFY(!w->canGoForward());
+        w->goBack();
+        QCOMPARE(w->selectedSlice(), firstKernelLater);
+        w->goForward();
+        QCOMPARE(w->selectedSlice(), kernelLater);
 
         w->setNewerSnapshot(early); // has no such kernel
         QCOMPARE(w->selectedSlice(), kNoSlice);
