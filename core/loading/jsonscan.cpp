@@ -50,10 +50,12 @@ constexpr std::uint32_t kReplacement = 0xFFFD;
 // Reads 4 hex digits after "\u"; -1 if malformed, -2 if the window ended.
 long readHex4(const char* p, const char* end)
 {
-    if (end - p < 4)
-        return -2;
+    // A non-hex byte decides before the end of the window does: otherwise `\u"` read up to a
+    // chunk's end would be an unfinished entry, and read further a replaced escape.
     long v = 0;
     for (int i = 0; i < 4; ++i) {
+        if (p + i >= end)
+            return -2;
         const int h = hexValue(p[i]);
         if (h < 0)
             return -1;
@@ -169,9 +171,9 @@ Status parseString(Cursor& c, std::string_view& out, std::string& scratch)
                 if (p >= c.end || (*p == '\\' && p + 1 >= c.end))
                     return Status::Incomplete;
                 const bool pairFollows = p[0] == '\\' && p[1] == 'u';
-                if (pairFollows && c.end - p < 6)
-                    return Status::Incomplete;
                 const long lo = pairFollows ? readHex4(p + 2, c.end) : -1;
+                if (lo == -2)
+                    return Status::Incomplete;
                 if (lo >= 0xDC00 && lo <= 0xDFFF) {
                     cp = 0x10000 + ((cp - 0xD800) << 10) + (static_cast<std::uint32_t>(lo) - 0xDC00);
                     p += 6;

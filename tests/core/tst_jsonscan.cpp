@@ -73,6 +73,32 @@ private slots:
         QCOMPARE(c.p, json.constData() + json.size());
     }
 
+    // A string with a malformed \u escape reads the same wherever the window ends once the
+    // string has: a non-hex byte decides, not the end of the window (a fuzz_loader finding:
+    // `\u"` at the end of a chunk made an entry unfinished that a whole load read).
+    void malformedUnicodeEscapeReadsTheSameInAnyWindow_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("quote after \\u") << QByteArray("\"x\\u\"}}") << QString::fromUtf8("x\uFFFD");
+        QTest::newRow("two hex digits") << QByteArray("\"x\\u12\"}}") << QString::fromUtf8("x\uFFFD12");
+        QTest::newRow("bad low half") << QByteArray("\"\\ud83d\\u\"}}") << QString::fromUtf8("\uFFFD\uFFFD");
+    }
+    void malformedUnicodeEscapeReadsTheSameInAnyWindow()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, expected);
+        const qsizetype stringEnd = json.lastIndexOf('"') + 1;
+        for (qsizetype end = stringEnd; end <= json.size(); ++end) {
+            Cursor c{json.constData(), json.constData() + end};
+            std::string_view out;
+            std::string scratch;
+            QCOMPARE(parseString(c, out, scratch), Status::Ok);
+            QCOMPARE(QString::fromUtf8(out.data(), qsizetype(out.size())), expected);
+            QCOMPARE(c.p, json.constData() + stringEnd);
+        }
+    }
+
     void incompleteNeverReadsPastTheEnd()
     {
         const QByteArray full = "{\"a\":[1,{\"b\":\"x\\\"]\"}],\"c\":-1.5e3} ";
