@@ -182,14 +182,17 @@ std::shared_ptr<const TraceFacts> sharedTraceFacts(const std::shared_ptr<const T
     static std::mutex mutex;
     static std::vector<Entry> entries;
 
+    // Called under the lock; the vector may have changed between two calls.
+    const auto entryOfTrace = [&] {
+        return std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.trace.lock() == trace; });
+    };
     std::promise<Facts> promise;
     std::shared_future<Facts> pending;
     {
         const std::lock_guard lock(mutex);
         std::erase_if(entries,
                       [](const Entry& e) { return e.trace.expired() || (!e.building.valid() && e.built.expired()); });
-        const auto it =
-            std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.trace.lock() == trace; });
+        const auto it = entryOfTrace();
         if (it != entries.end()) {
             if (auto facts = it->built.lock())
                 return facts;
@@ -202,8 +205,7 @@ std::shared_ptr<const TraceFacts> sharedTraceFacts(const std::shared_ptr<const T
         return pending.get(); // rethrows the builder's failure
     const auto finish = [&](const Facts& built) {
         const std::lock_guard lock(mutex);
-        const auto it =
-            std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.trace.lock() == trace; });
+        const auto it = entryOfTrace();
         if (it == entries.end())
             return;
         if (!built) {
