@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace ks::analysis {
@@ -20,10 +21,13 @@ RankSummary summarize(const WorkspaceMember& member, std::size_t index, const st
     r.member = index;
     r.rank = member.identity.rank;
     r.steps = member.steps.size();
+    // Without steps (a collected trace whose program never called the profiler's step API) the
+    // window is the rank's GPU activity, not the process lifetime: a long start-up would make
+    // a busy rank read as idle.
     const bool hasSteps = !member.steps.empty();
-    r.windowStart = hasSteps ? member.steps.front().start : trace.startTime();
-    const TimeNs hostEnd = hasSteps ? member.steps.back().end : trace.endTime();
-    r.windowEnd = hostEnd;
+    const TimeNs hostStart = hasSteps ? member.steps.front().start : std::numeric_limits<TimeNs>::min();
+    const TimeNs hostEnd = hasSteps ? member.steps.back().end : std::numeric_limits<TimeNs>::max();
+    TimeNs gpuStart = std::numeric_limits<TimeNs>::max(), gpuEnd = std::numeric_limits<TimeNs>::min();
 
     std::vector<SliceId> ncclSlices;
     ncclSlices.reserve(nccl.size());
@@ -39,14 +43,23 @@ RankSummary summarize(const WorkspaceMember& member, std::size_t index, const st
             if (c != SliceClass::Kernel && c != SliceClass::Memcpy && c != SliceClass::Memset)
                 continue;
             const TimeNs start = trace.slices().start[s], end = trace.slices().end(s);
-            if (start < r.windowStart || start >= hostEnd)
+            if (start < hostStart || start >= hostEnd)
                 continue;
-            r.windowEnd = std::max(r.windowEnd, end);
+            gpuStart = std::min(gpuStart, start);
+            gpuEnd = std::max(gpuEnd, end);
             busy.emplace_back(start, end);
             if (c == SliceClass::Kernel)
                 (std::binary_search(ncclSlices.begin(), ncclSlices.end(), s) ? collective : compute)
                     .emplace_back(start, end);
         }
+    }
+    const bool hasGpu = gpuStart <= gpuEnd;
+    if (hasSteps) {
+        r.windowStart = hostStart;
+        r.windowEnd = hasGpu ? std::max(hostEnd, gpuEnd) : hostEnd;
+    } else {
+        r.windowStart = hasGpu ? gpuStart : trace.startTime();
+        r.windowEnd = hasGpu ? gpuEnd : trace.endTime();
     }
     r.kernelTime = gpu::IntervalSet::unionOf(std::move(compute)).measure();
     r.collectiveTime = gpu::IntervalSet::unionOf(std::move(collective)).measure();
@@ -58,7 +71,7 @@ RankSummary summarize(const WorkspaceMember& member, std::size_t index, const st
             sum += s.end - s.start;
         r.stepTimeMean = sum / static_cast<TimeNs>(member.steps.size());
     } else {
-        r.stepTimeMean = hostEnd - r.windowStart;
+        r.stepTimeMean = r.windowEnd - r.windowStart;
     }
     return r;
 }

@@ -9,7 +9,8 @@
 namespace ks::analysis {
 
 // Totals over the rank's profiled steps (first step start to last step end, extended to the
-// end of GPU work launched inside it); the whole trace when it has no steps.
+// end of GPU work launched inside it). Without steps, over the span of the rank's GPU
+// activity (the whole trace when it has none).
 struct RankSummary {
     std::size_t member = 0;
     int rank = -1;

@@ -255,6 +255,72 @@ private Q_SLOTS:
         QCOMPARE(cs[1].ranks[1].wait, TimeNs(20000));
         QCOMPARE(report.ranks[0].waitCaused, TimeNs(20000));
         QCOMPARE(report.ranks[1].waitCaused, TimeNs(50000));
+        // No steps: each rank's window is its own GPU activity, not the launcher's 400 µs.
+        QCOMPARE(report.ranks[0].steps, std::size_t(0));
+        QCOMPARE(report.ranks[0].windowStart, TimeNs(100000));
+        QCOMPARE(report.ranks[0].windowEnd, TimeNs(310000));
+        QCOMPARE(report.ranks[0].stepTimeMean, TimeNs(210000));
+        QCOMPARE(report.ranks[0].idleTime, TimeNs(190000));
+        QCOMPARE(report.ranks[1].windowStart, TimeNs(150000));
+        QCOMPARE(report.ranks[1].windowEnd, TimeNs(290000));
+        QCOMPARE(report.ranks[1].idleTime, TimeNs(120000));
+    }
+
+    // The real file: collect --merge of tests/gpu/ddp_ranks.py under torchrun, 2 ranks over
+    // NCCL on two H100s (tests/gpu/h100x2-ddp-results.txt). Its NCCL kernels carry no args, so
+    // they pair up in issue order per GPU; waits computed here from the file's kernels.
+    void collectedNcclMergedFileOnTwoGpus()
+    {
+        const std::string path = fixture("collected_nccl_merged.pt.trace.json.gz");
+        const auto json = readGz(path);
+        std::vector<Kernel> onDevice[2];
+        for (const auto& e : json["traceEvents"]) {
+            if (e.value("cat", "") == "kernel" && isNcclKernelName(e["name"].get<std::string>()))
+                onDevice[e["args"]["device"].get<int>()].push_back(
+                    {ns(e["ts"].get<double>()), ns(e["ts"].get<double>()) + ns(e["dur"].get<double>()), -1});
+        }
+        for (auto& k : onDevice)
+            std::sort(k.begin(), k.end(), [](const Kernel& a, const Kernel& b) { return a.start < b.start; });
+        QCOMPARE(onDevice[0].size(), std::size_t(15));
+        QCOMPARE(onDevice[1].size(), std::size_t(15));
+
+        const auto report = analyze({path});
+        QCOMPARE(report.ranks.size(), std::size_t(3)); // rank 0, rank 1, torchrun's process
+        QCOMPARE(report.ranks[0].rank, 0);
+        QCOMPARE(report.ranks[1].rank, 1);
+        const auto& cs = report.matching.collectives;
+        QCOMPARE(cs.size(), std::size_t(15));
+        // DDP's set-up (an allgather, broadcasts of the parameters), then one allreduce a step.
+        const char* names[] = {"allgather", "broadcast", "broadcast", "allreduce", "broadcast", "broadcast"};
+        TimeNs waited[2] = {0, 0}, busy[2] = {0, 0};
+        for (std::size_t i = 0; i < cs.size(); ++i) {
+            const auto& c = cs[i];
+            QCOMPARE(c.processGroup, std::string("?"));
+            QCOMPARE(c.name, std::string(i < 6 ? names[i] : "allreduce"));
+            QVERIFY(c.complete && !c.mismatch);
+            QCOMPARE(c.ranks.size(), std::size_t(2));
+            const TimeNs last = std::max(onDevice[0][i].start, onDevice[1][i].start);
+            for (int r = 0; r < 2; ++r) {
+                QCOMPARE(c.ranks[r].rank, r);
+                QCOMPARE(c.ranks[r].start, onDevice[r][i].start);
+                QCOMPARE(c.ranks[r].wait, last - onDevice[r][i].start);
+                waited[r] += last - onDevice[r][i].start;
+                busy[r] += onDevice[r][i].end - onDevice[r][i].start; // one stream: no overlap
+            }
+        }
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(report.ranks[r].collectiveWait, waited[r]);
+            QCOMPARE(report.ranks[r].collectiveTime, busy[r]);
+            QCOMPARE(report.ranks[r].steps, std::size_t(0));
+            // No steps: the window is the rank's GPU activity, which begins with the allgather
+            // only if no copy or kernel came before it.
+            QVERIFY(report.ranks[r].windowStart <= onDevice[r].front().start);
+            QVERIFY(report.ranks[r].windowEnd >= onDevice[r].back().end);
+        }
+        // Rank 1 waits 22.2 ms for rank 0 in all; rank 0 only 0.06 ms, in the one broadcast
+        // where rank 1 came last.
+        QCOMPARE(report.ranks[0].waitCaused, waited[1]);
+        QVERIFY(waited[1] > 22 * 1000 * 1000 && waited[0] < 100 * 1000);
     }
 
     void kernelFamilyNameOfArglessKernel()
