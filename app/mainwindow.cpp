@@ -163,8 +163,11 @@ void MainWindow::arrangeDefaultDocks()
         const int bottomHeight = std::clamp(fontMetrics().height() * 14, height() * 3 / 10, height() * 2 / 5);
         if (!bottom.isEmpty())
             resizeDocks({bottom.front()}, {bottomHeight}, Qt::Vertical);
+        // The right docks (Details, Insights) need room for a finding's title next to its
+        // time: a quarter of a wide window, about 30 characters more on a 1280-pixel one.
+        const int rightWidth = std::min(std::max(width() / 4, fontMetrics().averageCharWidth() * 56), width() / 3);
         if (auto* details = findChild<QDockWidget*>(QStringLiteral("detailsDock")))
-            resizeDocks({details}, {width() / 4}, Qt::Horizontal);
+            resizeDocks({details}, {rightWidth}, Qt::Horizontal);
     });
 }
 

@@ -2,8 +2,10 @@
 
 #include "widgets/statsformat.h"
 
-#include <QBrush>
 #include <QColor>
+#include <QIcon>
+#include <QPainter>
+#include <QPixmap>
 
 #include <cmath>
 
@@ -25,37 +27,68 @@ int InsightsModel::rowCount(const QModelIndex& parent) const { return parent.isV
 
 int InsightsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
+namespace {
+
+QString severityWord(analysis::Severity severity)
+{
+    switch (severity) {
+    case analysis::Severity::High: return InsightsModel::tr("high");
+    case analysis::Severity::Medium: return InsightsModel::tr("medium");
+    case analysis::Severity::Low: return InsightsModel::tr("low");
+    }
+    return {};
+}
+
+// A filled dot in the severity's colour; low findings get the palette's mid grey.
+QIcon severityMark(analysis::Severity severity)
+{
+    static const auto make = [](const QColor& colour) {
+        QPixmap pixmap(12, 12);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(colour);
+        painter.drawEllipse(QRectF(1.5, 1.5, 9, 9));
+        return QIcon(pixmap);
+    };
+    static const QIcon high = make(readableAccent(QColor(190, 30, 30)));
+    static const QIcon medium = make(readableAccent(QColor(200, 120, 0)));
+    static const QIcon low = make(QColor(140, 140, 140));
+    switch (severity) {
+    case analysis::Severity::High: return high;
+    case analysis::Severity::Medium: return medium;
+    case analysis::Severity::Low: return low;
+    }
+    return {};
+}
+
+} // namespace
+
 QVariant InsightsModel::data(const QModelIndex& index, int role) const
 {
     const analysis::Insight* insight = insightAt(index.row());
     if (!insight)
         return {};
-    if (role == kIdRole)
-        return QString::fromStdString(insight->id);
-    if (role == Qt::TextAlignmentRole && index.column() != TitleColumn)
-        return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ForegroundRole && index.column() == SeverityColumn) {
-        switch (insight->severity) {
-        case analysis::Severity::High: return QBrush(readableAccent(QColor(190, 30, 30)));
-        case analysis::Severity::Medium: return QBrush(readableAccent(QColor(200, 120, 0)));
-        case analysis::Severity::Low: return {}; // the palette's text colour, light or dark
-        }
+    switch (role) {
+    case kIdRole: return QString::fromStdString(insight->id);
+    case kSeverityRole: return severityWord(insight->severity);
+    case Qt::TextAlignmentRole:
+        return index.column() == TitleColumn ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    case Qt::DecorationRole: return index.column() == TitleColumn ? severityMark(insight->severity) : QVariant();
+    case Qt::ToolTipRole:
+        return tr("%1 (%2): %3")
+            .arg(QString::fromStdString(insight->id), severityWord(insight->severity),
+                 QString::fromStdString(insight->title));
+    case Qt::DisplayRole: break;
+    default: return {};
     }
-    if (role == Qt::ToolTipRole)
-        return QString::fromStdString(insight->id + ": " + insight->title);
-    if (role != Qt::DisplayRole)
-        return {};
     switch (index.column()) {
-    case SeverityColumn:
-        switch (insight->severity) {
-        case analysis::Severity::High: return tr("high");
-        case analysis::Severity::Medium: return tr("medium");
-        case analysis::Severity::Low: return tr("low");
-        }
-        return {};
     case TitleColumn: return QString::fromStdString(insight->title);
-    case TimeColumn: return QString::fromStdString(formatDuration(TimeNs(std::llround(insight->timeUs * 1000.0))));
-    case ShareColumn: return QStringLiteral("%1 %").arg(insight->share * 100.0, 0, 'f', 1);
+    case TimeColumn:
+        return QStringLiteral("%1 (%2 %)")
+            .arg(QString::fromStdString(formatDuration(TimeNs(std::llround(insight->timeUs * 1000.0)))))
+            .arg(insight->share * 100.0, 0, 'f', 1);
     case EvidenceColumn: return qulonglong(insight->evidence.size());
     default: return {};
     }
@@ -66,11 +99,9 @@ QVariant InsightsModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case SeverityColumn: return tr("Severity");
     case TitleColumn: return tr("Finding");
-    case TimeColumn: return tr("Time / step");
-    case ShareColumn: return tr("Of step");
-    case EvidenceColumn: return tr("Evidence");
+    case TimeColumn: return tr("Per step");
+    case EvidenceColumn: return tr("Events");
     default: return {};
     }
 }

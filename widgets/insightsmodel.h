@@ -1,6 +1,7 @@
 #pragma once
 // The Insights list: one row per finding, in the order given (largest time at stake first).
-// Columns: severity, finding (title), time per step, share of the step, evidence count.
+// Columns: the finding (its severity as a coloured mark), time per step with its share of the
+// step, evidence count. Three columns so that the finding keeps most of a narrow dock.
 #include "core/analysis/insights.h"
 
 #include <QAbstractTableModel>
@@ -10,9 +11,11 @@ namespace ks {
 class InsightsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { SeverityColumn, TitleColumn, TimeColumn, ShareColumn, EvidenceColumn, ColumnCount };
-    // The insight's id under Qt::UserRole on any column.
+    enum Column { TitleColumn, TimeColumn, EvidenceColumn, ColumnCount };
+    // The insight's id under Qt::UserRole on any column; its severity word ("high") under
+    // kSeverityRole.
     static constexpr int kIdRole = Qt::UserRole;
+    static constexpr int kSeverityRole = Qt::UserRole + 1;
 
     using QAbstractTableModel::QAbstractTableModel;
 

@@ -43,9 +43,10 @@ InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     m_view->horizontalHeader()->setSectionResizeMode(InsightsModel::TitleColumn, QHeaderView::Stretch);
     m_view->setWordWrap(false);
     m_details->setOpenLinks(false);
-    m_previous->setText(tr("◀ Previous"));
+    // Arrows only: the row shares a narrow dock with the checkbox and the evidence count.
+    m_previous->setArrowType(Qt::LeftArrow);
     m_previous->setToolTip(tr("Select and reveal the previous evidence event"));
-    m_next->setText(tr("Next ▶"));
+    m_next->setArrowType(Qt::RightArrow);
     m_next->setToolTip(tr("Select and reveal the next evidence event"));
 
     auto* tools = new QHBoxLayout;
@@ -102,7 +103,6 @@ void InsightsPanel::apply(std::vector<analysis::Insight> insights)
 {
     m_hasResult = m_timeline && m_timeline->trace();
     m_model->setInsights(std::move(insights));
-    m_view->resizeColumnToContents(InsightsModel::SeverityColumn);
     selectInsight(-1);
     updateLabels();
     Q_EMIT insightsReady(m_model->rowCount());
@@ -139,9 +139,11 @@ void InsightsPanel::refreshCurrent()
     if (m_timeline)
         m_timeline->setHighlightedSlices(std::move(highlighted));
 
-    QString html = QStringLiteral("<p><b>%1</b> <small>(%2)</small></p>")
+    const QModelIndex current = m_view->currentIndex();
+    QString html = QStringLiteral("<p><b>%1</b> <small>(%2, %3)</small></p>")
                        .arg(QString::fromStdString(insight->title).toHtmlEscaped(),
-                            QString::fromStdString(insight->id).toHtmlEscaped());
+                            QString::fromStdString(insight->id).toHtmlEscaped(),
+                            tr("%1 severity").arg(current.data(InsightsModel::kSeverityRole).toString()));
     html +=
         QStringLiteral("<p>") + QString::fromStdString(insight->explanation).toHtmlEscaped() + QStringLiteral("</p>");
     html +=

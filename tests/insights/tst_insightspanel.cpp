@@ -7,10 +7,12 @@
 #include "widgets/insightspanel.h"
 #include "widgets/timelinewidget.h"
 
+#include <QIcon>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QTextBrowser>
 
 using namespace ks;
 
@@ -102,6 +104,40 @@ private slots:
         QCOMPARE(panel.currentEvidence().size(), std::size_t(1));
         QCOMPARE(panel.currentEvidence().front().start, insight->evidence.front().start);
         QCOMPARE(timeline.highlightedSlices().size(), std::size_t(1));
+    }
+
+    // In a dock as narrow as on a 1280-pixel screen the finding keeps most of the width: its
+    // severity is a coloured mark (and a word in its tooltip and details), its share sits with
+    // its time.
+    void narrowDockKeepsTheFindingReadable()
+    {
+        TimelineWidget timeline;
+        InsightsPanel panel(&timeline);
+        panel.resize(380, 500);
+        panel.show();
+        QSignalSpy ready(&panel, &InsightsPanel::insightsReady);
+        timeline.setTrace(testing::fixtureTrace("train_baseline"));
+        QVERIFY(ready.wait(60000));
+        QCOMPARE(panel.model()->columnCount(), 3);
+        const int viewport = panel.view()->viewport()->width();
+        QVERIFY2(panel.view()->columnWidth(InsightsModel::TitleColumn) * 2 > viewport,
+                 qPrintable(QStringLiteral("finding %1 px of %2")
+                                .arg(panel.view()->columnWidth(InsightsModel::TitleColumn))
+                                .arg(viewport)));
+        const int row = rowOf(panel, "pageable-copy");
+        const analysis::Insight* insight = panel.model()->insightAt(row);
+        const QModelIndex title = panel.model()->index(row, InsightsModel::TitleColumn);
+        const QString severity = title.data(InsightsModel::kSeverityRole).toString();
+        QCOMPARE(severity,
+                 QString::fromLatin1(insight->severity == analysis::Severity::High         ? "high"
+                                         : insight->severity == analysis::Severity::Medium ? "medium"
+                                                                                           : "low"));
+        QVERIFY(!title.data(Qt::DecorationRole).value<QIcon>().isNull());
+        QVERIFY(title.data(Qt::ToolTipRole).toString().contains(severity));
+        const QString perStep = panel.model()->index(row, InsightsModel::TimeColumn).data().toString();
+        QVERIFY2(perStep.endsWith(QStringLiteral("%1 %)").arg(insight->share * 100.0, 0, 'f', 1)), qPrintable(perStep));
+        panel.selectInsight(row);
+        QVERIFY(panel.findChild<QTextBrowser*>()->toPlainText().contains(severity + QStringLiteral(" severity")));
     }
 
 private:
