@@ -39,28 +39,22 @@ QString severityWord(analysis::Severity severity)
     return {};
 }
 
-// A filled dot in the severity's colour; low findings get the palette's mid grey.
+// A filled dot in the severity's colour (made per call: the accent follows a light or dark
+// palette, and the table has a handful of rows); low findings get a mid grey.
 QIcon severityMark(analysis::Severity severity)
 {
-    static const auto make = [](const QColor& colour) {
-        QPixmap pixmap(12, 12);
-        pixmap.fill(Qt::transparent);
-        QPainter painter(&pixmap);
-        painter.setRenderHint(QPainter::Antialiasing);
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(colour);
-        painter.drawEllipse(QRectF(1.5, 1.5, 9, 9));
-        return QIcon(pixmap);
-    };
-    static const QIcon high = make(readableAccent(QColor(190, 30, 30)));
-    static const QIcon medium = make(readableAccent(QColor(200, 120, 0)));
-    static const QIcon low = make(QColor(140, 140, 140));
-    switch (severity) {
-    case analysis::Severity::High: return high;
-    case analysis::Severity::Medium: return medium;
-    case analysis::Severity::Low: return low;
-    }
-    return {};
+    const QColor colour = severity == analysis::Severity::High ? readableAccent(QColor(190, 30, 30))
+        : severity == analysis::Severity::Medium               ? readableAccent(QColor(200, 120, 0))
+                                                               : QColor(140, 140, 140);
+    QPixmap pixmap(12, 12);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(colour);
+    painter.drawEllipse(QRectF(1.5, 1.5, 9, 9));
+    painter.end();
+    return QIcon(pixmap);
 }
 
 } // namespace
