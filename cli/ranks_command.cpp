@@ -112,8 +112,8 @@ void printText(const analysis::Workspace& ws, const analysis::RanksReport& r,
                     ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(), ms(s.collectiveWait).c_str(),
                     ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
     }
-    std::printf("(step: mean ProfilerStep; the others are totals over the steps; caused: the others' wait when this "
-                "rank arrived last)\n\n%s\n",
+    std::printf("(step: mean ProfilerStep, or the span of the rank's GPU work when it has no steps; the others are "
+                "totals over the steps or that span; caused: the others' wait when this rank arrived last)\n\n%s\n",
                 r.straggler.text.c_str());
     for (const auto& s : r.steps) {
         if (s.totalWait > 0)

@@ -48,6 +48,9 @@ QTableView* makeView(QStandardItemModel* model, QWidget* parent)
     view->verticalHeader()->hide();
     view->verticalHeader()->setDefaultSectionSize(20);
     view->horizontalHeader()->setStretchLastSection(true);
+    // Column widths from the rows in view and a few dozen more: 8 ranks give thousands of
+    // collectives, and measuring each row's text would hold the GUI thread.
+    view->horizontalHeader()->setResizeContentsPrecision(48);
     return view;
 }
 
@@ -128,6 +131,8 @@ void RanksPanel::setReport(std::shared_ptr<const analysis::RanksReport> report, 
 
     m_rankModel->setHorizontalHeaderLabels({tr("Rank"), tr("Steps"), tr("Step time"), tr("Compute"), tr("Collectives"),
                                             tr("Wait"), tr("Idle"), tr("Wait caused"), tr("Last arrivals")});
+    m_rankModel->horizontalHeaderItem(2)->setToolTip(
+        tr("Mean ProfilerStep; without steps, the span of the rank's GPU work (the others are totals over it)"));
     for (const analysis::RankSummary& rank : m_report->ranks) {
         const QString label = labels.value(int(rank.member), QString::number(rank.rank));
         QList<QStandardItem*> row{textItem(label),

@@ -2,12 +2,14 @@
 // `--diff` on the baseline/optimized fixtures (aligned at the first common step, a
 // kernel row double-clicked in the Diff dock), the two DDP ranks (groups in rank order,
 // a collective selected and its cross-rank link followed from Details), a merged collected
-// file opened as its ranks, and a folder with a corrupt file among three.
+// file opened as its ranks (gloo on one GPU; NCCL on two, its Ranks dock), and a folder with a
+// corrupt file among three.
 #include "app/mainwindow.h"
 #include "app/workspacecontroller.h"
 #include "core/loading/loader.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diffpanel.h"
+#include "widgets/rankspanel.h"
 #include "widgets/timelinewidget.h"
 #include "windowtesting.h"
 
@@ -231,6 +233,35 @@ private Q_SLOTS:
         QVERIFY2(titles.value(2).endsWith(QStringLiteral("(other processes)")), qPrintable(titles.value(2)));
         QVERIFY(window.windowFilePath().endsWith(QStringLiteral("collected_gloo_merged.pt.trace.json.gz")));
         QVERIFY(!visibleMessageBox(window));
+    }
+
+    // The same with NCCL on two GPUs: the Ranks dock lists both ranks, torchrun's process
+    // apart, and the 15 collectives matched without kineto's args; without steps each rank's
+    // step time is the span of its GPU work, as the column's tooltip says.
+    void ncclMergedFileFillsTheRanksDock()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
+        window.openFiles({fixture("collected_nccl_merged")});
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
+        auto* panel = window.findChild<RanksPanel*>();
+        QVERIFY(panel);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->report(), 30000);
+        const auto report = panel->report();
+        const QAbstractItemModel* ranks = panel->rankTable()->model();
+        QCOMPARE(ranks->rowCount(), 3);
+        QCOMPARE(panel->collectiveTable()->model()->rowCount(), 15);
+        QCOMPARE(report->matching.collectives.size(), std::size_t(15));
+        QVERIFY(ranks->headerData(2, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QStringLiteral("GPU work")));
+        for (int row = 0; row < 2; ++row) {
+            const analysis::RankSummary& r = report->ranks[std::size_t(row)];
+            QCOMPARE(ranks->index(row, 1).data().toString(), QStringLiteral("0")); // steps
+            QCOMPARE(r.stepTimeMean, r.windowEnd - r.windowStart);
+            QVERIFY(r.collectiveTime > 0);
+        }
+        QVERIFY(ranks->index(0, 0).data().toString().startsWith(QStringLiteral("Rank 0")));
+        QVERIFY(ranks->index(1, 0).data().toString().startsWith(QStringLiteral("Rank 1")));
     }
 
     void corruptFileAmongThreeNamesItselfAndTheOthersOpen()
