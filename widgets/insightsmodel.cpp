@@ -11,6 +11,11 @@
 
 namespace ks {
 
+QString InsightsModel::timePerStep(const analysis::Insight& insight)
+{
+    return QString::fromStdString(formatDuration(TimeNs(std::llround(insight.timeUs * 1000.0))));
+}
+
 void InsightsModel::setInsights(std::vector<analysis::Insight> insights)
 {
     beginResetModel();
@@ -80,9 +85,7 @@ QVariant InsightsModel::data(const QModelIndex& index, int role) const
     switch (index.column()) {
     case TitleColumn: return QString::fromStdString(insight->title);
     case TimeColumn:
-        return QStringLiteral("%1 (%2 %)")
-            .arg(QString::fromStdString(formatDuration(TimeNs(std::llround(insight->timeUs * 1000.0)))))
-            .arg(insight->share * 100.0, 0, 'f', 1);
+        return QStringLiteral("%1 (%2 %)").arg(timePerStep(*insight)).arg(insight->share * 100.0, 0, 'f', 1);
     case EvidenceColumn: return qulonglong(insight->evidence.size());
     default: return {};
     }

@@ -19,6 +19,9 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
 
+    // "1.234 ms": the time the finding costs per step, as the table and the overview show it.
+    static QString timePerStep(const analysis::Insight& insight);
+
     void setInsights(std::vector<analysis::Insight> insights);
     const std::vector<analysis::Insight>& insights() const { return m_insights; }
     const analysis::Insight* insightAt(int row) const;

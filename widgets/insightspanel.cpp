@@ -16,7 +16,6 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include <cmath>
 #include <utility>
 
 namespace ks {
@@ -171,8 +170,7 @@ void InsightsPanel::showOverview()
     for (const auto& insight : m_model->insights()) {
         html += QStringLiteral("<li><b>%1</b> %2 <small>(%3 per step)</small></li>")
                     .arg(QString::fromStdString(insight.id).toHtmlEscaped(),
-                         QString::fromStdString(insight.title).toHtmlEscaped(),
-                         QString::fromStdString(formatDuration(TimeNs(std::llround(insight.timeUs * 1000.0)))));
+                         QString::fromStdString(insight.title).toHtmlEscaped(), InsightsModel::timePerStep(insight));
     }
     m_details->setHtml(html + QStringLiteral("</ul>"));
 }

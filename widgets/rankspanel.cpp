@@ -48,9 +48,7 @@ QTableView* makeView(QStandardItemModel* model, QWidget* parent)
     view->verticalHeader()->hide();
     view->verticalHeader()->setDefaultSectionSize(20);
     view->horizontalHeader()->setStretchLastSection(true);
-    // Column widths from the rows in view and a few dozen more: 8 ranks give thousands of
-    // collectives, and measuring each row's text would hold the GUI thread.
-    view->horizontalHeader()->setResizeContentsPrecision(48);
+    measureColumnsFromLeadingRows(*view); // 8 ranks give thousands of collectives
     return view;
 }
 

@@ -2,9 +2,11 @@
 
 #include <QAbstractItemModel>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QLocale>
 #include <QPalette>
 #include <QStringList>
+#include <QTableView>
 
 namespace ks {
 
@@ -59,6 +61,12 @@ QColor readableAccent(const QColor& accent)
 {
     const bool darkBase = QGuiApplication::palette().color(QPalette::Base).lightness() < 128;
     return darkBase ? accent.lighter(170) : accent;
+}
+
+void measureColumnsFromLeadingRows(QTableView& view)
+{
+    constexpr int kRowsBeyondTheVisible = 48;
+    view.horizontalHeader()->setResizeContentsPrecision(kRowsBeyondTheVisible);
 }
 
 } // namespace ks

@@ -57,10 +57,7 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
     m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    // Column widths from the rows in view and the next few dozen (the largest, once sorted):
-    // measuring every row's text (kernel names run to 800 characters) kept the GUI thread
-    // busy 30 ms for a few hundred rows.
-    m_view->horizontalHeader()->setResizeContentsPrecision(48);
+    measureColumnsFromLeadingRows(*m_view);
     m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(m_view->horizontalHeader(), &QHeaderView::sectionClicked, this, [this] { m_userSorted = true; });
