@@ -7,6 +7,7 @@
 #include "bench/measure.h"
 #include "collector/host/collectedtrace.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -98,13 +99,21 @@ int main(int argc, char** argv)
     }
     if (live.front().slices.size() != recorder.data().slices.size())
         snapshot();
+    // The figure below: the best of three more snapshots at the end (a shared machine's noise
+    // only ever adds time).
+    double bestOld = oldMs, bestLive = liveMs;
+    for (int i = 0; i < 3; ++i) {
+        snapshot();
+        bestOld = std::min(bestOld, oldMs);
+        bestLive = std::min(bestLive, liveMs);
+    }
     std::printf(
         "collector host: %zu records (%.1f MB on the wire) decoded and joined in %.3f s CPU = %.2f M records/s\n",
         records, stream.size() / 1e6, decodeSeconds, records / decodeSeconds / 1e6);
     std::printf("collector host: event text %.1f MB (%.0f bytes/event)\n", arena->bytes() / 1e6,
                 double(arena->bytes()) / double(recorder.data().slices.size()));
-    std::printf("live recording at %zu events: %.1f snapshots/s with the whole copy, %.1f with new records copied "
-                "(the GUI asks for at most 10/s)\n",
-                recorder.data().slices.size(), 1e3 / oldMs, 1e3 / liveMs);
+    std::printf("live recording at %zu events (best of 4 snapshots): %.0f ms = %.1f snapshots/s with the whole "
+                "copy, %.0f ms = %.1f with new records copied (the GUI asks for at most 10/s)\n",
+                recorder.data().slices.size(), bestOld, 1e3 / bestOld, bestLive, 1e3 / bestLive);
     return 0;
 }

@@ -353,10 +353,15 @@ DeviceProperties toDeviceProperties(const wire::Device& d)
 Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options)
 {
     TraceBuilder builder;
-    std::size_t events = 0; // sized once: growing the columns of a million events copies them again and again
-    for (const auto& process : processes)
-        events += process.slices.size() + process.instants.size() + process.flows.size();
-    builder.reserveForEvents(events);
+    // Sized once: growing the columns of a million events copies them again and again.
+    TraceBuilder::EventCounts counts;
+    for (const auto& process : processes) {
+        counts.slices += process.slices.size();
+        counts.gpuOps += process.gpuOps.size();
+        counts.flowEvents += process.flows.size();
+        counts.instants += process.instants.size();
+    }
+    builder.reserveFor(counts);
     const bool shared = processes.size() > 1;
     const std::set<std::int64_t> devicesOfSeveral = shared ? sharedDevices(processes) : std::set<std::int64_t>();
     std::vector<wire::Device> devices;

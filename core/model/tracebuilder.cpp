@@ -5,7 +5,9 @@
 #include "core/model/utf8.h"
 
 #include <algorithm>
+#include <cstring>
 #include <future>
+#include <memory>
 #include <numeric>
 #include <sys/mman.h>
 #include <tuple>
@@ -60,31 +62,26 @@ void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
     column.swap(out);
 }
 
-// Applies `order` to several columns at once in place, following the permutation's cycles:
-// no second copy of a multi-GB column is made (the load's peak memory is here), and no
-// fresh pages are faulted in. Each column moves together along one walk of `order`.
-template <class... Columns, std::size_t... I>
-void permuteInPlace(const std::vector<std::uint32_t>& order, std::index_sequence<I...>, Columns&... columns)
-{
-    std::vector<bool> placed(order.size());
-    for (std::uint32_t first = 0; first < order.size(); ++first) {
-        if (placed[first] || order[first] == first)
-            continue;
-        const auto saved = std::tuple(columns[first]...);
-        std::uint32_t to = first;
-        for (std::uint32_t from = order[to]; from != first; to = from, from = order[to]) {
-            placed[to] = true;
-            ((columns[to] = columns[from]), ...);
-        }
-        placed[to] = true;
-        ((columns[to] = std::get<I>(saved)), ...);
-    }
-}
-
+// Applies `order` to several columns, one column at a time: each is gathered into one scratch
+// buffer (sequential writes; the reads follow the tracks, a few sequential streams) and copied
+// back. Following the permutation's cycles instead needs no scratch but jumps across the whole
+// of every column, a cache miss per slice and column: most of a build's time at a million
+// slices. The scratch is one column of the widest type, not a copy of the model.
 template <class... Columns>
-void permuteInPlace(const std::vector<std::uint32_t>& order, Columns&... columns)
+void permuteThroughScratch(const std::vector<std::uint32_t>& order, Columns&... columns)
 {
-    permuteInPlace(order, std::index_sequence_for<Columns...>{}, columns...);
+    constexpr std::size_t kWidest = std::max({sizeof(typename Columns::value_type)...});
+    static_assert(kWidest <= sizeof(std::uint64_t));
+    const auto scratch = std::make_unique_for_overwrite<std::uint64_t[]>(order.size()); // not zeroed: all written
+    auto* bytes = reinterpret_cast<unsigned char*>(scratch.get()); // NOLINT: raw bytes of trivial values
+    const auto gather = [&](auto& column) {
+        using T = typename std::decay_t<decltype(column)>::value_type;
+        static_assert(std::is_trivially_copyable_v<T>);
+        for (std::size_t i = 0; i < order.size(); ++i)
+            std::memcpy(bytes + i * sizeof(T), &column[order[i]], sizeof(T));
+        std::memcpy(column.data(), bytes, order.size() * sizeof(T));
+    };
+    (gather(columns), ...);
 }
 
 // The slice columns the loader fills, listed once so that reserving and reordering never
@@ -131,17 +128,23 @@ TraceBuilder::TraceBuilder() = default;
 
 std::uint32_t TraceBuilder::trackFor(JsonId pid, JsonId tid, bool device)
 {
-    if (m_lastTrack != kNoIndex) {
-        const auto& k = m_trackKeys[m_lastTrack];
-        if (k.device == device && k.pid == pid && k.tid == tid)
-            return m_lastTrack;
+    const auto is = [&](std::uint32_t track) {
+        if (track == kNoIndex)
+            return false;
+        const auto& k = m_trackKeys[track];
+        return k.device == device && k.pid == pid && k.tid == tid;
+    };
+    if (is(m_lastTrack))
+        return m_lastTrack;
+    if (!is(m_trackBeforeLast)) {
+        TrackKey key{pid, tid, device};
+        auto [it, inserted] = m_trackIndex.try_emplace(key, static_cast<std::uint32_t>(m_trackKeys.size()));
+        if (inserted)
+            m_trackKeys.push_back(key);
+        m_trackBeforeLast = it->second;
     }
-    TrackKey key{pid, tid, device};
-    auto [it, inserted] = m_trackIndex.try_emplace(key, static_cast<std::uint32_t>(m_trackKeys.size()));
-    if (inserted)
-        m_trackKeys.push_back(key);
-    m_lastTrack = it->second;
-    return it->second;
+    std::swap(m_lastTrack, m_trackBeforeLast);
+    return m_lastTrack;
 }
 
 std::uint32_t TraceBuilder::threadKeyFor(JsonId pid, JsonId tid, bool device)
@@ -172,18 +175,21 @@ SliceClass TraceBuilder::categoryClass(StringId category)
     return classes[category];
 }
 
-void TraceBuilder::reserveForEvents(std::size_t events)
+void TraceBuilder::reserveForEvents(std::size_t events) { reserveFor({events, events / 8, events / 4, events / 8}); }
+
+void TraceBuilder::reserveFor(const EventCounts& counts)
 {
     // Doubling would copy every column and fault in about twice its final memory.
-    events = std::min<std::size_t>(events, std::size_t(1) << 31);
+    const auto atMost = [](std::size_t n) { return std::min<std::size_t>(n, std::size_t(1) << 31); };
+    const std::size_t slices = atMost(counts.slices);
     auto& t = m_trace.m_slices;
-    forEachLoadedColumn(t, [&](auto& column) { reserveColumn(column, events); });
-    reserveColumn(m_sliceTrack, events);
-    reserveColumn(m_sliceIsPython, events);
-    reserveColumn(m_flowEvents, events / 4);
-    reserveColumn(m_instantEvents, events / 8);
-    reserveColumn(m_gpuOps, events / 8);
-    reserveColumn(m_gpuOpSlice, events / 8);
+    forEachLoadedColumn(t, [&](auto& column) { reserveColumn(column, slices); });
+    reserveColumn(m_sliceTrack, slices);
+    reserveColumn(m_sliceIsPython, slices);
+    reserveColumn(m_flowEvents, atMost(counts.flowEvents));
+    reserveColumn(m_instantEvents, atMost(counts.instants));
+    reserveColumn(m_gpuOps, atMost(counts.gpuOps));
+    reserveColumn(m_gpuOpSlice, atMost(counts.gpuOps));
 }
 
 std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
@@ -356,7 +362,7 @@ Trace TraceBuilder::finish()
     // (large traces only: a thread costs more than a small trace's whole reorder).
     auto& t = m_trace.m_slices;
     auto reorderOthers = [&] {
-        visitOtherLoadedColumns(t, [&](auto&... columns) { permuteInPlace(order, columns...); });
+        visitOtherLoadedColumns(t, [&](auto&... columns) { permuteThroughScratch(order, columns...); });
     };
     constexpr std::size_t kParallelReorderSlices = 1 << 16;
     std::future<void> othersReordered;
@@ -364,7 +370,7 @@ Trace TraceBuilder::finish()
         othersReordered = std::async(std::launch::async, reorderOthers);
     else
         reorderOthers();
-    visitTimeColumns(t, [&](auto&... columns) { permuteInPlace(order, columns...); });
+    visitTimeColumns(t, [&](auto&... columns) { permuteThroughScratch(order, columns...); });
     t.row.resize(n);
     for (std::uint32_t r = 0; r < rows.size(); ++r)
         std::fill(t.row.begin() + rows[r].begin, t.row.begin() + rows[r].end, r);
@@ -373,21 +379,23 @@ Trace TraceBuilder::finish()
         track.sliceEnd = track.rowBegin < track.rowEnd ? rows[track.rowEnd - 1].end : 0;
     }
 
-    // GPU-op side table, keyed by final slice id.
-    std::vector<std::pair<SliceId, std::uint32_t>> gpuOps;
-    gpuOps.reserve(m_gpuOps.size());
-    for (std::uint32_t i = 0; i < m_gpuOpSlice.size(); ++i)
-        gpuOps.emplace_back(finalIdOfPending[m_gpuOpSlice[i]], i);
-    freeColumn(m_gpuOpSlice);
-    std::sort(gpuOps.begin(), gpuOps.end());
-    m_trace.m_gpuOpSlices.reserve(gpuOps.size());
-    m_trace.m_gpuOps.reserve(gpuOps.size());
-    for (const auto& [slice, info] : gpuOps) {
-        m_trace.m_gpuOpSlices.push_back(slice);
-        m_trace.m_gpuOps.push_back(m_gpuOps[info]);
+    // GPU-op side table, keyed by final slice id: each record placed at its slice's final id,
+    // then read out in that order (linear; sorting (id, record) pairs was not).
+    m_trace.m_gpuOpSlices.reserve(m_gpuOps.size());
+    m_trace.m_gpuOps.reserve(m_gpuOps.size());
+    if (!m_gpuOps.empty()) {
+        std::vector<std::uint32_t> recordAt(n, kNoIndex);
+        for (std::uint32_t i = 0; i < m_gpuOpSlice.size(); ++i)
+            recordAt[finalIdOfPending[m_gpuOpSlice[i]]] = i;
+        for (SliceId s = 0; s < n; ++s) {
+            if (recordAt[s] != kNoIndex) {
+                m_trace.m_gpuOpSlices.push_back(s);
+                m_trace.m_gpuOps.push_back(m_gpuOps[recordAt[s]]);
+            }
+        }
     }
+    freeColumn(m_gpuOpSlice);
     freeColumn(m_gpuOps);
-    freeColumn(gpuOps);
 
     bindAndPairFlows(finalIdOfPending);
     freeColumn(finalIdOfPending);
@@ -507,7 +515,7 @@ void TraceBuilder::buildProcessesAndTracks()
     m_trackIndex.clear();
     for (std::uint32_t ti = 0; ti < m_trackKeys.size(); ++ti)
         m_trackIndex.emplace(m_trackKeys[ti], ti);
-    m_lastTrack = kNoIndex;
+    m_lastTrack = m_trackBeforeLast = kNoIndex;
 }
 
 std::vector<std::uint32_t> TraceBuilder::sortByTrackAndStart() const

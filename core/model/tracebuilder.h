@@ -65,6 +65,11 @@ public:
 
     // Sizes the columns for about `events` traceEvents entries (a hint: more still fit).
     void reserveForEvents(std::size_t events);
+    // The same, for a caller that knows how many of each it will add (the collector).
+    struct EventCounts {
+        std::size_t slices = 0, gpuOps = 0, flowEvents = 0, instants = 0;
+    };
+    void reserveFor(const EventCounts& counts);
     // Returns the builder's index of the slice (valid until finish()).
     std::uint32_t addSlice(const SliceEvent& e);
     // classifyCategory, computed once per category.
@@ -171,7 +176,8 @@ private:
     std::unordered_map<TrackKey, std::uint32_t, TrackKeyHash> m_threadKeyIndex;
     std::vector<TrackKey> m_trackKeys;
     std::unordered_map<TrackKey, std::uint32_t, TrackKeyHash> m_trackIndex;
-    std::uint32_t m_lastTrack = kNoIndex;
+    // The tracks of the last two slices: a collector's CPU calls and their kernels alternate.
+    std::uint32_t m_lastTrack = kNoIndex, m_trackBeforeLast = kNoIndex;
     std::map<JsonId, ProcessMeta> m_processMeta;
     std::map<std::pair<JsonId, JsonId>, ThreadMeta> m_threadMeta;
     std::map<std::pair<JsonId, std::string>, std::uint32_t> m_counterIndex;

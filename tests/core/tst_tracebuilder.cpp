@@ -224,6 +224,42 @@ private slots:
         QVERIFY(syncStart[0].isStart);
     }
 
+    // The halves are paired in (category, name, id, time, phase, file) order (a radix sort on
+    // the ids): ids equal in their low 16 or 32 bits stay apart, the same id under another
+    // name is another flow, halves given late in the file still pair by time, and of two
+    // starts at the same time the later in the file is the one an end closes.
+    void flowPairingOrder()
+    {
+        const auto t = load(R"(
+            {"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},
+            {"ph":"X","name":"b","pid":1,"tid":2,"ts":1,"dur":1},
+            {"ph":"X","name":"c","pid":1,"tid":3,"ts":5,"dur":1},
+            {"ph":"X","name":"d","pid":1,"tid":4,"ts":7,"dur":1},
+            {"ph":"X","name":"e","pid":1,"tid":5,"ts":9,"dur":1},
+            {"ph":"f","cat":"x","name":"n","id":"0x100000001","pid":1,"tid":4,"ts":7,"bp":"e"},
+            {"ph":"f","cat":"x","name":"n","id":"0x10001","pid":1,"tid":5,"ts":9,"bp":"e"},
+            {"ph":"s","cat":"x","name":"n","id":1,"pid":1,"tid":1,"ts":1},
+            {"ph":"s","cat":"x","name":"n","id":1,"pid":1,"tid":2,"ts":1},
+            {"ph":"f","cat":"x","name":"n","id":1,"pid":1,"tid":3,"ts":5,"bp":"e"},
+            {"ph":"s","cat":"x","name":"m","id":1,"pid":1,"tid":1,"ts":1},
+            {"ph":"f","cat":"x","name":"m","id":1,"pid":1,"tid":5,"ts":9,"bp":"e"},
+            {"ph":"s","cat":"x","name":"n","id":"0x100000001","pid":1,"tid":1,"ts":1},
+            {"ph":"s","cat":"x","name":"n","id":"0x10001","pid":1,"tid":2,"ts":1})");
+        std::vector<std::tuple<std::string, std::string, std::string, std::uint64_t>> flows;
+        for (const auto& f : t->flows())
+            flows.emplace_back(t->str(f.name), t->str(t->slices().name[f.from]), t->str(t->slices().name[f.to]), f.id);
+        using Flows = decltype(flows);
+        // "n" was interned before "m": its flows come first, by id.
+        QCOMPARE(
+            flows,
+            (Flows{{"n", "b", "c", 1}, {"n", "b", "e", 0x10001}, {"n", "a", "d", 0x100000001}, {"m", "a", "e", 1}}));
+        // The first of the two starts at ts 1 with id 1 was closed by nothing.
+        const auto unpaired = t->unpairedFlowHalves(byName(*t, "a"));
+        QCOMPARE(unpaired.size(), std::size_t(1));
+        QVERIFY(unpaired[0].isStart);
+        QCOMPARE(unpaired[0].id, 1u);
+    }
+
     void flowStepsAndV2()
     {
         const auto t = load(R"(
