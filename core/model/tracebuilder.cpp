@@ -62,6 +62,27 @@ void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
     column.swap(out);
 }
 
+// Applies `order` (new position -> old index) to one column in place, following the
+// permutation's cycles: no second copy, and next to nothing to do when the column is nearly in
+// order already.
+template <typename T>
+void permuteInPlace(const std::vector<std::uint32_t>& order, std::vector<T>& column)
+{
+    std::vector<bool> placed(order.size());
+    for (std::uint32_t first = 0; first < order.size(); ++first) {
+        if (placed[first] || order[first] == first)
+            continue;
+        T saved = std::move(column[first]);
+        std::uint32_t to = first;
+        for (std::uint32_t from = order[to]; from != first; to = from, from = order[to]) {
+            placed[to] = true;
+            column[to] = std::move(column[from]);
+        }
+        placed[to] = true;
+        column[to] = std::move(saved);
+    }
+}
+
 // Applies `order` to several columns, one column at a time: each is gathered into one scratch
 // buffer (sequential writes; the reads follow the tracks, a few sequential streams) and copied
 // back. Following the permutation's cycles instead needs no scratch but jumps across the whole
@@ -387,12 +408,17 @@ Trace TraceBuilder::finish()
         std::vector<std::uint32_t> recordAt(n, kNoIndex);
         for (std::uint32_t i = 0; i < m_gpuOpSlice.size(); ++i)
             recordAt[finalIdOfPending[m_gpuOpSlice[i]]] = i;
+        std::vector<std::uint32_t> recordOrder; // new position -> record
+        recordOrder.reserve(m_gpuOps.size());
         for (SliceId s = 0; s < n; ++s) {
             if (recordAt[s] != kNoIndex) {
                 m_trace.m_gpuOpSlices.push_back(s);
-                m_trace.m_gpuOps.push_back(m_gpuOps[recordAt[s]]);
+                recordOrder.push_back(recordAt[s]);
             }
         }
+        freeColumn(recordAt);
+        permuteInPlace(recordOrder, m_gpuOps); // records mostly come in their slices' order
+        m_trace.m_gpuOps = std::move(m_gpuOps);
     }
     freeColumn(m_gpuOpSlice);
     freeColumn(m_gpuOps);

@@ -44,48 +44,64 @@ std::vector<std::uint32_t> pairingOrder(const std::vector<BoundHalf>& halves)
         std::uint32_t names; // dense rank of (category, name)
         std::uint32_t half;
     };
+    // The distinct name pairs, ranked in (category, name) order; halves of one pair come in runs.
     std::map<std::pair<StringId, StringId>, std::uint32_t> nameRank;
-    for (const auto& h : halves)
-        nameRank.try_emplace({h.category, h.name}, 0);
+    auto names = nameRank.end();
+    for (const auto& h : halves) {
+        if (names == nameRank.end() || names->first != std::pair(h.category, h.name))
+            names = nameRank.try_emplace({h.category, h.name}, 0).first;
+    }
     std::uint32_t rank = 0;
-    for (auto& [names, r] : nameRank)
+    for (auto& [pair, r] : nameRank)
         r = rank++;
-    std::vector<Key> keys(halves.size()), scratch(halves.size());
-    for (std::uint32_t i = 0; i < halves.size(); ++i)
-        keys[i] = {halves[i].id, nameRank.at({halves[i].category, halves[i].name}), i};
-    // Least significant digit first; a digit that is the same in every key (the high bits of
-    // small ids, the process in a collector's) costs one counting pass and no move.
-    constexpr int kDigitBits = 16;
-    std::vector<std::uint32_t> count(std::size_t(1) << kDigitBits);
-    const auto pass = [&](auto digitOf) {
+    std::vector<Key> keys(halves.size());
+    std::uint64_t idBits = 0; // the bits in which some id differs from the first
+    names = nameRank.end();
+    for (std::uint32_t i = 0; i < halves.size(); ++i) {
+        const auto& h = halves[i];
+        if (names == nameRank.end() || names->first != std::pair(h.category, h.name))
+            names = nameRank.find({h.category, h.name});
+        keys[i] = {h.id, names->second, i};
+        idBits |= h.id ^ keys.front().id;
+    }
+    // Least significant byte first: the id's, then the name rank's. Bytes, not wider digits:
+    // 256 places to write to stay in cache. A byte that is the same in every key (the high
+    // bytes of small ids, the process in a collector's id) is skipped.
+    std::vector<Key> scratch(keys.size());
+    std::vector<std::uint32_t> count(256);
+    const auto sortByByte = [&](auto byteOf) {
         std::fill(count.begin(), count.end(), 0);
         for (const Key& k : keys)
-            ++count[digitOf(k)];
-        if (std::any_of(count.begin(), count.end(), [&](std::uint32_t c) { return c == keys.size(); }))
-            return;
+            ++count[byteOf(k)];
         std::exclusive_scan(count.begin(), count.end(), count.begin(), 0U);
         for (const Key& k : keys)
-            scratch[count[digitOf(k)]++] = k;
+            scratch[count[byteOf(k)]++] = k;
         keys.swap(scratch);
     };
-    for (int shift = 0; shift < 64; shift += kDigitBits)
-        pass([shift](const Key& k) { return static_cast<std::uint32_t>(k.id >> shift) & 0xffffU; });
-    if (rank > 1)
-        pass([](const Key& k) { return k.names; }); // fewer than 2^16 name pairs in any sane trace
+    for (int shift = 0; shift < 64; shift += 8) {
+        if ((idBits >> shift) & 0xffU)
+            sortByByte([shift](const Key& k) { return static_cast<std::uint32_t>(k.id >> shift) & 0xffU; });
+    }
+    const std::uint32_t rankBits = rank > 1 ? rank - 1 : 0;
+    for (int shift = 0; shift < 32 && (rankBits >> shift) != 0; shift += 8)
+        sortByByte([shift](const Key& k) { return (k.names >> shift) & 0xffU; });
     freeColumn(scratch);
     std::vector<std::uint32_t> order(keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i)
         order[i] = keys[i].half;
+    const auto byTime = [&](std::uint32_t x, std::uint32_t y) {
+        return std::tie(halves[x].time, halves[x].phase, x) < std::tie(halves[y].time, halves[y].phase, y);
+    };
     for (std::size_t i = 0; i < keys.size();) {
         std::size_t j = i + 1;
         while (j < keys.size() && keys[j].id == keys[i].id && keys[j].names == keys[i].names)
             ++j;
-        if (j - i > 1)
-            std::sort(order.begin() + std::ptrdiff_t(i), order.begin() + std::ptrdiff_t(j),
-                      [&](std::uint32_t a, std::uint32_t b) {
-                          return std::tie(halves[a].time, halves[a].phase, a)
-                              < std::tie(halves[b].time, halves[b].phase, b);
-                      });
+        if (j - i == 2) { // most flows: a start and an end
+            if (byTime(order[i + 1], order[i]))
+                std::swap(order[i], order[i + 1]);
+        } else if (j - i > 2) {
+            std::sort(order.begin() + std::ptrdiff_t(i), order.begin() + std::ptrdiff_t(j), byTime);
+        }
         i = j;
     }
     return order;
