@@ -16,23 +16,29 @@ namespace ks {
 
 namespace {
 
-// Reserves a column and, for a large one, asks for transparent huge pages on it: a multi-GB
-// trace otherwise spends much of its load time faulting in 4 KiB pages. Capacity never written
-// costs address space only, so a generous hint is cheap; a huge page is resident as a whole,
-// though, so a small column (a small trace) keeps 4 KiB pages rather than up to 2 MiB of slack.
+// Asks for transparent huge pages on a large block: a multi-GB trace otherwise spends much of
+// its load time faulting in 4 KiB pages. A huge page is resident as a whole, though, so a small
+// block (a small trace) keeps 4 KiB pages rather than up to 2 MiB of slack.
+void adviseHugePages(const void* data, std::size_t bytes)
+{
+    constexpr std::size_t kHugePageColumnBytes = std::size_t(64) << 20;
+    if (bytes < kHugePageColumnBytes)
+        return;
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
+    // Advice only: failure is fine. The range is rounded in integers, so it needs a cast back.
+    if (end > begin)
+        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // NOLINT(performance-no-int-to-ptr)
+}
+
+// Reserves a column, in huge pages when large. Capacity never written costs address space
+// only, so a generous hint is cheap.
 template <typename T>
 void reserveColumn(std::vector<T>& column, std::size_t n)
 {
     column.reserve(n);
-    constexpr std::size_t kHugePageColumnBytes = std::size_t(64) << 20;
-    if (column.capacity() * sizeof(T) < kHugePageColumnBytes)
-        return;
-    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
-    const auto begin = (reinterpret_cast<std::uintptr_t>(column.data()) + kHuge - 1) & ~(kHuge - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(column.data() + column.capacity())) & ~(kHuge - 1);
-    // Advice only: failure is fine. The range is rounded in integers, so it needs a cast back.
-    if (end > begin)
-        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // NOLINT(performance-no-int-to-ptr)
+    adviseHugePages(column.data(), column.capacity() * sizeof(T));
 }
 
 // The device of a GPU process whose pid is not its index (a merged collector file numbers one
@@ -94,6 +100,7 @@ void permuteThroughScratch(const std::vector<std::uint32_t>& order, Columns&... 
     constexpr std::size_t kWidest = std::max({sizeof(typename Columns::value_type)...});
     static_assert(kWidest <= sizeof(std::uint64_t));
     const auto scratch = std::make_unique_for_overwrite<std::uint64_t[]>(order.size()); // not zeroed: all written
+    adviseHugePages(scratch.get(), order.size() * sizeof(std::uint64_t));
     auto* bytes = reinterpret_cast<unsigned char*>(scratch.get()); // NOLINT: raw bytes of trivial values
     const auto gather = [&](auto& column) {
         using T = typename std::decay_t<decltype(column)>::value_type;
