@@ -57,17 +57,6 @@ int deviceIndexFromLabels(std::string_view labels)
     return index;
 }
 
-// Applies `order` (new position -> old index) to one column, using one temporary.
-template <typename T>
-void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
-{
-    std::vector<T> out;
-    reserveColumn(out, order.size());
-    for (std::uint32_t old : order)
-        out.push_back(column[old]);
-    column.swap(out);
-}
-
 // Applies `order` (new position -> old index) to one column in place, following the
 // permutation's cycles: no second copy, and next to nothing to do when the column is nearly in
 // order already.
@@ -89,7 +78,7 @@ void permuteInPlace(const std::vector<std::uint32_t>& order, std::vector<T>& col
     }
 }
 
-// Applies `order` to several columns, one column at a time: each is gathered into one scratch
+// Applies `order` (new position -> old index) to several columns, one column at a time: each is gathered into one scratch
 // buffer (sequential writes; the reads follow the tracks, a few sequential streams) and copied
 // back. Following the permutation's cycles instead needs no scratch but jumps across the whole
 // of every column, a cache miss per slice and column: most of a build's time at a million
@@ -742,8 +731,7 @@ void TraceBuilder::finishCounters()
         std::vector<std::uint32_t> order(series.time.size());
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return series.time[a] < series.time[b]; });
-        permute(series.time, order);
-        permute(series.value, order);
+        permuteThroughScratch(order, series.time, series.value);
     }
 }
 
