@@ -95,16 +95,26 @@ std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
     return out;
 }
 
+// The GPU rows a process has work on: (device, stream or sync row).
+std::set<std::pair<std::int64_t, std::int64_t>> gpuRows(const RecordedProcess& process)
+{
+    std::set<std::pair<std::int64_t, std::int64_t>> rows;
+    auto last = rows.end(); // a stream's records come in runs
+    for (const auto& s : process.slices) {
+        if (isGpuCategory(s.category) && (last == rows.end() || *last != std::pair(s.pid, s.tid)))
+            last = rows.emplace(s.pid, s.tid).first;
+    }
+    return rows;
+}
+
 // The devices that more than one of the processes ran work on.
 std::set<std::int64_t> sharedDevices(const std::vector<RecordedProcess>& processes)
 {
     std::map<std::int64_t, int> processesOn;
     for (const auto& process : processes) {
         std::set<std::int64_t> devices;
-        for (const auto& s : process.slices) {
-            if (isGpuCategory(s.category))
-                devices.insert(s.pid);
-        }
+        for (const auto& [device, row] : gpuRows(process))
+            devices.insert(device);
         for (const std::int64_t d : devices)
             ++processesOn[d];
     }
@@ -266,13 +276,8 @@ private:
             m_builder.setThreadName(cpu, JsonId::fromNumber(tid), threadName);
             m_builder.setThreadSortIndex(cpu, JsonId::fromNumber(tid), tid);
         }
-        std::set<std::pair<std::int64_t, std::int64_t>> rows; // (device, stream or sync row)
-        for (const auto& s : m_process.slices) {
-            if (isGpuCategory(s.category))
-                rows.emplace(s.pid, s.tid);
-        }
         std::set<std::int64_t> devices;
-        for (const auto& [device, tid] : rows) {
+        for (const auto& [device, tid] : gpuRows(m_process)) {
             const JsonId pid = devicePid(device);
             if (devices.insert(device).second) {
                 m_builder.setProcessName(pid, name);
