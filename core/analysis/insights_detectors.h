@@ -16,6 +16,9 @@ struct InsightContext {
     const Trace& trace;
     double stepCount = 1.0;
     double meanStepNs = 0.0;
+    // GPUs with work in the trace (a merged file of several ranks, a process on several
+    // devices). GPU time summed over them is reported per GPU, as their mean.
+    double gpuCount = 1.0;
     // Host calls that block the CPU on the GPU inside steps (not the trailing sync after
     // the last launch): synchronize calls and blocking device-to-pageable copies.
     std::vector<SliceId> hostSyncs;
@@ -25,6 +28,9 @@ struct InsightContext {
 
     explicit InsightContext(const TraceFacts& f);
     double perStepUs(double totalNs) const { return totalNs / stepCount / 1000.0; }
+    // GPU time summed over the trace's GPUs, as one GPU's (their mean): its share of the step
+    // then stays within 100 % however many GPUs ran.
+    double perGpu(double totalNs) const { return totalNs / gpuCount; }
     double shareOf(double perStepUs) const { return meanStepNs > 0 ? perStepUs * 1000.0 / meanStepNs : 0.0; }
     // Fills time, share and severity from the total time at stake over all steps.
     void setTime(Insight& insight, double totalNs) const;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <regex>
 #include <set>
 
@@ -248,6 +249,40 @@ private slots:
         QVERIFY(loaded.ok());
         const auto insights = findInsights(*makeTraceFacts(loaded.trace));
         QVERIFY2(insights.empty(), insights.empty() ? "" : insights.front().id.c_str());
+    }
+
+    // The NCCL run's merged file: two ranks on two GPUs, no ProfilerSteps. GPU time is summed
+    // over both GPUs but reported per GPU, so no share passes 100 % (gpu-idle read 190 %).
+    void twoGpusReportGpuTimePerGpu()
+    {
+        const auto doc = nlohmann::json::parse(kstest::gunzipFile(kstest::fixture("collected_nccl_merged")));
+        // The test's own idle time: per GPU, the gaps of 10 µs or more between its busy spans.
+        std::map<std::int64_t, std::vector<std::pair<double, double>>> busy;
+        for (const auto& e : doc["traceEvents"]) {
+            const std::string cat = e.value("cat", "");
+            if (e.value("ph", "") == "X" && (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset"))
+                busy[e["pid"].get<std::int64_t>()].emplace_back(e["ts"].get<double>(),
+                                                                e["ts"].get<double>() + e["dur"].get<double>());
+        }
+        QCOMPARE(busy.size(), std::size_t(2));
+        double idleUs = 0.0;
+        for (auto& [gpu, spans] : busy) {
+            std::sort(spans.begin(), spans.end());
+            double end = spans.front().second;
+            for (const auto& [a, b] : spans) {
+                if (a - end >= 10.0)
+                    idleUs += a - end;
+                end = std::max(end, b);
+            }
+        }
+        const auto insights = insightsOf("collected_nccl_merged");
+        const Insight* idle = find(insights, "gpu-idle");
+        QVERIFY(idle);
+        QVERIFY(std::abs(idle->timeUs - idleUs / 2.0) < 1.0); // 8.25 s per GPU, not 16.5 s
+        QVERIFY(idle->share > 0.9 && idle->share <= 1.0);
+        QVERIFY(QString::fromStdString(idle->title).startsWith("Each of the 2 GPUs is idle"));
+        for (const auto& i : insights)
+            QVERIFY2(i.share <= 1.0, i.id.c_str());
     }
 
     void oddTracesDoNotBreakIt()
