@@ -88,6 +88,8 @@ void permuteThroughScratch(const std::vector<std::uint32_t>& order, Columns&... 
 {
     constexpr std::size_t kWidest = std::max({sizeof(typename Columns::value_type)...});
     static_assert(kWidest <= sizeof(std::uint64_t));
+    if (order.empty()) // no slices: the columns' data() may be null, which memcpy must not get
+        return;
     const auto scratch = std::make_unique_for_overwrite<std::uint64_t[]>(order.size()); // not zeroed: all written
     adviseHugePages(scratch.get(), order.size() * sizeof(std::uint64_t));
     auto* bytes = reinterpret_cast<unsigned char*>(scratch.get()); // NOLINT: raw bytes of trivial values
