@@ -7,7 +7,6 @@
 #include <cstdarg>
 #include <cstdio>
 #include <limits>
-#include <set>
 
 namespace ks::analysis {
 
@@ -158,10 +157,10 @@ InsightContext::InsightContext(const TraceFacts& f)
             lastLaunchStart = std::max(lastLaunchStart, slices.start[s]);
     }
     std::vector<gpu::IntervalSet::Interval> loading;
-    std::set<std::uint32_t> gpus; // device processes with work
+    std::vector<bool> hasGpuWork(trace.processes().size()); // by process
     for (SliceId s = 0; s < slices.size(); ++s) {
         if (gpu::isDeviceKind(facts.kinds[s]))
-            gpus.insert(trace.tracks()[trace.trackOf(s)].process);
+            hasGpuWork[trace.tracks()[trace.trackOf(s)].process] = true;
         const SliceClass c = trace.classOf(s);
         if (CorrelationIndex::isLaunchClass(c)) {
             const std::string_view name = trace.str(slices.name[s]);
@@ -181,7 +180,7 @@ InsightContext::InsightContext(const TraceFacts& f)
     std::sort(hostSyncs.begin(), hostSyncs.end(), byStart);
     std::sort(dataLoaderSlices.begin(), dataLoaderSlices.end(), byStart);
     dataLoading = gpu::IntervalSet::unionOf(std::move(loading));
-    gpuCount = double(std::max<std::size_t>(gpus.size(), 1));
+    gpuCount = double(std::max<std::ptrdiff_t>(std::count(hasGpuWork.begin(), hasGpuWork.end(), true), 1));
 }
 
 bool InsightContext::hostInSteps(SliceId s) const

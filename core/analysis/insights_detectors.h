@@ -28,12 +28,14 @@ struct InsightContext {
 
     explicit InsightContext(const TraceFacts& f);
     double perStepUs(double totalNs) const { return totalNs / stepCount / 1000.0; }
-    // GPU time summed over the trace's GPUs, as one GPU's (their mean): its share of the step
-    // then stays within 100 % however many GPUs ran.
-    double perGpu(double totalNs) const { return totalNs / gpuCount; }
+    // The same for GPU time summed over the trace's GPUs: per GPU (their mean), so that its
+    // share of the step stays within 100 % however many GPUs ran.
+    double gpuStepUs(double totalGpuNs) const { return perStepUs(totalGpuNs / gpuCount); }
     double shareOf(double perStepUs) const { return meanStepNs > 0 ? perStepUs * 1000.0 / meanStepNs : 0.0; }
     // Fills time, share and severity from the total time at stake over all steps.
     void setTime(Insight& insight, double totalNs) const;
+    // The same for GPU time summed over the trace's GPUs (see gpuStepUs).
+    void setGpuTime(Insight& insight, double totalGpuNs) const { setTime(insight, totalGpuNs / gpuCount); }
     // True when a host slice lies inside a step (always true without steps).
     bool hostInSteps(SliceId s) const;
     // True when a GPU op belongs to a step.

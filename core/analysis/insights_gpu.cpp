@@ -88,7 +88,7 @@ std::optional<Insight> detectFp32Gemm(const InsightContext& context)
     }
     if (insight.evidence.empty())
         return std::nullopt;
-    context.setTime(insight, context.perGpu(fp32Ns));
+    context.setGpuTime(insight, fp32Ns);
     const double gpuShare = kernelNs > 0 ? fp32Ns / kernelNs : 0.0;
     insight.title = printfString("%.3g fp32 GEMM kernels per step without tensor cores (%s, %.0f %% of kernel time)",
                                  double(insight.evidence.size()) / context.stepCount, formatUs(insight.timeUs).c_str(),
@@ -139,7 +139,7 @@ std::optional<Insight> detectLowOccupancy(const InsightContext& context)
         const double occupancy = g.occupancyMeasuredNs > 0 ? g.occupancyNs / g.occupancyMeasuredNs : 100.0;
         const bool low =
             smEfficiency < thresholds::kLowSmEfficiency || occupancy < thresholds::kLowAchievedOccupancyPct;
-        if (!low || context.shareOf(context.perStepUs(context.perGpu(g.ns))) < thresholds::kLowOccupancyMinShare)
+        if (!low || context.shareOf(context.gpuStepUs(g.ns)) < thresholds::kLowOccupancyMinShare)
             continue;
         // What the idle SMs cost: the kernel time times the share of SMs left without a block.
         const double stake = smEfficiency < thresholds::kLowSmEfficiency ? g.ns * (1.0 - smEfficiency) : g.ns * 0.5;
@@ -156,11 +156,11 @@ std::optional<Insight> detectLowOccupancy(const InsightContext& context)
         return std::nullopt;
     std::sort(insight.evidence.begin(), insight.evidence.end(),
               [](const Evidence& a, const Evidence& b) { return a.start < b.start; });
-    context.setTime(insight, context.perGpu(atStakeNs));
+    context.setGpuTime(insight, atStakeNs);
     if (worst.size() > 60)
         worst = worst.substr(0, 57) + "...";
     insight.title = printfString("Kernels that leave the GPU underfilled (%s per step in them), e.g. %s",
-                                 formatUs(context.perStepUs(context.perGpu(kernelNs))).c_str(), worst.c_str());
+                                 formatUs(context.gpuStepUs(kernelNs)).c_str(), worst.c_str());
     insight.explanation =
         "These kernels take a large share of the step but launch fewer blocks than the GPU has SMs, or "
         "keep few warps resident per SM (low estimated achieved occupancy): much of the GPU idles while "
@@ -169,7 +169,7 @@ std::optional<Insight> detectLowOccupancy(const InsightContext& context)
     insight.advice = "Give them more parallel work: larger batches or fused batched ops (torch.bmm, foreach/fused "
                      "optimizers), fewer registers or less shared memory per block in custom kernels, or "
                      "torch.compile to fuse small kernels into larger ones.";
-    insight.figures = {{"kernel_time_us", context.perStepUs(context.perGpu(kernelNs))}};
+    insight.figures = {{"kernel_time_us", context.gpuStepUs(kernelNs)}};
     return insight;
 }
 
@@ -262,21 +262,20 @@ std::optional<Insight> detectGpuIdle(const InsightContext& context, const std::v
         byCause[std::size_t(gap.cause)] += double(gap.end - gap.start);
         idleNs += double(gap.end - gap.start);
     }
-    if (gaps.empty() || context.shareOf(context.perStepUs(context.perGpu(idleNs))) < thresholds::kGpuIdleMinShare)
+    if (gaps.empty() || context.shareOf(context.gpuStepUs(idleNs)) < thresholds::kGpuIdleMinShare)
         return std::nullopt;
     const auto dominant = IdleCause(std::max_element(byCause.begin(), byCause.end()) - byCause.begin());
     Insight insight;
     insight.id = "gpu-idle";
     insight.cause = std::string(idleCauseKey(dominant));
-    context.setTime(insight, context.perGpu(idleNs));
+    context.setGpuTime(insight, idleNs);
     insight.evidence = gapEvidence(context, gaps);
     const std::string who = context.gpuCount > 1 ? printfString("Each of the %.0f GPUs", context.gpuCount) : "The GPU";
     insight.title = printfString("%s is idle %s per step%s (%.0f %%), mostly %s", who.c_str(),
                                  formatUs(insight.timeUs).c_str(), context.gpuCount > 1 ? " on average" : "",
                                  insight.share * 100.0, std::string(idleCauseName(dominant)).c_str());
     for (std::size_t c = 0; c < kIdleCauseCount; ++c)
-        insight.figures.emplace_back(std::string(idleCauseKey(IdleCause(c))) + "_us",
-                                     context.perStepUs(context.perGpu(byCause[c])));
+        insight.figures.emplace_back(std::string(idleCauseKey(IdleCause(c))) + "_us", context.gpuStepUs(byCause[c]));
     insight.figures.emplace_back("gpus", context.gpuCount);
     insight.explanation =
         "Inside the steps the GPU has stretches with nothing to run (gaps of at least 10 µs between its "
@@ -328,14 +327,13 @@ std::optional<Insight> detectLaunchBound(const InsightContext& context, const st
         }
     }
     const double medianKernel = median(kernelDurations), medianLaunch = median(launchDurations);
-    const double busyShare =
-        context.meanStepNs > 0 ? context.perGpu(kernelNs) / context.stepCount / context.meanStepNs : 1.0;
+    const double busyShare = context.meanStepNs > 0 ? context.shareOf(context.gpuStepUs(kernelNs)) : 1.0;
     if (kernelDurations.empty() || launchDurations.empty() || medianKernel >= medianLaunch
         || busyShare >= thresholds::kLaunchBoundMaxGpuBusy || launchGaps.empty())
         return std::nullopt;
     Insight insight;
     insight.id = "launch-bound";
-    context.setTime(insight, context.perGpu(launchIdleNs));
+    context.setGpuTime(insight, launchIdleNs);
     insight.evidence = gapEvidence(context, std::move(launchGaps));
     const double kernelsPerStep = double(kernelDurations.size()) / context.stepCount;
     insight.title = printfString("Launch-bound: %.0f kernels per step, median %s each vs %s per launch call; "

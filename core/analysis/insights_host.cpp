@@ -79,7 +79,7 @@ std::optional<Insight> detectPageableCopy(const InsightContext& context)
         if (launch != kNoSlice)
             hostNs += double(slices.duration[launch]);
     }
-    context.setTime(insight, context.perGpu(copyNs));
+    context.setGpuTime(insight, copyNs);
     const double bytesPerStep = bytes / context.stepCount;
     const double perStep = double(copies.size()) / context.stepCount;
     insight.title =
@@ -106,13 +106,13 @@ std::optional<Insight> detectMemcpyDtod(const InsightContext& context)
     double copyNs = 0.0;
     for (const SliceId s : copies)
         copyNs += double(slices.duration[s]);
-    if (context.shareOf(context.perStepUs(context.perGpu(copyNs))) < thresholds::kDtodMinShare)
+    if (context.shareOf(context.gpuStepUs(copyNs)) < thresholds::kDtodMinShare)
         return std::nullopt;
     Insight insight;
     insight.id = "memcpy-dtod";
     for (const SliceId s : copies)
         insight.evidence.push_back(evidenceFor(context.facts, s));
-    context.setTime(insight, context.perGpu(copyNs));
+    context.setGpuTime(insight, copyNs);
     const double perStep = double(copies.size()) / context.stepCount;
     insight.title = printfString("%.3g device-to-device %s per step (%s)", perStep, perStep == 1.0 ? "copy" : "copies",
                                  formatUs(insight.timeUs).c_str());
