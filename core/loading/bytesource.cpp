@@ -136,6 +136,9 @@ public:
             out.clear();
         return ok;
     }
+    // A batch the size of the checkpoint span: each read inflates up to one span before the
+    // text it wants, so smaller batches would inflate most of the file again and again.
+    std::uint32_t batchBytes() const override { return kCheckpointSpan; }
 
 private:
     bool inflateRange(std::FILE* f, std::uint64_t offset, std::uint32_t length, std::string& out) const

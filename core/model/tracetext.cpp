@@ -9,17 +9,18 @@ namespace ks {
 
 namespace {
 
-// Neighbouring texts are fetched as one block of at most this many bytes: one inflater
-// restart per block instead of one per event, with memory bounded by the block.
-constexpr std::uint64_t kBlockBytes = 8u << 20;
-
 template <class Id>
 void readInBlocks(const EventTextSource* source, std::span<const Id> ids, const std::vector<std::uint64_t>& offsets,
                   const std::vector<std::uint32_t>& lengths, const std::function<void(Id, std::string_view)>& sink)
 {
     std::vector<Id> order(ids.begin(), ids.end());
     std::stable_sort(order.begin(), order.end(), [&](Id a, Id b) { return offsets[a] < offsets[b]; });
+    // Neighbouring texts are fetched as one block of at most the source's batch: one inflater
+    // restart per block instead of one per event, with memory bounded by the block (reserved
+    // once: growing a string doubles it, and one doubling made this a 16 MB transient).
+    const std::uint64_t blockBytes = source ? source->batchBytes() : 0;
     std::string block, sanitized;
+    block.reserve(blockBytes);
     std::size_t i = 0;
     while (i < order.size()) {
         const Id first = order[i];
@@ -32,7 +33,7 @@ void readInBlocks(const EventTextSource* source, std::span<const Id> ids, const 
         std::uint64_t end = begin + lengths[first];
         std::size_t j = i + 1;
         while (j < order.size() && lengths[order[j]] != 0
-               && offsets[order[j]] + lengths[order[j]] - begin <= kBlockBytes) {
+               && offsets[order[j]] + lengths[order[j]] - begin <= blockBytes) {
             end = std::max(end, offsets[order[j]] + lengths[order[j]]);
             ++j;
         }

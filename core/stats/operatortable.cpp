@@ -104,21 +104,24 @@ public:
     OperatorTable build();
 
 private:
+    // One CPU-side event: 40 bytes, since a large trace has hundreds of thousands and they
+    // are this table's transient. What the model holds is read from it (times, the External
+    // id); only an overhead's linked id is kept, in m_overheadIds.
     struct Node {
         SliceId slice = kNoSlice;
         std::uint32_t track = 0; // the thread torch nests it on
-        TimeNs start = 0, end = 0;
-        std::int64_t id = kNoId; // External id (torch's correlation id of the op)
         std::uint32_t parent = kNoIndex;
         // Children as a list threaded through the nodes (no allocation per node: a vector
         // each made the table's scratch half again as large).
-        std::uint32_t firstChild = kNoIndex, nextSibling = kNoIndex, childCount = 0;
-        bool alive = true;
-        TimeNs kernels = 0; // GPU time launched directly by this op
-        TimeNs deviceTotal = 0;
-        std::uint32_t kernelCount = 0, tensorCoreKernels = 0; // launched directly
-        std::uint64_t kernelTotal = 0, tensorCoreTotal = 0; // with the children's
-        std::int64_t cpuMemory = 0, deviceMemory = 0;
+        std::uint32_t firstChild = kNoIndex, nextSibling = kNoIndex;
+        std::uint32_t childCount : 31 = 0;
+        std::uint32_t alive : 1 = 1; // 0 once folded into its parent
+        // GPU time and kernels launched by this op; computeDeviceTotals adds its children's.
+        TimeNs deviceTime = 0;
+        std::uint32_t kernels = 0, tensorCoreKernels = 0;
+    };
+    struct Memory {
+        std::int64_t cpu = 0, device = 0;
     };
 
     void collectEvents();
@@ -136,7 +139,15 @@ private:
         for (std::uint32_t c = n.firstChild; c != kNoIndex; c = m_nodes[c].nextSibling)
             f(c);
     }
+    TimeNs startOf(const Node& n) const { return m_trace.slices().start[n.slice]; }
+    TimeNs endOf(const Node& n) const { return m_trace.slices().end(n.slice); }
     bool inRange(TimeNs start) const { return start >= m_options.rangeStart && start < m_options.rangeEnd; }
+    // The op's External id (torch's correlation id of the op); kNoId for runtime and driver
+    // calls; an overhead's is that of the op it ran in (linkOverheads).
+    std::int64_t idOf(std::uint32_t node) const;
+    // The [memory] events within the node's [start, end] (indices into m_memory), and their bytes.
+    std::pair<std::size_t, std::size_t> memoryEventsWithin(const Node& n) const;
+    Memory memoryOf(const Node& n) const;
     OperatorRow& rowFor(std::string name, bool device, bool annotation, std::string shapes);
 
     const Trace& m_trace;
@@ -146,7 +157,9 @@ private:
     std::vector<std::uint32_t> m_order; // m_nodes by (track, start, -end)
     std::vector<SliceId> m_deviceEvents;
     std::vector<std::uint32_t> m_overheads;
-    std::vector<std::pair<TimeNs, std::pair<std::int64_t, std::int64_t>>> m_memory; // time, cpu/device bytes
+    std::unordered_map<std::uint32_t, std::int64_t> m_overheadIds; // node -> id of the op it ran in
+    std::vector<std::pair<TimeNs, Memory>> m_memory; // [memory] events by time
+    std::vector<Memory> m_memoryBefore; // prefix sums of m_memory: bytes of the events before i
     std::vector<std::uint8_t> m_memoryMatched;
     OperatorTable m_table;
     std::unordered_map<std::string, std::size_t> m_rowIndex;
@@ -158,7 +171,7 @@ OperatorTable OperatorTableBuilder::build()
     linkOverheads();
     attributeDeviceTime();
     buildTrees();
-    computeMemory(); // before folding: torch attributes memory to every event it parsed
+    computeMemory(); // every event torch parsed, folded ones too, covers [memory] events
     foldSameNameChildren();
     computeDeviceTotals();
     aggregate();
@@ -183,11 +196,7 @@ void OperatorTableBuilder::collectEvents()
             Node n;
             n.slice = s;
             n.track = m_trace.trackOf(s);
-            n.start = slices.start[s];
-            n.end = slices.end(s);
-            if (c == SliceClass::CpuOp || c == SliceClass::UserAnnotation)
-                n.id = slices.externalId[s];
-            else if (c == SliceClass::Overhead)
+            if (c == SliceClass::Overhead)
                 m_overheads.push_back(static_cast<std::uint32_t>(m_nodes.size()));
             m_nodes.push_back(n);
         }
@@ -209,25 +218,29 @@ void OperatorTableBuilder::linkOverheads()
     };
     for (const auto o : m_overheads) {
         Node& overhead = m_nodes[o];
+        const TimeNs at = startOf(overhead);
         const JsonId ownTid = tracks[overhead.track].tid;
         const auto innermost = [&](const auto& onThread) {
-            const Node* best = nullptr;
-            for (const auto& n : m_nodes) {
-                if (n.id == kNoId || n.start > overhead.start || n.end <= overhead.start || !onThread(n.track))
+            std::uint32_t best = kNoIndex;
+            for (std::uint32_t i = 0; i < m_nodes.size(); ++i) {
+                const Node& n = m_nodes[i];
+                const TimeNs start = startOf(n), end = endOf(n);
+                if (start > at || end <= at || !onThread(n.track) || idOf(i) == kNoId)
                     continue;
-                if (!best || n.start > best->start || (n.start == best->start && n.end < best->end))
-                    best = &n;
+                const TimeNs bestStart = best == kNoIndex ? 0 : startOf(m_nodes[best]);
+                if (best == kNoIndex || start > bestStart || (start == bestStart && end < endOf(m_nodes[best])))
+                    best = i;
             }
             return best;
         };
-        const Node* best = innermost([&](std::uint32_t t) {
+        std::uint32_t best = innermost([&](std::uint32_t t) {
             return t != overhead.track && tracks[t].kind == TrackKind::CpuThread && tracks[t].tid == ownTid;
         });
-        if (!best)
+        if (best == kNoIndex)
             best = innermost(isMainThread);
-        if (best) {
-            overhead.id = best->id;
-            overhead.track = best->track;
+        if (best != kNoIndex) {
+            m_overheadIds[o] = idOf(best);
+            overhead.track = m_nodes[best].track;
         }
     }
 }
@@ -258,12 +271,14 @@ void OperatorTableBuilder::attributeDeviceTime()
             launched.tensorCoreKernels += gpu::usesTensorCores(m_trace.str(slices.name[s])) ? 1 : 0;
         }
     }
-    for (auto& n : m_nodes) {
-        if (n.id == kNoId)
+    for (std::uint32_t i = 0; i < m_nodes.size(); ++i) {
+        const std::int64_t id = idOf(i);
+        if (id == kNoId)
             continue;
-        if (auto it = launchedByExternal.find(n.id); it != launchedByExternal.end()) {
-            n.kernels = it->second.time;
-            n.kernelCount = it->second.kernels;
+        if (auto it = launchedByExternal.find(id); it != launchedByExternal.end()) {
+            Node& n = m_nodes[i];
+            n.deviceTime = it->second.time;
+            n.kernels = it->second.kernels;
             n.tensorCoreKernels = it->second.tensorCoreKernels;
         }
     }
@@ -278,7 +293,7 @@ void OperatorTableBuilder::buildTrees()
     std::sort(m_order.begin(), m_order.end(), [&](std::uint32_t a, std::uint32_t b) {
         const Node& x = m_nodes[a];
         const Node& y = m_nodes[b];
-        return std::tuple(x.track, x.start, -x.end, a) < std::tuple(y.track, y.start, -y.end, b);
+        return std::tuple(x.track, startOf(x), -endOf(x), a) < std::tuple(y.track, startOf(y), -endOf(y), b);
     });
     std::vector<std::uint32_t> stack;
     std::uint32_t track = kNoIndex;
@@ -290,7 +305,7 @@ void OperatorTableBuilder::buildTrees()
         }
         while (!stack.empty()) {
             Node& parent = m_nodes[stack.back()];
-            if (n.start >= parent.end || n.end > parent.end) {
+            if (startOf(n) >= endOf(parent) || endOf(n) > endOf(parent)) {
                 stack.pop_back();
             } else {
                 n.nextSibling = parent.firstChild;
@@ -320,11 +335,11 @@ void OperatorTableBuilder::foldSameNameChildren()
                 continue;
             parent.firstChild = n.firstChild;
             parent.childCount = n.childCount;
+            parent.deviceTime = n.deviceTime;
             parent.kernels = n.kernels;
-            parent.kernelCount = n.kernelCount;
             parent.tensorCoreKernels = n.tensorCoreKernels;
             forEachChild(n, [&](std::uint32_t c) { m_nodes[c].parent = n.parent; });
-            n.alive = false;
+            n.alive = 0;
             changed = true;
         }
     }
@@ -337,13 +352,10 @@ void OperatorTableBuilder::computeDeviceTotals()
     // libstdc++ 12's ranges, and that view is modernize-loop-convert's only fix.
     for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) { // NOLINT(modernize-loop-convert)
         Node& n = m_nodes[*it];
-        n.deviceTotal = n.kernels;
-        n.kernelTotal = n.kernelCount;
-        n.tensorCoreTotal = n.tensorCoreKernels;
         forEachChild(n, [&](std::uint32_t c) {
-            n.deviceTotal += m_nodes[c].deviceTotal;
-            n.kernelTotal += m_nodes[c].kernelTotal;
-            n.tensorCoreTotal += m_nodes[c].tensorCoreTotal;
+            n.deviceTime += m_nodes[c].deviceTime;
+            n.kernels += m_nodes[c].kernels;
+            n.tensorCoreKernels += m_nodes[c].tensorCoreKernels;
         });
     }
 }
@@ -359,6 +371,7 @@ void OperatorTableBuilder::computeMemory()
         if (instants.name[i] == memoryName)
             memoryInstants.push_back(i);
     }
+    m_memory.reserve(memoryInstants.size());
     m_trace.forEachInstantText(memoryInstants, [&](std::uint32_t i, std::string_view text) {
         const auto event = parseEventText(text);
         const auto noArgs = nlohmann::json::object();
@@ -375,29 +388,55 @@ void OperatorTableBuilder::computeMemory()
         return;
     m_table.hasMemory = true;
     std::stable_sort(m_memory.begin(), m_memory.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<std::int64_t> cpuPrefix(m_memory.size() + 1, 0), devicePrefix(m_memory.size() + 1, 0);
+    m_memoryBefore.resize(m_memory.size() + 1);
     for (std::size_t i = 0; i < m_memory.size(); ++i) {
-        cpuPrefix[i + 1] = cpuPrefix[i] + m_memory[i].second.first;
-        devicePrefix[i + 1] = devicePrefix[i] + m_memory[i].second.second;
+        m_memoryBefore[i + 1].cpu = m_memoryBefore[i].cpu + m_memory[i].second.cpu;
+        m_memoryBefore[i + 1].device = m_memoryBefore[i].device + m_memory[i].second.device;
     }
     std::vector<int> coverage(m_memory.size() + 1, 0);
-    const auto byTime = [](const auto& record, TimeNs t) { return record.first < t; };
-    const auto timeBefore = [](TimeNs t, const auto& record) { return t < record.first; };
-    for (auto& n : m_nodes) {
-        const auto lo = std::lower_bound(m_memory.begin(), m_memory.end(), n.start, byTime) - m_memory.begin();
-        const auto hi = std::upper_bound(m_memory.begin(), m_memory.end(), n.end, timeBefore) - m_memory.begin();
-        if (lo >= hi)
-            continue;
-        n.cpuMemory = cpuPrefix[hi] - cpuPrefix[lo];
-        n.deviceMemory = devicePrefix[hi] - devicePrefix[lo];
-        ++coverage[lo];
-        --coverage[hi];
+    for (const auto& n : m_nodes) {
+        const auto [lo, hi] = memoryEventsWithin(n);
+        if (lo < hi) {
+            ++coverage[lo];
+            --coverage[hi];
+        }
     }
     m_memoryMatched.resize(m_memory.size());
     int open = 0;
     for (std::size_t i = 0; i < m_memory.size(); ++i) {
         open += coverage[i];
         m_memoryMatched[i] = open > 0;
+    }
+}
+
+std::pair<std::size_t, std::size_t> OperatorTableBuilder::memoryEventsWithin(const Node& n) const
+{
+    const auto byTime = [](const auto& record, TimeNs t) { return record.first < t; };
+    const auto timeBefore = [](TimeNs t, const auto& record) { return t < record.first; };
+    const auto lo = std::lower_bound(m_memory.begin(), m_memory.end(), startOf(n), byTime) - m_memory.begin();
+    const auto hi = std::upper_bound(m_memory.begin(), m_memory.end(), endOf(n), timeBefore) - m_memory.begin();
+    return {static_cast<std::size_t>(lo), static_cast<std::size_t>(std::max(lo, hi))};
+}
+
+OperatorTableBuilder::Memory OperatorTableBuilder::memoryOf(const Node& n) const
+{
+    if (m_memory.empty())
+        return {};
+    const auto [lo, hi] = memoryEventsWithin(n);
+    return {m_memoryBefore[hi].cpu - m_memoryBefore[lo].cpu, m_memoryBefore[hi].device - m_memoryBefore[lo].device};
+}
+
+std::int64_t OperatorTableBuilder::idOf(std::uint32_t node) const
+{
+    const SliceId slice = m_nodes[node].slice;
+    switch (m_trace.classOf(slice)) {
+    case SliceClass::CpuOp:
+    case SliceClass::UserAnnotation: return m_trace.slices().externalId[slice];
+    case SliceClass::Overhead: {
+        const auto it = m_overheadIds.find(node);
+        return it != m_overheadIds.end() ? it->second : kNoId;
+    }
+    default: return kNoId;
     }
 }
 
@@ -443,11 +482,11 @@ void OperatorTableBuilder::aggregate()
     // Rows appear in time order of their first occurrence.
     std::vector<std::uint32_t> byStart;
     for (std::uint32_t i = 0; i < m_nodes.size(); ++i) {
-        if (m_nodes[i].alive && inRange(m_nodes[i].start))
+        if (m_nodes[i].alive && inRange(startOf(m_nodes[i])))
             byStart.push_back(i);
     }
     std::stable_sort(byStart.begin(), byStart.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return m_nodes[a].start < m_nodes[b].start; });
+                     [&](std::uint32_t a, std::uint32_t b) { return startOf(m_nodes[a]) < startOf(m_nodes[b]); });
     std::unordered_map<SliceId, std::string> shapesOfOp;
     if (m_options.groupByInputShapes) {
         std::vector<SliceId> ops;
@@ -465,26 +504,29 @@ void OperatorTableBuilder::aggregate()
         OperatorRow& row = rowFor(torchKey(m_trace.str(slices.name[n.slice])), false, c == SliceClass::UserAnnotation,
                                   std::move(shapes));
         TimeNs childCpu = 0, childDevice = 0;
-        std::int64_t childCpuMemory = 0, childDeviceMemory = 0;
+        Memory childMemory;
         forEachChild(n, [&](std::uint32_t ch) {
             const Node& child = m_nodes[ch];
-            childCpu += child.end - child.start;
-            childDevice += child.deviceTotal;
-            childCpuMemory += child.cpuMemory;
-            childDeviceMemory += child.deviceMemory;
+            childCpu += endOf(child) - startOf(child);
+            childDevice += child.deviceTime;
+            const Memory m = memoryOf(child);
+            childMemory.cpu += m.cpu;
+            childMemory.device += m.device;
         });
-        const TimeNs selfCpu = (n.end - n.start) - childCpu;
+        const TimeNs cpu = endOf(n) - startOf(n);
+        const TimeNs selfCpu = cpu - childCpu;
+        const Memory memory = memoryOf(n);
         ++row.calls;
-        row.cpuTotal += n.end - n.start;
+        row.cpuTotal += cpu;
         row.selfCpu += selfCpu;
-        row.deviceTotal += n.deviceTotal;
-        row.selfDevice += n.deviceTotal - childDevice;
-        row.cpuMemory += n.cpuMemory;
-        row.selfCpuMemory += n.cpuMemory - childCpuMemory;
-        row.deviceMemory += n.deviceMemory;
-        row.selfDeviceMemory += n.deviceMemory - childDeviceMemory;
-        row.kernels += n.kernelTotal;
-        row.tensorCoreKernels += n.tensorCoreTotal;
+        row.deviceTotal += n.deviceTime;
+        row.selfDevice += n.deviceTime - childDevice;
+        row.cpuMemory += memory.cpu;
+        row.selfCpuMemory += memory.cpu - childMemory.cpu;
+        row.deviceMemory += memory.device;
+        row.selfDeviceMemory += memory.device - childMemory.device;
+        row.kernels += n.kernels;
+        row.tensorCoreKernels += n.tensorCoreKernels;
         row.slices.push_back(n.slice);
         m_table.selfCpuTotal += selfCpu;
     }
@@ -493,10 +535,10 @@ void OperatorTableBuilder::aggregate()
             continue;
         OperatorRow& row = rowFor("[memory]", false, false, noShapes);
         ++row.calls;
-        row.cpuMemory += m_memory[i].second.first;
-        row.selfCpuMemory += m_memory[i].second.first;
-        row.deviceMemory += m_memory[i].second.second;
-        row.selfDeviceMemory += m_memory[i].second.second;
+        row.cpuMemory += m_memory[i].second.cpu;
+        row.selfCpuMemory += m_memory[i].second.cpu;
+        row.deviceMemory += m_memory[i].second.device;
+        row.selfDeviceMemory += m_memory[i].second.device;
     }
     std::vector<SliceId> devices;
     for (const SliceId s : m_deviceEvents) {
