@@ -1,4 +1,5 @@
 #include "app/mainwindow.h"
+#include "app/memorypolicy.h"
 #include "core/version.h"
 
 #include <QApplication>
@@ -12,6 +13,7 @@ namespace {
 
 int runApp(int argc, char** argv)
 {
+    ks::useMemoryPolicyForLargeTraces();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Kinetoscope"));
     QApplication::setApplicationName(QStringLiteral("kinetoscope"));
