@@ -479,14 +479,13 @@ void OperatorTableBuilder::aggregate()
 {
     const auto& slices = m_trace.slices();
     const std::string noShapes = m_options.groupByInputShapes ? "[]" : "";
-    // Rows appear in time order of their first occurrence.
-    std::vector<std::uint32_t> byStart;
-    for (std::uint32_t i = 0; i < m_nodes.size(); ++i) {
-        if (m_nodes[i].alive && inRange(startOf(m_nodes[i])))
-            byStart.push_back(i);
-    }
-    std::stable_sort(byStart.begin(), byStart.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return startOf(m_nodes[a]) < startOf(m_nodes[b]); });
+    // Rows appear in time order of their first occurrence (ties in slice order). The nodes
+    // in m_order, which is done with, so that the table holds one index per node at most.
+    std::vector<std::uint32_t> byStart = std::move(m_order);
+    std::erase_if(byStart, [&](std::uint32_t i) { return !m_nodes[i].alive || !inRange(startOf(m_nodes[i])); });
+    std::sort(byStart.begin(), byStart.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return std::pair(startOf(m_nodes[a]), a) < std::pair(startOf(m_nodes[b]), b);
+    });
     std::unordered_map<SliceId, std::string> shapesOfOp;
     if (m_options.groupByInputShapes) {
         std::vector<SliceId> ops;
