@@ -222,7 +222,12 @@ void MainWindow::createDocks()
         dock->setObjectName(name);
         dock->setWidget(panel);
         addDockWidget(Qt::BottomDockWidgetArea, dock);
-        connect(this, &MainWindow::traceChanged, panel, &StatsPanel::setTrace);
+        connect(this, &MainWindow::traceChanged, panel, [this, panel](std::shared_ptr<const Trace> trace) {
+            if (m_timeline->showsNewerSnapshot())
+                panel->setNewerSnapshot(std::move(trace));
+            else
+                panel->setTrace(std::move(trace));
+        });
         connect(m_timeline, &TimelineWidget::visibleRangeChanged, panel, &StatsPanel::setVisibleRange);
         connect(m_timeline, &TimelineWidget::rangeSelected, panel, &StatsPanel::setRange);
         connect(m_timeline, &TimelineWidget::rangeCleared, panel, &StatsPanel::clearRange);

@@ -49,12 +49,14 @@ void GpuViews::analyze(std::shared_ptr<const Trace> trace)
     }
     if (m_summary)
         m_summary->setAnalysing();
-    m_jobs->start([trace = std::move(trace)] { return gpu::makeGpuReport(analysis::sharedTraceFacts(trace)); },
-                  [this](const std::shared_ptr<const gpu::GpuReport>& report) { apply(report); },
-                  [this](const QString& error) {
-                      qWarning().noquote() << "GPU analysis failed:" << error;
-                      apply(nullptr);
-                  });
+    m_jobs->start(
+        JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
+        [trace = std::move(trace)] { return gpu::makeGpuReport(analysis::sharedTraceFacts(trace)); },
+        [this](const std::shared_ptr<const gpu::GpuReport>& report) { apply(report); },
+        [this](const QString& error) {
+            qWarning().noquote() << "GPU analysis failed:" << error;
+            apply(nullptr);
+        });
 }
 
 void GpuViews::apply(const std::shared_ptr<const gpu::GpuReport>& report)

@@ -89,13 +89,15 @@ void InsightsPanel::analyze(std::shared_ptr<const Trace> trace)
         return;
     }
     m_countLabel->setText(tr("Insights: analysing…"));
-    m_jobs->start([trace = std::move(trace)] { return analysis::findInsights(*analysis::sharedTraceFacts(trace)); },
-                  [this](std::vector<analysis::Insight> insights) { apply(std::move(insights)); },
-                  [this](const QString& error) {
-                      apply({});
-                      m_countLabel->setText(tr("Insights failed"));
-                      m_details->setPlainText(tr("Insights could not be computed: %1").arg(error));
-                  });
+    m_jobs->start(
+        JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
+        [trace = std::move(trace)] { return analysis::findInsights(*analysis::sharedTraceFacts(trace)); },
+        [this](std::vector<analysis::Insight> insights) { apply(std::move(insights)); },
+        [this](const QString& error) {
+            apply({});
+            m_countLabel->setText(tr("Insights failed"));
+            m_details->setPlainText(tr("Insights could not be computed: %1").arg(error));
+        });
 }
 
 void InsightsPanel::apply(std::vector<analysis::Insight> insights)

@@ -26,7 +26,18 @@ quint64 JobTracker::supersede(std::function<void()> cancelHook)
     if (m_cancelHook)
         m_cancelHook();
     m_cancelHook = std::move(cancelHook);
+    m_running = false;
+    m_waitingRequest = {};
     return ++m_generation;
+}
+
+void JobTracker::startWaitingRequest()
+{
+    if (!m_waitingRequest)
+        return;
+    const auto request = std::move(m_waitingRequest);
+    m_waitingRequest = {};
+    request();
 }
 
 void JobTracker::returnFreedMemory()

@@ -2,8 +2,10 @@
 // Runs one kind of background job at a time, off the GUI thread, on a private QThreadPool
 // (the global one is reserved: the raster paint engine waits on it). Starting a job
 // supersedes the previous one: its result is dropped and its cancel hook runs, so a
-// cancellable job stops early. A job that throws reports a failure instead of
-// terminating. Results and failures arrive on the tracker's (GUI) thread.
+// cancellable job stops early; unless the request is for a newer version of the same input
+// (a live recording's next snapshot): then the running job finishes, and the newest request
+// follows. A job that throws reports a failure instead of terminating. Results and failures
+// arrive on the tracker's (GUI) thread.
 #include <QFutureWatcher>
 #include <QObject>
 #include <QThreadPool>
@@ -41,12 +43,15 @@ public:
                     if (generation != m_generation)
                         return;
                     m_cancelHook = {};
+                    m_running = false;
                     QString error;
                     if (auto result = takeResult(*watcher, error))
                         onResult(std::move(*result));
                     else if (onFailure)
                         onFailure(error);
+                    startWaitingRequest();
                 });
+        m_running = true;
         watcher->setFuture(QtConcurrent::run(&m_pool, [this, generation, job = std::move(job)]() mutable -> Result {
             // Superseded while it waited for a thread: its result would be dropped, so it
             // does not run (a burst of requests costs one job, not one each).
@@ -60,7 +65,29 @@ public:
         }));
     }
 
-    // Drops the current job's result and asks it to stop.
+    // What start(IfRunning, ...) does with a job still running: supersede it as start() does, or
+    // let it finish and deliver its result, then start (a later request replaces this one while
+    // it waits). A view of a live recording asks for a new analysis with every snapshot, ten a
+    // second; superseded each time, an analysis that takes longer than that never delivers.
+    enum class IfRunning { Supersede, LetFinish };
+    static IfRunning letFinishIf(bool newerVersion)
+    {
+        return newerVersion ? IfRunning::LetFinish : IfRunning::Supersede;
+    }
+    template <class Job, class OnResult>
+    void start(IfRunning ifRunning, Job job, OnResult onResult, std::function<void(const QString&)> onFailure)
+    {
+        if (ifRunning == IfRunning::Supersede || !m_running) {
+            start(std::move(job), std::move(onResult), std::move(onFailure));
+            return;
+        }
+        m_waitingRequest = [this, job = std::move(job), onResult = std::move(onResult),
+                            onFailure = std::move(onFailure)]() mutable {
+            start(std::move(job), std::move(onResult), std::move(onFailure));
+        };
+    }
+
+    // Drops the current job's result (and a waiting request) and asks it to stop.
     void cancel() { supersede({}); }
 
     // The text of the exception a job ended with.
@@ -72,6 +99,7 @@ private:
     // GUI's memory stays at its peak after the analyses are done.
     static void returnFreedMemory();
     quint64 supersede(std::function<void()> cancelHook);
+    void startWaitingRequest();
 
     // The job's result, or nothing (and the error) when it threw.
     template <class Result>
@@ -88,6 +116,8 @@ private:
     QThreadPool m_pool;
     std::atomic<quint64> m_generation{0}; // read by queued jobs on the pool
     std::function<void()> m_cancelHook;
+    bool m_running = false; // a job started and neither delivered nor superseded
+    std::function<void()> m_waitingRequest; // IfRunning::LetFinish's, while a job runs
 };
 
 } // namespace ks

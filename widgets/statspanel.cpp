@@ -136,6 +136,12 @@ void StatsPanel::setTrace(std::shared_ptr<const Trace> trace)
     scheduleRecompute(0);
 }
 
+void StatsPanel::setNewerSnapshot(std::shared_ptr<const Trace> trace)
+{
+    setTrace(std::move(trace));
+    m_newerSnapshot = true;
+}
+
 void StatsPanel::setRange(TimeNs from, TimeNs to)
 {
     m_selectedRange = TimeRange{std::min(from, to), std::max(from, to)};
@@ -210,10 +216,11 @@ void StatsPanel::recompute()
     };
     m_computing = true;
     updateLabels();
-    m_jobs->start(m_model->rowsJob(m_trace, effectiveRange()), std::move(onRows), [this](const QString& error) {
-        m_computing = false;
-        m_rangeLabel->setText(tr("Statistics failed: %1").arg(error));
-    });
+    m_jobs->start(JobTracker::letFinishIf(std::exchange(m_newerSnapshot, false)),
+                  m_model->rowsJob(m_trace, effectiveRange()), std::move(onRows), [this](const QString& error) {
+                      m_computing = false;
+                      m_rangeLabel->setText(tr("Statistics failed: %1").arg(error));
+                  });
 }
 
 std::vector<SliceId> StatsPanel::currentOccurrences() const

@@ -44,6 +44,9 @@ public:
 
 public Q_SLOTS:
     void setTrace(std::shared_ptr<const ks::Trace> trace);
+    // setTrace() for a newer snapshot of the trace shown (a live recording): the rows of the
+    // previous snapshot still being computed arrive first (JobTracker::IfRunning::LetFinish).
+    void setNewerSnapshot(std::shared_ptr<const ks::Trace> trace);
     void setRange(ks::TimeNs from, ks::TimeNs to);
     void clearRange();
     void setVisibleRange(ks::TimeNs from, ks::TimeNs to);
@@ -84,6 +87,7 @@ private:
     std::shared_ptr<const Trace> m_trace;
     std::optional<TimeRange> m_selectedRange;
     std::optional<TimeRange> m_visibleRange;
+    bool m_newerSnapshot = false; // the next recompute is for a newer snapshot
     bool m_computing = false; // a job is computing the rows (the label says so)
     bool m_userSorted = false;
     bool m_columnsSized = false;

@@ -113,6 +113,7 @@ void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace) { setTraces(on
 void TimelineWidget::setTraces(std::vector<TimelineTrace> traces)
 {
     m_gpuReportCarried = false;
+    m_showsNewerSnapshot = false;
     showTraces(std::move(traces));
 }
 
@@ -120,6 +121,7 @@ void TimelineWidget::setNewerSnapshot(std::shared_ptr<const Trace> trace)
 {
     m_gpuReportCarried =
         m_gpuReport && m_lanes.size() == 1 && (m_gpuReportCarried || m_gpuReport->trace == m_lanes[0].source.trace);
+    m_showsNewerSnapshot = true;
     const SnapshotView view = snapshotView();
     showTraces(only(std::move(trace)));
     restoreSnapshotView(view);

@@ -62,6 +62,8 @@ public:
     // groups and the track layout, the selected time range and the selected slice, found
     // again by its track, start and name (none if the snapshot lacks it).
     void setNewerSnapshot(std::shared_ptr<const Trace> trace);
+    // The trace shown came by setNewerSnapshot() (analyses of it let the previous one finish).
+    bool showsNewerSnapshot() const { return m_showsNewerSnapshot; }
     std::uint32_t traceCount() const { return std::uint32_t(m_lanes.size()); }
     std::shared_ptr<const Trace> traceAt(std::uint32_t index) const;
     TimeNs traceOffset(std::uint32_t index) const;
@@ -313,6 +315,7 @@ private:
     bool m_updatingScrollBars = false;
     std::shared_ptr<const gpu::GpuReport> m_gpuReport;
     bool m_gpuReportCarried = false; // m_gpuReport is an older snapshot's, shown for the primary trace
+    bool m_showsNewerSnapshot = false;
     bool m_gpuMetricTracks = true;
     std::uint32_t m_groupDrag = kNoIndex; // the process whose header is dragged
 };

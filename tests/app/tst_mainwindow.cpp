@@ -3,6 +3,7 @@
 #include "bench/tiler/tracetiler.h"
 #include "core/analysis/tracefacts.h"
 #include "core/gpu/gpureport.h"
+#include "core/loading/loader.h"
 #include "guithreadbusymeter.h"
 #include "processmemory.h"
 #include "widgets/detailspanel.h"
@@ -170,6 +171,41 @@ private Q_SLOTS:
         // 0.35-0.44x, varying from run to run, without it).
         QVERIFY2(steadyMb < 0.35 * fileMb, qPrintable(QString::number(steadyMb / fileMb)));
 #endif
+    }
+
+    // A live recording's snapshots come faster than a large one's analyses take: the analysis of
+    // the snapshot shown delivers before that of the newest starts, instead of being superseded
+    // by every snapshot and never delivering.
+    void newerSnapshotsLetRunningAnalysesDeliver()
+    {
+        const auto load = [] {
+            auto loaded = loadTraceFile(fixture("transformer").toStdString());
+            return std::shared_ptr<const Trace>(std::move(loaded.trace));
+        };
+        const auto first = load(), second = load(), third = load();
+        QVERIFY(first && second && third);
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        std::vector<std::shared_ptr<const Trace>> reported;
+        connect(window.findChild<GpuViews*>(), &GpuViews::reportReady, &window,
+                [&](const std::shared_ptr<const gpu::GpuReport>& report) { reported.push_back(report->trace); });
+        QSignalSpy insights(window.findChild<InsightsPanel*>(), &InsightsPanel::insightsReady);
+        window.showTrace(first, QStringLiteral("recording"));
+        window.showTrace(second, QStringLiteral("recording"), true);
+        window.showTrace(third, QStringLiteral("recording"), true);
+        QTRY_COMPARE_WITH_TIMEOUT(reported.size(), std::size_t(2), 20000);
+        QCOMPARE(reported[0], first); // delivered, not superseded by the snapshots after it
+        QCOMPARE(reported[1], third); // then the newest; the second was replaced while it waited
+        QTRY_COMPARE(insights.count(), 2);
+        QTest::qWait(100);
+        QCOMPARE(reported.size(), std::size_t(2));
+        QCOMPARE(insights.count(), 2);
+        // Another trace (not a newer snapshot) supersedes as before.
+        window.showTrace(first, QStringLiteral("recording"));
+        window.showTrace(load(), QStringLiteral("another"));
+        QTRY_COMPARE_WITH_TIMEOUT(reported.size(), std::size_t(3), 20000);
+        QCOMPARE(reported[2], window.trace());
     }
 
     // The meter above can fail: one handler that computes for 80 ms is seen.

@@ -1,6 +1,8 @@
 // Background jobs: a result arrives on the GUI thread, a job that throws reports its
 // failure instead of terminating, a superseded job's result is dropped and its cancel hook
 // runs, jobs superseded before they start never run, and jobs never run on the global pool (the raster paint engine waits on it).
+// A request for a newer version of the input (IfRunning::LetFinish) lets the running job
+// deliver, and only the newest of such requests runs after it.
 #include "widgets/jobtracker.h"
 
 #include <QSemaphore>
@@ -99,6 +101,60 @@ private slots:
         QTRY_COMPARE(results, QList<int>{3});
         QTest::qWait(50);
         QCOMPARE(ran->load(), 1); // jobs 1 and 2 were skipped
+    }
+
+    void newerVersionLetsTheRunningJobFinish()
+    {
+        JobTracker tracker;
+        auto release = std::make_shared<QSemaphore>();
+        auto ran = std::make_shared<std::atomic<int>>(0);
+        QList<int> results;
+        const auto job = [ran](int value, std::shared_ptr<QSemaphore> gate) {
+            return [ran, value, gate] {
+                ran->fetch_add(1);
+                if (gate)
+                    gate->acquire();
+                return value;
+            };
+        };
+        const auto onResult = [&](int value) { results << value; };
+        tracker.start(job(1, release), onResult, [](const QString&) {});
+        QTRY_COMPARE(ran->load(), 1);
+        tracker.start(JobTracker::IfRunning::LetFinish, job(2, nullptr), onResult, [](const QString&) {});
+        tracker.start(JobTracker::IfRunning::LetFinish, job(3, nullptr), onResult, [](const QString&) {});
+        QTest::qWait(50);
+        QCOMPARE(ran->load(), 1); // the newer requests wait for the running job
+        release->release();
+        QTRY_COMPARE(results, (QList<int>{1, 3})); // its result, then the newest request's
+        QTest::qWait(50);
+        QCOMPARE(ran->load(), 2); // request 2 was replaced while it waited
+        // With nothing running, a newer version starts at once.
+        tracker.start(JobTracker::IfRunning::LetFinish, job(4, nullptr), onResult, [](const QString&) {});
+        QTRY_COMPARE(results, (QList<int>{1, 3, 4}));
+    }
+
+    void aPlainStartDropsTheWaitingRequest()
+    {
+        JobTracker tracker;
+        auto release = std::make_shared<QSemaphore>();
+        auto started = std::make_shared<std::atomic<bool>>(false);
+        QList<int> results;
+        tracker.start(
+            [release, started] {
+                *started = true;
+                release->acquire();
+                return 1;
+            },
+            [&](int value) { results << value; }, [](const QString&) {});
+        QTRY_VERIFY(started->load());
+        tracker.start(
+            JobTracker::IfRunning::LetFinish, [] { return 2; }, [&](int value) { results << value; },
+            [](const QString&) {});
+        tracker.start([] { return 3; }, [&](int value) { results << value; }, [](const QString&) {}); // another input
+        QTRY_COMPARE(results, QList<int>{3});
+        release->release();
+        QTest::qWait(50);
+        QCOMPARE(results, QList<int>{3}); // job 1 was superseded and request 2 dropped
     }
 };
 
