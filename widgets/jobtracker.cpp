@@ -3,6 +3,7 @@
 #include <QUnhandledException>
 
 #include <stdexcept>
+#include <utility>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -33,11 +34,8 @@ quint64 JobTracker::supersede(std::function<void()> cancelHook)
 
 void JobTracker::startWaitingRequest()
 {
-    if (!m_waitingRequest)
-        return;
-    const auto request = std::move(m_waitingRequest);
-    m_waitingRequest = {};
-    request();
+    if (const auto request = std::exchange(m_waitingRequest, {}))
+        request();
 }
 
 void JobTracker::returnFreedMemory()

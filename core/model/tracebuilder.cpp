@@ -80,9 +80,10 @@ void permuteInPlace(const std::vector<std::uint32_t>& order, std::vector<T>& col
 
 // Applies `order` (new position -> old index) to several columns, one column at a time: each
 // is gathered into one scratch buffer (sequential writes; the reads follow the tracks, a few
-// sequential streams) and copied back. Following the permutation's cycles instead needs no scratch but jumps across the whole
-// of every column, a cache miss per slice and column: most of a build's time at a million
-// slices. The scratch is one column of the widest type, not a copy of the model.
+// sequential streams) and copied back. Following the permutation's cycles instead needs no
+// scratch but jumps across the whole of every column, a cache miss per slice and column: most
+// of a build's time at a million slices. The scratch is one column of the widest type, not a
+// copy of the model.
 template <class... Columns>
 void permuteThroughScratch(const std::vector<std::uint32_t>& order, Columns&... columns)
 {

@@ -15,6 +15,24 @@
 
 using namespace ks;
 
+namespace {
+
+// A job that counts itself in `started` (if given), holds its thread until `gate` (if given) is
+// released, then returns `value`: still running when the next request comes.
+std::function<int()> gatedJob(int value, std::shared_ptr<QSemaphore> gate,
+                              std::shared_ptr<std::atomic<int>> started = nullptr)
+{
+    return [value, gate = std::move(gate), started = std::move(started)] {
+        if (started)
+            started->fetch_add(1);
+        if (gate)
+            gate->acquire();
+        return value;
+    };
+}
+
+} // namespace
+
 class TestJobTracker : public QObject {
     Q_OBJECT
 private slots:
@@ -57,11 +75,8 @@ private slots:
         auto cancelled = std::make_shared<std::atomic<bool>>(false);
         QList<int> results;
         tracker.start(
-            [release] {
-                release->acquire(); // still running when the second job starts
-                return 1;
-            },
-            [&](int value) { results << value; }, [](const QString&) {}, [cancelled] { *cancelled = true; });
+            gatedJob(1, release), [&](int value) { results << value; }, [](const QString&) {},
+            [cancelled] { *cancelled = true; });
         tracker.start([] { return 2; }, [&](int value) { results << value; }, [](const QString&) {});
         QVERIFY(cancelled->load());
         QTRY_COMPARE(results, QList<int>{2});
@@ -79,12 +94,7 @@ private slots:
         auto busy = std::make_shared<std::atomic<int>>(0);
         for (int i = 0; i < threads; ++i) { // every thread busy (each running before the next is asked for)
             tracker.start(
-                [release, busy] {
-                    busy->fetch_add(1);
-                    release->acquire();
-                    return 0;
-                },
-                [](int) {}, [](const QString&) {});
+                gatedJob(0, release, busy), [](int) {}, [](const QString&) {});
             QTRY_COMPARE(busy->load(), i + 1);
         }
         auto ran = std::make_shared<std::atomic<int>>(0);
@@ -109,19 +119,11 @@ private slots:
         auto release = std::make_shared<QSemaphore>();
         auto ran = std::make_shared<std::atomic<int>>(0);
         QList<int> results;
-        const auto job = [ran](int value, std::shared_ptr<QSemaphore> gate) {
-            return [ran, value, gate] {
-                ran->fetch_add(1);
-                if (gate)
-                    gate->acquire();
-                return value;
-            };
-        };
         const auto onResult = [&](int value) { results << value; };
-        tracker.start(job(1, release), onResult, [](const QString&) {});
+        tracker.start(gatedJob(1, release, ran), onResult, [](const QString&) {});
         QTRY_COMPARE(ran->load(), 1);
-        tracker.start(JobTracker::IfRunning::LetFinish, job(2, nullptr), onResult, [](const QString&) {});
-        tracker.start(JobTracker::IfRunning::LetFinish, job(3, nullptr), onResult, [](const QString&) {});
+        tracker.start(JobTracker::IfRunning::LetFinish, gatedJob(2, nullptr, ran), onResult, [](const QString&) {});
+        tracker.start(JobTracker::IfRunning::LetFinish, gatedJob(3, nullptr, ran), onResult, [](const QString&) {});
         QTest::qWait(50);
         QCOMPARE(ran->load(), 1); // the newer requests wait for the running job
         release->release();
@@ -129,7 +131,7 @@ private slots:
         QTest::qWait(50);
         QCOMPARE(ran->load(), 2); // request 2 was replaced while it waited
         // With nothing running, a newer version starts at once.
-        tracker.start(JobTracker::IfRunning::LetFinish, job(4, nullptr), onResult, [](const QString&) {});
+        tracker.start(JobTracker::IfRunning::LetFinish, gatedJob(4, nullptr, ran), onResult, [](const QString&) {});
         QTRY_COMPARE(results, (QList<int>{1, 3, 4}));
     }
 
@@ -137,20 +139,13 @@ private slots:
     {
         JobTracker tracker;
         auto release = std::make_shared<QSemaphore>();
-        auto started = std::make_shared<std::atomic<bool>>(false);
+        auto started = std::make_shared<std::atomic<int>>(0);
         QList<int> results;
-        tracker.start(
-            [release, started] {
-                *started = true;
-                release->acquire();
-                return 1;
-            },
-            [&](int value) { results << value; }, [](const QString&) {});
-        QTRY_VERIFY(started->load());
-        tracker.start(
-            JobTracker::IfRunning::LetFinish, [] { return 2; }, [&](int value) { results << value; },
-            [](const QString&) {});
-        tracker.start([] { return 3; }, [&](int value) { results << value; }, [](const QString&) {}); // another input
+        const auto onResult = [&](int value) { results << value; };
+        tracker.start(gatedJob(1, release, started), onResult, [](const QString&) {});
+        QTRY_COMPARE(started->load(), 1);
+        tracker.start(JobTracker::IfRunning::LetFinish, gatedJob(2, nullptr), onResult, [](const QString&) {});
+        tracker.start(gatedJob(3, nullptr), onResult, [](const QString&) {}); // another input
         QTRY_COMPARE(results, QList<int>{3});
         release->release();
         QTest::qWait(50);
