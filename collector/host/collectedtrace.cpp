@@ -95,15 +95,23 @@ std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
     return out;
 }
 
-// The GPU rows a process has work on: (device, stream or sync row).
-std::set<std::pair<std::int64_t, std::int64_t>> gpuRows(const RecordedProcess& process)
+// Adds the GPU rows that the process's slices from `first` on have work on: (device, stream or
+// sync row).
+void addGpuRows(const RecordedProcess& process, std::size_t first,
+                std::set<std::pair<std::int64_t, std::int64_t>>& rows)
 {
-    std::set<std::pair<std::int64_t, std::int64_t>> rows;
     auto last = rows.end(); // a stream's records come in runs
-    for (const auto& s : process.slices) {
+    for (std::size_t i = first; i < process.slices.size(); ++i) {
+        const auto& s = process.slices[i];
         if (isGpuCategory(s.category) && (last == rows.end() || *last != std::pair(s.pid, s.tid)))
             last = rows.emplace(s.pid, s.tid).first;
     }
+}
+
+std::set<std::pair<std::int64_t, std::int64_t>> gpuRows(const RecordedProcess& process)
+{
+    std::set<std::pair<std::int64_t, std::int64_t>> rows;
+    addGpuRows(process, 0, rows);
     return rows;
 }
 
@@ -126,40 +134,57 @@ std::set<std::int64_t> sharedDevices(const std::vector<RecordedProcess>& process
     return shared;
 }
 
+// Adds one process's records to a builder, from where `added` says the last call stopped:
+// first the records (kept between live snapshots), then what is derived from all of them.
 class ProcessEmitter {
 public:
     // shared: a merged file of several processes; sharedDevices: the GPUs that several of them
     // used, whose rows get a pid per process (the writer numbers them), where the others keep
     // kineto's (the device index).
-    ProcessEmitter(TraceBuilder& builder, const RecordedProcess& process, bool shared,
+    ProcessEmitter(TraceBuilder& builder, const RecordedProcess& process, AddedProcess& added, bool shared,
                    const std::set<std::int64_t>& sharedDevices)
         : m_builder(builder)
         , m_process(process)
+        , m_added(added)
         , m_shared(shared)
         , m_sharedDevices(sharedDevices)
     {
-        m_names.reserve(process.names.size());
-        for (const auto& name : process.names)
-            m_names.push_back(builder.strings().intern(name));
+        m_added.pid = process.hello.pid;
+        for (std::size_t n = m_added.names.size(); n < process.names.size(); ++n)
+            m_added.names.push_back(builder.strings().intern(process.names[n]));
         for (int c = 0; c <= static_cast<int>(EventCategory::GpuAnnotation); ++c)
             m_categories[c] = builder.strings().intern(categoryName(static_cast<EventCategory>(c)));
     }
 
-    void emit()
+    void emitRecorded()
     {
+        addGpuRows(m_process, m_added.slices, m_added.gpuRows);
+        for (std::size_t i = m_added.slices; i < m_process.slices.size() && !m_added.hasRanges; ++i)
+            m_added.hasRanges =
+                m_process.slices[i].gpuOp < 0 && m_process.slices[i].category == EventCategory::Annotation;
         emitMetadata();
-        const TorchOpLinks ops = linkTorchOps(m_process);
-        std::vector<std::uint32_t> builderIndex(m_process.slices.size());
-        for (std::size_t i = 0; i < m_process.slices.size(); ++i)
-            builderIndex[i] = m_builder.addSlice(
-                sliceEvent(m_process.slices[i], ops.externalIdOfSlice.empty() ? kNoId : ops.externalIdOfSlice[i]));
-        for (const auto& annotation : gpuAnnotations(m_process))
+        m_ops = linkTorchOps(m_process);
+        updateExternalIds();
+        const auto& slices = m_process.slices;
+        const auto& ids = m_ops.externalIdOfSlice;
+        m_added.builderIndex.reserve(slices.size());
+        for (std::size_t i = m_added.slices; i < slices.size(); ++i)
+            m_added.builderIndex.push_back(m_builder.addSlice(sliceEvent(slices[i], ids.empty() ? kNoId : ids[i])));
+        m_added.slices = slices.size();
+        if (!ids.empty())
+            m_added.externalIds = ids;
+        emitFlows();
+        emitInstants();
+    }
+
+    void emitDerived()
+    {
+        // Most CUDA programs have no NVTX ranges: then the recording is not scanned again.
+        for (const auto& annotation : m_added.hasRanges ? gpuAnnotations(m_process) : std::vector<RecordedSlice>())
             m_builder.addSlice(sliceEvent(
                 annotation,
                 annotation.op >= 0 ? m_process.ops[static_cast<std::size_t>(annotation.op)].externalId : kNoId));
-        emitFlows(builderIndex);
-        emitForwardBackwardFlows(ops.fwdbwd, builderIndex);
-        emitInstants();
+        emitForwardBackwardFlows();
     }
 
 private:
@@ -190,7 +215,7 @@ private:
         e.device = isGpuCategory(s.category);
         e.start = s.start;
         e.duration = s.duration;
-        e.name = m_names[s.name];
+        e.name = m_added.names[s.name];
         e.category = m_categories[static_cast<int>(s.category)];
         e.rawOffset = s.rawOffset;
         e.rawLength = s.rawLength;
@@ -200,12 +225,27 @@ private:
         return e;
     }
 
-    void emitFlows(const std::vector<std::uint32_t>& builderIndex)
+    // An op range is recorded when it ends, after the calls it contains: those added before it
+    // get their External id now.
+    void updateExternalIds()
+    {
+        const auto& ids = m_ops.externalIdOfSlice;
+        if (ids.empty())
+            return;
+        m_added.externalIds.resize(m_added.slices, kNoId);
+        for (std::size_t i = 0; i < m_added.slices; ++i) {
+            if (ids[i] != m_added.externalIds[i])
+                m_builder.setExternalId(m_added.builderIndex[i], ids[i]);
+        }
+    }
+
+    void emitFlows()
     {
         const StringId ac2g = m_builder.strings().intern("ac2g");
         // Correlation ids count per process: the pid keeps two processes' flows apart.
         const auto idBase = static_cast<std::uint64_t>(m_process.hello.pid) << 32;
-        for (const auto& flow : m_process.flows) {
+        for (std::size_t i = m_added.flows; i < m_process.flows.size(); ++i) {
+            const auto& flow = m_process.flows[i];
             const RecordedSlice& s = m_process.slices[flow.slice];
             FlowEvent f;
             f.phase = flow.start ? FlowPhase::Start : FlowPhase::End;
@@ -217,19 +257,19 @@ private:
             f.device = isGpuCategory(s.category);
             f.time = s.start;
             f.bindEnclosing = !flow.start;
-            f.pendingSlice = builderIndex[flow.slice];
+            f.pendingSlice = m_added.builderIndex[flow.slice];
             m_builder.addFlowEvent(f);
         }
+        m_added.flows = m_process.flows.size();
     }
 
     // kineto's fwdbwd arrows, from a forward op to the backward op of its autograd node.
-    void emitForwardBackwardFlows(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
-                                  const std::vector<std::uint32_t>& builderIndex)
+    void emitForwardBackwardFlows()
     {
         const StringId fwdbwd = m_builder.strings().intern("fwdbwd");
         const auto idBase = static_cast<std::uint64_t>(m_process.hello.pid) << 32;
         std::uint64_t next = 0;
-        for (const auto& [forward, backward] : pairs) {
+        for (const auto& [forward, backward] : m_ops.fwdbwd) {
             ++next;
             for (const std::uint32_t slice : {forward, backward}) {
                 const RecordedSlice& s = m_process.slices[slice];
@@ -242,7 +282,7 @@ private:
                 f.tid = JsonId::fromNumber(s.tid);
                 f.time = s.start;
                 f.bindEnclosing = slice == backward;
-                f.pendingSlice = builderIndex[slice];
+                f.pendingSlice = m_added.builderIndex[slice];
                 m_builder.addFlowEvent(f);
             }
         }
@@ -252,17 +292,19 @@ private:
     {
         const StringId annotation = m_builder.strings().intern("user_annotation");
         const StringId collector = m_builder.strings().intern("collector");
-        for (const auto& i : m_process.instants) {
+        for (std::size_t n = m_added.instants; n < m_process.instants.size(); ++n) {
+            const auto& i = m_process.instants[n];
             InstantEvent e;
             e.pid = JsonId::fromNumber(m_process.hello.pid);
             e.tid = JsonId::fromNumber(i.tid);
             e.time = i.time;
-            e.name = m_names[i.name];
+            e.name = m_added.names[i.name];
             e.category = i.fromCollector ? collector : annotation;
             e.rawOffset = i.rawOffset;
             e.rawLength = i.rawLength;
             m_builder.addInstant(e);
         }
+        m_added.instants = m_process.instants.size();
     }
 
     void emitMetadata()
@@ -277,7 +319,7 @@ private:
             m_builder.setThreadSortIndex(cpu, JsonId::fromNumber(tid), tid);
         }
         std::set<std::int64_t> devices;
-        for (const auto& [device, tid] : gpuRows(m_process)) {
+        for (const auto& [device, tid] : m_added.gpuRows) {
             const JsonId pid = devicePid(device);
             if (devices.insert(device).second) {
                 m_builder.setProcessName(pid, name);
@@ -294,9 +336,10 @@ private:
 
     TraceBuilder& m_builder;
     const RecordedProcess& m_process;
+    AddedProcess& m_added;
     bool m_shared = false;
     const std::set<std::int64_t>& m_sharedDevices;
-    std::vector<StringId> m_names;
+    TorchOpLinks m_ops;
     StringId m_categories[static_cast<int>(EventCategory::GpuAnnotation) + 1] = {};
 };
 
@@ -333,6 +376,95 @@ void addDistributedInfo(TraceBuilder& builder, const std::vector<RecordedProcess
         builder.addMetadata("distributedRanks", ranks + "]");
 }
 
+// Adds to `builder` what the processes recorded since `added` says, then what is derived from
+// all of it (see LiveTraceBuilder).
+class CollectedTraceEmitter {
+public:
+    CollectedTraceEmitter(TraceBuilder& builder, const std::vector<RecordedProcess>& processes,
+                          std::vector<AddedProcess>& added, const std::set<std::int64_t>& devicesOfSeveral)
+        : m_builder(builder)
+        , m_processes(processes)
+    {
+        m_emitters.reserve(processes.size());
+        for (std::size_t p = 0; p < processes.size(); ++p)
+            m_emitters.emplace_back(builder, processes[p], added[p], processes.size() > 1, devicesOfSeveral);
+    }
+
+    void emitRecorded()
+    {
+        for (auto& emitter : m_emitters)
+            emitter.emitRecorded();
+    }
+
+    void emitDerived(const TraceBuildOptions& options)
+    {
+        for (auto& emitter : m_emitters)
+            emitter.emitDerived();
+        std::vector<wire::Device> devices;
+        for (const auto& process : m_processes) {
+            for (const auto& d : process.devices) {
+                if (std::none_of(devices.begin(), devices.end(), [&](const auto& known) { return known.id == d.id; }))
+                    devices.push_back(d);
+            }
+            warnAbout(process);
+        }
+        std::sort(devices.begin(), devices.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        addMetadata(options, devices);
+    }
+
+private:
+    void warnAbout(const RecordedProcess& process)
+    {
+        for (const auto& error : process.errors)
+            m_builder.diagnostics().warn("collector-error", process.displayName() + ": " + error.message);
+        if (process.state == ConnectionState::Terminated)
+            m_builder.diagnostics().warn("process-terminated",
+                                         process.displayName()
+                                             + " ended without GOODBYE (crashed or killed); "
+                                               "events after its last flush are missing");
+        if (process.counts.malformedOpRanges > 0)
+            m_builder.diagnostics().warn("nvtx-op-unparsed",
+                                         process.displayName() + ": " + std::to_string(process.counts.malformedOpRanges)
+                                             + " NVTX ranges look like PyTorch op ranges but did not parse; "
+                                               "kept as NVTX ranges");
+        if (process.droppedTotal() > 0)
+            m_builder.diagnostics().warn("dropped-records",
+                                         process.displayName() + ": " + std::to_string(process.droppedTotal())
+                                             + " records dropped");
+    }
+
+    void addMetadata(const TraceBuildOptions& options, const std::vector<wire::Device>& devices)
+    {
+        m_builder.addMetadata("schemaVersion", "1");
+        // deviceProperties: the writer adds them from the model (setDeviceProperties below).
+        if (!m_processes.empty()) {
+            const auto& hello = m_processes.front().hello;
+            // Versions the traced process could not tell are left out rather than written as 0.
+            if (hello.cuptiVersion)
+                m_builder.addMetadata("cupti_version", std::to_string(hello.cuptiVersion));
+            if (hello.driverVersion)
+                m_builder.addMetadata("cuda_driver_version", std::to_string(hello.driverVersion));
+            if (hello.runtimeVersion)
+                m_builder.addMetadata("cuda_runtime_version", std::to_string(hello.runtimeVersion));
+        }
+        m_builder.addMetadata("displayTimeUnit", "\"ms\"");
+        addDistributedInfo(m_builder, m_processes);
+        m_builder.addMetadata("baseTimeNanoseconds", std::to_string(options.baseNs));
+        std::vector<DeviceProperties> properties;
+        properties.reserve(devices.size());
+        for (const auto& d : devices)
+            properties.push_back(toDeviceProperties(d));
+        m_builder.setDeviceProperties(std::move(properties));
+        m_builder.setBaseTimeNs(options.baseNs);
+        if (options.arena)
+            m_builder.setTextSource(options.arena);
+    }
+
+    TraceBuilder& m_builder;
+    const std::vector<RecordedProcess>& m_processes;
+    std::vector<ProcessEmitter> m_emitters;
+};
+
 } // namespace
 
 DeviceProperties toDeviceProperties(const wire::Device& d)
@@ -367,58 +499,46 @@ Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const T
         counts.instants += process.instants.size();
     }
     builder.reserveFor(counts);
-    const bool shared = processes.size() > 1;
-    const std::set<std::int64_t> devicesOfSeveral = shared ? sharedDevices(processes) : std::set<std::int64_t>();
-    std::vector<wire::Device> devices;
-    for (const auto& process : processes) {
-        ProcessEmitter(builder, process, shared, devicesOfSeveral).emit();
-        for (const auto& d : process.devices) {
-            if (std::none_of(devices.begin(), devices.end(), [&](const auto& known) { return known.id == d.id; }))
-                devices.push_back(d);
-        }
-        for (const auto& error : process.errors)
-            builder.diagnostics().warn("collector-error", process.displayName() + ": " + error.message);
-        if (process.state == ConnectionState::Terminated)
-            builder.diagnostics().warn("process-terminated",
-                                       process.displayName()
-                                           + " ended without GOODBYE (crashed or killed); "
-                                             "events after its last flush are missing");
-        if (process.counts.malformedOpRanges > 0)
-            builder.diagnostics().warn("nvtx-op-unparsed",
-                                       process.displayName() + ": " + std::to_string(process.counts.malformedOpRanges)
-                                           + " NVTX ranges look like PyTorch op ranges but did not parse; "
-                                             "kept as NVTX ranges");
-        if (process.droppedTotal() > 0)
-            builder.diagnostics().warn("dropped-records",
-                                       process.displayName() + ": " + std::to_string(process.droppedTotal())
-                                           + " records dropped");
-    }
-    std::sort(devices.begin(), devices.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-
-    builder.addMetadata("schemaVersion", "1");
-    // deviceProperties: the writer adds them from the model (setDeviceProperties below).
-    if (!processes.empty()) {
-        const auto& hello = processes.front().hello;
-        // Versions the traced process could not tell are left out rather than written as 0.
-        if (hello.cuptiVersion)
-            builder.addMetadata("cupti_version", std::to_string(hello.cuptiVersion));
-        if (hello.driverVersion)
-            builder.addMetadata("cuda_driver_version", std::to_string(hello.driverVersion));
-        if (hello.runtimeVersion)
-            builder.addMetadata("cuda_runtime_version", std::to_string(hello.runtimeVersion));
-    }
-    builder.addMetadata("displayTimeUnit", "\"ms\"");
-    addDistributedInfo(builder, processes);
-    builder.addMetadata("baseTimeNanoseconds", std::to_string(options.baseNs));
-    std::vector<DeviceProperties> properties;
-    properties.reserve(devices.size());
-    for (const auto& d : devices)
-        properties.push_back(toDeviceProperties(d));
-    builder.setDeviceProperties(std::move(properties));
-    builder.setBaseTimeNs(options.baseNs);
-    if (options.arena)
-        builder.setTextSource(options.arena);
+    const std::set<std::int64_t> devicesOfSeveral =
+        processes.size() > 1 ? sharedDevices(processes) : std::set<std::int64_t>();
+    std::vector<AddedProcess> added(processes.size());
+    CollectedTraceEmitter emitter(builder, processes, added, devicesOfSeveral);
+    emitter.emitRecorded();
+    emitter.emitDerived(options);
     return builder.finish();
+}
+
+bool LiveTraceBuilder::continuesWith(const std::vector<RecordedProcess>& processes,
+                                     const std::set<std::int64_t>& devicesOfSeveral) const
+{
+    if (processes.size() != m_added.size() || devicesOfSeveral != m_devicesOfSeveral)
+        return false;
+    for (std::size_t p = 0; p < processes.size(); ++p) {
+        const auto& process = processes[p];
+        const auto& added = m_added[p];
+        if (process.hello.pid != added.pid || process.slices.size() < added.slices || process.flows.size() < added.flows
+            || process.instants.size() < added.instants || process.names.size() < added.names.size())
+            return false;
+    }
+    return true;
+}
+
+Trace LiveTraceBuilder::build(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options)
+{
+    std::set<std::int64_t> devicesOfSeveral =
+        processes.size() > 1 ? sharedDevices(processes) : std::set<std::int64_t>();
+    if (!continuesWith(processes, devicesOfSeveral)) {
+        m_builder = TraceBuilder();
+        m_added.assign(processes.size(), AddedProcess());
+        m_devicesOfSeveral = std::move(devicesOfSeveral);
+    }
+    CollectedTraceEmitter emitter(m_builder, processes, m_added, m_devicesOfSeveral);
+    emitter.emitRecorded();
+    const TraceBuilder::Mark recorded = m_builder.mark();
+    emitter.emitDerived(options);
+    Trace trace = m_builder.snapshot();
+    m_builder.rollback(recorded);
+    return trace;
 }
 
 } // namespace ks::collector

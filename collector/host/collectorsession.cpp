@@ -184,12 +184,17 @@ std::vector<RecordedProcess> CollectorSession::processes() const
     return copies;
 }
 
-Trace CollectorSession::traceOf(const std::vector<RecordedProcess>& processes) const
+TraceBuildOptions CollectorSession::buildOptions() const
 {
     TraceBuildOptions options;
     options.baseNs = m_baseNs;
     options.arena = m_arena;
-    return buildCollectedTrace(processes, options);
+    return options;
+}
+
+Trace CollectorSession::traceOf(const std::vector<RecordedProcess>& processes) const
+{
+    return buildCollectedTrace(processes, buildOptions());
 }
 
 Trace CollectorSession::snapshot() const
@@ -216,7 +221,7 @@ Trace CollectorSession::snapshot(LiveCopy& copy) const
     }
     const CaptureSpec spec = captureSpec();
     if (!spec.filters())
-        return traceOf(copy.processes);
+        return copy.builder.build(copy.processes, buildOptions());
     auto kept = copy.processes; // the capture drops records: from a copy, the live one keeps growing
     collector::applyCapture(kept, spec);
     return traceOf(kept);

@@ -37,11 +37,13 @@ struct SessionOptions {
     double durationSeconds = 0; // for this long (0: to the end)
 };
 
-// A live view's own copy of the recording, kept between its snapshots so that each one copies
-// only what arrived since the last (CollectorSession::snapshot(LiveCopy&)).
+// A live view's own copy of the recording and its trace builder, kept between its snapshots
+// so that each one copies and adds only what arrived since the last
+// (CollectorSession::snapshot(LiveCopy&)).
 struct LiveCopy {
     std::vector<ConnectionId> connections; // parallel to processes, ascending
     std::vector<RecordedProcess> processes;
+    LiveTraceBuilder builder;
 };
 
 class CollectorSession final : private RecordSink {
@@ -69,7 +71,8 @@ public:
     // Recorded processes with the capture applied, as one trace model (live view, merged file).
     Trace snapshot() const;
     // The same trace, for a view that takes one snapshot after another: `copy` is brought up to
-    // date with the new records only (under the lock), then built outside the lock.
+    // date with the new records only (under the lock), which are then added to its builder
+    // outside the lock. With a capture filter (a pause, a range) the trace is built whole.
     Trace snapshot(LiveCopy& copy) const;
     // Unfiltered: call applyCapture() first.
     Trace traceOf(const std::vector<RecordedProcess>& processes) const;
@@ -86,6 +89,7 @@ public:
     bool listen(std::string& error);
 
 private:
+    TraceBuildOptions buildOptions() const;
     void connectionAccepted(ConnectionId id, wire::Hello hello) override;
     void frameReceived(ConnectionId id, const wire::Frame& frame) override;
     void connectionClosed(ConnectionId id, bool byCollector) override;

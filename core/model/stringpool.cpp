@@ -33,6 +33,15 @@ StringPool::StringPool()
     m_index.emplace(std::string_view(), 0);
 }
 
+StringPool::StringPool(const StringPool& other)
+    : StringPool()
+{
+    m_views.reserve(other.m_views.size());
+    m_index.reserve(other.m_index.size());
+    for (std::size_t id = 1; id < other.m_views.size(); ++id)
+        intern(other.m_views[id]);
+}
+
 StringId StringPool::intern(std::string_view text)
 {
     if (auto it = m_index.find(text); it != m_index.end())

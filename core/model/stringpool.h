@@ -15,7 +15,8 @@ inline constexpr StringId kEmptyString = 0;
 class StringPool {
 public:
     StringPool();
-    StringPool(const StringPool&) = delete;
+    // A copy interns the same strings in the same order: the same ids, its own text blocks.
+    StringPool(const StringPool& other);
     StringPool& operator=(const StringPool&) = delete;
     StringPool(StringPool&&) noexcept = default;
     StringPool& operator=(StringPool&&) noexcept = default;

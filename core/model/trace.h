@@ -327,6 +327,7 @@ public:
 
 private:
     friend class TraceBuilder;
+    Trace(const Trace&) = default; // TraceBuilder::snapshot() copies a builder's model (without its slices)
     StringPool m_strings;
     std::vector<Process> m_processes;
     std::vector<Track> m_tracks;

@@ -11,6 +11,7 @@
 #include <numeric>
 #include <sys/mman.h>
 #include <tuple>
+#include <utility>
 
 namespace ks {
 
@@ -78,50 +79,74 @@ void permuteInPlace(const std::vector<std::uint32_t>& order, std::vector<T>& col
     }
 }
 
-// Applies `order` (new position -> old index) to several columns, one column at a time: each
-// is gathered into one scratch buffer (sequential writes; the reads follow the tracks, a few
-// sequential streams) and copied back. Following the permutation's cycles instead needs no
-// scratch but jumps across the whole of every column, a cache miss per slice and column: most
-// of a build's time at a million slices. The scratch is one column of the widest type, not a
-// copy of the model.
-template <class... Columns>
-void permuteThroughScratch(const std::vector<std::uint32_t>& order, Columns&... columns)
+// Applies `order` (new position -> old index) to columns: to[i] = from[order[i]], each pair
+// gathered into one scratch buffer (sequential writes; the reads follow the tracks, a few
+// sequential streams) and copied into `to`, which may be `from` itself. Following the
+// permutation's cycles instead needs no scratch but jumps across the whole of every column, a
+// cache miss per slice and column: most of a build's time at a million slices. The scratch is
+// one column of the widest type, not a copy of the model.
+template <class... Pairs>
+void permuteThroughScratch(const std::vector<std::uint32_t>& order, Pairs... pairs)
 {
-    constexpr std::size_t kWidest = std::max({sizeof(typename Columns::value_type)...});
+    constexpr std::size_t kWidest = std::max({sizeof(typename Pairs::Value)...});
     static_assert(kWidest <= sizeof(std::uint64_t));
     if (order.empty()) // no slices: the columns' data() may be null, which memcpy must not get
         return;
     const auto scratch = std::make_unique_for_overwrite<std::uint64_t[]>(order.size()); // not zeroed: all written
     adviseHugePages(scratch.get(), order.size() * sizeof(std::uint64_t));
     auto* bytes = reinterpret_cast<unsigned char*>(scratch.get()); // NOLINT: raw bytes of trivial values
-    const auto gather = [&](auto& column) {
-        using T = typename std::decay_t<decltype(column)>::value_type;
+    const auto gather = [&](auto pair) {
+        using T = typename decltype(pair)::Value;
         static_assert(std::is_trivially_copyable_v<T>);
+        if (pair.from != pair.to) { // a snapshot's new column: no scratch needed
+            pair.to->resize(order.size());
+            for (std::size_t i = 0; i < order.size(); ++i)
+                (*pair.to)[i] = (*pair.from)[order[i]];
+            return;
+        }
         for (std::size_t i = 0; i < order.size(); ++i)
-            std::memcpy(bytes + i * sizeof(T), &column[order[i]], sizeof(T));
-        std::memcpy(column.data(), bytes, order.size() * sizeof(T));
+            std::memcpy(bytes + i * sizeof(T), &(*pair.from)[order[i]], sizeof(T));
+        std::memcpy(pair.to->data(), bytes, order.size() * sizeof(T));
     };
-    (gather(columns), ...);
+    (gather(pairs), ...);
+}
+
+// One column to reorder: from the builder's (or a snapshot's source) into the model's.
+template <typename T>
+struct ColumnPair {
+    using Value = T;
+    const std::vector<T>* from;
+    std::vector<T>* to;
+};
+template <typename T>
+ColumnPair<T> inPlace(std::vector<T>& column)
+{
+    return {&column, &column};
 }
 
 // The slice columns the loader fills, listed once so that reserving and reordering never
-// miss one: the times (which flow binding reads) and the rest, reordered in parallel.
-template <class Slices, class Visit>
-void visitTimeColumns(Slices& t, Visit visit)
+// miss one: the times (which flow binding reads) and the rest, reordered in parallel. Each is
+// visited as (from, to): the same table, or a snapshot's source and its own.
+template <class Visit>
+void visitTimeColumns(const SliceTable& from, SliceTable& to, Visit visit)
 {
-    visit(t.start, t.duration);
+    visit(ColumnPair<TimeNs>{&from.start, &to.start}, ColumnPair<TimeNs>{&from.duration, &to.duration});
 }
-template <class Slices, class Visit>
-void visitOtherLoadedColumns(Slices& t, Visit visit)
+template <class Visit>
+void visitOtherLoadedColumns(const SliceTable& from, SliceTable& to, Visit visit)
 {
-    visit(t.name, t.category, t.rawOffset, t.rawLength, t.correlation, t.externalId);
+    visit(ColumnPair<StringId>{&from.name, &to.name}, ColumnPair<StringId>{&from.category, &to.category},
+          ColumnPair<std::uint64_t>{&from.rawOffset, &to.rawOffset},
+          ColumnPair<std::uint32_t>{&from.rawLength, &to.rawLength},
+          ColumnPair<std::int64_t>{&from.correlation, &to.correlation},
+          ColumnPair<std::int64_t>{&from.externalId, &to.externalId});
 }
-template <class Slices, class Visit>
-void forEachLoadedColumn(Slices& t, Visit visit)
+template <class Visit>
+void forEachLoadedColumn(SliceTable& t, Visit visit)
 {
-    auto each = [&](auto&... columns) { (visit(columns), ...); };
-    visitTimeColumns(t, each);
-    visitOtherLoadedColumns(t, each);
+    auto each = [&](auto... pairs) { (visit(*pairs.to), ...); };
+    visitTimeColumns(t, t, each);
+    visitOtherLoadedColumns(t, t, each);
 }
 
 int processRank(const Process& p)
@@ -381,8 +406,9 @@ Trace TraceBuilder::finish()
     // The columns flow binding does not read are reordered on a second thread meanwhile
     // (large traces only: a thread costs more than a small trace's whole reorder).
     auto& t = m_trace.m_slices;
+    const SliceTable& added = events().m_trace.m_slices; // t itself unless this is a snapshot
     auto reorderOthers = [&] {
-        visitOtherLoadedColumns(t, [&](auto&... columns) { permuteThroughScratch(order, columns...); });
+        visitOtherLoadedColumns(added, t, [&](auto... columns) { permuteThroughScratch(order, columns...); });
     };
     constexpr std::size_t kParallelReorderSlices = 1 << 16;
     std::future<void> othersReordered;
@@ -390,7 +416,7 @@ Trace TraceBuilder::finish()
         othersReordered = std::async(std::launch::async, reorderOthers);
     else
         reorderOthers();
-    visitTimeColumns(t, [&](auto&... columns) { permuteThroughScratch(order, columns...); });
+    visitTimeColumns(added, t, [&](auto... columns) { permuteThroughScratch(order, columns...); });
     t.row.resize(n);
     for (std::uint32_t r = 0; r < rows.size(); ++r)
         std::fill(t.row.begin() + rows[r].begin, t.row.begin() + rows[r].end, r);
@@ -401,14 +427,14 @@ Trace TraceBuilder::finish()
 
     // GPU-op side table, keyed by final slice id: each record placed at its slice's final id,
     // then read out in that order (linear; sorting (id, record) pairs was not).
-    m_trace.m_gpuOpSlices.reserve(m_gpuOps.size());
-    m_trace.m_gpuOps.reserve(m_gpuOps.size());
-    if (!m_gpuOps.empty()) {
+    const auto& gpuOps = events().m_gpuOps;
+    m_trace.m_gpuOpSlices.reserve(gpuOps.size());
+    if (!gpuOps.empty()) {
         std::vector<std::uint32_t> recordAt(n, kNoIndex);
         for (std::uint32_t i = 0; i < m_gpuOpSlice.size(); ++i)
             recordAt[finalIdOfPending[m_gpuOpSlice[i]]] = i;
         std::vector<std::uint32_t> recordOrder; // new position -> record
-        recordOrder.reserve(m_gpuOps.size());
+        recordOrder.reserve(gpuOps.size());
         for (SliceId s = 0; s < n; ++s) {
             if (recordAt[s] != kNoIndex) {
                 m_trace.m_gpuOpSlices.push_back(s);
@@ -416,8 +442,14 @@ Trace TraceBuilder::finish()
             }
         }
         freeColumn(recordAt);
-        permuteInPlace(recordOrder, m_gpuOps); // records mostly come in their slices' order
-        m_trace.m_gpuOps = std::move(m_gpuOps);
+        if (m_snapshotOf) {
+            m_trace.m_gpuOps.reserve(gpuOps.size());
+            for (const std::uint32_t record : recordOrder)
+                m_trace.m_gpuOps.push_back(gpuOps[record]);
+        } else {
+            permuteInPlace(recordOrder, m_gpuOps); // records mostly come in their slices' order
+            m_trace.m_gpuOps = std::move(m_gpuOps);
+        }
     }
     freeColumn(m_gpuOpSlice);
     freeColumn(m_gpuOps);
@@ -447,6 +479,56 @@ Trace TraceBuilder::finish()
     Trace out = std::move(m_trace);
     *this = TraceBuilder();
     return out;
+}
+
+Trace TraceBuilder::snapshot()
+{
+    // The events stay here, out of the copy; the copy finishes, reading them from here.
+    struct SetAside {
+        TraceBuilder& builder;
+        SliceTable slices = std::exchange(builder.m_trace.m_slices, {});
+        std::vector<GpuOpInfo> gpuOps = std::exchange(builder.m_gpuOps, {});
+        std::vector<PendingFlow> flowEvents = std::exchange(builder.m_flowEvents, {});
+        std::vector<std::uint32_t> flowOrder = std::exchange(builder.m_flowOrder, {});
+        ~SetAside()
+        {
+            builder.m_flowOrder = std::move(flowOrder);
+            builder.m_trace.m_slices = std::move(slices);
+            builder.m_gpuOps = std::move(gpuOps);
+            builder.m_flowEvents = std::move(flowEvents);
+        }
+    };
+    TraceBuilder copy = [this] {
+        const SetAside setAside{*this};
+        return TraceBuilder(*this);
+    }();
+    copy.m_snapshotOf = this;
+    return copy.finish();
+}
+
+TraceBuilder::Mark TraceBuilder::mark() const
+{
+    return {m_trace.m_slices.size(), m_gpuOps.size(),           m_flowEvents.size(),
+            m_instantEvents.size(),  m_trace.m_metadata.size(), m_trace.m_diagnostics};
+}
+
+void TraceBuilder::rollback(const Mark& mark)
+{
+    forEachLoadedColumn(m_trace.m_slices, [&](auto& column) { column.resize(mark.slices); });
+    m_sliceTrack.resize(mark.slices);
+    m_sliceIsPython.resize(mark.slices);
+    m_gpuOps.resize(mark.gpuOps);
+    m_gpuOpSlice.resize(mark.gpuOps);
+    m_flowEvents.resize(mark.flowEvents);
+    std::erase_if(m_flowOrder, [&](std::uint32_t e) { return e >= mark.flowEvents; });
+    m_instantEvents.resize(mark.instants);
+    m_trace.m_metadata.resize(mark.metadata);
+    m_trace.m_diagnostics = mark.diagnostics;
+}
+
+void TraceBuilder::setExternalId(std::uint32_t slice, std::int64_t externalId)
+{
+    m_trace.m_slices.externalId[slice] = externalId;
 }
 
 void TraceBuilder::buildProcessesAndTracks()
@@ -545,7 +627,7 @@ void TraceBuilder::buildProcessesAndTracks()
 
 std::vector<std::uint32_t> TraceBuilder::sortByTrackAndStart() const
 {
-    const auto& t = m_trace.m_slices;
+    const auto& t = events().m_trace.m_slices;
     const std::size_t n = t.start.size();
     // Bucket by track (stable), then sort each track by (start, longer first, file order).
     std::vector<std::uint32_t> fill(m_trace.m_tracks.size() + 1, 0);
@@ -574,7 +656,7 @@ std::vector<std::uint32_t> TraceBuilder::sortByTrackAndStart() const
 
 void TraceBuilder::assignLanesAndRows(const std::vector<std::uint32_t>& byStart)
 {
-    const auto& t = m_trace.m_slices;
+    const auto& t = events().m_trace.m_slices;
     m_laneOfPending.assign(byStart.size(), 0);
     m_depthOfPending.assign(byStart.size(), 0);
 
@@ -734,7 +816,7 @@ void TraceBuilder::finishCounters()
         std::vector<std::uint32_t> order(series.time.size());
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return series.time[a] < series.time[b]; });
-        permuteThroughScratch(order, series.time, series.value);
+        permuteThroughScratch(order, inPlace(series.time), inPlace(series.value));
     }
 }
 

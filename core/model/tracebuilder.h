@@ -60,6 +60,8 @@ struct FlowEvent {
 class TraceBuilder {
 public:
     TraceBuilder();
+    TraceBuilder(TraceBuilder&&) noexcept = default;
+    TraceBuilder& operator=(TraceBuilder&&) noexcept = default;
     StringPool& strings() { return m_trace.m_strings; }
     Diagnostics& diagnostics() { return m_trace.m_diagnostics; }
 
@@ -103,6 +105,23 @@ public:
 
     // Builds the trace; the builder is left empty.
     Trace finish();
+    // Builds the trace of everything added so far and keeps it all, so that more can be added
+    // and another snapshot taken: a live recording adds what arrived since the last one
+    // instead of building everything again. The events are read in place, not copied.
+    Trace snapshot();
+
+    // What has been added so far, for rollback(): a live view adds events derived from
+    // everything recorded (spans, arrows, warnings) for one snapshot only.
+    struct Mark {
+        std::size_t slices = 0, gpuOps = 0, flowEvents = 0, instants = 0, metadata = 0;
+        Diagnostics diagnostics;
+    };
+    Mark mark() const;
+    // Drops the slices, GPU ops, flow events, instants, metadata and diagnostics added since
+    // `mark`. The tracks and strings they made stay: later events need them again.
+    void rollback(const Mark& mark);
+    // A slice's External id learnt after it was added (an op range recorded after its calls).
+    void setExternalId(std::uint32_t slice, std::int64_t externalId);
 
 private:
     struct TrackKey {
@@ -147,6 +166,11 @@ private:
         InstantScope scope;
     };
 
+    TraceBuilder(const TraceBuilder&) = default; // snapshot()'s copy, made without the events
+    // The builder whose slices, GPU ops and flow events finish() reads: this one, or the one a
+    // snapshot() was taken of (they are not copied).
+    const TraceBuilder& events() const { return m_snapshotOf ? *m_snapshotOf : *this; }
+
     std::uint32_t trackFor(JsonId pid, JsonId tid, bool device);
     // Interns (pid, tid, device) without making it a track.
     std::uint32_t threadKeyFor(JsonId pid, JsonId tid, bool device);
@@ -154,6 +178,7 @@ private:
     std::vector<std::uint32_t> sortByTrackAndStart() const;
     void assignLanesAndRows(const std::vector<std::uint32_t>& byStart);
     void bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending);
+    std::vector<std::uint32_t> flowPairingOrder() const;
     SliceId bindFlowEvent(const PendingFlow& e, const std::vector<SliceId>& finalIdOfPending) const;
     void finishInstants();
     void finishCounters();
@@ -161,6 +186,10 @@ private:
     void computeExtent();
 
     Trace m_trace;
+    TraceBuilder* m_snapshotOf = nullptr; // see events(); it keeps the flows' pairing order
+    // The pairing order of the first m_flowOrder.size() flow events, kept by snapshot(): the
+    // next snapshot sorts only the events added since and merges them in.
+    std::vector<std::uint32_t> m_flowOrder;
     // Slices are appended straight into m_trace.m_slices (columns); these columns only
     // live until finish(): the track of each slice, and the slice of each GPU-op record.
     std::vector<std::uint32_t> m_sliceTrack;

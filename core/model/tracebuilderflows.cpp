@@ -24,58 +24,52 @@ std::vector<std::uint32_t> flowsStablyBy(const std::vector<Flow>& flows, SliceId
     return ordered;
 }
 
-// A flow half bound to its slice, waiting to be paired with the other halves of its flow.
-struct BoundHalf {
-    StringId category, name;
-    std::uint64_t id;
-    TimeNs time;
-    SliceId slice;
-    FlowPhase phase;
-};
-
-// The halves in pairing order: by (category, name, id), then (time, phase), then file order.
-// A radix sort on (name pair, id), stable so the file order survives, then a sort of each flow's
-// few halves by time: linear, where one comparison sort of every half cost a third of a live
-// snapshot's build at a million halves.
-std::vector<std::uint32_t> pairingOrder(const std::vector<BoundHalf>& halves)
+// The halves [first, size) in pairing order: by (category, name, id), then (time, phase), then
+// index. A radix sort on (name pair, id), stable so the index order survives, then a sort of
+// each flow's few halves by time: linear, where one comparison sort of every half cost a third
+// of a live snapshot's build at a million halves.
+template <class Half>
+std::vector<std::uint32_t> pairingOrder(const std::vector<Half>& halves, std::uint32_t first)
 {
     struct Key {
         std::uint64_t id;
         std::uint32_t names; // dense rank of (category, name)
         std::uint32_t half;
     };
+    const auto count = static_cast<std::uint32_t>(halves.size()) - first;
     // The distinct name pairs, ranked in (category, name) order; halves of one pair come in runs.
     std::map<std::pair<StringId, StringId>, std::uint32_t> nameRank;
     auto names = nameRank.end();
-    for (const auto& h : halves) {
+    for (std::uint32_t i = first; i < halves.size(); ++i) {
+        const auto& h = halves[i];
         if (names == nameRank.end() || names->first != std::pair(h.category, h.name))
             names = nameRank.try_emplace({h.category, h.name}, 0).first;
     }
     std::uint32_t rank = 0;
     for (auto& [pair, r] : nameRank)
         r = rank++;
-    std::vector<Key> keys(halves.size());
+    std::vector<Key> keys(count);
     std::uint64_t idBits = 0; // the bits in which some id differs from the first
     names = nameRank.end();
-    for (std::uint32_t i = 0; i < halves.size(); ++i) {
-        const auto& h = halves[i];
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const auto& h = halves[first + i];
         if (names == nameRank.end() || names->first != std::pair(h.category, h.name))
             names = nameRank.find({h.category, h.name});
-        keys[i] = {h.id, names->second, i};
+        keys[i] = {h.id, names->second, first + i};
         idBits |= h.id ^ keys.front().id;
     }
     // Least significant byte first: the id's, then the name rank's. Bytes, not wider digits:
     // 256 places to write to stay in cache. A byte that is the same in every key (the high
     // bytes of small ids, the process in a collector's id) is skipped.
     std::vector<Key> scratch(keys.size());
-    std::vector<std::uint32_t> count(256);
+    std::vector<std::uint32_t> bucket(256);
     const auto sortByByte = [&](auto byteOf) {
-        std::fill(count.begin(), count.end(), 0);
+        std::fill(bucket.begin(), bucket.end(), 0);
         for (const Key& k : keys)
-            ++count[byteOf(k)];
-        std::exclusive_scan(count.begin(), count.end(), count.begin(), 0U);
+            ++bucket[byteOf(k)];
+        std::exclusive_scan(bucket.begin(), bucket.end(), bucket.begin(), 0U);
         for (const Key& k : keys)
-            scratch[count[byteOf(k)]++] = k;
+            scratch[bucket[byteOf(k)]++] = k;
         keys.swap(scratch);
     };
     for (int shift = 0; shift < 64; shift += 8) {
@@ -108,6 +102,26 @@ std::vector<std::uint32_t> pairingOrder(const std::vector<BoundHalf>& halves)
 }
 
 } // namespace
+
+// All flow events in pairing order. A snapshot's builder sorts only those added since the last
+// snapshot and merges them into its order, which it keeps for the next.
+std::vector<std::uint32_t> TraceBuilder::flowPairingOrder() const
+{
+    const auto& events = this->events().m_flowEvents;
+    if (!m_snapshotOf)
+        return pairingOrder(events, 0);
+    const auto& known = m_snapshotOf->m_flowOrder; // events [0, known.size()), in order
+    const std::vector<std::uint32_t> added = pairingOrder(events, static_cast<std::uint32_t>(known.size()));
+    std::vector<std::uint32_t> order(events.size());
+    std::merge(known.begin(), known.end(), added.begin(), added.end(), order.begin(),
+               [&](std::uint32_t x, std::uint32_t y) {
+                   const auto& a = events[x];
+                   const auto& b = events[y];
+                   return std::tie(a.category, a.name, a.id, a.time, a.phase, x)
+                       < std::tie(b.category, b.name, b.id, b.time, b.phase, y);
+               });
+    return order;
+}
 
 SliceId TraceBuilder::bindFlowEvent(const PendingFlow& e, const std::vector<SliceId>& finalIdOfPending) const
 {
@@ -151,12 +165,13 @@ SliceId TraceBuilder::bindFlowEvent(const PendingFlow& e, const std::vector<Slic
 
 void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending)
 {
-    std::vector<BoundHalf> bound;
-    bound.reserve(m_flowEvents.size());
+    const auto& events = this->events().m_flowEvents;
+    std::vector<SliceId> boundTo(events.size());
     std::map<StringId, FlowCategoryStats> stats;
-    for (const auto& e : m_flowEvents) {
-        const SliceId slice = bindFlowEvent(e, finalIdOfPending);
-        if (slice == kNoSlice) {
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const auto& e = events[i];
+        boundTo[i] = bindFlowEvent(e, finalIdOfPending);
+        if (boundTo[i] == kNoSlice) {
             auto& s = stats[e.category];
             s.category = e.category;
             ++s.unbound;
@@ -167,50 +182,56 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
                                                            : 'f');
             continue;
         }
-        ++m_trace.m_tracks[m_trace.trackOf(slice)].flowEventCount;
-        bound.push_back({e.category, e.name, e.id, e.time, slice, e.phase});
+        ++m_trace.m_tracks[m_trace.trackOf(boundTo[i])].flowEventCount;
     }
-    freeColumn(m_flowEvents);
-    const std::vector<std::uint32_t> order = pairingOrder(bound);
+    std::vector<std::uint32_t> order = flowPairingOrder();
+    if (m_snapshotOf)
+        m_snapshotOf->m_flowOrder = order;
+    std::erase_if(order, [&](std::uint32_t e) { return boundTo[e] == kNoSlice; });
     auto& flows = m_trace.m_flows;
+    flows.reserve(order.size() / 2); // most flows: a start and an end
     auto& halves = m_trace.m_unpairedHalves;
-    const auto sameFlow = [](const BoundHalf& x, const BoundHalf& y) {
-        return x.category == y.category && x.name == y.name && x.id == y.id;
+    const auto sameFlow = [&](std::uint32_t x, std::uint32_t y) {
+        return events[x].category == events[y].category && events[x].name == events[y].name
+            && events[x].id == events[y].id;
     };
+    constexpr std::uint32_t kNone = kNoIndex;
     for (std::size_t i = 0; i < order.size();) {
-        const BoundHalf& first = bound[order[i]];
+        const std::uint32_t first = order[i];
         std::size_t j = i;
-        const BoundHalf* open = nullptr;
+        std::uint32_t open = kNone; // the start (or step) that the next end closes
         bool openUsed = false;
-        auto& s = stats[first.category];
-        s.category = first.category;
+        auto& s = stats[events[first].category];
+        s.category = events[first].category;
         auto unpairedStart = [&] {
             ++s.unpairedStarts;
-            halves.push_back({open->category, open->name, open->id, open->slice, true});
+            halves.push_back({events[open].category, events[open].name, events[open].id, boundTo[open], true});
         };
-        for (; j < order.size() && sameFlow(bound[order[j]], first); ++j) {
-            const auto& b = bound[order[j]];
+        for (; j < order.size() && sameFlow(order[j], first); ++j) {
+            const std::uint32_t h = order[j];
+            const auto& b = events[h];
             if (b.phase != FlowPhase::Start) { // End or Step closes an arrow from the open start
-                if (open) {
-                    flows.push_back({b.category, b.name, open->slice, b.slice, b.id});
+                if (open != kNone) {
+                    flows.push_back({b.category, b.name, boundTo[open], boundTo[h], b.id});
                     openUsed = true;
                     ++s.paired;
                 } else {
                     ++s.unpairedEnds;
-                    halves.push_back({b.category, b.name, b.id, b.slice, false});
+                    halves.push_back({b.category, b.name, b.id, boundTo[h], false});
                 }
             }
             if (b.phase != FlowPhase::End) { // Start or Step opens the next arrow
-                if (open && !openUsed)
+                if (open != kNone && !openUsed)
                     unpairedStart();
-                open = &b;
+                open = h;
                 openUsed = false;
             }
         }
-        if (open && !openUsed)
+        if (open != kNone && !openUsed)
             unpairedStart();
         i = j;
     }
+    freeColumn(m_flowEvents);
     std::stable_sort(halves.begin(), halves.end(),
                      [](const FlowHalf& a, const FlowHalf& b) { return a.slice < b.slice; });
     for (auto& [category, s] : stats)
