@@ -102,7 +102,7 @@ const GpuOpInfo* Trace::gpuOpInfo(SliceId s) const
     auto it = std::lower_bound(m_gpuOpSlices.begin(), m_gpuOpSlices.end(), s);
     if (it == m_gpuOpSlices.end() || *it != s)
         return nullptr;
-    return &m_gpuOps[static_cast<std::size_t>(it - m_gpuOpSlices.begin())];
+    return &m_gpuOpRecords[m_gpuOpRecordOf[static_cast<std::size_t>(it - m_gpuOpSlices.begin())]];
 }
 
 std::string Trace::eventText(SliceId s) const
@@ -231,7 +231,7 @@ Trace::MemoryUse Trace::memoryUse() const
     m.lanes = bytes(m_rows) + bytes(m_tracks) + bytes(m_processes);
     for (const auto& tr : m_tracks)
         m.lanes += bytes(tr.lanes) + tr.name.capacity();
-    m.gpuOps = bytes(m_gpuOpSlices) + bytes(m_gpuOps);
+    m.gpuOps = bytes(m_gpuOpSlices) + bytes(m_gpuOpRecordOf) + m_gpuOpRecordOf.size() * sizeof(GpuOpInfo);
     return m;
 }
 

@@ -3,6 +3,7 @@
 // between threads. Slices live in one struct-of-arrays table, sorted by
 // (track, lane, depth, start), so every row of the timeline is a contiguous, time-ordered
 // and non-overlapping range that can be binary searched.
+#include "core/model/appendonlyarray.h"
 #include "core/model/diagnostics.h"
 #include "core/model/stringpool.h"
 #include "core/model/time.h"
@@ -341,8 +342,10 @@ private:
     std::vector<FlowCategoryStats> m_flowStats;
     std::vector<FlowHalf> m_unpairedHalves; // sorted by slice
     std::vector<KeptEntry> m_keptEntries; // sorted by offset
-    std::vector<SliceId> m_gpuOpSlices; // sorted; parallel to m_gpuOps
-    std::vector<GpuOpInfo> m_gpuOps;
+    std::vector<SliceId> m_gpuOpSlices; // sorted; parallel to m_gpuOpRecordOf
+    std::vector<std::uint32_t> m_gpuOpRecordOf; // index into m_gpuOpRecords
+    // In the order the builder got them, shared with the builder and its other snapshots.
+    std::shared_ptr<const GpuOpInfo[]> m_gpuOpRecords;
     std::vector<DeviceProperties> m_deviceProperties;
     std::vector<std::pair<std::string, std::string>> m_metadata;
     Diagnostics m_diagnostics;

@@ -58,27 +58,6 @@ int deviceIndexFromLabels(std::string_view labels)
     return index;
 }
 
-// Applies `order` (new position -> old index) to one column in place, following the
-// permutation's cycles: no second copy, and next to nothing to do when the column is nearly in
-// order already.
-template <typename T>
-void permuteInPlace(const std::vector<std::uint32_t>& order, std::vector<T>& column)
-{
-    std::vector<bool> placed(order.size());
-    for (std::uint32_t first = 0; first < order.size(); ++first) {
-        if (placed[first] || order[first] == first)
-            continue;
-        T saved = std::move(column[first]);
-        std::uint32_t to = first;
-        for (std::uint32_t from = order[to]; from != first; to = from, from = order[to]) {
-            placed[to] = true;
-            column[to] = std::move(column[from]);
-        }
-        placed[to] = true;
-        column[to] = std::move(saved);
-    }
-}
-
 // Applies `order` (new position -> old index) to columns: to[i] = from[order[i]], each pair
 // gathered into one scratch buffer (sequential writes; the reads follow the tracks, a few
 // sequential streams) and copied into `to`, which may be `from` itself. Following the
@@ -233,7 +212,7 @@ void TraceBuilder::reserveFor(const EventCounts& counts)
     reserveColumn(m_sliceIsPython, slices);
     reserveColumn(m_flowEvents, atMost(counts.flowEvents));
     reserveColumn(m_instantEvents, atMost(counts.instants));
-    reserveColumn(m_gpuOps, atMost(counts.gpuOps));
+    m_gpuOps.reserve(atMost(counts.gpuOps));
     reserveColumn(m_gpuOpSlice, atMost(counts.gpuOps));
 }
 
@@ -425,34 +404,26 @@ Trace TraceBuilder::finish()
         track.sliceEnd = track.rowBegin < track.rowEnd ? rows[track.rowEnd - 1].end : 0;
     }
 
-    // GPU-op side table, keyed by final slice id: each record placed at its slice's final id,
-    // then read out in that order (linear; sorting (id, record) pairs was not).
-    const auto& gpuOps = events().m_gpuOps;
-    m_trace.m_gpuOpSlices.reserve(gpuOps.size());
-    if (!gpuOps.empty()) {
+    // GPU-op side table, keyed by final slice id: each record's final slice marked, then read
+    // out in slice order with its record (linear; sorting (id, record) pairs was not). The
+    // records stay where they were added, shared with the builder's later snapshots.
+    const auto& records = events().m_gpuOps;
+    if (records.size()) {
         std::vector<std::uint32_t> recordAt(n, kNoIndex);
         for (std::uint32_t i = 0; i < m_gpuOpSlice.size(); ++i)
             recordAt[finalIdOfPending[m_gpuOpSlice[i]]] = i;
-        std::vector<std::uint32_t> recordOrder; // new position -> record
-        recordOrder.reserve(gpuOps.size());
+        m_trace.m_gpuOpSlices.reserve(records.size());
+        m_trace.m_gpuOpRecordOf.reserve(records.size());
         for (SliceId s = 0; s < n; ++s) {
             if (recordAt[s] != kNoIndex) {
                 m_trace.m_gpuOpSlices.push_back(s);
-                recordOrder.push_back(recordAt[s]);
+                m_trace.m_gpuOpRecordOf.push_back(recordAt[s]);
             }
         }
-        freeColumn(recordAt);
-        if (m_snapshotOf) {
-            m_trace.m_gpuOps.reserve(gpuOps.size());
-            for (const std::uint32_t record : recordOrder)
-                m_trace.m_gpuOps.push_back(gpuOps[record]);
-        } else {
-            permuteInPlace(recordOrder, m_gpuOps); // records mostly come in their slices' order
-            m_trace.m_gpuOps = std::move(m_gpuOps);
-        }
+        m_trace.m_gpuOpRecords = records.share();
     }
     freeColumn(m_gpuOpSlice);
-    freeColumn(m_gpuOps);
+    m_gpuOps = {};
 
     bindAndPairFlows(finalIdOfPending);
     freeColumn(finalIdOfPending);
@@ -487,14 +458,12 @@ Trace TraceBuilder::snapshot()
     struct SetAside {
         TraceBuilder& builder;
         SliceTable slices = std::exchange(builder.m_trace.m_slices, {});
-        std::vector<GpuOpInfo> gpuOps = std::exchange(builder.m_gpuOps, {});
         std::vector<PendingFlow> flowEvents = std::exchange(builder.m_flowEvents, {});
         std::vector<std::uint32_t> flowOrder = std::exchange(builder.m_flowOrder, {});
         ~SetAside()
         {
             builder.m_flowOrder = std::move(flowOrder);
             builder.m_trace.m_slices = std::move(slices);
-            builder.m_gpuOps = std::move(gpuOps);
             builder.m_flowEvents = std::move(flowEvents);
         }
     };
@@ -517,7 +486,7 @@ void TraceBuilder::rollback(const Mark& mark)
     forEachLoadedColumn(m_trace.m_slices, [&](auto& column) { column.resize(mark.slices); });
     m_sliceTrack.resize(mark.slices);
     m_sliceIsPython.resize(mark.slices);
-    m_gpuOps.resize(mark.gpuOps);
+    m_gpuOps.truncate(mark.gpuOps);
     m_gpuOpSlice.resize(mark.gpuOps);
     m_flowEvents.resize(mark.flowEvents);
     std::erase_if(m_flowOrder, [&](std::uint32_t e) { return e >= mark.flowEvents; });

@@ -196,7 +196,7 @@ private:
     std::vector<std::uint32_t> m_gpuOpSlice;
     std::vector<std::uint8_t> m_sliceIsPython;
     std::vector<bool> m_categoryKnown; // classifyCategory has run for this StringId
-    std::vector<GpuOpInfo> m_gpuOps;
+    AppendOnlyArray<GpuOpInfo> m_gpuOps; // shared with the traces made (see finish())
     std::vector<std::uint32_t> m_laneOfPending; // filled by assignLanesAndRows
     std::vector<std::uint16_t> m_depthOfPending;
     std::vector<PendingInstant> m_instantEvents;

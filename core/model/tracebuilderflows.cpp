@@ -196,13 +196,17 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
             && events[x].id == events[y].id;
     };
     constexpr std::uint32_t kNone = kNoIndex;
+    FlowCategoryStats* lastStats = nullptr;
     for (std::size_t i = 0; i < order.size();) {
         const std::uint32_t first = order[i];
         std::size_t j = i;
         std::uint32_t open = kNone; // the start (or step) that the next end closes
         bool openUsed = false;
-        auto& s = stats[events[first].category];
-        s.category = events[first].category;
+        if (!lastStats || lastStats->category != events[first].category) { // categories come in runs
+            lastStats = &stats[events[first].category];
+            lastStats->category = events[first].category;
+        }
+        auto& s = *lastStats;
         auto unpairedStart = [&] {
             ++s.unpairedStarts;
             halves.push_back({events[open].category, events[open].name, events[open].id, boundTo[open], true});

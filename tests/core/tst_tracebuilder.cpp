@@ -1,5 +1,6 @@
 // Tiny inline traces for each ph kind and flow rule (trace-format.md §3, §6).
 #include "core/loading/loader.h"
+#include "core/model/appendonlyarray.h"
 #include "core/model/timelimits.h"
 #include "core/model/tracebuilder.h"
 #include "core/stats/traceinfo.h"
@@ -384,6 +385,116 @@ private slots:
             QCOMPARE(t->trackDisplayName(0), std::string("main"));
             QCOMPARE(t->gpuOpInfo(byName(*t, "k\xc3\xa9"))->grid[0], 2);
         }
+    }
+
+    // A live recording adds to one builder and takes snapshot after snapshot: each equals the
+    // trace a fresh builder finishes from the same events, earlier snapshots stay as they
+    // were (their GPU-op records are shared, not copied), and what was added after a mark()
+    // is gone after rollback().
+    void snapshotsKeepTheBuilder()
+    {
+        const auto addLaunches = [](TraceBuilder& b, int first, int count) {
+            const StringId launch = b.strings().intern("cudaLaunchKernel");
+            const StringId kernel = b.strings().intern("gemm");
+            const StringId runtime = b.strings().intern("cuda_runtime");
+            const StringId kernelCategory = b.strings().intern("kernel");
+            const StringId ac2g = b.strings().intern("ac2g");
+            for (int i = first; i < first + count; ++i) {
+                GpuOpInfo op;
+                op.device = 0;
+                op.stream = 7;
+                op.grid[0] = i; // tells the records apart
+                SliceEvent call{
+                    JsonId::fromNumber(1), JsonId::fromNumber(2), false, TimeNs(i) * 100, 50, launch, runtime};
+                call.correlation = i;
+                SliceEvent work{JsonId::fromNumber(0), JsonId::fromNumber(7), true, TimeNs(i) * 100 + 60, 30, kernel,
+                                kernelCategory};
+                work.correlation = i;
+                work.gpuOp = &op;
+                const auto from = b.addSlice(call);
+                const auto to = b.addSlice(work);
+                FlowEvent start;
+                start.category = start.name = ac2g;
+                start.id = std::uint64_t(i);
+                start.pendingSlice = from;
+                FlowEvent end = start;
+                end.phase = FlowPhase::End;
+                end.pendingSlice = to;
+                b.addFlowEvent(end); // ends first every other time, as a collector's buffers come
+                b.addFlowEvent(start);
+            }
+        };
+        const auto kernelGrids = [](const Trace& t) {
+            std::vector<int> grids;
+            for (SliceId s = 0; s < t.slices().size(); ++s) {
+                if (const auto* op = t.gpuOpInfo(s))
+                    grids.push_back(op->grid[0]);
+            }
+            return grids;
+        };
+        TraceBuilder live;
+        addLaunches(live, 0, 3);
+        const Trace first = live.snapshot();
+        QCOMPARE(first.slices().size(), std::size_t(6));
+        QCOMPARE(first.flows().size(), std::size_t(3));
+        addLaunches(live, 3, 2000); // the records outgrow their first block
+        const TraceBuilder::Mark mark = live.mark();
+        SliceEvent derived{JsonId::fromNumber(1),
+                           JsonId::fromNumber(2),
+                           false,
+                           5,
+                           1000000,
+                           live.strings().intern("span"),
+                           live.strings().intern("user_annotation")};
+        live.addSlice(derived);
+        live.diagnostics().warn("derived", "for one snapshot");
+        const Trace second = live.snapshot();
+        live.rollback(mark);
+        const Trace third = live.snapshot();
+
+        TraceBuilder fresh;
+        addLaunches(fresh, 0, 2003);
+        const Trace whole = fresh.finish();
+        QCOMPARE(kernelGrids(first), (std::vector<int>{0, 1, 2}));
+        QCOMPARE(second.slices().size(), whole.slices().size() + 1);
+        QCOMPARE(second.diagnostics().count("derived"), std::uint64_t(1));
+        QCOMPARE(third.slices().size(), whole.slices().size());
+        QCOMPARE(third.diagnostics().count("derived"), std::uint64_t(0));
+        QCOMPARE(third.flows().size(), std::size_t(2003));
+        QCOMPARE(arrows(third), arrows(whole));
+        QCOMPARE(kernelGrids(third), kernelGrids(whole));
+        QCOMPARE(kernelGrids(second), kernelGrids(whole));
+        QCOMPARE(third.slices().start, whole.slices().start);
+        QCOMPARE(third.slices().row, whole.slices().row);
+        for (std::size_t f = 0; f < whole.flows().size(); ++f) {
+            QCOMPARE(third.flows()[f].from, whole.flows()[f].from);
+            QCOMPARE(third.flows()[f].to, whole.flows()[f].to);
+        }
+        QCOMPARE(kernelGrids(first), (std::vector<int>{0, 1, 2})); // after the builder grew
+    }
+
+    void appendOnlyArrayNeverRewritesWhatIsShared()
+    {
+        AppendOnlyArray<int> a;
+        for (int i = 0; i < 3; ++i)
+            a.push_back(i);
+        const auto held = a.share();
+        for (int i = 3; i < 5000; ++i) // several moves to larger blocks
+            a.push_back(i);
+        QCOMPARE(a.size(), std::size_t(5000));
+        QCOMPARE(a[4999], 4999);
+        QCOMPARE(held[2], 2);
+        const auto heldLarge = a.share();
+        a.truncate(10); // shared: the next appends go to a block of its own
+        a.push_back(-1);
+        QCOMPARE(a[10], -1);
+        QCOMPARE(heldLarge[10], 10);
+        AppendOnlyArray<int> copy(a);
+        copy.push_back(-2);
+        a.push_back(-3);
+        QCOMPARE(copy[11], -2);
+        QCOMPARE(a[11], -3);
+        QCOMPARE(copy.size(), std::size_t(12));
     }
 };
 
