@@ -212,18 +212,20 @@ private slots:
     }
 
     // A live view's snapshots, each copying only the records that arrived since the one
-    // before, are the one-shot build of everything recorded so far, after every single record
-    // of a step with every event class (ranges ending after what they contain, kernels after
-    // their launches, GPU annotations that widen as kernels come): same counts, and the same
-    // file written, byte for byte (slices, flows, names, order).
+    // before and adding only those to its builder (LiveTraceBuilder), are the one-shot build of
+    // everything recorded so far, after every single record of a step with every event class
+    // (op ranges ending after the calls they give an External id, kernels after their
+    // launches, GPU annotations that widen as kernels come): same counts, and the same file
+    // written, byte for byte (slices, flows, names, order).
     void liveSnapshotsEqualOneShotBuilds()
     {
         Stream s;
         std::vector<RecordedProcess> live(1);
+        LiveTraceBuilder builder;
         int snapshots = 0;
         s.afterEachRecord = [&] {
             live.front().catchUp(s.recorder().data());
-            const Trace snapshot = buildCollectedTrace(live, {kBase, s.arena()});
+            const Trace snapshot = builder.build(live, {kBase, s.arena()});
             const Trace oneShot = s.trace();
             QCOMPARE(snapshot.slices().size(),
                      s.recorder().data().slices.size()

@@ -12,7 +12,6 @@
 
 #include <QTest>
 
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -52,11 +51,8 @@ const OperatorRow* rowNamed(const OperatorTable& table, std::string_view name, b
 // engine's evaluate_function wrappers; plus a plain NVTX range and a malformed op text.
 class TrainingStep {
 public:
-    // afterEachRecord: called with the stream after each record is handled.
-    explicit TrainingStep(const std::function<void(Stream&)>& afterEachRecord = {})
+    TrainingStep()
     {
-        if (afterEachRecord)
-            m_s.afterEachRecord = [this, afterEachRecord] { afterEachRecord(m_s); };
         m_s.send(h200());
         m_s.string(1, "cudaLaunchKernel_v7000");
         m_s.string(2, "_Z4gemmPfi");
@@ -321,39 +317,6 @@ private slots:
         for (const auto& flow : loaded.trace->flows())
             fwdbwd += loaded.trace->str(flow.category) == "fwdbwd";
         QCOMPARE(fwdbwd, std::size_t(2));
-    }
-
-    // A live view adds each snapshot's new records to one builder (LiveTraceBuilder). Taken
-    // after every record of the step, where op ranges come after the calls and kernels they
-    // contain (their External ids arrive late) and annotations and fwdbwd arrows are derived
-    // anew, each snapshot is written byte for byte as the trace built from scratch.
-    void liveBuildsEqualBuildsFromScratch()
-    {
-        std::vector<RecordedProcess> live(1);
-        LiveTraceBuilder builder;
-        const auto written = [](const Trace& trace) {
-            std::ostringstream json;
-            return writeTraceJson(trace, json).ok ? json.str() : std::string();
-        };
-        int snapshots = 0;
-        std::string lastWritten;
-        TrainingStep step([&](Stream& stream) {
-            live.front().catchUp(stream.recorder().data());
-            const TraceBuildOptions options{kBase, stream.arena()};
-            lastWritten = written(builder.build(live, options));
-            QCOMPARE(lastWritten, written(buildCollectedTrace(live, options)));
-            ++snapshots;
-        });
-        QCOMPARE(snapshots, 46); // one per record, from the device record to GOODBYE
-        const auto doc = nlohmann::json::parse(lastWritten);
-        int fwdbwd = 0, lateIds = 0;
-        for (const auto& e : doc["traceEvents"]) {
-            fwdbwd += e.value("cat", "") == "fwdbwd";
-            if (e.value("cat", "") == "cuda_runtime" && e["args"]["correlation"] == 1)
-                lateIds += e["args"]["External id"] == 3; // its op range came three records later
-        }
-        QCOMPARE(fwdbwd, 4);
-        QCOMPARE(lateIds, 1);
     }
 
     // --step-marker: the label (or plain NVTX range) opened once per iteration becomes
