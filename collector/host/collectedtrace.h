@@ -45,7 +45,8 @@ public:
     Trace build(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options);
 
 private:
-    bool continuesWith(const std::vector<RecordedProcess>& processes, const std::set<std::int64_t>& shared) const;
+    bool continuesWith(const std::vector<RecordedProcess>& processes,
+                       const std::set<std::int64_t>& devicesOfSeveral) const;
 
     TraceBuilder m_builder;
     std::vector<AddedProcess> m_added; // parallel to the processes

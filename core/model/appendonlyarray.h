@@ -38,7 +38,7 @@ public:
         if (n > m_capacity)
             moveTo(n);
     }
-    void push_back(const T& value)
+    void append(const T& value)
     {
         if (m_size == m_capacity)
             moveTo(m_capacity < 1024 ? 1024 : m_capacity * 2);

@@ -235,7 +235,7 @@ std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
     m_sliceIsPython.push_back(categoryClass(e.category) == SliceClass::PythonFunction);
     if (e.gpuOp) {
         m_gpuOpSlice.push_back(index);
-        m_gpuOps.push_back(*e.gpuOp);
+        m_gpuOps.append(*e.gpuOp);
     }
     return index;
 }

@@ -477,21 +477,21 @@ private slots:
     {
         AppendOnlyArray<int> a;
         for (int i = 0; i < 3; ++i)
-            a.push_back(i);
+            a.append(i);
         const auto held = a.share();
         for (int i = 3; i < 5000; ++i) // several moves to larger blocks
-            a.push_back(i);
+            a.append(i);
         QCOMPARE(a.size(), std::size_t(5000));
         QCOMPARE(a[4999], 4999);
         QCOMPARE(held[2], 2);
         const auto heldLarge = a.share();
         a.truncate(10); // shared: the next appends go to a block of its own
-        a.push_back(-1);
+        a.append(-1);
         QCOMPARE(a[10], -1);
         QCOMPARE(heldLarge[10], 10);
         AppendOnlyArray<int> copy(a);
-        copy.push_back(-2);
-        a.push_back(-3);
+        copy.append(-2);
+        a.append(-3);
         QCOMPARE(copy[11], -2);
         QCOMPARE(a[11], -3);
         QCOMPARE(copy.size(), std::size_t(12));
