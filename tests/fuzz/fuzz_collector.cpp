@@ -1,6 +1,7 @@
 // The collector's host side on any byte stream, as a traced process could send it: frame
 // reassembly (lengths, types), HELLO, record payloads (string tables, ids), then the trace
-// built from what was recorded, with valid UTF-8 texts like a loaded one.
+// built from what was recorded, with valid UTF-8 texts like a loaded one; and a live view's
+// snapshot after each delivery, the last of which must be the trace built from scratch.
 #include "tests/fuzz/fuzzsupport.h"
 
 #include "collector/host/collectedtrace.h"
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 using namespace ks;
 
@@ -22,6 +24,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto arena = std::make_shared<collector::TextArena>();
     std::unique_ptr<collector::ProcessRecorder> recorder;
     const auto namer = [](std::int64_t, std::int64_t tid) { return "thread " + std::to_string(tid); };
+    collector::TraceBuildOptions options;
+    options.arena = arena;
+    std::vector<collector::RecordedProcess> live(1);
+    collector::LiveTraceBuilder liveBuilder;
+    const auto liveSnapshot = [&] {
+        live.front().catchUp(recorder->data());
+        return liveBuilder.build(live, options);
+    };
     for (const auto& [from, to] : {std::pair{std::size_t(1), split}, std::pair{split, size}}) {
         decoder.append(data + from, to - from);
         wire::Frame frame;
@@ -36,13 +46,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 return 0;
             recorder = std::make_unique<collector::ProcessRecorder>(std::move(hello), 0, arena, namer);
         }
+        if (recorder)
+            liveSnapshot();
     }
     if (!recorder)
         return 0;
     recorder->connectionClosed(false);
-    collector::TraceBuildOptions options;
-    options.arena = arena;
     const Trace trace = collector::buildCollectedTrace({recorder->data()}, options);
     fuzz::checkTextsAreValid(trace);
+    const Trace snapshot = liveSnapshot();
+    if (snapshot.slices().start != trace.slices().start || snapshot.slices().externalId != trace.slices().externalId
+        || snapshot.slices().row != trace.slices().row || snapshot.flows().size() != trace.flows().size())
+        __builtin_trap();
     return 0;
 }
