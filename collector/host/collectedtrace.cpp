@@ -172,7 +172,7 @@ public:
             m_added.builderIndex.push_back(m_builder.addSlice(sliceEvent(slices[i], ids.empty() ? kNoId : ids[i])));
         m_added.slices = slices.size();
         if (!ids.empty())
-            m_added.externalIds = ids;
+            m_added.externalIds = std::move(m_ops.externalIdOfSlice); // only fwdbwd is read later
         emitFlows();
         emitInstants();
     }
