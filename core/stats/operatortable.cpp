@@ -2,6 +2,7 @@
 
 #include "core/analysis/tracefacts.h"
 #include "core/gpu/tensorcores.h"
+#include "core/stats/memoryevents.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,20 +15,16 @@ namespace ks {
 namespace {
 
 // torch's _filter_name: utility ops that key_averages() never lists.
-bool isFilteredName(std::string_view name)
-{
-    static constexpr std::string_view kFiltered[] = {
-        "[memory]",
-        "[OutOfMemory]",
-        "profiler::_record_function_enter",
-        "profiler::_record_function_enter_new",
-        "profiler::_record_function_exit",
-        "aten::is_leaf",
-        "aten::output_nr",
-        "aten::_version",
-    };
-    return std::find(std::begin(kFiltered), std::end(kFiltered), name) != std::end(kFiltered);
-}
+constexpr std::string_view kFilteredNames[] = {
+    "[memory]",
+    "[OutOfMemory]",
+    "profiler::_record_function_enter",
+    "profiler::_record_function_enter_new",
+    "profiler::_record_function_exit",
+    "aten::is_leaf",
+    "aten::output_nr",
+    "aten::_version",
+};
 
 // torch's _rewrite_name(with_wildcard=True).
 std::string torchKey(std::string_view name)
@@ -67,14 +64,6 @@ nlohmann::json parseEventText(std::string_view text)
     return nlohmann::json::parse(text, depthGuard, false);
 }
 
-// A number from the args, or `fallback` when it is missing or of another type (value()
-// would throw on a string).
-std::int64_t integerArg(const nlohmann::json& args, const char* key, std::int64_t fallback)
-{
-    const auto it = args.find(key);
-    return it != args.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
-}
-
 bool isCpuClass(SliceClass c)
 {
     switch (c) {
@@ -90,354 +79,6 @@ bool isCpuClass(SliceClass c)
 bool isDeviceActivity(SliceClass c)
 {
     return c == SliceClass::Kernel || c == SliceClass::Memcpy || c == SliceClass::Memset;
-}
-
-class OperatorTableBuilder {
-public:
-    OperatorTableBuilder(const Trace& trace, const analysis::CorrelationIndex& links,
-                         const OperatorTableOptions& options)
-        : m_trace(trace)
-        , m_links(links)
-        , m_options(options)
-    {
-    }
-    OperatorTable build();
-
-private:
-    // One CPU-side event: 40 bytes, since a large trace has hundreds of thousands and they
-    // are this table's transient. What the model holds is read from it (times, the External
-    // id); only an overhead's linked id is kept, in m_overheadIds.
-    struct Node {
-        SliceId slice = kNoSlice;
-        std::uint32_t track = 0; // the thread torch nests it on
-        std::uint32_t parent = kNoIndex;
-        // Children as a list threaded through the nodes (no allocation per node: a vector
-        // each made the table's scratch half again as large).
-        std::uint32_t firstChild = kNoIndex, nextSibling = kNoIndex;
-        std::uint32_t childCount : 31 = 0;
-        std::uint32_t alive : 1 = 1; // 0 once folded into its parent
-        // GPU time and kernels launched by this op; computeDeviceTotals adds its children's.
-        TimeNs deviceTime = 0;
-        std::uint32_t kernels = 0, tensorCoreKernels = 0;
-    };
-    struct Memory {
-        std::int64_t cpu = 0, device = 0;
-    };
-
-    void collectEvents();
-    void linkOverheads();
-    void attributeDeviceTime();
-    void buildTrees();
-    void foldSameNameChildren();
-    void computeDeviceTotals();
-    void computeMemory();
-    void aggregate();
-    // Calls f(child index) for every child of `n`.
-    template <class F>
-    void forEachChild(const Node& n, F f) const
-    {
-        for (std::uint32_t c = n.firstChild; c != kNoIndex; c = m_nodes[c].nextSibling)
-            f(c);
-    }
-    TimeNs startOf(const Node& n) const { return m_trace.slices().start[n.slice]; }
-    TimeNs endOf(const Node& n) const { return m_trace.slices().end(n.slice); }
-    bool inRange(TimeNs start) const { return start >= m_options.rangeStart && start < m_options.rangeEnd; }
-    // The op's External id (torch's correlation id of the op); kNoId for runtime and driver
-    // calls; an overhead's is that of the op it ran in (linkOverheads).
-    std::int64_t idOf(std::uint32_t node) const;
-    // The [memory] events within the node's [start, end] (indices into m_memory), and their bytes.
-    std::pair<std::size_t, std::size_t> memoryEventsWithin(const Node& n) const;
-    Memory memoryOf(const Node& n) const;
-    OperatorRow& rowFor(std::string name, bool device, bool annotation, std::string shapes);
-
-    const Trace& m_trace;
-    const analysis::CorrelationIndex& m_links;
-    const OperatorTableOptions& m_options;
-    std::vector<Node> m_nodes; // CPU-side events
-    std::vector<std::uint32_t> m_order; // m_nodes by (track, start, -end)
-    std::vector<SliceId> m_deviceEvents;
-    std::vector<std::uint32_t> m_overheads;
-    std::unordered_map<std::uint32_t, std::int64_t> m_overheadIds; // node -> id of the op it ran in
-    std::vector<std::pair<TimeNs, Memory>> m_memory; // [memory] events by time
-    std::vector<Memory> m_memoryBefore; // prefix sums of m_memory: bytes of the events before i
-    std::vector<std::uint8_t> m_memoryMatched;
-    OperatorTable m_table;
-    std::unordered_map<std::string, std::size_t> m_rowIndex;
-};
-
-OperatorTable OperatorTableBuilder::build()
-{
-    collectEvents();
-    linkOverheads();
-    attributeDeviceTime();
-    buildTrees();
-    computeMemory(); // every event torch parsed, folded ones too, covers [memory] events
-    foldSameNameChildren();
-    computeDeviceTotals();
-    aggregate();
-    return std::move(m_table);
-}
-
-void OperatorTableBuilder::collectEvents()
-{
-    const auto& slices = m_trace.slices();
-    std::size_t cpuSlices = 0; // exact room: growing by doubling would briefly hold twice the nodes
-    for (SliceId s = 0; s < slices.size(); ++s)
-        cpuSlices += isCpuClass(m_trace.classOf(s)) ? 1 : 0;
-    m_nodes.reserve(cpuSlices);
-    for (SliceId s = 0; s < slices.size(); ++s) {
-        const SliceClass c = m_trace.classOf(s);
-        if (isFilteredName(m_trace.str(slices.name[s])))
-            continue;
-        if (isDeviceActivity(c) || c == SliceClass::GpuUserAnnotation) {
-            m_deviceEvents.push_back(s);
-            m_table.hasDeviceTime = true;
-        } else if (isCpuClass(c)) {
-            Node n;
-            n.slice = s;
-            n.track = m_trace.trackOf(s);
-            if (c == SliceClass::Overhead)
-                m_overheads.push_back(static_cast<std::uint32_t>(m_nodes.size()));
-            m_nodes.push_back(n);
-        }
-    }
-}
-
-// CUPTI overhead records (e.g. "Activity Buffer Request") carry no ids in the JSON, but torch
-// links each to the op that was running when CUPTI asked for the buffer: the overhead is
-// nested under that op on its thread and is credited with that op's GPU time as well. The op
-// is the innermost enclosing one on the overhead's own thread, never on another thread: the
-// CPU thread with the overhead's tid, else (kineto writes the overhead row as pid -1, tid 0)
-// the main thread of a host process (tid == pid).
-void OperatorTableBuilder::linkOverheads()
-{
-    const auto& tracks = m_trace.tracks();
-    const auto isMainThread = [&](std::uint32_t t) {
-        const JsonId& pid = m_trace.processes()[tracks[t].process].pid;
-        return !pid.isText && !tracks[t].tid.isText && tracks[t].tid.number == pid.number;
-    };
-    for (const auto o : m_overheads) {
-        Node& overhead = m_nodes[o];
-        const TimeNs at = startOf(overhead);
-        const JsonId ownTid = tracks[overhead.track].tid;
-        const auto innermost = [&](const auto& onThread) {
-            std::uint32_t best = kNoIndex;
-            for (std::uint32_t i = 0; i < m_nodes.size(); ++i) {
-                const Node& n = m_nodes[i];
-                const TimeNs start = startOf(n), end = endOf(n);
-                if (start > at || end <= at || !onThread(n.track) || idOf(i) == kNoId)
-                    continue;
-                const TimeNs bestStart = best == kNoIndex ? 0 : startOf(m_nodes[best]);
-                if (best == kNoIndex || start > bestStart || (start == bestStart && end < endOf(m_nodes[best])))
-                    best = i;
-            }
-            return best;
-        };
-        std::uint32_t best = innermost([&](std::uint32_t t) {
-            return t != overhead.track && tracks[t].kind == TrackKind::CpuThread && tracks[t].tid == ownTid;
-        });
-        if (best == kNoIndex)
-            best = innermost(isMainThread);
-        if (best != kNoIndex) {
-            m_overheadIds[o] = idOf(best);
-            overhead.track = m_nodes[best].track;
-        }
-    }
-}
-
-// A GPU activity counts for the op whose External id its launching runtime or driver call
-// carries (joined through the CUPTI correlation id); the activity's own External id is the
-// fallback. GPU-side annotations are not credited to their CPU range.
-void OperatorTableBuilder::attributeDeviceTime()
-{
-    const auto& slices = m_trace.slices();
-    struct Launched {
-        TimeNs time = 0;
-        std::uint32_t kernels = 0, tensorCoreKernels = 0;
-    };
-    std::unordered_map<std::int64_t, Launched> launchedByExternal;
-    for (const SliceId s : m_deviceEvents) {
-        if (!isDeviceActivity(m_trace.classOf(s)))
-            continue;
-        std::int64_t external = slices.externalId[s];
-        if (const SliceId launch = m_links.launchOf(s); launch != kNoSlice && slices.externalId[launch] != kNoId)
-            external = slices.externalId[launch];
-        if (external == kNoId)
-            continue;
-        Launched& launched = launchedByExternal[external];
-        launched.time += slices.duration[s];
-        if (m_trace.classOf(s) == SliceClass::Kernel) {
-            ++launched.kernels;
-            launched.tensorCoreKernels += gpu::usesTensorCores(m_trace.str(slices.name[s])) ? 1 : 0;
-        }
-    }
-    for (std::uint32_t i = 0; i < m_nodes.size(); ++i) {
-        const std::int64_t id = idOf(i);
-        if (id == kNoId)
-            continue;
-        if (auto it = launchedByExternal.find(id); it != launchedByExternal.end()) {
-            Node& n = m_nodes[i];
-            n.deviceTime = it->second.time;
-            n.kernels = it->second.kernels;
-            n.tensorCoreKernels = it->second.tensorCoreKernels;
-        }
-    }
-}
-
-// torch's _populate_cpu_children: per thread, by (start, -end), an event is the child of
-// the innermost open event that contains it; partial overlaps get no parent.
-void OperatorTableBuilder::buildTrees()
-{
-    m_order.resize(m_nodes.size());
-    std::iota(m_order.begin(), m_order.end(), 0u);
-    std::sort(m_order.begin(), m_order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const Node& x = m_nodes[a];
-        const Node& y = m_nodes[b];
-        return std::tuple(x.track, startOf(x), -endOf(x), a) < std::tuple(y.track, startOf(y), -endOf(y), b);
-    });
-    std::vector<std::uint32_t> stack;
-    std::uint32_t track = kNoIndex;
-    for (const auto i : m_order) {
-        Node& n = m_nodes[i];
-        if (n.track != track) {
-            stack.clear();
-            track = n.track;
-        }
-        while (!stack.empty()) {
-            Node& parent = m_nodes[stack.back()];
-            if (startOf(n) >= endOf(parent) || endOf(n) > endOf(parent)) {
-                stack.pop_back();
-            } else {
-                n.nextSibling = parent.firstChild;
-                parent.firstChild = i;
-                ++parent.childCount;
-                n.parent = stack.back();
-                break;
-            }
-        }
-        stack.push_back(i);
-    }
-}
-
-// torch's _remove_dup_nodes: an op whose only child has its own name (aten::pow calling
-// aten::pow) is listed once; the parent takes over the child's children and GPU time.
-void OperatorTableBuilder::foldSameNameChildren()
-{
-    const auto& names = m_trace.slices().name;
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (const auto i : m_order) {
-            Node& n = m_nodes[i];
-            if (!n.alive || n.parent == kNoIndex)
-                continue;
-            Node& parent = m_nodes[n.parent];
-            if (names[parent.slice] != names[n.slice] || parent.childCount != 1)
-                continue;
-            parent.firstChild = n.firstChild;
-            parent.childCount = n.childCount;
-            parent.deviceTime = n.deviceTime;
-            parent.kernels = n.kernels;
-            parent.tensorCoreKernels = n.tensorCoreKernels;
-            forEachChild(n, [&](std::uint32_t c) { m_nodes[c].parent = n.parent; });
-            n.alive = 0;
-            changed = true;
-        }
-    }
-}
-
-void OperatorTableBuilder::computeDeviceTotals()
-{
-    // Children sort after their parents, so one reverse pass sees every child first.
-    // Reverse iterators, not std::views::reverse: clang 14 (the fuzz build) cannot compile
-    // libstdc++ 12's ranges, and that view is modernize-loop-convert's only fix.
-    for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) { // NOLINT(modernize-loop-convert)
-        Node& n = m_nodes[*it];
-        forEachChild(n, [&](std::uint32_t c) {
-            n.deviceTime += m_nodes[c].deviceTime;
-            n.kernels += m_nodes[c].kernels;
-            n.tensorCoreKernels += m_nodes[c].tensorCoreKernels;
-        });
-    }
-}
-
-// torch gives each CPU event the bytes of every [memory] event (any thread) inside
-// [start, end]; the [memory] events that fall in no event become rows of their own.
-void OperatorTableBuilder::computeMemory()
-{
-    const StringId memoryName = m_trace.strings().find("[memory]");
-    const auto& instants = m_trace.instants();
-    std::vector<std::uint32_t> memoryInstants;
-    for (std::uint32_t i = 0; i < instants.size(); ++i) {
-        if (instants.name[i] == memoryName)
-            memoryInstants.push_back(i);
-    }
-    m_memory.reserve(memoryInstants.size());
-    m_trace.forEachInstantText(memoryInstants, [&](std::uint32_t i, std::string_view text) {
-        const auto event = parseEventText(text);
-        const auto noArgs = nlohmann::json::object();
-        const auto argsIt = event.is_object() ? event.find("args") : event.end();
-        const auto& args = argsIt != event.end() && argsIt->is_object() ? *argsIt : noArgs;
-        const std::int64_t bytes = integerArg(args, "Bytes", 0);
-        const std::int64_t deviceType = integerArg(args, "Device Type", 0);
-        // c10::DeviceType: CPU 0, MKLDNN 2, IDEEP 5 count as CPU; CUDA 1, HIP 6, PrivateUse1 20 as device.
-        const bool cpu = deviceType == 0 || deviceType == 2 || deviceType == 5;
-        const bool device = deviceType == 1 || deviceType == 6 || deviceType == 20;
-        m_memory.push_back({instants.time[i], {cpu ? bytes : 0, device ? bytes : 0}});
-    });
-    if (m_memory.empty())
-        return;
-    m_table.hasMemory = true;
-    std::stable_sort(m_memory.begin(), m_memory.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    m_memoryBefore.resize(m_memory.size() + 1);
-    for (std::size_t i = 0; i < m_memory.size(); ++i) {
-        m_memoryBefore[i + 1].cpu = m_memoryBefore[i].cpu + m_memory[i].second.cpu;
-        m_memoryBefore[i + 1].device = m_memoryBefore[i].device + m_memory[i].second.device;
-    }
-    std::vector<int> coverage(m_memory.size() + 1, 0);
-    for (const auto& n : m_nodes) {
-        const auto [lo, hi] = memoryEventsWithin(n);
-        if (lo < hi) {
-            ++coverage[lo];
-            --coverage[hi];
-        }
-    }
-    m_memoryMatched.resize(m_memory.size());
-    int open = 0;
-    for (std::size_t i = 0; i < m_memory.size(); ++i) {
-        open += coverage[i];
-        m_memoryMatched[i] = open > 0;
-    }
-}
-
-std::pair<std::size_t, std::size_t> OperatorTableBuilder::memoryEventsWithin(const Node& n) const
-{
-    const auto byTime = [](const auto& record, TimeNs t) { return record.first < t; };
-    const auto timeBefore = [](TimeNs t, const auto& record) { return t < record.first; };
-    const auto lo = std::lower_bound(m_memory.begin(), m_memory.end(), startOf(n), byTime) - m_memory.begin();
-    const auto hi = std::upper_bound(m_memory.begin(), m_memory.end(), endOf(n), timeBefore) - m_memory.begin();
-    return {static_cast<std::size_t>(lo), static_cast<std::size_t>(std::max(lo, hi))};
-}
-
-OperatorTableBuilder::Memory OperatorTableBuilder::memoryOf(const Node& n) const
-{
-    if (m_memory.empty())
-        return {};
-    const auto [lo, hi] = memoryEventsWithin(n);
-    return {m_memoryBefore[hi].cpu - m_memoryBefore[lo].cpu, m_memoryBefore[hi].device - m_memoryBefore[lo].device};
-}
-
-std::int64_t OperatorTableBuilder::idOf(std::uint32_t node) const
-{
-    const SliceId slice = m_nodes[node].slice;
-    switch (m_trace.classOf(slice)) {
-    case SliceClass::CpuOp:
-    case SliceClass::UserAnnotation: return m_trace.slices().externalId[slice];
-    case SliceClass::Overhead: {
-        const auto it = m_overheadIds.find(node);
-        return it != m_overheadIds.end() ? it->second : kNoId;
-    }
-    default: return kNoId;
-    }
 }
 
 std::string inputShapesOf(std::string_view eventText)
@@ -456,7 +97,492 @@ std::string inputShapesOf(std::string_view eventText)
     return "[]";
 }
 
-OperatorRow& OperatorTableBuilder::rowFor(std::string name, bool device, bool annotation, std::string shapes)
+// GPU work credited to an op: what its launches ran (by External id), or summed over children.
+struct Launched {
+    TimeNs time = 0;
+    std::uint32_t kernels = 0, tensorCoreKernels = 0;
+
+    Launched& operator+=(const Launched& o)
+    {
+        time += o.time;
+        kernels += o.kernels;
+        tensorCoreKernels += o.tensorCoreKernels;
+        return *this;
+    }
+};
+
+// Builds torch's event trees one thread at a time and walks each with a stack, so that what it
+// holds besides the table is one thread's ops in order (4 bytes each) and one frame per open op:
+// a large trace's ops were this table's transient when it kept a node per op for all threads.
+class OperatorTableBuilder {
+public:
+    OperatorTableBuilder(const Trace& trace, const analysis::CorrelationIndex& links,
+                         const OperatorTableOptions& options)
+        : m_trace(trace)
+        , m_links(links)
+        , m_options(options)
+    {
+    }
+    OperatorTable build();
+
+private:
+    // A CPU-side event as its parent and its row need it, once all its children are seen.
+    struct Op {
+        SliceId slice = kNoSlice;
+        TimeNs start = 0, end = 0;
+        Launched own; // credited to the op itself (its External id)
+        Launched children; // the children's own and their descendants'
+        TimeNs childCpu = 0;
+        MemoryBytes memory, childMemory;
+        std::uint32_t childCount = 0;
+
+        Launched total() const
+        {
+            Launched t = own;
+            return t += children;
+        }
+    };
+    // An op still open on its thread. Its first child waits here, not yet counted in the
+    // table: torch folds an only child of the same name into its parent (_remove_dup_nodes).
+    struct Frame {
+        Op op;
+        Op firstChild;
+    };
+    // A CUPTI overhead record and the thread torch nests it on.
+    struct Overhead {
+        SliceId slice = kNoSlice;
+        std::uint32_t track = 0;
+        std::int64_t id = kNoId; // of the op it ran in
+    };
+
+    void collectFilteredNames();
+    bool isNode(SliceId s) const;
+    void collectDeviceEvents();
+    void linkOverheads();
+    SliceId innermostOpAt(TimeNs at, const std::function<bool(std::uint32_t)>& onThread) const;
+    const Overhead* overheadOf(SliceId s) const;
+    void creditLaunches();
+    void sumMemoryEvents();
+    void nestTrack(std::uint32_t track);
+    Op open(SliceId s) const;
+    void close(std::vector<Frame>& stack);
+    void addRootSpan(TimeNs start, TimeNs end);
+    void count(const Op& op);
+    void orderCpuRows();
+    void countUnmatchedMemory();
+    void countDeviceEvents();
+    bool inRange(TimeNs start) const { return start >= m_options.rangeStart && start < m_options.rangeEnd; }
+    // The op's External id (torch's correlation id of the op); kNoId for runtime and driver
+    // calls; an overhead's is that of the op it ran in (linkOverheads).
+    std::int64_t idOf(SliceId s) const;
+    Launched launchedBy(std::int64_t externalId) const;
+    MemoryBytes memoryWithin(TimeNs start, TimeNs end) const;
+    std::size_t rowFor(std::string name, bool device, bool annotation, std::string shapes);
+
+    const Trace& m_trace;
+    const analysis::CorrelationIndex& m_links;
+    const OperatorTableOptions& m_options;
+    std::vector<StringId> m_filteredNames;
+    std::vector<SliceId> m_deviceEvents;
+    std::vector<Overhead> m_overheads; // by slice
+    std::vector<std::pair<std::int64_t, Launched>> m_launched; // by External id
+    std::vector<MemoryEvent> m_memory; // by time
+    std::vector<MemoryBytes> m_memoryBefore; // prefix sums of m_memory: bytes of the events before i
+    std::vector<std::pair<TimeNs, TimeNs>> m_rootSpans; // where ops cover the timeline
+    std::vector<SliceId> m_trackOps; // the ops of the thread being nested
+    std::unordered_map<SliceId, std::string> m_shapesOfOp;
+    OperatorTable m_table;
+    std::unordered_map<std::string, std::size_t> m_rowIndex;
+    std::vector<std::pair<TimeNs, SliceId>> m_firstCounted; // per CPU row: its first occurrence
+};
+
+OperatorTable OperatorTableBuilder::build()
+{
+    collectFilteredNames();
+    collectDeviceEvents();
+    linkOverheads();
+    creditLaunches();
+    sumMemoryEvents();
+    if (m_options.groupByInputShapes) {
+        std::vector<SliceId> ops;
+        for (SliceId s = 0; s < m_trace.slices().size(); ++s) {
+            if (m_trace.classOf(s) == SliceClass::CpuOp && inRange(m_trace.slices().start[s]) && isNode(s))
+                ops.push_back(s);
+        }
+        m_trace.forEachEventText(ops, [&](SliceId s, std::string_view text) { m_shapesOfOp[s] = inputShapesOf(text); });
+    }
+    for (std::uint32_t t = 0; t < m_trace.tracks().size(); ++t)
+        nestTrack(t);
+    m_trackOps = {};
+    orderCpuRows();
+    countUnmatchedMemory();
+    countDeviceEvents();
+    return std::move(m_table);
+}
+
+void OperatorTableBuilder::collectFilteredNames()
+{
+    for (const std::string_view name : kFilteredNames) {
+        if (const StringId id = m_trace.strings().find(name); id != UINT32_MAX)
+            m_filteredNames.push_back(id);
+    }
+}
+
+bool OperatorTableBuilder::isNode(SliceId s) const
+{
+    return isCpuClass(m_trace.classOf(s))
+        && std::find(m_filteredNames.begin(), m_filteredNames.end(), m_trace.slices().name[s]) == m_filteredNames.end();
+}
+
+void OperatorTableBuilder::collectDeviceEvents()
+{
+    const auto& names = m_trace.slices().name;
+    for (SliceId s = 0; s < names.size(); ++s) {
+        const SliceClass c = m_trace.classOf(s);
+        if (!isDeviceActivity(c) && c != SliceClass::GpuUserAnnotation)
+            continue;
+        if (std::find(m_filteredNames.begin(), m_filteredNames.end(), names[s]) == m_filteredNames.end())
+            m_deviceEvents.push_back(s);
+    }
+    m_table.hasDeviceTime = !m_deviceEvents.empty();
+}
+
+// CUPTI overhead records (e.g. "Activity Buffer Request") carry no ids in the JSON, but torch
+// links each to the op that was running when CUPTI asked for the buffer: the overhead is
+// nested under that op on its thread and is credited with that op's GPU time as well. The op
+// is the innermost enclosing one on the overhead's own thread, never on another thread: the
+// CPU thread with the overhead's tid, else (kineto writes the overhead row as pid -1, tid 0)
+// the main thread of a host process (tid == pid). Overheads are linked in slice order, and one
+// linked earlier can be the op a later one ran in.
+void OperatorTableBuilder::linkOverheads()
+{
+    for (SliceId s = 0; s < m_trace.slices().size(); ++s) {
+        if (m_trace.classOf(s) == SliceClass::Overhead && isNode(s))
+            m_overheads.push_back({s, m_trace.trackOf(s), kNoId});
+    }
+    const auto& tracks = m_trace.tracks();
+    const auto isMainThread = [&](std::uint32_t t) {
+        const JsonId& pid = m_trace.processes()[tracks[t].process].pid;
+        return !pid.isText && !tracks[t].tid.isText && tracks[t].tid.number == pid.number;
+    };
+    for (Overhead& overhead : m_overheads) {
+        const TimeNs at = m_trace.slices().start[overhead.slice];
+        const std::uint32_t ownTrack = overhead.track;
+        SliceId best = innermostOpAt(at, [&](std::uint32_t t) {
+            return t != ownTrack && tracks[t].kind == TrackKind::CpuThread && tracks[t].tid == tracks[ownTrack].tid;
+        });
+        if (best == kNoSlice)
+            best = innermostOpAt(at, isMainThread);
+        if (best != kNoSlice) {
+            overhead.id = idOf(best);
+            overhead.track = overheadOf(best) ? overheadOf(best)->track : m_trace.trackOf(best);
+        }
+    }
+}
+
+// The innermost op with an id that contains `at` on a thread that `onThread` accepts: the
+// latest start, then the earliest end, then the first slice.
+SliceId OperatorTableBuilder::innermostOpAt(TimeNs at, const std::function<bool(std::uint32_t)>& onThread) const
+{
+    const auto& slices = m_trace.slices();
+    SliceId best = kNoSlice;
+    const auto consider = [&](SliceId s) {
+        if (!isNode(s) || idOf(s) == kNoId)
+            return;
+        const Overhead* overhead = overheadOf(s);
+        if (!onThread(overhead ? overhead->track : m_trace.trackOf(s)))
+            return;
+        if (best == kNoSlice
+            || std::tuple(-slices.start[s], slices.end(s), s) < std::tuple(-slices.start[best], slices.end(best), best))
+            best = s;
+    };
+    const auto& tracks = m_trace.tracks();
+    for (std::uint32_t t = 0; t < tracks.size(); ++t) {
+        if (!onThread(t))
+            continue;
+        for (std::uint32_t row = tracks[t].rowBegin; row < tracks[t].rowEnd; ++row) {
+            if (const SliceId s = m_trace.sliceAt(row, at); s != kNoSlice)
+                consider(s);
+        }
+    }
+    for (const Overhead& o : m_overheads) { // those nested on another thread than their own
+        if (o.track != m_trace.trackOf(o.slice) && slices.start[o.slice] <= at && at < slices.end(o.slice))
+            consider(o.slice);
+    }
+    return best;
+}
+
+const OperatorTableBuilder::Overhead* OperatorTableBuilder::overheadOf(SliceId s) const
+{
+    const auto it = std::lower_bound(m_overheads.begin(), m_overheads.end(), s,
+                                     [](const Overhead& o, SliceId slice) { return o.slice < slice; });
+    return it != m_overheads.end() && it->slice == s ? &*it : nullptr;
+}
+
+std::int64_t OperatorTableBuilder::idOf(SliceId s) const
+{
+    switch (m_trace.classOf(s)) {
+    case SliceClass::CpuOp:
+    case SliceClass::UserAnnotation: return m_trace.slices().externalId[s];
+    case SliceClass::Overhead: {
+        const Overhead* o = overheadOf(s);
+        return o ? o->id : kNoId;
+    }
+    default: return kNoId;
+    }
+}
+
+// A GPU activity counts for the op whose External id its launching runtime or driver call
+// carries (joined through the CUPTI correlation id); the activity's own External id is the
+// fallback. GPU-side annotations are not credited to their CPU range.
+void OperatorTableBuilder::creditLaunches()
+{
+    const auto& slices = m_trace.slices();
+    for (const SliceId s : m_deviceEvents) {
+        if (!isDeviceActivity(m_trace.classOf(s)))
+            continue;
+        std::int64_t external = slices.externalId[s];
+        if (const SliceId launch = m_links.launchOf(s); launch != kNoSlice && slices.externalId[launch] != kNoId)
+            external = slices.externalId[launch];
+        if (external == kNoId)
+            continue;
+        Launched launched{slices.duration[s], 0, 0};
+        if (m_trace.classOf(s) == SliceClass::Kernel) {
+            launched.kernels = 1;
+            launched.tensorCoreKernels = gpu::usesTensorCores(m_trace.str(slices.name[s])) ? 1 : 0;
+        }
+        m_launched.emplace_back(external, launched);
+    }
+    std::sort(m_launched.begin(), m_launched.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::size_t kept = 0; // one entry per id, compacted in place (kept never passes the entry read)
+    for (const auto& [id, launched] : m_launched) {
+        if (kept > 0 && m_launched[kept - 1].first == id)
+            m_launched[kept - 1].second += launched;
+        else
+            m_launched[kept++] = {id, launched};
+    }
+    m_launched.resize(kept);
+    m_launched.shrink_to_fit();
+}
+
+Launched OperatorTableBuilder::launchedBy(std::int64_t externalId) const
+{
+    if (externalId == kNoId)
+        return {};
+    const auto it = std::lower_bound(m_launched.begin(), m_launched.end(), externalId,
+                                     [](const auto& entry, std::int64_t id) { return entry.first < id; });
+    return it != m_launched.end() && it->first == externalId ? it->second : Launched{};
+}
+
+// torch gives each CPU event the bytes of every [memory] event (any thread) inside
+// [start, end]; the [memory] events that fall in no event become rows of their own.
+void OperatorTableBuilder::sumMemoryEvents()
+{
+    m_memory = readMemoryEvents(m_trace);
+    m_table.hasMemory = !m_memory.empty();
+    m_memoryBefore.resize(m_memory.size() + 1);
+    for (std::size_t i = 0; i < m_memory.size(); ++i) {
+        m_memoryBefore[i + 1] = m_memoryBefore[i];
+        m_memoryBefore[i + 1] += m_memory[i].bytes;
+    }
+}
+
+MemoryBytes OperatorTableBuilder::memoryWithin(TimeNs start, TimeNs end) const
+{
+    if (m_memory.empty())
+        return {};
+    const auto byTime = [](const MemoryEvent& e, TimeNs t) { return e.time < t; };
+    const auto timeBefore = [](TimeNs t, const MemoryEvent& e) { return t < e.time; };
+    const auto lo = std::lower_bound(m_memory.begin(), m_memory.end(), start, byTime) - m_memory.begin();
+    const auto hi =
+        std::max(lo, std::upper_bound(m_memory.begin(), m_memory.end(), end, timeBefore) - m_memory.begin());
+    const MemoryBytes& before = m_memoryBefore[static_cast<std::size_t>(lo)];
+    const MemoryBytes& through = m_memoryBefore[static_cast<std::size_t>(hi)];
+    return {through.cpu - before.cpu, through.device - before.device};
+}
+
+// torch's _populate_cpu_children: per thread, by (start, -end), an event is the child of
+// the innermost open event that contains it; partial overlaps get no parent.
+void OperatorTableBuilder::nestTrack(std::uint32_t track)
+{
+    const Track& t = m_trace.tracks()[track];
+    const auto& slices = m_trace.slices();
+    m_trackOps.clear();
+    for (SliceId s = t.sliceBegin; s < t.sliceEnd; ++s) {
+        if (isNode(s) && m_trace.classOf(s) != SliceClass::Overhead)
+            m_trackOps.push_back(s);
+    }
+    for (const Overhead& o : m_overheads) {
+        if (o.track == track)
+            m_trackOps.push_back(o.slice);
+    }
+    std::sort(m_trackOps.begin(), m_trackOps.end(), [&](SliceId a, SliceId b) {
+        return std::tuple(slices.start[a], -slices.end(a), a) < std::tuple(slices.start[b], -slices.end(b), b);
+    });
+    std::vector<Frame> stack;
+    for (const SliceId s : m_trackOps) {
+        const TimeNs start = slices.start[s], end = slices.end(s);
+        while (!stack.empty() && (start >= stack.back().op.end || end > stack.back().op.end))
+            close(stack);
+        stack.push_back({open(s), {}});
+    }
+    while (!stack.empty())
+        close(stack);
+}
+
+OperatorTableBuilder::Op OperatorTableBuilder::open(SliceId s) const
+{
+    Op op;
+    op.slice = s;
+    op.start = m_trace.slices().start[s];
+    op.end = m_trace.slices().end(s);
+    op.own = launchedBy(idOf(s));
+    op.memory = memoryWithin(op.start, op.end);
+    return op;
+}
+
+// The op on top of the stack has all its children: fold its only child if that has its name
+// (the parent takes over the child's children and GPU time), then hand it to its parent.
+void OperatorTableBuilder::close(std::vector<Frame>& stack)
+{
+    Op op = stack.back().op;
+    const Op& only = stack.back().firstChild;
+    const auto& names = m_trace.slices().name;
+    if (op.childCount == 1 && names[only.slice] == names[op.slice]) {
+        op.own = only.own;
+        op.children = only.children;
+        op.childCpu = only.childCpu;
+        op.childMemory = only.childMemory;
+        op.childCount = only.childCount;
+    } else if (op.childCount == 1) {
+        count(only);
+    }
+    stack.pop_back();
+    if (stack.empty()) {
+        count(op);
+        addRootSpan(op.start, op.end);
+        return;
+    }
+    Frame& parent = stack.back();
+    parent.op.childCpu += op.end - op.start;
+    parent.op.children += op.total();
+    parent.op.childMemory += op.memory;
+    if (++parent.op.childCount == 1) {
+        parent.firstChild = op;
+        return;
+    }
+    if (parent.op.childCount == 2)
+        count(parent.firstChild);
+    count(op);
+}
+
+// Ops nest inside the outermost ones of their thread, so those cover every op's [start, end].
+void OperatorTableBuilder::addRootSpan(TimeNs start, TimeNs end)
+{
+    if (!m_rootSpans.empty() && start >= m_rootSpans.back().first && start <= m_rootSpans.back().second)
+        m_rootSpans.back().second = std::max(m_rootSpans.back().second, end);
+    else
+        m_rootSpans.emplace_back(start, end);
+}
+
+void OperatorTableBuilder::count(const Op& op)
+{
+    if (!inRange(op.start))
+        return;
+    const auto& slices = m_trace.slices();
+    const auto shapes = m_shapesOfOp.find(op.slice);
+    const std::size_t index = rowFor(torchKey(m_trace.str(slices.name[op.slice])), false,
+                                     m_trace.classOf(op.slice) == SliceClass::UserAnnotation,
+                                     shapes != m_shapesOfOp.end()       ? shapes->second
+                                         : m_options.groupByInputShapes ? "[]"
+                                                                        : "");
+    if (index == m_firstCounted.size())
+        m_firstCounted.emplace_back(op.start, op.slice);
+    m_firstCounted[index] = std::min(m_firstCounted[index], std::pair(op.start, op.slice));
+    OperatorRow& row = m_table.rows[index];
+    const TimeNs cpu = op.end - op.start;
+    const Launched total = op.total();
+    ++row.calls;
+    row.cpuTotal += cpu;
+    row.selfCpu += cpu - op.childCpu;
+    row.deviceTotal += total.time;
+    row.selfDevice += op.own.time;
+    row.cpuMemory += op.memory.cpu;
+    row.selfCpuMemory += op.memory.cpu - op.childMemory.cpu;
+    row.deviceMemory += op.memory.device;
+    row.selfDeviceMemory += op.memory.device - op.childMemory.device;
+    row.kernels += total.kernels;
+    row.tensorCoreKernels += total.tensorCoreKernels;
+    row.slices.push_back(op.slice);
+    m_table.selfCpuTotal += cpu - op.childCpu;
+}
+
+// Rows appear in time order of their first occurrence (ties in slice order), and each row's
+// occurrences by start: threads were nested one after the other, each op counted on closing.
+void OperatorTableBuilder::orderCpuRows()
+{
+    auto& rows = m_table.rows;
+    const auto& starts = m_trace.slices().start;
+    for (auto& row : rows) {
+        std::sort(row.slices.begin(), row.slices.end(),
+                  [&](SliceId a, SliceId b) { return std::pair(starts[a], a) < std::pair(starts[b], b); });
+    }
+    std::vector<std::uint32_t> order(rows.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return m_firstCounted[a] < m_firstCounted[b]; });
+    std::vector<OperatorRow> ordered;
+    ordered.reserve(rows.size());
+    for (const auto i : order)
+        ordered.push_back(std::move(rows[i]));
+    rows = std::move(ordered);
+    m_rowIndex.clear(); // the rows that follow have keys of their own ([memory], GPU side)
+}
+
+void OperatorTableBuilder::countUnmatchedMemory()
+{
+    std::sort(m_rootSpans.begin(), m_rootSpans.end());
+    const std::string noShapes = m_options.groupByInputShapes ? "[]" : "";
+    std::size_t span = 0;
+    TimeNs coveredUntil = std::numeric_limits<TimeNs>::min();
+    for (const auto& [time, bytes] : m_memory) {
+        for (; span < m_rootSpans.size() && m_rootSpans[span].first <= time; ++span)
+            coveredUntil = std::max(coveredUntil, m_rootSpans[span].second);
+        if (coveredUntil >= time || !inRange(time))
+            continue;
+        OperatorRow& row = m_table.rows[rowFor("[memory]", false, false, noShapes)];
+        ++row.calls;
+        row.cpuMemory += bytes.cpu;
+        row.selfCpuMemory += bytes.cpu;
+        row.deviceMemory += bytes.device;
+        row.selfDeviceMemory += bytes.device;
+    }
+}
+
+void OperatorTableBuilder::countDeviceEvents()
+{
+    const auto& slices = m_trace.slices();
+    const std::string noShapes = m_options.groupByInputShapes ? "[]" : "";
+    std::erase_if(m_deviceEvents, [&](SliceId s) { return !inRange(slices.start[s]); });
+    std::stable_sort(m_deviceEvents.begin(), m_deviceEvents.end(),
+                     [&](SliceId a, SliceId b) { return slices.start[a] < slices.start[b]; });
+    for (const SliceId s : m_deviceEvents) {
+        const bool annotation = m_trace.classOf(s) == SliceClass::GpuUserAnnotation;
+        OperatorRow& row = m_table.rows[rowFor(torchKey(m_trace.str(slices.name[s])), true, annotation, noShapes)];
+        ++row.calls;
+        row.selfDevice += slices.duration[s];
+        row.deviceTotal += slices.duration[s];
+        if (m_trace.classOf(s) == SliceClass::Kernel) {
+            ++row.kernels;
+            row.tensorCoreKernels += gpu::usesTensorCores(m_trace.str(slices.name[s])) ? 1 : 0;
+        }
+        row.slices.push_back(s);
+        if (!annotation)
+            m_table.selfDeviceTotal += slices.duration[s];
+    }
+}
+
+std::size_t OperatorTableBuilder::rowFor(std::string name, bool device, bool annotation, std::string shapes)
 {
     std::string key = name;
     key += '\0';
@@ -472,94 +598,7 @@ OperatorRow& OperatorTableBuilder::rowFor(std::string name, bool device, bool an
         row.isUserAnnotation = annotation;
         m_table.rows.push_back(std::move(row));
     }
-    return m_table.rows[it->second];
-}
-
-void OperatorTableBuilder::aggregate()
-{
-    const auto& slices = m_trace.slices();
-    const std::string noShapes = m_options.groupByInputShapes ? "[]" : "";
-    // Rows appear in time order of their first occurrence (ties in slice order). The nodes
-    // in m_order, which is done with, so that the table holds one index per node at most.
-    std::vector<std::uint32_t> byStart = std::move(m_order);
-    std::erase_if(byStart, [&](std::uint32_t i) { return !m_nodes[i].alive || !inRange(startOf(m_nodes[i])); });
-    std::sort(byStart.begin(), byStart.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return std::pair(startOf(m_nodes[a]), a) < std::pair(startOf(m_nodes[b]), b);
-    });
-    std::unordered_map<SliceId, std::string> shapesOfOp;
-    if (m_options.groupByInputShapes) {
-        std::vector<SliceId> ops;
-        for (const auto i : byStart) {
-            if (m_trace.classOf(m_nodes[i].slice) == SliceClass::CpuOp)
-                ops.push_back(m_nodes[i].slice);
-        }
-        m_trace.forEachEventText(ops, [&](SliceId s, std::string_view text) { shapesOfOp[s] = inputShapesOf(text); });
-    }
-    for (const auto i : byStart) {
-        const Node& n = m_nodes[i];
-        const SliceClass c = m_trace.classOf(n.slice);
-        const auto shapesIt = shapesOfOp.find(n.slice);
-        std::string shapes = shapesIt != shapesOfOp.end() ? shapesIt->second : noShapes;
-        OperatorRow& row = rowFor(torchKey(m_trace.str(slices.name[n.slice])), false, c == SliceClass::UserAnnotation,
-                                  std::move(shapes));
-        TimeNs childCpu = 0, childDevice = 0;
-        Memory childMemory;
-        forEachChild(n, [&](std::uint32_t ch) {
-            const Node& child = m_nodes[ch];
-            childCpu += endOf(child) - startOf(child);
-            childDevice += child.deviceTime;
-            const Memory m = memoryOf(child);
-            childMemory.cpu += m.cpu;
-            childMemory.device += m.device;
-        });
-        const TimeNs cpu = endOf(n) - startOf(n);
-        const TimeNs selfCpu = cpu - childCpu;
-        const Memory memory = memoryOf(n);
-        ++row.calls;
-        row.cpuTotal += cpu;
-        row.selfCpu += selfCpu;
-        row.deviceTotal += n.deviceTime;
-        row.selfDevice += n.deviceTime - childDevice;
-        row.cpuMemory += memory.cpu;
-        row.selfCpuMemory += memory.cpu - childMemory.cpu;
-        row.deviceMemory += memory.device;
-        row.selfDeviceMemory += memory.device - childMemory.device;
-        row.kernels += n.kernels;
-        row.tensorCoreKernels += n.tensorCoreKernels;
-        row.slices.push_back(n.slice);
-        m_table.selfCpuTotal += selfCpu;
-    }
-    for (std::size_t i = 0; i < m_memory.size(); ++i) {
-        if (m_memoryMatched[i] || !inRange(m_memory[i].first))
-            continue;
-        OperatorRow& row = rowFor("[memory]", false, false, noShapes);
-        ++row.calls;
-        row.cpuMemory += m_memory[i].second.cpu;
-        row.selfCpuMemory += m_memory[i].second.cpu;
-        row.deviceMemory += m_memory[i].second.device;
-        row.selfDeviceMemory += m_memory[i].second.device;
-    }
-    std::vector<SliceId> devices;
-    for (const SliceId s : m_deviceEvents) {
-        if (inRange(slices.start[s]))
-            devices.push_back(s);
-    }
-    std::stable_sort(devices.begin(), devices.end(),
-                     [&](SliceId a, SliceId b) { return slices.start[a] < slices.start[b]; });
-    for (const SliceId s : devices) {
-        const bool annotation = m_trace.classOf(s) == SliceClass::GpuUserAnnotation;
-        OperatorRow& row = rowFor(torchKey(m_trace.str(slices.name[s])), true, annotation, noShapes);
-        ++row.calls;
-        row.selfDevice += slices.duration[s];
-        row.deviceTotal += slices.duration[s];
-        if (m_trace.classOf(s) == SliceClass::Kernel) {
-            ++row.kernels;
-            row.tensorCoreKernels += gpu::usesTensorCores(m_trace.str(slices.name[s])) ? 1 : 0;
-        }
-        row.slices.push_back(s);
-        if (!annotation)
-            m_table.selfDeviceTotal += slices.duration[s];
-    }
+    return it->second;
 }
 
 } // namespace

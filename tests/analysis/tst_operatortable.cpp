@@ -1,5 +1,6 @@
 // The operator table against torch's own key_averages() of the same session.
 #include "core/loading/loader.h"
+#include "core/stats/memoryevents.h"
 #include "core/stats/operatortable.h"
 
 #include <nlohmann/json.hpp>
@@ -138,6 +139,63 @@ private Q_SLOTS:
         }
         QCOMPARE(table.selfCpuTotal, TimeNs(1300000));
         QCOMPARE(table.selfDeviceTotal, TimeNs(3000));
+    }
+
+    // Threads are nested one after the other, yet rows come in time order of their first
+    // occurrence and each row's occurrences by start, as with one pass over all threads.
+    void rowsInOrderOfFirstOccurrenceAcrossThreads()
+    {
+        const std::string text = R"json({"traceEvents":[
+ {"ph":"X","cat":"cpu_op","name":"aten::a","pid":1,"tid":1,"ts":5,"dur":1,"args":{"External id":1}},
+ {"ph":"X","cat":"cpu_op","name":"aten::b","pid":1,"tid":1,"ts":10,"dur":1,"args":{"External id":2}},
+ {"ph":"X","cat":"cpu_op","name":"aten::b","pid":1,"tid":2,"ts":1,"dur":20,"args":{"External id":3}},
+ {"ph":"X","cat":"cpu_op","name":"aten::c","pid":1,"tid":2,"ts":2,"dur":2,"args":{"External id":4}},
+ {"ph":"X","cat":"cpu_op","name":"aten::c","pid":1,"tid":2,"ts":7,"dur":2,"args":{"External id":5}}
+]})json";
+        const auto loaded = loadTraceFromMemory(text, "threads");
+        QVERIFY(loaded.ok());
+        const OperatorTable table = computeOperatorTable(*loaded.trace);
+        QCOMPARE(table.rows.size(), std::size_t(3));
+        QCOMPARE(table.rows[0].name, std::string("aten::b"));
+        QCOMPARE(table.rows[1].name, std::string("aten::c"));
+        QCOMPARE(table.rows[2].name, std::string("aten::a"));
+        const auto& starts = loaded.trace->slices().start;
+        QCOMPARE(table.rows[0].slices.size(), std::size_t(2));
+        QCOMPARE(starts[table.rows[0].slices[0]], TimeNs(1000));
+        QCOMPARE(starts[table.rows[0].slices[1]], TimeNs(10000));
+        QCOMPARE(table.rows[0].selfCpu, TimeNs(16000 + 1000)); // 20 µs less the two c's, plus the 1 µs b
+    }
+
+    // The bytes of [memory] events are scanned from their text as a DOM would read them: the
+    // last of duplicate keys, 0 for what is not an integer, nothing from text that is not an
+    // object; by time, ties in file order.
+    void memoryEventsReadAsADomWould()
+    {
+        const std::string text = R"json({"traceEvents":[
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":3,"args":{"Bytes":512,"Device Type":1}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":1,"args":{"Bytes":-64,"Device Type":0}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":3,"args":{"Bytes":8,"Bytes":16,"Device Type":2}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":4,"args":{"Bytes":1.5,"Device Type":0}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":5,"args":{"Bytes":7,"Device Type":0},"args":{"Device Type":0}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":6,"args":{"Bytes":{"x":[1,{"y":2}]},"Device Type":6,"Bytes":32}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":7,"args":{"Bytes":100,"Device Type":3}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":8,"args":{"Bytes":100,"Bytes":"9","Device Type":0}}
+]})json";
+        const auto loaded = loadTraceFromMemory(text, "memory");
+        QVERIFY(loaded.ok());
+        const std::vector<MemoryEvent> events = readMemoryEvents(*loaded.trace);
+        struct Expected {
+            TimeNs time;
+            std::int64_t cpu, device;
+        };
+        const Expected expected[] = {{1000, -64, 0}, {3000, 0, 512}, {3000, 16, 0}, {4000, 0, 0},
+                                     {5000, 0, 0},   {6000, 0, 32},  {7000, 0, 0},  {8000, 0, 0}};
+        QCOMPARE(events.size(), std::size(expected));
+        for (std::size_t i = 0; i < events.size(); ++i) {
+            QCOMPARE(events[i].time, expected[i].time);
+            QCOMPARE(events[i].bytes.cpu, expected[i].cpu);
+            QCOMPARE(events[i].bytes.device, expected[i].device);
+        }
     }
 
     // Kernels launched through cuLaunchKernelEx (cuBLAS's nvjet) count for aten::mm.
