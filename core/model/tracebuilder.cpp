@@ -42,34 +42,56 @@ void reserveColumn(std::vector<T>& column, std::size_t n)
     adviseHugePages(column.data(), column.capacity() * sizeof(T));
 }
 
+// Runs body(begin, end) over [0, n), in two halves on two threads when `split`.
+template <class Body>
+void inHalves(std::size_t n, bool split, const Body& body)
+{
+    if (!split) {
+        body(std::size_t(0), n);
+        return;
+    }
+    auto upper = std::async(std::launch::async, [&] { body(n / 2, n); });
+    body(std::size_t(0), n / 2);
+    upper.get();
+}
+
 // Applies `order` (new position -> old index) to columns: to[i] = from[order[i]], each pair
 // gathered into one scratch buffer (sequential writes; the reads follow the tracks, a few
 // sequential streams) and copied into `to`, which may be `from` itself. Following the
 // permutation's cycles instead needs no scratch but jumps across the whole of every column, a
 // cache miss per slice and column: most of a build's time at a million slices. The scratch is
-// one column of the widest type, not a copy of the model.
+// one column of the widest type, not a copy of the model; with `split`, two threads gather
+// each column's halves into it (a column each on two threads needed a scratch each).
 template <class... Pairs>
-void permuteThroughScratch(const std::vector<std::uint32_t>& order, Pairs... pairs)
+void permuteThroughScratch(const std::vector<std::uint32_t>& order, bool split, Pairs... pairs)
 {
     constexpr std::size_t kWidest = std::max({sizeof(typename Pairs::Value)...});
     static_assert(kWidest <= sizeof(std::uint64_t));
-    if (order.empty()) // no slices: the columns' data() may be null, which memcpy must not get
+    const std::size_t n = order.size();
+    if (n == 0) // no slices: the columns' data() may be null, which memcpy must not get
         return;
-    const auto scratch = std::make_unique_for_overwrite<std::uint64_t[]>(order.size()); // not zeroed: all written
-    adviseHugePages(scratch.get(), order.size() * sizeof(std::uint64_t));
-    auto* bytes = reinterpret_cast<unsigned char*>(scratch.get()); // NOLINT: raw bytes of trivial values
+    std::unique_ptr<std::uint64_t[]> scratch; // not zeroed: all written
     const auto gather = [&](auto pair) {
         using T = typename decltype(pair)::Value;
         static_assert(std::is_trivially_copyable_v<T>);
         if (pair.from != pair.to) { // a snapshot's new column: no scratch needed
-            pair.to->resize(order.size());
-            for (std::size_t i = 0; i < order.size(); ++i)
-                (*pair.to)[i] = (*pair.from)[order[i]];
+            pair.to->resize(n);
+            inHalves(n, split, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i)
+                    (*pair.to)[i] = (*pair.from)[order[i]];
+            });
             return;
         }
-        for (std::size_t i = 0; i < order.size(); ++i)
-            std::memcpy(bytes + i * sizeof(T), &(*pair.from)[order[i]], sizeof(T));
-        std::memcpy(pair.to->data(), bytes, order.size() * sizeof(T));
+        if (!scratch) {
+            scratch = std::make_unique_for_overwrite<std::uint64_t[]>(n);
+            adviseHugePages(scratch.get(), n * sizeof(std::uint64_t));
+        }
+        auto* bytes = reinterpret_cast<unsigned char*>(scratch.get()); // NOLINT: raw bytes of trivial values
+        inHalves(n, split, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i)
+                std::memcpy(bytes + i * sizeof(T), &(*pair.from)[order[i]], sizeof(T));
+        });
+        std::memcpy(pair.to->data(), bytes, n * sizeof(T));
     };
     (gather(pairs), ...);
 }
@@ -88,17 +110,12 @@ ColumnPair<T> inPlace(std::vector<T>& column)
 }
 
 // The slice columns the loader fills, listed once so that reserving and reordering never
-// miss one: the times (which flow binding reads) and the rest, reordered in parallel. Each is
-// visited as (from, to): the same table, or a snapshot's source and its own.
+// miss one. Each is visited as (from, to): the same table, or a snapshot's source and its own.
 template <class Visit>
-void visitTimeColumns(const SliceTable& from, SliceTable& to, Visit visit)
+void visitLoadedColumns(const SliceTable& from, SliceTable& to, Visit visit)
 {
-    visit(ColumnPair<TimeNs>{&from.start, &to.start}, ColumnPair<TimeNs>{&from.duration, &to.duration});
-}
-template <class Visit>
-void visitOtherLoadedColumns(const SliceTable& from, SliceTable& to, Visit visit)
-{
-    visit(ColumnPair<StringId>{&from.name, &to.name}, ColumnPair<StringId>{&from.category, &to.category},
+    visit(ColumnPair<TimeNs>{&from.start, &to.start}, ColumnPair<TimeNs>{&from.duration, &to.duration},
+          ColumnPair<StringId>{&from.name, &to.name}, ColumnPair<StringId>{&from.category, &to.category},
           ColumnPair<std::uint64_t>{&from.rawOffset, &to.rawOffset},
           ColumnPair<std::uint32_t>{&from.rawLength, &to.rawLength},
           ColumnPair<std::int64_t>{&from.correlation, &to.correlation},
@@ -108,8 +125,7 @@ template <class Visit>
 void forEachLoadedColumn(SliceTable& t, Visit visit)
 {
     auto each = [&](auto... pairs) { (visit(*pairs.to), ...); };
-    visitTimeColumns(t, t, each);
-    visitOtherLoadedColumns(t, t, each);
+    visitLoadedColumns(t, t, each);
 }
 
 } // namespace
@@ -323,6 +339,7 @@ Trace TraceBuilder::finish()
     // classOf() indexes by any category id, so cover the whole pool.
     m_trace.m_categoryClass.resize(m_trace.m_strings.size(), SliceClass::Other);
     buildProcessesAndTracks();
+    finishInstants(); // first: its pending events go before the slices' reorder, the peak RSS
     auto byStart = sortByTrackAndStart();
     assignLanesAndRows(byStart);
     freeColumn(m_sliceIsPython); // scratch columns go as soon as they are used: the peak RSS is here
@@ -357,20 +374,13 @@ Trace TraceBuilder::finish()
     freeColumn(byStart);
     freeColumn(rowOfPending);
 
-    // The columns flow binding does not read are reordered on a second thread meanwhile
-    // (large traces only: a thread costs more than a small trace's whole reorder).
+    // Large traces gather on two threads (a thread costs more than a small trace's whole reorder).
     auto& t = m_trace.m_slices;
     const SliceTable& added = events().m_trace.m_slices; // t itself unless this is a snapshot
-    auto reorderOthers = [&] {
-        visitOtherLoadedColumns(added, t, [&](auto... columns) { permuteThroughScratch(order, columns...); });
-    };
     constexpr std::size_t kParallelReorderSlices = 1 << 16;
-    std::future<void> othersReordered;
-    if (n >= kParallelReorderSlices)
-        othersReordered = std::async(std::launch::async, reorderOthers);
-    else
-        reorderOthers();
-    visitTimeColumns(added, t, [&](auto... columns) { permuteThroughScratch(order, columns...); });
+    visitLoadedColumns(added, t,
+                       [&](auto... columns) { permuteThroughScratch(order, n >= kParallelReorderSlices, columns...); });
+    freeColumn(order);
     t.row.resize(n);
     for (std::uint32_t r = 0; r < rows.size(); ++r)
         std::fill(t.row.begin() + rows[r].begin, t.row.begin() + rows[r].end, r);
@@ -402,12 +412,8 @@ Trace TraceBuilder::finish()
 
     bindAndPairFlows(finalIdOfPending);
     freeColumn(finalIdOfPending);
-    finishInstants();
     finishCounters();
     finishPhaseCounts();
-    if (othersReordered.valid())
-        othersReordered.get();
-    freeColumn(order);
     computeExtent();
     std::stable_sort(m_trace.m_keptEntries.begin(), m_trace.m_keptEntries.end(),
                      [](const KeptEntry& a, const KeptEntry& b) { return a.offset < b.offset; });
@@ -666,7 +672,7 @@ void TraceBuilder::finishCounters()
         std::vector<std::uint32_t> order(series.time.size());
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return series.time[a] < series.time[b]; });
-        permuteThroughScratch(order, inPlace(series.time), inPlace(series.value));
+        permuteThroughScratch(order, false, inPlace(series.time), inPlace(series.value));
     }
 }
 
