@@ -20,7 +20,7 @@ GpuViews::GpuViews(TimelineWidget* timeline, QObject* parent)
     , m_timeline(timeline)
     , m_overlay(new GpuOverlayPanel)
     , m_summary(new GpuSummaryPanel)
-    , m_jobs(new JobTracker(this))
+    , m_jobs(new JobTracker(this, sharedAnalysisPool()))
 {
     connect(timeline, &TimelineWidget::traceChanged, this, &GpuViews::analyze);
     connect(timeline, &TimelineWidget::visibleRangeChanged, this, &GpuViews::followTimeline);

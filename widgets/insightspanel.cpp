@@ -23,7 +23,7 @@ namespace ks {
 InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     : QWidget(parent)
     , m_timeline(timeline)
-    , m_jobs(new JobTracker(this))
+    , m_jobs(new JobTracker(this, sharedAnalysisPool()))
     , m_model(new InsightsModel(this))
     , m_view(new QTableView(this))
     , m_details(new QTextBrowser(this))

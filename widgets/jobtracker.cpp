@@ -1,7 +1,10 @@
 #include "widgets/jobtracker.h"
 
+#include "core/loading/loader.h"
+
 #include <QUnhandledException>
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -11,15 +14,37 @@
 
 namespace ks {
 
-JobTracker::JobTracker(QObject* parent)
+QThreadPool* sharedAnalysisPool()
+{
+    static QThreadPool* const pool = [] {
+        auto* shared = new QThreadPool; // for the whole process: any window's views may use it
+        shared->setMaxThreadCount(static_cast<int>(std::max(1U, usableCores() / 2)));
+        return shared;
+    }();
+    return pool;
+}
+
+JobTracker::JobTracker(QObject* parent, QThreadPool* pool)
     : QObject(parent)
+    , m_pool(pool ? pool : &m_ownPool)
 {
 }
 
 JobTracker::~JobTracker()
 {
-    cancel();
-    m_pool.waitForDone();
+    cancel(); // a superseded job that has not started returns at once
+    for (QFuture<void>& job : m_inFlight) {
+        try {
+            job.waitForFinished();
+        } catch (...) { // rethrown from the job: its watcher has reported (or dropped) the failure
+        }
+    }
+}
+
+void JobTracker::keepInFlight(QFuture<void> job)
+{
+    std::erase_if(m_inFlight, [](const QFuture<void>& f) { return f.isFinished(); });
+    m_inFlight.push_back(std::move(job));
 }
 
 quint64 JobTracker::supersede(std::function<void()> cancelHook)

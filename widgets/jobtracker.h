@@ -6,6 +6,9 @@
 // (a live recording's next snapshot): then the running job finishes, and the newest request
 // follows. A job that throws reports a failure instead of terminating. Results and failures
 // arrive on the tracker's (GUI) thread.
+//
+// Trackers may share a pool: the views' analyses of a trace (the tables, the GPU report, the
+// insights) run on sharedAnalysisPool().
 #include <QFutureWatcher>
 #include <QObject>
 #include <QThreadPool>
@@ -17,14 +20,22 @@
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace ks {
+
+// The pool that the views' analyses of a trace share: half the usable cores, at least one
+// thread. Each analysis holds scratch while it runs (a trace's nesting, sorted ids), so the
+// GUI's peak memory grows with the number running at once; on two cores, running them one
+// after the other costs no throughput and keeps the peak near where the GUI settles.
+QThreadPool* sharedAnalysisPool();
 
 class JobTracker : public QObject {
     Q_OBJECT
 public:
-    explicit JobTracker(QObject* parent = nullptr);
-    // Cancels the current job and waits for every job still running on its pool.
+    // Runs jobs on `pool` (shared with other trackers) when given, else on a pool of its own.
+    explicit JobTracker(QObject* parent = nullptr, QThreadPool* pool = nullptr);
+    // Cancels the current job and waits for this tracker's jobs still queued or running.
     ~JobTracker() override;
 
     // `job()` runs on the pool; then `onResult(result)` or `onFailure(message)` runs here,
@@ -52,17 +63,20 @@ public:
                     startWaitingRequest();
                 });
         m_running = true;
-        watcher->setFuture(QtConcurrent::run(&m_pool, [this, generation, job = std::move(job)]() mutable -> Result {
-            // Superseded while it waited for a thread: its result would be dropped, so it
-            // does not run (a burst of requests costs one job, not one each).
-            if constexpr (std::is_default_constructible_v<Result>) {
-                if (generation != m_generation.load())
-                    return Result{};
-            }
-            Result result = job();
-            returnFreedMemory();
-            return result;
-        }));
+        const QFuture<Result> future =
+            QtConcurrent::run(m_pool, [this, generation, job = std::move(job)]() mutable -> Result {
+                // Superseded while it waited for a thread: its result would be dropped, so it
+                // does not run (a burst of requests costs one job, not one each).
+                if constexpr (std::is_default_constructible_v<Result>) {
+                    if (generation != m_generation.load())
+                        return Result{};
+                }
+                Result result = job();
+                returnFreedMemory();
+                return result;
+            });
+        keepInFlight(QFuture<void>(future));
+        watcher->setFuture(future);
     }
 
     // What start(IfRunning, ...) does with a job still running: supersede it as start() does, or
@@ -99,6 +113,7 @@ private:
     // GUI's memory stays at its peak after the analyses are done.
     static void returnFreedMemory();
     quint64 supersede(std::function<void()> cancelHook);
+    void keepInFlight(QFuture<void> job);
     void startWaitingRequest();
 
     // The job's result, or nothing (and the error) when it threw.
@@ -113,7 +128,9 @@ private:
         }
     }
 
-    QThreadPool m_pool;
+    QThreadPool m_ownPool;
+    QThreadPool* m_pool; // m_ownPool or a shared one
+    std::vector<QFuture<void>> m_inFlight; // this tracker's jobs on m_pool (they read m_generation)
     std::atomic<quint64> m_generation{0}; // read by queued jobs on the pool
     std::function<void()> m_cancelHook;
     bool m_running = false; // a job started and neither delivered nor superseded

@@ -41,7 +41,7 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
     , m_rangeLabel(new QLabel(this))
     , m_debounce(new QTimer(this))
     , m_tools(new QWidget(this))
-    , m_jobs(new JobTracker(this))
+    , m_jobs(new JobTracker(this, sharedAnalysisPool()))
 {
     m_model->setParent(this);
     m_proxy->setSourceModel(m_model);

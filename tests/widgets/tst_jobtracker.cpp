@@ -2,12 +2,14 @@
 // failure instead of terminating, a superseded job's result is dropped and its cancel hook
 // runs, jobs superseded before they start never run, and jobs never run on the global pool (the raster paint engine waits on it).
 // A request for a newer version of the input (IfRunning::LetFinish) lets the running job
-// deliver, and only the newest of such requests runs after it.
+// deliver, and only the newest of such requests runs after it. Trackers that share a pool
+// take turns on its threads, and one destroyed with a job still queued there waits for it.
 #include "widgets/jobtracker.h"
 
 #include <QSemaphore>
 #include <QTest>
 #include <QThread>
+#include <QThreadPool>
 
 #include <atomic>
 #include <memory>
@@ -150,6 +152,49 @@ private slots:
         release->release();
         QTest::qWait(50);
         QCOMPARE(results, QList<int>{3}); // job 1 was superseded and request 2 dropped
+    }
+
+    // Two trackers on a one-thread pool: the second's job runs only after the first's, and both
+    // deliver (the views' analyses share such a pool, so their scratch memory never adds up).
+    void trackersSharingAPoolTakeTurns()
+    {
+        QThreadPool pool;
+        pool.setMaxThreadCount(1);
+        JobTracker first(nullptr, &pool), second(nullptr, &pool);
+        auto release = std::make_shared<QSemaphore>();
+        auto started = std::make_shared<std::atomic<int>>(0);
+        QList<int> results;
+        const auto onResult = [&](int value) { results << value; };
+        first.start(gatedJob(1, release, started), onResult, [](const QString&) {});
+        second.start(gatedJob(2, nullptr, started), onResult, [](const QString&) {});
+        QTRY_COMPARE(started->load(), 1);
+        QTest::qWait(50);
+        QCOMPARE(started->load(), 1); // the second waits for the pool's only thread
+        release->release();
+        QTRY_COMPARE(results, (QList<int>{1, 2}));
+    }
+
+    // A tracker destroyed while its job still waits on a shared pool behind another tracker's
+    // does not leave it queued (the job reads the tracker); superseded, the job does not run.
+    void destroyedTrackerWaitsForItsQueuedJob()
+    {
+        QThreadPool pool;
+        pool.setMaxThreadCount(1);
+        JobTracker busy(nullptr, &pool);
+        auto release = std::make_shared<QSemaphore>();
+        auto started = std::make_shared<std::atomic<int>>(0);
+        busy.start(
+            gatedJob(1, release, started), [](int) {}, [](const QString&) {});
+        QTRY_COMPARE(started->load(), 1);
+        auto ran = std::make_shared<std::atomic<int>>(0);
+        {
+            JobTracker queued(nullptr, &pool);
+            queued.start(
+                gatedJob(2, nullptr, ran), [](int) {}, [](const QString&) {});
+        }
+        release->release();
+        QVERIFY(pool.waitForDone(5000));
+        QCOMPARE(ran->load(), 0); // cancelled by the destructor: it returned without running
     }
 };
 
