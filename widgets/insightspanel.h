@@ -4,8 +4,8 @@
 // explanation and fix; Previous/Next walk the evidence (select and reveal). "Visible range
 // only" keeps the findings, and the evidence walked, to what is in view.
 //
-// It follows the timeline by itself: a new trace is analysed by a JobTracker (its private
-// thread pool, never the global one); a newer trace makes older results stale. The host adds the
+// It follows the timeline by itself: a new trace is analysed by a JobTracker (on the views'
+// shared analysis pool, never the global one); a newer trace makes older results stale. The host adds the
 // panel to a dock and countLabel() to its status bar. GUI thread only.
 #include "core/analysis/insights.h"
 
@@ -58,7 +58,7 @@ private:
     void updateLabels();
 
     QPointer<TimelineWidget> m_timeline;
-    JobTracker* m_jobs; // the analysis runs on its private pool; a newer trace supersedes it
+    JobTracker* m_jobs; // on the shared analysis pool; a newer trace supersedes the analysis
     InsightsModel* m_model;
     QTableView* m_view;
     QTextBrowser* m_details;
