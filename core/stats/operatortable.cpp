@@ -156,13 +156,16 @@ private:
     };
 
     void collectFilteredNames();
-    bool isNode(SliceId s) const;
+    // A CPU-side event that torch lists: an op, annotation, runtime or driver call or overhead,
+    // not one of the utility ops it filters out.
+    bool isCpuEvent(SliceId s) const;
     void collectDeviceEvents();
     void linkOverheads();
     SliceId innermostOpAt(TimeNs at, const std::function<bool(std::uint32_t)>& onThread) const;
     const Overhead* overheadOf(SliceId s) const;
     void creditLaunches();
     void sumMemoryEvents();
+    void readInputShapes();
     void nestTrack(std::uint32_t track);
     Op open(SliceId s) const;
     void close(std::vector<Frame>& stack);
@@ -203,14 +206,8 @@ OperatorTable OperatorTableBuilder::build()
     linkOverheads();
     creditLaunches();
     sumMemoryEvents();
-    if (m_options.groupByInputShapes) {
-        std::vector<SliceId> ops;
-        for (SliceId s = 0; s < m_trace.slices().size(); ++s) {
-            if (m_trace.classOf(s) == SliceClass::CpuOp && inRange(m_trace.slices().start[s]) && isNode(s))
-                ops.push_back(s);
-        }
-        m_trace.forEachEventText(ops, [&](SliceId s, std::string_view text) { m_shapesOfOp[s] = inputShapesOf(text); });
-    }
+    if (m_options.groupByInputShapes)
+        readInputShapes();
     for (std::uint32_t t = 0; t < m_trace.tracks().size(); ++t)
         nestTrack(t);
     m_trackOps = {};
@@ -228,7 +225,17 @@ void OperatorTableBuilder::collectFilteredNames()
     }
 }
 
-bool OperatorTableBuilder::isNode(SliceId s) const
+void OperatorTableBuilder::readInputShapes()
+{
+    std::vector<SliceId> ops;
+    for (SliceId s = 0; s < m_trace.slices().size(); ++s) {
+        if (m_trace.classOf(s) == SliceClass::CpuOp && inRange(m_trace.slices().start[s]) && isCpuEvent(s))
+            ops.push_back(s);
+    }
+    m_trace.forEachEventText(ops, [&](SliceId s, std::string_view text) { m_shapesOfOp[s] = inputShapesOf(text); });
+}
+
+bool OperatorTableBuilder::isCpuEvent(SliceId s) const
 {
     return isCpuClass(m_trace.classOf(s))
         && std::find(m_filteredNames.begin(), m_filteredNames.end(), m_trace.slices().name[s]) == m_filteredNames.end();
@@ -257,7 +264,7 @@ void OperatorTableBuilder::collectDeviceEvents()
 void OperatorTableBuilder::linkOverheads()
 {
     for (SliceId s = 0; s < m_trace.slices().size(); ++s) {
-        if (m_trace.classOf(s) == SliceClass::Overhead && isNode(s))
+        if (m_trace.classOf(s) == SliceClass::Overhead && isCpuEvent(s))
             m_overheads.push_back({s, m_trace.trackOf(s), kNoId});
     }
     const auto& tracks = m_trace.tracks();
@@ -287,7 +294,7 @@ SliceId OperatorTableBuilder::innermostOpAt(TimeNs at, const std::function<bool(
     const auto& slices = m_trace.slices();
     SliceId best = kNoSlice;
     const auto consider = [&](SliceId s) {
-        if (!isNode(s) || idOf(s) == kNoId)
+        if (!isCpuEvent(s) || idOf(s) == kNoId)
             return;
         const Overhead* overhead = overheadOf(s);
         if (!onThread(overhead ? overhead->track : m_trace.trackOf(s)))
@@ -409,7 +416,7 @@ void OperatorTableBuilder::nestTrack(std::uint32_t track)
     const auto& slices = m_trace.slices();
     m_trackOps.clear();
     for (SliceId s = t.sliceBegin; s < t.sliceEnd; ++s) {
-        if (isNode(s) && m_trace.classOf(s) != SliceClass::Overhead)
+        if (isCpuEvent(s) && m_trace.classOf(s) != SliceClass::Overhead)
             m_trackOps.push_back(s);
     }
     for (const Overhead& o : m_overheads) {
