@@ -121,6 +121,7 @@ public:
         : m_trace(trace)
         , m_links(links)
         , m_options(options)
+        , m_noShapes(options.groupByInputShapes ? "[]" : "")
     {
     }
     OperatorTable build();
@@ -159,6 +160,7 @@ private:
     // A CPU-side event that torch lists: an op, annotation, runtime or driver call or overhead,
     // not one of the utility ops it filters out.
     bool isCpuEvent(SliceId s) const;
+    bool isFiltered(StringId name) const;
     void collectDeviceEvents();
     void linkOverheads();
     SliceId innermostOpAt(TimeNs at, const std::function<bool(std::uint32_t)>& onThread) const;
@@ -168,7 +170,7 @@ private:
     void readInputShapes();
     void nestTrack(std::uint32_t track);
     Op open(SliceId s) const;
-    void close(std::vector<Frame>& stack);
+    void close();
     void addRootSpan(TimeNs start, TimeNs end);
     void count(const Op& op);
     void orderCpuRows();
@@ -185,6 +187,7 @@ private:
     const Trace& m_trace;
     const analysis::CorrelationIndex& m_links;
     const OperatorTableOptions& m_options;
+    const std::string m_noShapes; // the shapes key of what has none: "[]" when grouping by them
     std::vector<StringId> m_filteredNames;
     std::vector<SliceId> m_deviceEvents;
     std::vector<Overhead> m_overheads; // by slice
@@ -193,6 +196,7 @@ private:
     std::vector<MemoryBytes> m_memoryBefore; // prefix sums of m_memory: bytes of the events before i
     std::vector<std::pair<TimeNs, TimeNs>> m_rootSpans; // where ops cover the timeline
     std::vector<SliceId> m_trackOps; // the ops of the thread being nested
+    std::vector<Frame> m_open; // its ops still open, outermost first
     std::unordered_map<SliceId, std::string> m_shapesOfOp;
     OperatorTable m_table;
     std::unordered_map<std::string, std::size_t> m_rowIndex;
@@ -211,6 +215,7 @@ OperatorTable OperatorTableBuilder::build()
     for (std::uint32_t t = 0; t < m_trace.tracks().size(); ++t)
         nestTrack(t);
     m_trackOps = {};
+    m_open = {};
     orderCpuRows();
     countUnmatchedMemory();
     countDeviceEvents();
@@ -237,8 +242,12 @@ void OperatorTableBuilder::readInputShapes()
 
 bool OperatorTableBuilder::isCpuEvent(SliceId s) const
 {
-    return isCpuClass(m_trace.classOf(s))
-        && std::find(m_filteredNames.begin(), m_filteredNames.end(), m_trace.slices().name[s]) == m_filteredNames.end();
+    return isCpuClass(m_trace.classOf(s)) && !isFiltered(m_trace.slices().name[s]);
+}
+
+bool OperatorTableBuilder::isFiltered(StringId name) const
+{
+    return std::find(m_filteredNames.begin(), m_filteredNames.end(), name) != m_filteredNames.end();
 }
 
 void OperatorTableBuilder::collectDeviceEvents()
@@ -248,7 +257,7 @@ void OperatorTableBuilder::collectDeviceEvents()
         const SliceClass c = m_trace.classOf(s);
         if (!isDeviceActivity(c) && c != SliceClass::GpuUserAnnotation)
             continue;
-        if (std::find(m_filteredNames.begin(), m_filteredNames.end(), names[s]) == m_filteredNames.end())
+        if (!isFiltered(names[s]))
             m_deviceEvents.push_back(s);
     }
     m_table.hasDeviceTime = !m_deviceEvents.empty();
@@ -426,15 +435,14 @@ void OperatorTableBuilder::nestTrack(std::uint32_t track)
     std::sort(m_trackOps.begin(), m_trackOps.end(), [&](SliceId a, SliceId b) {
         return std::tuple(slices.start[a], -slices.end(a), a) < std::tuple(slices.start[b], -slices.end(b), b);
     });
-    std::vector<Frame> stack;
     for (const SliceId s : m_trackOps) {
         const TimeNs start = slices.start[s], end = slices.end(s);
-        while (!stack.empty() && (start >= stack.back().op.end || end > stack.back().op.end))
-            close(stack);
-        stack.push_back({open(s), {}});
+        while (!m_open.empty() && (start >= m_open.back().op.end || end > m_open.back().op.end))
+            close();
+        m_open.push_back({open(s), {}});
     }
-    while (!stack.empty())
-        close(stack);
+    while (!m_open.empty())
+        close();
 }
 
 OperatorTableBuilder::Op OperatorTableBuilder::open(SliceId s) const
@@ -450,10 +458,10 @@ OperatorTableBuilder::Op OperatorTableBuilder::open(SliceId s) const
 
 // The op on top of the stack has all its children: fold its only child if that has its name
 // (the parent takes over the child's children and GPU time), then hand it to its parent.
-void OperatorTableBuilder::close(std::vector<Frame>& stack)
+void OperatorTableBuilder::close()
 {
-    Op op = stack.back().op;
-    const Op& only = stack.back().firstChild;
+    Op op = m_open.back().op;
+    const Op& only = m_open.back().firstChild;
     const auto& names = m_trace.slices().name;
     if (op.childCount == 1 && names[only.slice] == names[op.slice]) {
         op.own = only.own;
@@ -464,13 +472,13 @@ void OperatorTableBuilder::close(std::vector<Frame>& stack)
     } else if (op.childCount == 1) {
         count(only);
     }
-    stack.pop_back();
-    if (stack.empty()) {
+    m_open.pop_back();
+    if (m_open.empty()) {
         count(op);
         addRootSpan(op.start, op.end);
         return;
     }
-    Frame& parent = stack.back();
+    Frame& parent = m_open.back();
     parent.op.childCpu += op.end - op.start;
     parent.op.children += op.total();
     parent.op.childMemory += op.memory;
@@ -500,9 +508,7 @@ void OperatorTableBuilder::count(const Op& op)
     const auto shapes = m_shapesOfOp.find(op.slice);
     const std::size_t index = rowFor(torchKey(m_trace.str(slices.name[op.slice])), false,
                                      m_trace.classOf(op.slice) == SliceClass::UserAnnotation,
-                                     shapes != m_shapesOfOp.end()       ? shapes->second
-                                         : m_options.groupByInputShapes ? "[]"
-                                                                        : "");
+                                     shapes != m_shapesOfOp.end() ? shapes->second : m_noShapes);
     if (index == m_firstCounted.size())
         m_firstCounted.emplace_back(op.start, op.slice);
     m_firstCounted[index] = std::min(m_firstCounted[index], std::pair(op.start, op.slice));
@@ -549,7 +555,6 @@ void OperatorTableBuilder::orderCpuRows()
 void OperatorTableBuilder::countUnmatchedMemory()
 {
     std::sort(m_rootSpans.begin(), m_rootSpans.end());
-    const std::string noShapes = m_options.groupByInputShapes ? "[]" : "";
     std::size_t span = 0;
     TimeNs coveredUntil = std::numeric_limits<TimeNs>::min();
     for (const auto& [time, bytes] : m_memory) {
@@ -557,7 +562,7 @@ void OperatorTableBuilder::countUnmatchedMemory()
             coveredUntil = std::max(coveredUntil, m_rootSpans[span].second);
         if (coveredUntil >= time || !inRange(time))
             continue;
-        OperatorRow& row = m_table.rows[rowFor("[memory]", false, false, noShapes)];
+        OperatorRow& row = m_table.rows[rowFor("[memory]", false, false, m_noShapes)];
         ++row.calls;
         row.cpuMemory += bytes.cpu;
         row.selfCpuMemory += bytes.cpu;
@@ -569,13 +574,12 @@ void OperatorTableBuilder::countUnmatchedMemory()
 void OperatorTableBuilder::countDeviceEvents()
 {
     const auto& slices = m_trace.slices();
-    const std::string noShapes = m_options.groupByInputShapes ? "[]" : "";
     std::erase_if(m_deviceEvents, [&](SliceId s) { return !inRange(slices.start[s]); });
     std::stable_sort(m_deviceEvents.begin(), m_deviceEvents.end(),
                      [&](SliceId a, SliceId b) { return slices.start[a] < slices.start[b]; });
     for (const SliceId s : m_deviceEvents) {
         const bool annotation = m_trace.classOf(s) == SliceClass::GpuUserAnnotation;
-        OperatorRow& row = m_table.rows[rowFor(torchKey(m_trace.str(slices.name[s])), true, annotation, noShapes)];
+        OperatorRow& row = m_table.rows[rowFor(torchKey(m_trace.str(slices.name[s])), true, annotation, m_noShapes)];
         ++row.calls;
         row.selfDevice += slices.duration[s];
         row.deviceTotal += slices.duration[s];
