@@ -29,43 +29,57 @@ GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>
 {
     const auto& slices = trace.slices();
     const DeviceProperties* props = trace.deviceFor(device);
-    std::vector<WeightedInterval> busy, sm, occCount, occSum;
+    // This GPU's kernels and their occupancy (negative: none) first, then the four functions one
+    // after the other: only one function's edges exist at a time.
+    std::vector<SliceId> kernels;
+    std::vector<double> occupancy;
     for (SliceId s = 0; s < slices.size(); ++s) {
         if (kinds[s] != PluginKind::Kernel)
             continue;
         const GpuOpInfo* op = trace.gpuOpInfo(s);
         if (!op || op->device != device)
             continue;
-        const TimeNs start = slices.start[s], end = slices.end(s);
-        ++m_counts.kernels;
-        busy.push_back({start, end, 1});
-        if (op->blocksPerSm > 0.0f) {
-            ++m_counts.withBlocksPerSm;
-            // "inf" (unknown SM count) saturates the SM at once.
-            const double bps =
-                std::isfinite(op->blocksPerSm) ? std::min(double(op->blocksPerSm), kMaxBlocksPerSm) : 1.0;
-            sm.push_back({start, end, std::llround(bps * kBlocksPerSmScale)});
-        }
-        double occupancy = op->estAchievedOccupancyPct;
-        if (occupancy < 0.0 && props) {
+        kernels.push_back(s);
+        m_counts.withBlocksPerSm += op->blocksPerSm > 0.0f;
+        double pct = op->estAchievedOccupancyPct;
+        if (pct < 0.0 && props) {
             if (const auto launch = kernelLaunchOf(*op, props)) {
-                if (const auto pct = estAchievedOccupancyPct(*props, *launch)) {
-                    occupancy = *pct;
+                if (const auto computed = estAchievedOccupancyPct(*props, *launch)) {
+                    pct = *computed;
                     ++m_counts.occupancyComputed;
                 }
             }
         }
-        if (occupancy >= 0.0) {
-            ++m_counts.withOccupancy;
-            occCount.push_back({start, end, 1});
-            occSum.push_back({start, end, std::llround(std::min(occupancy, kMaxOccupancyPct) * kOccupancyScale)});
-        }
+        m_counts.withOccupancy += pct >= 0.0;
+        occupancy.push_back(pct);
     }
-    m_busy = StepFunction::fromIntervals(busy, [](std::int64_t) { return 1.0; });
-    m_sm = StepFunction::fromIntervals(sm,
-                                       [](std::int64_t sum) { return std::min(1.0, double(sum) / kBlocksPerSmScale); });
-    m_occCount = StepFunction::fromIntervals(occCount, [](std::int64_t n) { return double(n); });
-    m_occSum = StepFunction::fromIntervals(occSum, [](std::int64_t sum) { return double(sum) / kOccupancyScale; });
+    m_counts.kernels = kernels.size();
+
+    const auto sweep = [&](auto weightOf, const StepFunction::ValueOf& valueOf) {
+        StepEdges edges(kernels.size());
+        for (std::size_t k = 0; k < kernels.size(); ++k)
+            edges.add(slices.start[kernels[k]], slices.end(kernels[k]), weightOf(k));
+        return StepFunction::fromEdges(std::move(edges), valueOf);
+    };
+    m_busy = sweep([](std::size_t) { return std::int64_t(1); }, [](std::int64_t) { return 1.0; });
+    m_sm = sweep(
+        [&](std::size_t k) -> std::int64_t {
+            const float bps = trace.gpuOpInfo(kernels[k])->blocksPerSm;
+            if (!(bps > 0.0f))
+                return 0;
+            // "inf" (unknown SM count) saturates the SM at once.
+            return std::llround((std::isfinite(bps) ? std::min(double(bps), kMaxBlocksPerSm) : 1.0)
+                                * kBlocksPerSmScale);
+        },
+        [](std::int64_t sum) { return std::min(1.0, double(sum) / kBlocksPerSmScale); });
+    m_occCount = sweep([&](std::size_t k) { return std::int64_t(occupancy[k] >= 0.0); },
+                       [](std::int64_t n) { return double(n); });
+    m_occSum = sweep(
+        [&](std::size_t k) {
+            return occupancy[k] >= 0.0 ? std::llround(std::min(occupancy[k], kMaxOccupancyPct) * kOccupancyScale)
+                                       : std::int64_t(0);
+        },
+        [](std::int64_t sum) { return double(sum) / kOccupancyScale; });
 }
 
 RangeMetrics GpuMetricIndex::metrics(TimeNs start, TimeNs end) const

@@ -51,58 +51,129 @@ double StepBreakdownRow::percent(StepRole role) const
     return total > 0.0 ? 100.0 * parts[std::size_t(role)] / total : 0.0;
 }
 
-StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<PluginKind>& kinds,
-                                   const PluginWindows& windows, const BreakdownOptions& options)
-{
-    const auto& slices = trace.slices();
-    StepBreakdown result;
+namespace {
 
-    // External ids of communication ops: their kernels count as Communication, not Kernel.
-    std::unordered_set<std::int64_t> commExternalIds;
-    for (SliceId s = 0; s < slices.size(); ++s) {
-        if (isHostRangeKind(kinds[s]) && slices.externalId[s] != kNoId
-            && isCommunicationName(trace.str(slices.name[s])))
-            commExternalIds.insert(slices.externalId[s]);
+constexpr StepRole kNoRole = StepRole(kStepRoleCount);
+
+// What a slice counts as in the breakdown, kNoRole for what it leaves out.
+class RoleOf {
+public:
+    RoleOf(const Trace& trace, const std::vector<PluginKind>& kinds)
+        : m_trace(trace)
+        , m_kinds(kinds)
+    {
+        // External ids of communication ops: their kernels count as Communication, not Kernel.
+        const auto& slices = trace.slices();
+        for (SliceId s = 0; s < slices.size(); ++s) {
+            if (isHostRangeKind(kinds[s]) && slices.externalId[s] != kNoId
+                && isCommunicationName(trace.str(slices.name[s])))
+                m_commExternalIds.insert(slices.externalId[s]);
+        }
     }
 
-    std::array<std::vector<IntervalSet::Interval>, kStepRoleCount> roleIntervals;
-    for (SliceId s = 0; s < slices.size(); ++s) {
-        const PluginKind kind = kinds[s];
-        const IntervalSet::Interval iv{slices.start[s], slices.end(s)};
-        StepRole role;
+    StepRole operator()(SliceId s) const
+    {
+        const PluginKind kind = m_kinds[s];
         switch (kind) {
         case PluginKind::Kernel:
-            role = commExternalIds.count(slices.externalId[s]) ? StepRole::Communication : StepRole::Kernel;
-            break;
-        case PluginKind::Memcpy: role = StepRole::Memcpy; break;
-        case PluginKind::Memset: role = StepRole::Memset; break;
-        case PluginKind::Runtime: role = StepRole::Runtime; break;
+            return m_commExternalIds.count(m_trace.slices().externalId[s]) ? StepRole::Communication : StepRole::Kernel;
+        case PluginKind::Memcpy: return StepRole::Memcpy;
+        case PluginKind::Memset: return StepRole::Memset;
+        case PluginKind::Runtime: return StepRole::Runtime;
         case PluginKind::Operator:
         case PluginKind::Annotation:
         case PluginKind::GpuAnnotation:
         case PluginKind::Python: {
-            const std::string_view name = trace.str(slices.name[s]);
+            const std::string_view name = m_trace.str(m_trace.slices().name[s]);
             // Steps are never a role; with GpuStepAnnotations::Ignore their GPU-side copies
             // are left out as if the trace did not have them.
             if (profilerStepNumber(name) >= 0 && kind != PluginKind::Python)
-                continue;
+                return kNoRole;
             if (isCommunicationName(name))
-                role = StepRole::Communication;
-            else if (kind != PluginKind::Python && isDataLoaderName(name))
-                role = StepRole::DataLoader;
-            else
-                role = StepRole::CpuExec;
-            break;
+                return StepRole::Communication;
+            if (kind != PluginKind::Python && isDataLoaderName(name))
+                return StepRole::DataLoader;
+            return StepRole::CpuExec;
         }
-        default: continue;
+        default: return kNoRole;
         }
-        if (role <= StepRole::Memset)
-            result.hasGpuColumns = true;
-        roleIntervals[std::size_t(role)].push_back(iv);
     }
+
+private:
+    const Trace& m_trace;
+    const std::vector<PluginKind>& m_kinds;
+    std::unordered_set<std::int64_t> m_commExternalIds;
+};
+
+struct RoleUnions {
+    std::array<IntervalSet, kStepRoleCount> covered;
+    std::array<bool, kStepRoleCount> seen{}; // a slice of the role, even an empty one
+};
+
+// The time each role covers. One lane at a time, from its outermost row in: a slice inside what
+// its role already covers in the lane (most ops sit inside an op of the same role) adds
+// nothing and is skipped, so what is held is the covered ranges, not an interval per slice.
+RoleUnions unionsByRole(const Trace& trace, const RoleOf& roleOf)
+{
+    using Interval = IntervalSet::Interval;
+    RoleUnions out;
+    std::array<std::vector<Interval>, kStepRoleCount> lanesDone, rowAdds;
+    std::array<IntervalSet, kStepRoleCount> lane;
+    const auto endLane = [&] {
+        for (std::size_t r = 0; r < kStepRoleCount; ++r) {
+            lanesDone[r].insert(lanesDone[r].end(), lane[r].intervals().begin(), lane[r].intervals().end());
+            lane[r] = {};
+        }
+    };
+    const auto& slices = trace.slices();
+    const Row* previous = nullptr;
+    for (const Row& row : trace.rows()) {
+        if (previous && (row.track != previous->track || row.lane != previous->lane))
+            endLane();
+        previous = &row;
+        std::array<std::size_t, kStepRoleCount> at{}; // a row is sorted by start: each role's
+            // covered ranges are walked once
+        for (SliceId s = row.begin; s < row.end; ++s) {
+            const StepRole role = roleOf(s);
+            if (role == kNoRole)
+                continue;
+            const std::size_t r = std::size_t(role);
+            out.seen[r] = true;
+            const TimeNs start = slices.start[s], end = slices.end(s);
+            const auto& covered = lane[r].intervals();
+            std::size_t& i = at[r];
+            while (i < covered.size() && covered[i].second < start)
+                ++i;
+            if (end <= start || (i < covered.size() && covered[i].first <= start && end <= covered[i].second))
+                continue;
+            rowAdds[r].emplace_back(start, end);
+        }
+        for (std::size_t r = 0; r < kStepRoleCount; ++r) {
+            if (rowAdds[r].empty())
+                continue;
+            rowAdds[r].insert(rowAdds[r].end(), lane[r].intervals().begin(), lane[r].intervals().end());
+            lane[r] = IntervalSet::unionOf(std::move(rowAdds[r]));
+            rowAdds[r] = {};
+        }
+    }
+    endLane();
+    for (std::size_t r = 0; r < kStepRoleCount; ++r)
+        out.covered[r] = IntervalSet::unionOf(std::move(lanesDone[r]));
+    return out;
+}
+
+} // namespace
+
+StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<PluginKind>& kinds,
+                                   const PluginWindows& windows, const BreakdownOptions& options)
+{
+    StepBreakdown result;
+    const RoleUnions roles = unionsByRole(trace, RoleOf(trace, kinds));
+    for (std::size_t r = 0; r <= std::size_t(StepRole::Memset); ++r)
+        result.hasGpuColumns = result.hasGpuColumns || roles.seen[r];
     // Runtime calls also make the GPU columns appear (§5 Display).
-    result.hasGpuColumns = result.hasGpuColumns || !roleIntervals[std::size_t(StepRole::Runtime)].empty();
-    result.hasCommunication = !roleIntervals[std::size_t(StepRole::Communication)].empty();
+    result.hasGpuColumns = result.hasGpuColumns || roles.seen[std::size_t(StepRole::Runtime)];
+    result.hasCommunication = roles.seen[std::size_t(StepRole::Communication)];
 
     std::vector<IntervalSet::Interval> stepIntervals;
     for (const auto& step : windows.steps)
@@ -112,7 +183,7 @@ StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<PluginK
     std::array<IntervalSet, kStepRoleCount> parts;
     IntervalSet free = options.pluginFreeTimeReset ? IntervalSet() : allSteps;
     for (std::size_t r = 0; r + 1 < kStepRoleCount; ++r) {
-        const IntervalSet role = IntervalSet::unionOf(std::move(roleIntervals[r]));
+        const IntervalSet& role = roles.covered[r];
         if (options.pluginFreeTimeReset && free.empty()) {
             parts[r] = role;
             free = allSteps;

@@ -4,30 +4,26 @@
 
 namespace ks::gpu {
 
-StepFunction StepFunction::fromIntervals(const std::vector<WeightedInterval>& intervals, const ValueOf& valueOf)
+StepFunction StepFunction::fromEdges(StepEdges edges, const ValueOf& valueOf)
 {
-    struct Edge {
-        TimeNs time;
-        std::int64_t delta;
-    };
-    std::vector<Edge> edges;
-    edges.reserve(intervals.size() * 2);
-    for (const auto& iv : intervals) {
-        if (iv.end <= iv.start || iv.weight == 0)
-            continue; // zero-length intervals change no integral
-        edges.push_back({iv.start, iv.weight});
-        edges.push_back({iv.end, -iv.weight});
-    }
-    std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.time < b.time; });
+    auto& e = edges.m_edges;
+    std::sort(e.begin(), e.end(), [](const auto& a, const auto& b) { return a.time < b.time; });
+    // Sized exactly: the function is kept as long as the trace, and growing it by doubling
+    // would keep up to twice its size.
+    std::size_t breakpoints = 0;
+    for (std::size_t i = 0; i < e.size(); ++i)
+        breakpoints += i == 0 || e[i].time != e[i - 1].time;
 
     StepFunction f;
+    f.m_times.reserve(breakpoints);
+    f.m_values.reserve(breakpoints ? breakpoints - 1 : 0);
     std::int64_t sum = 0;
-    for (std::size_t i = 0; i < edges.size();) {
-        const TimeNs t = edges[i].time;
-        while (i < edges.size() && edges[i].time == t)
-            sum += edges[i++].delta;
+    for (std::size_t i = 0; i < e.size();) {
+        const TimeNs t = e[i].time;
+        while (i < e.size() && e[i].time == t)
+            sum += e[i++].delta;
         f.m_times.push_back(t);
-        if (i < edges.size())
+        if (i < e.size())
             f.m_values.push_back(sum > 0 ? valueOf(sum) : 0.0);
     }
     f.m_prefix.resize(f.m_times.size(), 0.0);

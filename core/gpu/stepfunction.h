@@ -10,10 +10,29 @@
 
 namespace ks::gpu {
 
-struct WeightedInterval {
-    TimeNs start = 0;
-    TimeNs end = 0;
-    std::int64_t weight = 0; // integers, so the running sum never drifts off zero
+// The intervals a step function is swept from, as edges: each interval adds its weight from
+// its start to its end. Sized for the number of intervals up front, so building a function
+// holds one exact array of edges and nothing else.
+class StepEdges {
+public:
+    explicit StepEdges(std::size_t intervals) { m_edges.reserve(2 * intervals); }
+    // Weights are integers, so the running sum never drifts off zero. Empty intervals and
+    // zero weights change no integral and are left out.
+    void add(TimeNs start, TimeNs end, std::int64_t weight)
+    {
+        if (end <= start || weight == 0)
+            return;
+        m_edges.push_back({start, weight});
+        m_edges.push_back({end, -weight});
+    }
+
+private:
+    friend class StepFunction;
+    struct Edge {
+        TimeNs time;
+        std::int64_t delta;
+    };
+    std::vector<Edge> m_edges;
 };
 
 class StepFunction {
@@ -24,7 +43,7 @@ public:
     StepFunction() = default;
     // Breakpoints are all distinct endpoint times; neighbouring pieces are not merged,
     // because the plugin's counter series reports every gap as its own segment.
-    static StepFunction fromIntervals(const std::vector<WeightedInterval>& intervals, const ValueOf& valueOf);
+    static StepFunction fromEdges(StepEdges edges, const ValueOf& valueOf);
 
     // ∫ over [a, b] (clamped to the function's support; 0 outside it).
     double integral(TimeNs a, TimeNs b) const { return b <= a ? 0.0 : primitive(b) - primitive(a); }

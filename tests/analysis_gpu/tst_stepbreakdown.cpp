@@ -21,6 +21,7 @@ private slots:
     void average();
     void perStepPartsAddUp();
     void claimsInPriorityOrder();
+    void nestedSlicesCountOncePerRole();
 };
 
 void TestStepBreakdown::average_data()
@@ -123,6 +124,38 @@ void TestStepBreakdown::claimsInPriorityOrder()
     QCOMPARE(parts[std::size_t(StepRole::Runtime)], 10000.0); // 20..30
     QCOMPARE(parts[std::size_t(StepRole::CpuExec)], 20000.0); // 10..20, 30..40
     QCOMPARE(parts[std::size_t(StepRole::Other)], 40000.0); // 0..10, 70..100
+}
+
+// Each role's time is the union of its slices. Slices inside an op of their own role add
+// nothing (the breakdown skips them instead of holding an interval per op); slices inside an op
+// of another role, or reaching past the op that covers them, still count.
+void TestStepBreakdown::nestedSlicesCountOncePerRole()
+{
+    const std::string json = R"({"traceEvents":[
+      {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
+      {"ph":"X","cat":"cpu_op","name":"aten::outer","pid":1,"tid":1,"ts":10,"dur":50},
+      {"ph":"X","cat":"cpu_op","name":"aten::inner","pid":1,"tid":1,"ts":12,"dur":10},
+      {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":14,"dur":2},
+      {"ph":"X","cat":"cpu_op","name":"enumerate(DataLoader)#_Iter.__next__","pid":1,"tid":1,"ts":30,"dur":20},
+      {"ph":"X","cat":"cpu_op","name":"aten::deep","pid":1,"tid":1,"ts":32,"dur":5},
+      {"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":1,"tid":1,"ts":40,"dur":4},
+      {"ph":"X","cat":"cpu_op","name":"nccl:all_reduce","pid":1,"tid":1,"ts":70,"dur":0},
+      {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":80,"dur":6},
+      {"ph":"X","cat":"cpu_op","name":"aten::other","pid":1,"tid":2,"ts":55,"dur":15},
+      {"ph":"X","cat":"cpu_op","name":"aten::sub","pid":1,"tid":2,"ts":56,"dur":10}
+    ]})";
+    const LoadResult loaded = loadTraceFromMemory(json, "inline");
+    QVERIFY(loaded.ok());
+    const auto kinds = classifySlices(*loaded.trace);
+    const StepBreakdown b = computeStepBreakdown(*loaded.trace, kinds, computePluginWindows(*loaded.trace, kinds));
+    QCOMPARE(b.steps.size(), std::size_t(1));
+    const auto& parts = b.steps[0].parts;
+    QCOMPARE(parts[std::size_t(StepRole::Runtime)], 12000.0); // 14..16 in an op, 40..44 in the loader, 80..86
+    QCOMPARE(parts[std::size_t(StepRole::DataLoader)], 16000.0); // 30..50 less the copy
+    QCOMPARE(parts[std::size_t(StepRole::CpuExec)], 38000.0); // 10..70 (two threads) less the above
+    QCOMPARE(parts[std::size_t(StepRole::Other)], 34000.0); // 0..10, 70..80, 86..100
+    QVERIFY(b.hasCommunication); // an empty all_reduce still shows the column
+    QCOMPARE(parts[std::size_t(StepRole::Communication)], 0.0);
 }
 
 QTEST_GUILESS_MAIN(TestStepBreakdown)
