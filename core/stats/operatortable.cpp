@@ -195,7 +195,11 @@ private:
     std::vector<MemoryEvent> m_memory; // by time
     std::vector<MemoryBytes> m_memoryBefore; // prefix sums of m_memory: bytes of the events before i
     std::vector<std::pair<TimeNs, TimeNs>> m_rootSpans; // where ops cover the timeline
-    std::vector<SliceId> m_trackOps; // the ops of the thread being nested
+    struct RowCursor {
+        SliceId at, end; // the row's next event and its end
+    };
+    std::vector<RowCursor> m_rowCursors; // the rows of the thread being nested, as a heap
+    std::vector<SliceId> m_trackOverheads; // the overheads in its ops, in torch's order
     std::vector<Frame> m_open; // its ops still open, outermost first
     std::unordered_map<SliceId, std::string> m_shapesOfOp;
     OperatorTable m_table;
@@ -214,7 +218,8 @@ OperatorTable OperatorTableBuilder::build()
         readInputShapes();
     for (std::uint32_t t = 0; t < m_trace.tracks().size(); ++t)
         nestTrack(t);
-    m_trackOps = {};
+    m_rowCursors = {};
+    m_trackOverheads = {};
     m_open = {};
     orderCpuRows();
     countUnmatchedMemory();
@@ -418,24 +423,52 @@ MemoryBytes OperatorTableBuilder::memoryWithin(TimeNs start, TimeNs end) const
 }
 
 // torch's _populate_cpu_children: per thread, by (start, -end), an event is the child of
-// the innermost open event that contains it; partial overlaps get no parent.
+// the innermost open event that contains it; partial overlaps get no parent. The thread's
+// events come in that order from a merge of its rows (each already in it) and the overheads
+// that ran in its ops, instead of a sorted copy of them all.
 void OperatorTableBuilder::nestTrack(std::uint32_t track)
 {
     const Track& t = m_trace.tracks()[track];
     const auto& slices = m_trace.slices();
-    m_trackOps.clear();
-    for (SliceId s = t.sliceBegin; s < t.sliceEnd; ++s) {
-        if (isCpuEvent(s) && m_trace.classOf(s) != SliceClass::Overhead)
-            m_trackOps.push_back(s);
+    const auto before = [&](SliceId a, SliceId b) {
+        return std::tuple(slices.start[a], -slices.end(a), a) < std::tuple(slices.start[b], -slices.end(b), b);
+    };
+    const auto nextEvent = [&](SliceId s, SliceId end) {
+        while (s < end && !(isCpuEvent(s) && m_trace.classOf(s) != SliceClass::Overhead))
+            ++s;
+        return s;
+    };
+    m_rowCursors.clear();
+    for (std::uint32_t r = t.rowBegin; r < t.rowEnd; ++r) {
+        const Row& row = m_trace.rows()[r];
+        if (const SliceId first = nextEvent(row.begin, row.end); first < row.end)
+            m_rowCursors.push_back({first, row.end});
     }
+    const auto later = [&](const RowCursor& a, const RowCursor& b) { return before(b.at, a.at); };
+    std::make_heap(m_rowCursors.begin(), m_rowCursors.end(), later);
+    m_trackOverheads.clear();
     for (const Overhead& o : m_overheads) {
         if (o.track == track)
-            m_trackOps.push_back(o.slice);
+            m_trackOverheads.push_back(o.slice);
     }
-    std::sort(m_trackOps.begin(), m_trackOps.end(), [&](SliceId a, SliceId b) {
-        return std::tuple(slices.start[a], -slices.end(a), a) < std::tuple(slices.start[b], -slices.end(b), b);
-    });
-    for (const SliceId s : m_trackOps) {
+    std::sort(m_trackOverheads.begin(), m_trackOverheads.end(), before);
+
+    std::size_t overhead = 0;
+    while (!m_rowCursors.empty() || overhead < m_trackOverheads.size()) {
+        SliceId s;
+        if (overhead < m_trackOverheads.size()
+            && (m_rowCursors.empty() || before(m_trackOverheads[overhead], m_rowCursors.front().at))) {
+            s = m_trackOverheads[overhead++];
+        } else {
+            std::pop_heap(m_rowCursors.begin(), m_rowCursors.end(), later);
+            RowCursor& row = m_rowCursors.back();
+            s = row.at;
+            row.at = nextEvent(row.at + 1, row.end);
+            if (row.at < row.end)
+                std::push_heap(m_rowCursors.begin(), m_rowCursors.end(), later);
+            else
+                m_rowCursors.pop_back();
+        }
         const TimeNs start = slices.start[s], end = slices.end(s);
         while (!m_open.empty() && (start >= m_open.back().op.end || end > m_open.back().op.end))
             close();

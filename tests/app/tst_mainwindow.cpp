@@ -179,9 +179,10 @@ private Q_SLOTS:
         QVERIFY2(steadyMb < 0.35 * fileMb, qPrintable(QString::number(steadyMb / fileMb)));
         // Nor does it pass that bound on the way (0.30-0.31x measured; 0.38-0.40x when the
         // operator table kept a node per CPU event and the analyses all ran at once), and what
-        // it holds for a moment is scratch, no copy of the model or of a column: 1.5-1.8 MB over
+        // it holds for a moment is scratch, no copy of the model or of a column: 0.9-1.2 MB over
         // the steady RSS measured (3.7-4.1 MB while the GPU report kept an interval per kernel
-        // and per CPU op), where one column of the model's slices is 4.5 MB and the model 44 MB.
+        // and per CPU op, and the operator table a sorted copy of each thread's ops), where one
+        // column of the model's slices is 4.5 MB and the model 44 MB.
         QVERIFY2(peakMb < 0.35 * fileMb, qPrintable(QString::number(peakMb / fileMb)));
         QVERIFY2(peakMb - steadyMb < 0.015 * fileMb, qPrintable(QString::number(peakMb - steadyMb)));
 #endif
