@@ -33,11 +33,14 @@ void BatchPipe::push(ParsedBatch&& batch)
         return;
     }
     std::unique_lock lock(m_mutex);
-    m_changed.wait(lock, [this] { return m_slots.size() < m_depth; });
+    m_roomFreed.wait(lock, [this] { return m_slots.size() < m_depth; });
     const bool parsed = !batch.hasRawEntries() || m_threads.size() == 1;
     m_slots.push_back({std::move(batch), parsed, false});
     lock.unlock();
-    m_changed.notify_all();
+    if (parsed)
+        m_batchParsed.notify_one();
+    else
+        m_batchQueued.notify_one();
 }
 
 ParsedBatch BatchPipe::spare()
@@ -68,7 +71,8 @@ void BatchPipe::close()
         std::lock_guard lock(m_mutex);
         m_closed = true;
     }
-    m_changed.notify_all();
+    m_batchQueued.notify_all();
+    m_batchParsed.notify_all();
 }
 
 void BatchPipe::fail(std::exception_ptr e)
@@ -112,14 +116,17 @@ void BatchPipe::assembleLoop() noexcept
 {
     while (true) {
         std::unique_lock lock(m_mutex);
-        m_changed.wait(
+        m_batchParsed.wait(
             lock, [this] { return (!m_slots.empty() && m_slots.front().parsed) || (m_closed && m_slots.empty()); });
         if (m_slots.empty())
             return;
         ParsedBatch batch = std::move(m_slots.front().batch);
         m_slots.pop_front();
+        const bool drained = m_closed && m_slots.empty();
         lock.unlock();
-        m_changed.notify_all();
+        m_roomFreed.notify_one();
+        if (drained) // the workers wait for this to end
+            m_batchQueued.notify_all();
         assemble(batch);
         recycle(std::move(batch));
     }
@@ -131,7 +138,7 @@ void BatchPipe::parseLoop() noexcept
     while (true) {
         std::unique_lock lock(m_mutex);
         Slot* slot = nullptr;
-        m_changed.wait(lock, [&] {
+        m_batchQueued.wait(lock, [&] {
             for (auto& s : m_slots) {
                 if (!s.parsed && !s.taken) {
                     slot = &s;
@@ -152,7 +159,7 @@ void BatchPipe::parseLoop() noexcept
         lock.lock();
         slot->parsed = true;
         lock.unlock();
-        m_changed.notify_all();
+        m_batchParsed.notify_one();
     }
 }
 

@@ -55,7 +55,11 @@ private:
     EntryParser m_parser; // for batches that reach the assembler unparsed
     std::size_t m_depth; // batches in flight at most
     std::mutex m_mutex;
-    std::condition_variable m_changed;
+    // One condition per kind of waiter, so that a change wakes only the thread that can act on it
+    // (one for all of them woke every thread on every batch: thousands of context switches).
+    std::condition_variable m_roomFreed; // the reader: a slot was assembled
+    std::condition_variable m_batchQueued; // parse workers: a batch to parse, or the end
+    std::condition_variable m_batchParsed; // the assembler: a batch is ready, or the end
     std::deque<Slot> m_slots; // in stream order; references stay valid while others come and go
     std::vector<ParsedBatch> m_spare;
     bool m_closed = false;
