@@ -24,6 +24,8 @@ public:
     virtual std::string error() const = 0;
     // After the stream has been read to its end: a source that can read event text back.
     virtual std::shared_ptr<const EventTextSource> textSource() = 0;
+    // Whether a thread of its own reading ahead (prefetchingSource) gains time: inflating does.
+    virtual bool worthReadingAhead() const { return true; }
 };
 
 struct OpenedSource {

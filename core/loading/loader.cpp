@@ -468,7 +468,7 @@ LoadResult loadFrom(std::unique_ptr<ByteSource> source, const std::string& displ
     const bool severalChunks = inputBytes == 0 || inputBytes > options.chunkBytes;
     sized.assembleInParallel = options.assembleInParallel && severalChunks;
     sized.parseInChunks = options.parseInChunks && severalChunks;
-    if (options.readInBackgroundThread && severalChunks)
+    if (options.readInBackgroundThread && severalChunks && source->worthReadingAhead())
         source = prefetchingSource(std::move(source), sized.chunkBytes);
     TraceReader reader(*source, displayName, progress, sized);
     return reader.run();

@@ -30,7 +30,7 @@ struct LoadResult {
 
 struct LoadOptions {
     std::size_t chunkBytes = 1 << 18; // read granularity (tests use tiny chunks)
-    bool readInBackgroundThread = true; // inflate/read on a second thread
+    bool readInBackgroundThread = true; // inflate/read on a second thread, where that pays (not plain files)
     bool assembleInParallel = true; // build the model on another thread while parsing goes on
     // Cut traceEvents into runs of whole entries, parsed on worker threads (one per core) when
     // assembleInParallel, else on the assembling thread: the model is the same either way.
