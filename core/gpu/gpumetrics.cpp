@@ -29,18 +29,20 @@ GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>
 {
     const auto& slices = trace.slices();
     const DeviceProperties* props = trace.deviceFor(device);
-    // This GPU's kernels and their occupancy (negative: none) first, then the four functions one
-    // after the other: only one function's edges exist at a time.
-    std::vector<SliceId> kernels;
-    std::vector<double> occupancy;
+    // This GPU's kernels with what the functions weigh them by, read once; then the four
+    // functions one after the other: only one function's edges exist at a time.
+    struct Kernel {
+        SliceId slice;
+        float blocksPerSm;
+        double occupancyPct; // negative: none
+    };
+    std::vector<Kernel> kernels;
     for (SliceId s = 0; s < slices.size(); ++s) {
         if (kinds[s] != PluginKind::Kernel)
             continue;
         const GpuOpInfo* op = trace.gpuOpInfo(s);
         if (!op || op->device != device)
             continue;
-        kernels.push_back(s);
-        m_counts.withBlocksPerSm += op->blocksPerSm > 0.0f;
         double pct = op->estAchievedOccupancyPct;
         if (pct < 0.0 && props) {
             if (const auto launch = kernelLaunchOf(*op, props)) {
@@ -50,34 +52,34 @@ GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>
                 }
             }
         }
+        m_counts.withBlocksPerSm += op->blocksPerSm > 0.0f;
         m_counts.withOccupancy += pct >= 0.0;
-        occupancy.push_back(pct);
+        kernels.push_back({s, op->blocksPerSm, pct});
     }
     m_counts.kernels = kernels.size();
 
     const auto sweep = [&](auto weightOf, const StepFunction::ValueOf& valueOf) {
         StepEdges edges(kernels.size());
-        for (std::size_t k = 0; k < kernels.size(); ++k)
-            edges.add(slices.start[kernels[k]], slices.end(kernels[k]), weightOf(k));
+        for (const Kernel& k : kernels)
+            edges.add(slices.start[k.slice], slices.end(k.slice), weightOf(k));
         return StepFunction::fromEdges(std::move(edges), valueOf);
     };
-    m_busy = sweep([](std::size_t) { return std::int64_t(1); }, [](std::int64_t) { return 1.0; });
+    m_busy = sweep([](const Kernel&) { return std::int64_t(1); }, [](std::int64_t) { return 1.0; });
     m_sm = sweep(
-        [&](std::size_t k) -> std::int64_t {
-            const float bps = trace.gpuOpInfo(kernels[k])->blocksPerSm;
-            if (!(bps > 0.0f))
+        [](const Kernel& k) -> std::int64_t {
+            if (!(k.blocksPerSm > 0.0f))
                 return 0;
             // "inf" (unknown SM count) saturates the SM at once.
-            return std::llround((std::isfinite(bps) ? std::min(double(bps), kMaxBlocksPerSm) : 1.0)
+            return std::llround((std::isfinite(k.blocksPerSm) ? std::min(double(k.blocksPerSm), kMaxBlocksPerSm) : 1.0)
                                 * kBlocksPerSmScale);
         },
         [](std::int64_t sum) { return std::min(1.0, double(sum) / kBlocksPerSmScale); });
-    m_occCount = sweep([&](std::size_t k) { return std::int64_t(occupancy[k] >= 0.0); },
+    m_occCount = sweep([](const Kernel& k) { return std::int64_t(k.occupancyPct >= 0.0); },
                        [](std::int64_t n) { return double(n); });
     m_occSum = sweep(
-        [&](std::size_t k) {
-            return occupancy[k] >= 0.0 ? std::llround(std::min(occupancy[k], kMaxOccupancyPct) * kOccupancyScale)
-                                       : std::int64_t(0);
+        [](const Kernel& k) {
+            return k.occupancyPct >= 0.0 ? std::llround(std::min(k.occupancyPct, kMaxOccupancyPct) * kOccupancyScale)
+                                         : std::int64_t(0);
         },
         [](std::int64_t sum) { return double(sum) / kOccupancyScale; });
 }

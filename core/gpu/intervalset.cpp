@@ -1,6 +1,7 @@
 #include "core/gpu/intervalset.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ks::gpu {
 
@@ -16,6 +17,26 @@ IntervalSet IntervalSet::unionOf(std::vector<Interval> intervals)
             set.m_intervals.push_back(iv);
     }
     return set;
+}
+
+IntervalSet IntervalSet::united(const IntervalSet& other) const
+{
+    IntervalSet out;
+    out.m_intervals.reserve(m_intervals.size() + other.m_intervals.size());
+    std::merge(m_intervals.begin(), m_intervals.end(), other.m_intervals.begin(), other.m_intervals.end(),
+               std::back_inserter(out.m_intervals));
+    // Sorted by start: overlapping or touching neighbours fold, as in unionOf().
+    std::size_t kept = 0;
+    for (std::size_t i = 1; i < out.m_intervals.size(); ++i) {
+        auto& last = out.m_intervals[kept];
+        if (out.m_intervals[i].first <= last.second)
+            last.second = std::max(last.second, out.m_intervals[i].second);
+        else
+            out.m_intervals[++kept] = out.m_intervals[i];
+    }
+    if (!out.m_intervals.empty())
+        out.m_intervals.resize(kept + 1);
+    return out;
 }
 
 IntervalSet IntervalSet::intersected(const IntervalSet& other) const

@@ -16,6 +16,7 @@ public:
     // Any intervals, in any order, overlapping or not; empty ones are dropped.
     static IntervalSet unionOf(std::vector<Interval> intervals);
 
+    IntervalSet united(const IntervalSet& other) const; // a linear merge of the two
     IntervalSet intersected(const IntervalSet& other) const;
     IntervalSet subtracted(const IntervalSet& other) const;
     // Total length of the set inside [start, end].

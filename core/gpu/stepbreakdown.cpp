@@ -151,8 +151,7 @@ RoleUnions unionsByRole(const Trace& trace, const RoleOf& roleOf)
         for (std::size_t r = 0; r < kStepRoleCount; ++r) {
             if (rowAdds[r].empty())
                 continue;
-            rowAdds[r].insert(rowAdds[r].end(), lane[r].intervals().begin(), lane[r].intervals().end());
-            lane[r] = IntervalSet::unionOf(std::move(rowAdds[r]));
+            lane[r] = lane[r].united(IntervalSet::unionOf(std::move(rowAdds[r])));
             rowAdds[r] = {};
         }
     }

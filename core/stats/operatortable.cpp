@@ -168,6 +168,12 @@ private:
     void creditLaunches();
     void sumMemoryEvents();
     void readInputShapes();
+    // (start, -end, id): the order torch nests a thread's events in.
+    bool inTorchOrder(SliceId a, SliceId b) const;
+    // The first event at or after s in a row that nesting takes (overheads come separately).
+    SliceId nextNestedOp(SliceId s, SliceId end) const;
+    void startThread(std::uint32_t track);
+    SliceId nextThreadEvent(); // the thread's next event in torch's order; kNoSlice at its end
     void nestTrack(std::uint32_t track);
     Op open(SliceId s) const;
     void close();
@@ -200,6 +206,12 @@ private:
     };
     std::vector<RowCursor> m_rowCursors; // the rows of the thread being nested, as a heap
     std::vector<SliceId> m_trackOverheads; // the overheads in its ops, in torch's order
+    std::size_t m_nextOverhead = 0;
+    // For the heap of row cursors: the row whose next event comes later sinks.
+    auto laterRow() const
+    {
+        return [this](const RowCursor& a, const RowCursor& b) { return inTorchOrder(b.at, a.at); };
+    }
     std::vector<Frame> m_open; // its ops still open, outermost first
     std::unordered_map<SliceId, std::string> m_shapesOfOp;
     OperatorTable m_table;
@@ -422,53 +434,68 @@ MemoryBytes OperatorTableBuilder::memoryWithin(TimeNs start, TimeNs end) const
     return {through.cpu - before.cpu, through.device - before.device};
 }
 
-// torch's _populate_cpu_children: per thread, by (start, -end), an event is the child of
-// the innermost open event that contains it; partial overlaps get no parent. The thread's
-// events come in that order from a merge of its rows (each already in it) and the overheads
-// that ran in its ops, instead of a sorted copy of them all.
-void OperatorTableBuilder::nestTrack(std::uint32_t track)
+bool OperatorTableBuilder::inTorchOrder(SliceId a, SliceId b) const
+{
+    const auto& slices = m_trace.slices();
+    return std::tuple(slices.start[a], -slices.end(a), a) < std::tuple(slices.start[b], -slices.end(b), b);
+}
+
+SliceId OperatorTableBuilder::nextNestedOp(SliceId s, SliceId end) const
+{
+    while (s < end && !(isCpuEvent(s) && m_trace.classOf(s) != SliceClass::Overhead))
+        ++s;
+    return s;
+}
+
+// A thread's events in torch's order come from a merge of its rows (each already in that
+// order, through a heap of one cursor per row) and the overheads that ran in its ops, instead
+// of a sorted copy of them all.
+void OperatorTableBuilder::startThread(std::uint32_t track)
 {
     const Track& t = m_trace.tracks()[track];
-    const auto& slices = m_trace.slices();
-    const auto before = [&](SliceId a, SliceId b) {
-        return std::tuple(slices.start[a], -slices.end(a), a) < std::tuple(slices.start[b], -slices.end(b), b);
-    };
-    const auto nextEvent = [&](SliceId s, SliceId end) {
-        while (s < end && !(isCpuEvent(s) && m_trace.classOf(s) != SliceClass::Overhead))
-            ++s;
-        return s;
-    };
     m_rowCursors.clear();
     for (std::uint32_t r = t.rowBegin; r < t.rowEnd; ++r) {
         const Row& row = m_trace.rows()[r];
-        if (const SliceId first = nextEvent(row.begin, row.end); first < row.end)
+        if (const SliceId first = nextNestedOp(row.begin, row.end); first < row.end)
             m_rowCursors.push_back({first, row.end});
     }
-    const auto later = [&](const RowCursor& a, const RowCursor& b) { return before(b.at, a.at); };
-    std::make_heap(m_rowCursors.begin(), m_rowCursors.end(), later);
+    std::make_heap(m_rowCursors.begin(), m_rowCursors.end(), laterRow());
     m_trackOverheads.clear();
     for (const Overhead& o : m_overheads) {
         if (o.track == track)
             m_trackOverheads.push_back(o.slice);
     }
-    std::sort(m_trackOverheads.begin(), m_trackOverheads.end(), before);
+    std::sort(m_trackOverheads.begin(), m_trackOverheads.end(),
+              [this](SliceId a, SliceId b) { return inTorchOrder(a, b); });
+    m_nextOverhead = 0;
+}
 
-    std::size_t overhead = 0;
-    while (!m_rowCursors.empty() || overhead < m_trackOverheads.size()) {
-        SliceId s;
-        if (overhead < m_trackOverheads.size()
-            && (m_rowCursors.empty() || before(m_trackOverheads[overhead], m_rowCursors.front().at))) {
-            s = m_trackOverheads[overhead++];
-        } else {
-            std::pop_heap(m_rowCursors.begin(), m_rowCursors.end(), later);
-            RowCursor& row = m_rowCursors.back();
-            s = row.at;
-            row.at = nextEvent(row.at + 1, row.end);
-            if (row.at < row.end)
-                std::push_heap(m_rowCursors.begin(), m_rowCursors.end(), later);
-            else
-                m_rowCursors.pop_back();
-        }
+SliceId OperatorTableBuilder::nextThreadEvent()
+{
+    const bool overheadFirst = m_nextOverhead < m_trackOverheads.size()
+        && (m_rowCursors.empty() || inTorchOrder(m_trackOverheads[m_nextOverhead], m_rowCursors.front().at));
+    if (overheadFirst)
+        return m_trackOverheads[m_nextOverhead++];
+    if (m_rowCursors.empty())
+        return kNoSlice;
+    std::pop_heap(m_rowCursors.begin(), m_rowCursors.end(), laterRow());
+    RowCursor& row = m_rowCursors.back();
+    const SliceId s = row.at;
+    row.at = nextNestedOp(row.at + 1, row.end);
+    if (row.at < row.end)
+        std::push_heap(m_rowCursors.begin(), m_rowCursors.end(), laterRow());
+    else
+        m_rowCursors.pop_back();
+    return s;
+}
+
+// torch's _populate_cpu_children: per thread, by (start, -end), an event is the child of
+// the innermost open event that contains it; partial overlaps get no parent.
+void OperatorTableBuilder::nestTrack(std::uint32_t track)
+{
+    const auto& slices = m_trace.slices();
+    startThread(track);
+    for (SliceId s = nextThreadEvent(); s != kNoSlice; s = nextThreadEvent()) {
         const TimeNs start = slices.start[s], end = slices.end(s);
         while (!m_open.empty() && (start >= m_open.back().op.end || end > m_open.back().op.end))
             close();
