@@ -64,10 +64,21 @@ long readHex4(const char* p, const char* end)
     return v;
 }
 
-// The first '"' or '\\' in [p, end), or end: 8 bytes per step (names and args are most
+// The first '"' or '\\' in [p, end), or end: 16 or 8 bytes per step (names and args are most
 // of a trace's bytes, and this scan is the parsing thread's inner loop).
 const char* findQuoteOrBackslash(const char* p, const char* end)
 {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    for (; end - p >= 16; p += 16) {
+        const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const int hits =
+            _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)));
+        if (hits)
+            return p + std::countr_zero(static_cast<unsigned>(hits));
+    }
+#endif
     if constexpr (std::endian::native == std::endian::little) {
         constexpr std::uint64_t kOnes = 0x0101010101010101ull;
         constexpr std::uint64_t kHighBits = 0x8080808080808080ull;

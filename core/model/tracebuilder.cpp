@@ -340,9 +340,15 @@ Trace TraceBuilder::finish()
     m_trace.m_categoryClass.resize(m_trace.m_strings.size(), SliceClass::Other);
     buildProcessesAndTracks();
     finishInstants(); // first: its pending events go before the slices' reorder, the peak RSS
-    auto byStart = sortByTrackAndStart();
-    assignLanesAndRows(byStart);
+    // The flows' pairing order reads the flow events alone: a large trace sorts them on another
+    // thread while the slices are sorted and laid out, before the reorder's peak.
+    constexpr std::size_t kParallelPairingFlows = 1 << 16;
+    auto pairing =
+        std::async(events().m_flowEvents.size() >= kParallelPairingFlows ? std::launch::async : std::launch::deferred,
+                   [this] { return flowPairingOrder(); });
+    auto byStart = layOutTracks();
     freeColumn(m_sliceIsPython); // scratch columns go as soon as they are used: the peak RSS is here
+    std::vector<std::uint32_t> flowOrder = pairing.get();
 
     // Final order: by row (track, lane, depth), then start. byStart is already start
     // ordered within each track, so a stable bucket pass by row finishes the job.
@@ -410,7 +416,7 @@ Trace TraceBuilder::finish()
     freeColumn(m_gpuOpSlice);
     m_gpuOps = {};
 
-    bindAndPairFlows(finalIdOfPending);
+    bindAndPairFlows(finalIdOfPending, std::move(flowOrder));
     freeColumn(finalIdOfPending);
     finishCounters();
     finishPhaseCounts();
@@ -479,184 +485,6 @@ void TraceBuilder::rollback(const Mark& mark)
 void TraceBuilder::setExternalId(std::uint32_t slice, std::int64_t externalId)
 {
     m_trace.m_slices.externalId[slice] = externalId;
-}
-
-std::vector<std::uint32_t> TraceBuilder::sortByTrackAndStart() const
-{
-    const auto& t = events().m_trace.m_slices;
-    const std::size_t n = t.start.size();
-    // Bucket by track (stable), then sort each track by (start, longer first, file order).
-    std::vector<std::uint32_t> fill(m_trace.m_tracks.size() + 1, 0);
-    for (auto ti : m_sliceTrack)
-        ++fill[ti + 1];
-    std::partial_sum(fill.begin(), fill.end(), fill.begin());
-    std::vector<std::uint32_t> order(n);
-    auto cursor = fill;
-    for (std::uint32_t i = 0; i < n; ++i)
-        order[cursor[m_sliceTrack[i]]++] = i;
-    auto less = [&](std::uint32_t a, std::uint32_t b) {
-        if (t.start[a] != t.start[b])
-            return t.start[a] < t.start[b];
-        if (t.duration[a] != t.duration[b])
-            return t.duration[a] > t.duration[b];
-        return a < b;
-    };
-    for (std::size_t ti = 0; ti + 1 < fill.size(); ++ti) {
-        auto first = order.begin() + fill[ti];
-        auto last = order.begin() + fill[ti + 1];
-        if (!std::is_sorted(first, last, less))
-            std::sort(first, last, less);
-    }
-    return order;
-}
-
-void TraceBuilder::assignLanesAndRows(const std::vector<std::uint32_t>& byStart)
-{
-    const auto& t = events().m_trace.m_slices;
-    m_laneOfPending.assign(byStart.size(), 0);
-    m_depthOfPending.assign(byStart.size(), 0);
-
-    struct LaneState {
-        LaneKind kind;
-        bool python;
-        std::vector<TimeNs> openEnds; // stack of enclosing slices' ends
-        std::uint16_t maxDepth = 0;
-    };
-    // Bounds that keep pathological input (65k-deep nesting, staggered overlaps that
-    // would need a lane per slice) linear and inside the 16-bit row fields.
-    constexpr std::size_t kMaxDepth = 1024;
-    constexpr std::size_t kMaxLanes = 256;
-    std::vector<LaneState> lanes;
-    std::uint64_t overlaps = 0, crowded = 0;
-    std::size_t pos = 0;
-    std::uint32_t rowCount = 0;
-    for (std::uint32_t ti = 0; ti < m_trace.m_tracks.size(); ++ti) {
-        lanes.clear();
-        const std::size_t trackFirst = pos;
-        for (; pos < byStart.size() && m_sliceTrack[byStart[pos]] == ti; ++pos) {
-            const auto s = byStart[pos];
-            const bool python = m_sliceIsPython[s];
-            const TimeNs start = t.start[s];
-            const TimeNs end = start + t.duration[s];
-            std::uint32_t chosen = kNoIndex;
-            for (std::uint32_t li = 0; li < lanes.size(); ++li) {
-                auto& lane = lanes[li];
-                if (lane.python != python)
-                    continue;
-                while (!lane.openEnds.empty() && lane.openEnds.back() <= start)
-                    lane.openEnds.pop_back();
-                if (lane.openEnds.size() < kMaxDepth && (lane.openEnds.empty() || end <= lane.openEnds.back())) {
-                    chosen = li;
-                    break;
-                }
-            }
-            if (chosen == kNoIndex && lanes.size() >= kMaxLanes) {
-                // Out of lanes: restart the last one; its rows may then overlap.
-                chosen = static_cast<std::uint32_t>(lanes.size() - 1);
-                lanes.back().openEnds.clear();
-                ++crowded;
-            }
-            if (chosen == kNoIndex) {
-                const bool first =
-                    std::none_of(lanes.begin(), lanes.end(), [&](const LaneState& l) { return l.python == python; });
-                if (!first)
-                    ++overlaps;
-                lanes.push_back(
-                    {first ? (python ? LaneKind::Python : LaneKind::Main) : LaneKind::Overflow, python, {}, 0});
-                chosen = static_cast<std::uint32_t>(lanes.size() - 1);
-            }
-            auto& lane = lanes[chosen];
-            const auto depth = static_cast<std::uint16_t>(std::min<std::size_t>(lane.openEnds.size(), UINT16_MAX));
-            lane.maxDepth = std::max(lane.maxDepth, depth);
-            lane.openEnds.push_back(end);
-            m_laneOfPending[s] = chosen;
-            m_depthOfPending[s] = depth;
-        }
-        // Display order: ops first (what users look for), their overflow lanes, then the
-        // Python frames, whatever came first in time.
-        std::vector<std::uint32_t> laneOrder(lanes.size());
-        std::iota(laneOrder.begin(), laneOrder.end(), 0);
-        std::stable_sort(laneOrder.begin(), laneOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return std::pair(lanes[a].python, lanes[a].kind == LaneKind::Overflow)
-                < std::pair(lanes[b].python, lanes[b].kind == LaneKind::Overflow);
-        });
-        std::vector<std::uint32_t> newLane(lanes.size());
-        for (std::uint32_t k = 0; k < laneOrder.size(); ++k)
-            newLane[laneOrder[k]] = k;
-        for (std::size_t p = trackFirst; p < pos; ++p)
-            m_laneOfPending[byStart[p]] = newLane[m_laneOfPending[byStart[p]]];
-        auto& track = m_trace.m_tracks[ti];
-        track.rowBegin = rowCount;
-        std::uint32_t firstRow = 0;
-        for (const auto laneIndex : laneOrder) {
-            const auto& lane = lanes[laneIndex];
-            const auto depthCount = static_cast<std::uint16_t>(lane.maxDepth + 1);
-            track.lanes.push_back({lane.kind, depthCount, firstRow});
-            for (std::uint16_t d = 0; d < depthCount; ++d)
-                m_trace.m_rows.push_back({ti, static_cast<std::uint16_t>(track.lanes.size() - 1), d, 0, 0});
-            firstRow += depthCount;
-        }
-        rowCount += firstRow;
-        track.rowEnd = rowCount;
-    }
-    if (crowded)
-        m_trace.m_diagnostics.add({Diagnostic::Severity::Warning, "too-many-lanes",
-                                   "a track needed more than 256 lanes for its overlapping slices; some share a row",
-                                   kNoOffset, kNoEventIndex},
-                                  crowded);
-    if (overlaps)
-        m_trace.m_diagnostics.add({Diagnostic::Severity::Warning, "overlap-moved-to-lane",
-                                   "slices overlapping a sibling without nesting were drawn in an extra lane",
-                                   kNoOffset, kNoEventIndex},
-                                  overlaps);
-}
-
-void TraceBuilder::finishInstants()
-{
-    auto& events = m_instantEvents;
-    std::vector<std::uint32_t> trackOfThread(m_threadKeys.size(), kNoIndex);
-    for (std::uint32_t k = 0; k < m_threadKeys.size(); ++k) {
-        if (auto it = m_trackIndex.find(m_threadKeys[k]); it != m_trackIndex.end())
-            trackOfThread[k] = it->second;
-    }
-    std::map<std::pair<JsonId, bool>, std::uint32_t> processOf;
-    for (std::uint32_t p = 0; p < m_trace.m_processes.size(); ++p)
-        processOf.emplace(std::pair{m_trace.m_processes[p].pid, m_trace.m_processes[p].isDevice}, p);
-    std::vector<std::uint32_t> trackOf(events.size(), kNoIndex);
-    for (std::size_t i = 0; i < events.size(); ++i) {
-        if (events[i].scope == InstantScope::Thread)
-            trackOf[i] = trackOfThread[events[i].thread];
-    }
-    std::vector<std::uint32_t> order(events.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
-        return std::tie(trackOf[a], events[a].time) < std::tie(trackOf[b], events[b].time);
-    });
-    auto& out = m_trace.m_instants;
-    for (auto i : order) {
-        const auto& e = events[i];
-        std::uint32_t process = kNoIndex;
-        if (e.scope == InstantScope::Process) {
-            const auto& key = m_threadKeys[e.thread];
-            if (auto it = processOf.find({key.pid, key.device}); it != processOf.end())
-                process = it->second;
-        }
-        if (trackOf[i] != kNoIndex) {
-            auto& track = m_trace.m_tracks[trackOf[i]];
-            if (track.instantEnd == 0)
-                track.instantBegin = static_cast<std::uint32_t>(out.size());
-            track.instantEnd = static_cast<std::uint32_t>(out.size() + 1);
-        }
-        out.time.push_back(e.time);
-        out.name.push_back(e.name);
-        out.category.push_back(e.category);
-        out.track.push_back(trackOf[i]);
-        out.process.push_back(process);
-        out.scope.push_back(trackOf[i] == kNoIndex && e.scope == InstantScope::Thread ? InstantScope::Global : e.scope);
-        out.rawOffset.push_back(e.rawOffset);
-        out.rawLength.push_back(e.rawLength);
-    }
-    freeColumn(events);
 }
 
 void TraceBuilder::finishCounters()

@@ -6,6 +6,7 @@
 #include "core/model/trace.h"
 
 #include <map>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -175,9 +176,23 @@ private:
     // Interns (pid, tid, device) without making it a track.
     std::uint32_t threadKeyFor(JsonId pid, JsonId tid, bool device);
     void buildProcessesAndTracks();
-    std::vector<std::uint32_t> sortByTrackAndStart() const;
-    void assignLanesAndRows(const std::vector<std::uint32_t>& byStart);
-    void bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending);
+    // Sorts each track's slices by start and puts them in lanes (m_laneOfPending,
+    // m_depthOfPending, the tracks' lanes and rows); returns the slices in (track, start) order.
+    std::vector<std::uint32_t> layOutTracks();
+    struct LaneWarnings {
+        std::uint64_t overlaps = 0, crowded = 0;
+        LaneWarnings& operator+=(const LaneWarnings& o)
+        {
+            overlaps += o.overlaps;
+            crowded += o.crowded;
+            return *this;
+        }
+    };
+    // One track's lanes: its slices' lanes and depths, and the track's lanes (not yet its rows).
+    LaneWarnings layOutTrack(std::uint32_t track, std::span<const std::uint32_t> byStart);
+    void numberRows(); // the rows of every track's lanes, in track order
+    // `order`: flowPairingOrder(), computed before the slices had their final ids.
+    void bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending, std::vector<std::uint32_t> order);
     std::vector<std::uint32_t> flowPairingOrder() const;
     SliceId bindFlowEvent(const PendingFlow& e, const std::vector<SliceId>& finalIdOfPending) const;
     void finishInstants();
@@ -197,7 +212,7 @@ private:
     std::vector<std::uint8_t> m_sliceIsPython;
     std::vector<bool> m_categoryKnown; // classifyCategory has run for this StringId
     AppendOnlyArray<GpuOpInfo> m_gpuOps; // shared with the traces made (see finish())
-    std::vector<std::uint32_t> m_laneOfPending; // filled by assignLanesAndRows
+    std::vector<std::uint32_t> m_laneOfPending; // filled by layOutTracks
     std::vector<std::uint16_t> m_depthOfPending;
     std::vector<PendingInstant> m_instantEvents;
     std::vector<PendingFlow> m_flowEvents;

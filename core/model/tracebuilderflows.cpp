@@ -163,7 +163,7 @@ SliceId TraceBuilder::bindFlowEvent(const PendingFlow& e, const std::vector<Slic
     return kNoSlice;
 }
 
-void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending)
+void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending, std::vector<std::uint32_t> order)
 {
     const auto& events = this->events().m_flowEvents;
     std::vector<SliceId> boundTo(events.size());
@@ -184,7 +184,6 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
         }
         ++m_trace.m_tracks[m_trace.trackOf(boundTo[i])].flowEventCount;
     }
-    std::vector<std::uint32_t> order = flowPairingOrder();
     if (m_snapshotOf)
         m_snapshotOf->m_flowOrder = order;
     std::erase_if(order, [&](std::uint32_t e) { return boundTo[e] == kNoSlice; });

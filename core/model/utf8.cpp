@@ -3,6 +3,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ks::utf8 {
 
 namespace {
@@ -23,6 +27,26 @@ bool wordNeedsLook(const unsigned char* p)
         const std::uint64_t x = w ^ (kOnes * '\\'); // a zero byte where w has a backslash
         return ((w | ((x - kOnes) & ~x)) & kHighBits) != 0;
     }
+}
+
+// Past the 32-byte blocks from p that hold only ASCII (and, in JSON text, no backslash): every
+// event's text is checked, and nearly all of it is such blocks.
+template <bool Json>
+const unsigned char* skipPlainBlocks(const unsigned char* p, const unsigned char* end)
+{
+#if defined(__SSE2__)
+    const __m128i backslash = _mm_set1_epi8('\\');
+    for (; end - p >= 32; p += 32) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+        __m128i look = _mm_or_si128(a, b); // high bit: a byte >= 0x80
+        if constexpr (Json)
+            look = _mm_or_si128(look, _mm_or_si128(_mm_cmpeq_epi8(a, backslash), _mm_cmpeq_epi8(b, backslash)));
+        if (_mm_movemask_epi8(look) != 0)
+            break;
+    }
+#endif
+    return p;
 }
 
 // At a byte >= 0x80: the length of the well-formed sequence there (Unicode Table 3-7), or
@@ -105,6 +129,7 @@ void scan(std::string_view text, OnBad&& onBad)
     const auto* end = begin + text.size();
     const unsigned char* p = begin;
     while (true) {
+        p = skipPlainBlocks<Json>(p, end);
         while (end - p >= 8 && !wordNeedsLook<Json>(p))
             p += 8;
         if (p >= end)

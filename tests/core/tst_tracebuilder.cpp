@@ -365,6 +365,63 @@ private slots:
         }
     }
 
+    void tracksInSortedRunsLayOutAsInAnyOrder()
+    {
+        // A thread written in three sorted runs (as a tiled or concatenated trace is) takes the
+        // merge of its runs; the same events scrambled take a full sort. Both must give the same
+        // slice order, rows and depths, and the same instant order.
+        constexpr std::int64_t kGroups = 3000; // 3 slices each: parent, child at its start, child later
+        auto startOf = [](std::int64_t k) { return (k / 3) * 20000 + (k % 3 == 2 ? 5000 : 0); };
+        auto durationOf = [](std::int64_t k) { return k % 3 == 0 ? TimeNs(10000) : TimeNs(1000); };
+        const auto build = [&](auto fileIndexToEvent) {
+            TraceBuilder builder;
+            const StringId name = builder.strings().intern("op");
+            for (std::int64_t i = 0; i < 3 * kGroups; ++i) {
+                const std::int64_t k = fileIndexToEvent(i);
+                SliceEvent e;
+                e.pid = JsonId::fromNumber(1);
+                e.tid = JsonId::fromNumber(1);
+                e.start = startOf(k);
+                e.duration = durationOf(k);
+                e.name = name;
+                e.correlation = k;
+                builder.addSlice(e);
+                InstantEvent mark;
+                mark.pid = e.pid;
+                mark.tid = e.tid;
+                mark.time = startOf(k) + 7000 + k % 3;
+                mark.name = name;
+                mark.rawOffset = std::uint64_t(k);
+                builder.addInstant(mark);
+            }
+            return builder.finish();
+        };
+        constexpr std::int64_t kEvents = 3 * kGroups;
+        const Trace runs = build([&](std::int64_t i) { // runs of thirds: 1st, 3rd, then 2nd third of time
+            const std::int64_t third = kEvents / 3;
+            const std::int64_t part = i / third, at = i % third;
+            return (part == 0 ? 0 : part == 1 ? 2 : 1) * third + at;
+        });
+        const Trace scrambled = build([&](std::int64_t i) { return i * 7919 % kEvents; });
+        for (const Trace* t : {&runs, &scrambled}) {
+            const auto& s = t->slices();
+            QCOMPARE(std::int64_t(s.size()), kEvents);
+            QCOMPARE(t->rows().size(), std::size_t(2));
+            for (SliceId id = 0; id < s.size(); ++id) {
+                const std::int64_t k = s.correlation[id];
+                QCOMPARE(int(t->rowOf(id).depth), k % 3 == 0 ? 0 : 1);
+                QCOMPARE(s.start[id], startOf(k));
+                // Row 0 holds the parents, row 1 the children, each in time order.
+                const std::int64_t expected = k % 3 == 0 ? k / 3 : kGroups + 2 * (k / 3) + (k % 3 - 1);
+                QCOMPARE(std::int64_t(id), expected);
+            }
+            const auto& marks = t->instants();
+            QCOMPARE(std::int64_t(marks.time.size()), kEvents);
+            QVERIFY(std::is_sorted(marks.time.begin(), marks.time.end()));
+        }
+        QCOMPARE(runs.instants().rawOffset, scrambled.instants().rawOffset);
+    }
+
     void everySplitOffsetGivesTheSameModel()
     {
         const char* events =
