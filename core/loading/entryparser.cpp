@@ -29,7 +29,7 @@ void stopOnSyntaxError(ParsedBatch& batch, const char* what, std::uint64_t offse
     batch.stopsLoad = true;
 }
 
-Status EntryParser::parseEntry(Cursor& c, ParsedBatch& batch)
+Status EntryParser::parseEntry(Cursor& c, ParsedBatch& batch, bool checkText)
 {
     const char* start = c.p;
     if (*c.p != '{') {
@@ -61,7 +61,8 @@ Status EntryParser::parseEntry(Cursor& c, ParsedBatch& batch)
         return st;
     }
     const std::string_view text(start, static_cast<std::size_t>(c.p - start));
-    if (const std::size_t bad = utf8::firstInvalidJson(text); bad != utf8::kValid) [[unlikely]]
+    const std::size_t bad = checkText ? utf8::firstInvalidJson(text) : utf8::kValid;
+    if (bad != utf8::kValid) [[unlikely]]
         keepValidText(batch, parsed.event, start + bad);
     // Views that point outside the window (decoded escapes) get a copy that lives with the batch.
     const char* windowBegin = batch.window.data();
@@ -86,7 +87,7 @@ void EntryParser::parseRawEntries(ParsedBatch& batch)
             ++c.p;
             continue;
         }
-        const Status st = parseEntry(c, batch);
+        const Status st = parseEntry(c, batch, !batch.rawPlainAscii);
         if (st == Status::Ok)
             continue;
         // Incomplete would mean the cut and the parser disagree on where an entry ends, which

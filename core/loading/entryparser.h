@@ -16,12 +16,14 @@ class EntryParser {
 public:
     // One entry at c.p (not ',' or ']'): an object becomes an event, anything else is counted
     // and kept for Save As. Incomplete restores c.p; Error leaves c.errorAt set.
-    json::Status parseEntry(json::Cursor& c, ParsedBatch& batch);
+    json::Status parseEntry(json::Cursor& c, ParsedBatch& batch) { return parseEntry(c, batch, true); }
     // Every entry of batch.window[rawBegin, rawEnd), which holds whole entries only. An error
     // ends the batch with a syntax-error diagnostic and stopsLoad, as on the reader's thread.
     void parseRawEntries(ParsedBatch& batch);
 
 private:
+    // checkText false: the text is known to be plain ASCII without escapes (rawPlainAscii).
+    json::Status parseEntry(json::Cursor& c, ParsedBatch& batch, bool checkText);
     // An event whose text is not valid UTF-8: warns, and points its kept fields at valid copies.
     void keepValidText(ParsedBatch& batch, RawEvent& ev, const char* firstBad);
 

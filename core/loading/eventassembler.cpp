@@ -8,6 +8,7 @@ void ParsedBatch::clear()
 {
     base = 0;
     rawBegin = rawEnd = 0;
+    rawPlainAscii = false;
     texts.clear();
     idTexts = StringPool();
     events.clear();

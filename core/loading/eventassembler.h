@@ -34,6 +34,7 @@ struct ParsedBatch {
     std::vector<char> window;
     std::uint64_t base = 0; // stream offset of window[0]
     std::size_t rawBegin = 0, rawEnd = 0; // not yet parsed; empty when rawBegin == rawEnd
+    bool rawPlainAscii = false; // the raw run has no byte >= 0x80 and no escape (see wholeEntriesEnd)
     std::deque<std::string> texts; // decoded escapes and UTF-8 repairs
     StringPool idTexts; // text pids/tids of this batch's events (ids local to the batch)
     std::vector<ParsedEvent> events; // ParsedEvent::index counts from the batch's first entry

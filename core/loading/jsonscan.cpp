@@ -293,10 +293,11 @@ inline std::uint64_t matches(const __m128i (&block)[4], char ch, char fold = 0)
 
 } // namespace
 
-const char* wholeEntriesEnd(const char* p, const char* end)
+const char* wholeEntriesEnd(const char* p, const char* end, bool* plainAscii)
 {
     EntryScan scan{p};
     const char* q = p;
+    bool plain = true;
 #if defined(__SSE2__)
     // 64 bytes at a time: quotes and brackets as bit masks, the bytes inside strings as the
     // running XOR of the quotes. Blocks with a backslash (rare in traces) go byte by byte.
@@ -305,9 +306,12 @@ const char* wholeEntriesEnd(const char* p, const char* end)
         const __m128i block[4] = {_mm_loadu_si128(at), _mm_loadu_si128(at + 1), _mm_loadu_si128(at + 2),
                                   _mm_loadu_si128(at + 3)};
         if (matches(block, '\\')) {
+            plain = false;
             q = scan.walk(q, q + 64);
             continue;
         }
+        const __m128i any = _mm_or_si128(_mm_or_si128(block[0], block[1]), _mm_or_si128(block[2], block[3]));
+        plain = plain && _mm_movemask_epi8(any) == 0; // no byte >= 0x80
         std::uint64_t inside = matches(block, '"'); // prefix XOR: set from an opening quote on
         inside ^= inside << 1;
         inside ^= inside << 2;
@@ -330,7 +334,13 @@ const char* wholeEntriesEnd(const char* p, const char* end)
         q += 64;
     }
 #endif
+    const char* tail = q;
     scan.walk(q, end);
+    if (plainAscii) {
+        for (const char* b = tail; plain && b < scan.last; ++b)
+            plain = static_cast<unsigned char>(*b) < 0x80 && *b != '\\';
+        *plainAscii = plain;
+    }
     return scan.last;
 }
 

@@ -46,8 +46,9 @@ Status skipValue(Cursor& c);
 // `end`, or before a close bracket at the top level (the array's ']'); p when none does. An entry
 // ends where its brackets balance, counted as skipValue() counts them, so the parser ends it at
 // the same byte or reports an error before it. The loader's cheap cut of the events into chunks
-// (about 5 GB/s with SSE2).
-const char* wholeEntriesEnd(const char* p, const char* end);
+// (about 5 GB/s with SSE2). With `plainAscii`, also tells whether [p, the result) holds only
+// ASCII without a backslash: text that needs no UTF-8 or escape check.
+const char* wholeEntriesEnd(const char* p, const char* end, bool* plainAscii = nullptr);
 
 // A scalar token (number, true, false, null, NaN, Infinity...): the bytes up to the next
 // delimiter. Incomplete if the window ends inside it.

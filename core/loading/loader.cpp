@@ -438,8 +438,10 @@ Status TraceReader::stepEvents(Cursor& c)
         if (ch == '{' && m_cutEntries) {
             // The whole entries in the window go to a parse worker; the rest waits for more bytes,
             // or, at the end of the stream, is parsed here (and found truncated).
-            const char* end = json::wholeEntriesEnd(c.p, c.end);
+            bool plainAscii = false;
+            const char* end = json::wholeEntriesEnd(c.p, c.end, &plainAscii);
             if (end > c.p) {
+                m_batch.rawPlainAscii = plainAscii;
                 handOverEntries(c, end);
                 if (m_pipe.stopped()) { // a syntax error in entries parsed earlier: nothing after it loads
                     m_state = State::Done;

@@ -72,7 +72,8 @@ std::vector<std::uint32_t> TraceBuilder::layOutTracks()
     const std::size_t n = t.start.size();
     const auto tracks = static_cast<std::uint32_t>(m_trace.m_tracks.size());
     std::vector<std::uint32_t> trackFirst;
-    auto byStart = groupedBy(n, tracks, [&](std::uint32_t i) { return m_sliceTrack[i]; }, trackFirst);
+    auto byStart = groupedBy(
+        n, tracks, [&](std::uint32_t i) { return m_sliceTrack[i]; }, trackFirst);
     m_laneOfPending.assign(n, 0);
     m_depthOfPending.assign(n, 0);
     const auto startOrder = [&](std::uint32_t a, std::uint32_t b) {

@@ -160,6 +160,39 @@ private slots:
             QCOMPARE(wholeEntriesEnd(begin, end) - begin, expected - begin);
         }
     }
+
+    // The cut also tells the parse workers whether its entries need a UTF-8 and escape check:
+    // one byte >= 0x80 or one backslash anywhere in the cut, in a 64-byte block or the tail
+    // after the last block, makes it not plain.
+    void wholeEntriesEndTellsPlainAscii()
+    {
+        std::string plain;
+        for (int i = 0; i < 40; ++i)
+            plain += "{\"name\": \"aten::mm\", \"args\": {\"External id\": " + std::to_string(i) + "}},\n";
+        plain += "]";
+        const auto check = [](const std::string& text) {
+            bool plainAscii = false;
+            const char* end = wholeEntriesEnd(text.data(), text.data() + text.size(), &plainAscii);
+            if (*end != ',')
+                return -1; // not cut after an entry
+            return plainAscii ? 1 : 0;
+        };
+        QCOMPARE(check(plain), 1);
+        // In the first entry, one in the middle of a block, and the last (in the tail): the 't' of
+        // "aten", inside a string, so the entries stay the same.
+        const std::size_t middle = plain.find("{\"name", 64 * 5);
+        const std::size_t last = plain.rfind("{\"name");
+        for (const std::size_t entry : {std::size_t(0), middle, last}) {
+            const std::size_t at = entry + 11;
+            QCOMPARE(plain[at], 't');
+            std::string accented = plain;
+            accented.replace(at, 1, "\xC3\xA9");
+            QCOMPARE(check(accented), 0);
+            std::string escaped = plain;
+            escaped.replace(at, 1, "\\n");
+            QCOMPARE(check(escaped), 0);
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestJsonScan)
