@@ -222,6 +222,8 @@ void TraceBuilder::finishInstants()
     for (std::size_t g = 0; g <= tracks; ++g)
         sortByMergingRuns(order.begin() + trackFirst[g], order.begin() + trackFirst[g + 1], timeOrder);
     auto& out = m_trace.m_instants;
+    const auto reserve = [&](auto&... columns) { (columns.reserve(events.size()), ...); };
+    reserve(out.time, out.name, out.category, out.track, out.process, out.scope, out.rawOffset, out.rawLength);
     for (auto i : order) {
         const auto& e = events[i];
         std::uint32_t process = kNoIndex;
