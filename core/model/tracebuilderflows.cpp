@@ -1,5 +1,6 @@
 // TraceBuilder's flow binding: each flow event finds its slice, and the halves of one flow
-// are paired into arrows (kept apart from tracebuilder.cpp, which builds slices and lanes).
+// are paired into arrows (kept apart from tracebuilder.cpp, which collects the events and
+// reorders the columns).
 #include "core/model/tracebuilder.h"
 
 #include "core/model/freecolumn.h"

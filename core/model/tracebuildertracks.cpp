@@ -1,6 +1,6 @@
 // TraceBuilder's processes and tracks: made from the track keys, named from the metadata
 // events, and ordered as kineto's viewers order them (kept apart from tracebuilder.cpp, which
-// builds slices and lanes).
+// collects the events and reorders the columns).
 #include "core/model/tracebuilder.h"
 
 #include <algorithm>
