@@ -102,9 +102,13 @@ struct SizeResult {
     double mbPerSecond = -1, speedUp = 0, rssRatio = 0;
 };
 
+// Loads per file and loader. The same number for every size: the best of three small loads
+// against one large one (the first touch of all its memory included) read as a cost growing with size.
+constexpr int kRuns = 3;
+
 // Loads `path` in a child process, alternating the parallel and the single-threaded loader
-// (best of `runs` each), and returns the parallel MB/s, the speed-up and peak RSS / file.
-SizeResult loadInChild(const std::string& path, int runs)
+// (best of kRuns each), and returns the parallel MB/s, the speed-up and peak RSS / file.
+SizeResult loadInChild(const std::string& path)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -115,7 +119,7 @@ SizeResult loadInChild(const std::string& path, int runs)
         close(fds[0]);
         Run best{1e30, 0, {}};
         double bestSingle = 1e30;
-        for (int i = 0; i < runs; ++i) {
+        for (int i = 0; i < kRuns; ++i) {
             bestSingle = std::min(bestSingle, timeLoad(path, Threads::Single).seconds);
             const Run run = timeLoad(path);
             if (run.seconds < best.seconds)
@@ -125,7 +129,7 @@ SizeResult loadInChild(const std::string& path, int runs)
         r.mbPerSecond = fileMb / best.seconds;
         r.speedUp = bestSingle / best.seconds;
         std::printf("%s: %.1f MB, %llu events: %.3f s (best of %d)   %.0f MB/s   %.2f M events/s\n", path.c_str(),
-                    fileMb, static_cast<unsigned long long>(best.events), best.seconds, runs, r.mbPerSecond,
+                    fileMb, static_cast<unsigned long long>(best.events), best.seconds, kRuns, r.mbPerSecond,
                     static_cast<double>(best.events) / best.seconds / 1e6);
         std::printf("  single-threaded loader, same run: %.3f s   %.0f MB/s: the parallel loader is %.2fx faster\n",
                     bestSingle, fileMb / bestSingle, r.speedUp);
@@ -151,10 +155,7 @@ int compareSizes(const std::vector<std::string>& paths)
 {
     std::vector<SizeResult> results;
     for (const auto& path : paths) {
-        // The same number of loads for every size: the best of three small loads against one
-        // large one (the first touch of all its memory included) read as a cost growing with size.
-        constexpr int kRuns = 3;
-        results.push_back(loadInChild(path, kRuns));
+        results.push_back(loadInChild(path));
         if (results.back().mbPerSecond <= 0)
             return std::fprintf(stderr, "could not load %s\n", path.c_str()), 1;
     }

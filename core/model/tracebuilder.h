@@ -181,15 +181,10 @@ private:
     std::vector<std::uint32_t> layOutTracks();
     struct LaneWarnings {
         std::uint64_t overlaps = 0, crowded = 0;
-        LaneWarnings& operator+=(const LaneWarnings& o)
-        {
-            overlaps += o.overlaps;
-            crowded += o.crowded;
-            return *this;
-        }
     };
-    // One track's lanes: its slices' lanes and depths, and the track's lanes (not yet its rows).
-    LaneWarnings layOutTrack(std::uint32_t track, std::span<const std::uint32_t> byStart);
+    // One track's lanes: its slices' lanes and depths, and the track's lanes (not yet its rows);
+    // counts what it had to bend into `warnings`.
+    void layOutTrack(std::uint32_t track, std::span<const std::uint32_t> byStart, LaneWarnings& warnings);
     void numberRows(); // the rows of every track's lanes, in track order
     // `order`: flowPairingOrder(), computed before the slices had their final ids.
     void bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending, std::vector<std::uint32_t> order);

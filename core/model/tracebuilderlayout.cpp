@@ -88,7 +88,7 @@ std::vector<std::uint32_t> TraceBuilder::layOutTracks()
         const auto first = byStart.begin() + trackFirst[ti];
         const auto last = byStart.begin() + trackFirst[ti + 1];
         sortByMergingRuns(first, last, startOrder);
-        warnings += layOutTrack(ti, std::span<const std::uint32_t>(first, last));
+        layOutTrack(ti, std::span<const std::uint32_t>(first, last), warnings);
     }
     numberRows();
     if (warnings.crowded)
@@ -104,7 +104,7 @@ std::vector<std::uint32_t> TraceBuilder::layOutTracks()
     return byStart;
 }
 
-TraceBuilder::LaneWarnings TraceBuilder::layOutTrack(std::uint32_t track, std::span<const std::uint32_t> byStart)
+void TraceBuilder::layOutTrack(std::uint32_t track, std::span<const std::uint32_t> byStart, LaneWarnings& warnings)
 {
     const auto& t = events().m_trace.m_slices;
     struct LaneState {
@@ -118,7 +118,6 @@ TraceBuilder::LaneWarnings TraceBuilder::layOutTrack(std::uint32_t track, std::s
     constexpr std::size_t kMaxDepth = 1024;
     constexpr std::size_t kMaxLanes = 256;
     std::vector<LaneState> lanes;
-    LaneWarnings warnings;
     for (const auto s : byStart) {
         const bool python = m_sliceIsPython[s];
         const TimeNs start = t.start[s];
@@ -176,7 +175,6 @@ TraceBuilder::LaneWarnings TraceBuilder::layOutTrack(std::uint32_t track, std::s
         trackLanes.push_back({lanes[laneIndex].kind, depthCount, firstRow});
         firstRow += depthCount;
     }
-    return warnings;
 }
 
 void TraceBuilder::numberRows()
