@@ -165,6 +165,7 @@ std::shared_ptr<const TraceFacts> makeTraceFacts(std::shared_ptr<const Trace> tr
     facts->kinds = gpu::classifySlices(*trace);
     facts->windows = gpu::computePluginWindows(*trace, facts->kinds);
     facts->links = CorrelationIndex(*trace, facts->kinds);
+    facts->memory = MemoryTimeline(*trace);
     facts->trace = std::move(trace);
     return facts;
 }

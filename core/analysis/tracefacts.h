@@ -1,14 +1,16 @@
 #pragma once
 // Facts about one trace that several analyses need (insights, diff, multi-rank), computed
 // once off the GUI thread and then shared read-only, like gpu::GpuReport for the GPU views:
-// the plugin kind of every slice, the step windows, and the links between host calls and
-// GPU work (by correlation id, by External id, and by nesting on the host timeline).
+// the plugin kind of every slice, the step windows, the links between host calls and GPU work
+// (by correlation id, by External id, and by nesting on the host timeline), and the [memory]
+// events (read back from the source once, not for each range the operator table is asked for).
 //
 // The GPU report (gpu::makeGpuReport: metrics, step breakdown, nvprof summary) takes its
-// kinds and windows from here, and the operator table its GPU attribution (links).
+// kinds and windows from here, and the operator table its GPU attribution (links) and memory.
 #include "core/gpu/pluginkind.h"
 #include "core/gpu/stepwindows.h"
 #include "core/model/trace.h"
+#include "core/stats/memoryevents.h"
 
 #include <cstdint>
 #include <memory>
@@ -71,6 +73,7 @@ struct TraceFacts {
     std::vector<gpu::PluginKind> kinds; // gpu::classifySlices
     gpu::PluginWindows windows; // gpu::computePluginWindows, GPU-side step copies ignored
     CorrelationIndex links;
+    MemoryTimeline memory; // the [memory] events (profile_memory=True), for every operator table
 
     // True when the trace has ProfilerStep ranges: analyses then count only inside them.
     bool hasSteps() const { return windows.hasProfilerSteps && !windows.steps.empty(); }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <string>
+#include <utility>
 
 namespace ks {
 
@@ -83,26 +84,45 @@ MemoryArgs memoryArgsOf(std::string_view text)
 
 } // namespace
 
-std::vector<MemoryEvent> readMemoryEvents(const Trace& trace)
+// Built in place: the events' instants sorted by (time, index), each event's bytes written at
+// its place and summed up after. No event array beside the result (a copy of the events, their
+// sort buffer and separate sums were a few MB of transient memory on a 200 MB trace).
+MemoryTimeline::MemoryTimeline(const Trace& trace)
 {
     const StringId memoryName = trace.strings().find("[memory]");
     const auto& instants = trace.instants();
-    std::vector<std::uint32_t> memoryInstants;
+    std::vector<std::uint32_t> byTime;
     for (std::uint32_t i = 0; i < instants.size(); ++i) {
         if (instants.name[i] == memoryName)
-            memoryInstants.push_back(i);
+            byTime.push_back(i);
     }
-    std::vector<MemoryEvent> events;
-    events.reserve(memoryInstants.size());
-    trace.forEachInstantText(memoryInstants, [&](std::uint32_t i, std::string_view text) {
+    const auto earlier = [&](std::uint32_t a, std::uint32_t b) {
+        return std::pair(instants.time[a], a) < std::pair(instants.time[b], b);
+    };
+    std::sort(byTime.begin(), byTime.end(), earlier);
+    m_times.resize(byTime.size());
+    m_before.resize(byTime.size() + 1);
+    for (std::size_t k = 0; k < byTime.size(); ++k)
+        m_times[k] = instants.time[byTime[k]];
+    trace.forEachInstantText(byTime, [&](std::uint32_t i, std::string_view text) {
         const auto [bytes, deviceType] = memoryArgsOf(text);
         // c10::DeviceType: CPU 0, MKLDNN 2, IDEEP 5 count as CPU; CUDA 1, HIP 6, PrivateUse1 20 as device.
         const bool cpu = deviceType == 0 || deviceType == 2 || deviceType == 5;
         const bool device = deviceType == 1 || deviceType == 6 || deviceType == 20;
-        events.push_back({instants.time[i], {cpu ? bytes : 0, device ? bytes : 0}});
+        const auto k = std::size_t(std::lower_bound(byTime.begin(), byTime.end(), i, earlier) - byTime.begin());
+        m_before[k + 1] = {cpu ? bytes : 0, device ? bytes : 0};
     });
-    std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) { return a.time < b.time; });
-    return events;
+    for (std::size_t k = 0; k < byTime.size(); ++k)
+        m_before[k + 1] += m_before[k];
+}
+
+MemoryBytes MemoryTimeline::within(TimeNs start, TimeNs end) const
+{
+    if (m_times.empty())
+        return {};
+    const auto lo = std::lower_bound(m_times.begin(), m_times.end(), start);
+    const auto hi = std::max(lo, std::upper_bound(m_times.begin(), m_times.end(), end));
+    return m_before[std::size_t(hi - m_times.begin())] - m_before[std::size_t(lo - m_times.begin())];
 }
 
 } // namespace ks

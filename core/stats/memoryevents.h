@@ -1,7 +1,7 @@
 #pragma once
 // The allocator events of a profile_memory=True trace ("[memory]" instants): when, and how many
 // bytes were allocated (negative: freed) on the host or on a device. The bytes are only in each
-// event's text, read back from the source.
+// event's text, read back from the source once per trace (analysis::TraceFacts keeps them).
 #include "core/model/trace.h"
 
 #include <vector>
@@ -17,14 +17,26 @@ struct MemoryBytes {
         device += o.device;
         return *this;
     }
+    MemoryBytes operator-(const MemoryBytes& o) const { return {cpu - o.cpu, device - o.device}; }
 };
 
-struct MemoryEvent {
-    TimeNs time = 0;
-    MemoryBytes bytes;
-};
+// Every [memory] instant of the trace, by time (ties in the model's order), as times and running sums:
+// 24 bytes per event, and the bytes inside any time range in two binary searches.
+class MemoryTimeline {
+public:
+    MemoryTimeline() = default;
+    explicit MemoryTimeline(const Trace& trace);
 
-// Every [memory] instant of the trace, by time (ties in file order).
-std::vector<MemoryEvent> readMemoryEvents(const Trace& trace);
+    std::size_t size() const { return m_times.size(); }
+    bool empty() const { return m_times.empty(); }
+    TimeNs time(std::size_t i) const { return m_times[i]; }
+    MemoryBytes bytes(std::size_t i) const { return m_before[i + 1] - m_before[i]; }
+    // Bytes of the events at times in [start, end].
+    MemoryBytes within(TimeNs start, TimeNs end) const;
+
+private:
+    std::vector<TimeNs> m_times;
+    std::vector<MemoryBytes> m_before; // bytes of the events before i; one more than the events
+};
 
 } // namespace ks

@@ -116,10 +116,11 @@ struct Launched {
 // a large trace's ops were this table's transient when it kept a node per op for all threads.
 class OperatorTableBuilder {
 public:
-    OperatorTableBuilder(const Trace& trace, const analysis::CorrelationIndex& links,
+    OperatorTableBuilder(const Trace& trace, const analysis::CorrelationIndex& links, const MemoryTimeline& memory,
                          const OperatorTableOptions& options)
         : m_trace(trace)
         , m_links(links)
+        , m_memory(memory)
         , m_options(options)
         , m_noShapes(options.groupByInputShapes ? "[]" : "")
     {
@@ -166,7 +167,6 @@ private:
     SliceId innermostOpAt(TimeNs at, const std::function<bool(std::uint32_t)>& onThread) const;
     const Overhead* overheadOf(SliceId s) const;
     void creditLaunches();
-    void sumMemoryEvents();
     void readInputShapes();
     // (start, -end, id): the order torch nests a thread's events in.
     bool inTorchOrder(SliceId a, SliceId b) const;
@@ -187,19 +187,17 @@ private:
     // calls; an overhead's is that of the op it ran in (linkOverheads).
     std::int64_t idOf(SliceId s) const;
     Launched launchedBy(std::int64_t externalId) const;
-    MemoryBytes memoryWithin(TimeNs start, TimeNs end) const;
     std::size_t rowFor(std::string name, bool device, bool annotation, std::string shapes);
 
     const Trace& m_trace;
     const analysis::CorrelationIndex& m_links;
+    const MemoryTimeline& m_memory;
     const OperatorTableOptions& m_options;
     const std::string m_noShapes; // the shapes key of what has none: "[]" when grouping by them
     std::vector<StringId> m_filteredNames;
     std::vector<SliceId> m_deviceEvents;
     std::vector<Overhead> m_overheads; // by slice
     std::vector<std::pair<std::int64_t, Launched>> m_launched; // by External id
-    std::vector<MemoryEvent> m_memory; // by time
-    std::vector<MemoryBytes> m_memoryBefore; // prefix sums of m_memory: bytes of the events before i
     std::vector<std::pair<TimeNs, TimeNs>> m_rootSpans; // where ops cover the timeline
     struct RowCursor {
         SliceId at, end; // the row's next event and its end
@@ -225,7 +223,7 @@ OperatorTable OperatorTableBuilder::build()
     collectDeviceEvents();
     linkOverheads();
     creditLaunches();
-    sumMemoryEvents();
+    m_table.hasMemory = !m_memory.empty();
     if (m_options.groupByInputShapes)
         readInputShapes();
     for (std::uint32_t t = 0; t < m_trace.tracks().size(); ++t)
@@ -407,33 +405,6 @@ Launched OperatorTableBuilder::launchedBy(std::int64_t externalId) const
     return it != m_launched.end() && it->first == externalId ? it->second : Launched{};
 }
 
-// torch gives each CPU event the bytes of every [memory] event (any thread) inside
-// [start, end]; the [memory] events that fall in no event become rows of their own.
-void OperatorTableBuilder::sumMemoryEvents()
-{
-    m_memory = readMemoryEvents(m_trace);
-    m_table.hasMemory = !m_memory.empty();
-    m_memoryBefore.resize(m_memory.size() + 1);
-    for (std::size_t i = 0; i < m_memory.size(); ++i) {
-        m_memoryBefore[i + 1] = m_memoryBefore[i];
-        m_memoryBefore[i + 1] += m_memory[i].bytes;
-    }
-}
-
-MemoryBytes OperatorTableBuilder::memoryWithin(TimeNs start, TimeNs end) const
-{
-    if (m_memory.empty())
-        return {};
-    const auto byTime = [](const MemoryEvent& e, TimeNs t) { return e.time < t; };
-    const auto timeBefore = [](TimeNs t, const MemoryEvent& e) { return t < e.time; };
-    const auto lo = std::lower_bound(m_memory.begin(), m_memory.end(), start, byTime) - m_memory.begin();
-    const auto hi =
-        std::max(lo, std::upper_bound(m_memory.begin(), m_memory.end(), end, timeBefore) - m_memory.begin());
-    const MemoryBytes& before = m_memoryBefore[static_cast<std::size_t>(lo)];
-    const MemoryBytes& through = m_memoryBefore[static_cast<std::size_t>(hi)];
-    return {through.cpu - before.cpu, through.device - before.device};
-}
-
 bool OperatorTableBuilder::inTorchOrder(SliceId a, SliceId b) const
 {
     const auto& slices = m_trace.slices();
@@ -512,7 +483,7 @@ OperatorTableBuilder::Op OperatorTableBuilder::open(SliceId s) const
     op.start = m_trace.slices().start[s];
     op.end = m_trace.slices().end(s);
     op.own = launchedBy(idOf(s));
-    op.memory = memoryWithin(op.start, op.end);
+    op.memory = m_memory.within(op.start, op.end); // torch: the [memory] events in [start, end], any thread
     return op;
 }
 
@@ -617,11 +588,13 @@ void OperatorTableBuilder::countUnmatchedMemory()
     std::sort(m_rootSpans.begin(), m_rootSpans.end());
     std::size_t span = 0;
     TimeNs coveredUntil = std::numeric_limits<TimeNs>::min();
-    for (const auto& [time, bytes] : m_memory) {
+    for (std::size_t i = 0; i < m_memory.size(); ++i) {
+        const TimeNs time = m_memory.time(i);
         for (; span < m_rootSpans.size() && m_rootSpans[span].first <= time; ++span)
             coveredUntil = std::max(coveredUntil, m_rootSpans[span].second);
         if (coveredUntil >= time || !inRange(time))
             continue;
+        const MemoryBytes bytes = m_memory.bytes(i);
         OperatorRow& row = m_table.rows[rowFor("[memory]", false, false, m_noShapes)];
         ++row.calls;
         row.cpuMemory += bytes.cpu;
@@ -676,13 +649,14 @@ std::size_t OperatorTableBuilder::rowFor(std::string name, bool device, bool ann
 
 OperatorTable computeOperatorTable(const analysis::TraceFacts& facts, const OperatorTableOptions& options)
 {
-    return OperatorTableBuilder(*facts.trace, facts.links, options).build();
+    return OperatorTableBuilder(*facts.trace, facts.links, facts.memory, options).build();
 }
 
 OperatorTable computeOperatorTable(const Trace& trace, const OperatorTableOptions& options)
 {
     const analysis::CorrelationIndex links(trace, gpu::classifySlices(trace));
-    return OperatorTableBuilder(trace, links, options).build();
+    const MemoryTimeline memory(trace);
+    return OperatorTableBuilder(trace, links, memory, options).build();
 }
 
 std::optional<OperatorSortKey> operatorSortKeyFromName(std::string_view name)

@@ -52,9 +52,10 @@ struct OperatorTableOptions {
     TimeNs rangeEnd = std::numeric_limits<TimeNs>::max();
 };
 
-// GPU activities are credited through the facts' correlation links (built once per trace).
+// GPU activities are credited through the facts' correlation links and memory through their
+// [memory] events (both built once per trace).
 OperatorTable computeOperatorTable(const analysis::TraceFacts& facts, const OperatorTableOptions& options = {});
-// The same, classifying the trace and linking its correlations first.
+// The same, classifying the trace, linking its correlations and reading its [memory] events first.
 OperatorTable computeOperatorTable(const Trace& trace, const OperatorTableOptions& options = {});
 
 enum class OperatorSortKey {

@@ -168,7 +168,7 @@ private Q_SLOTS:
 
     // The bytes of [memory] events are scanned from their text as a DOM would read them: the
     // last of duplicate keys, 0 for what is not an integer, nothing from text that is not an
-    // object; by time, ties in file order.
+    // object; by time, ties in the order of the file (of the model's instants).
     void memoryEventsReadAsADomWould()
     {
         const std::string text = R"json({"traceEvents":[
@@ -183,7 +183,7 @@ private Q_SLOTS:
 ]})json";
         const auto loaded = loadTraceFromMemory(text, "memory");
         QVERIFY(loaded.ok());
-        const std::vector<MemoryEvent> events = readMemoryEvents(*loaded.trace);
+        const MemoryTimeline events(*loaded.trace);
         struct Expected {
             TimeNs time;
             std::int64_t cpu, device;
@@ -192,10 +192,16 @@ private Q_SLOTS:
                                      {5000, 0, 0},   {6000, 0, 32},  {7000, 0, 0},  {8000, 0, 0}};
         QCOMPARE(events.size(), std::size(expected));
         for (std::size_t i = 0; i < events.size(); ++i) {
-            QCOMPARE(events[i].time, expected[i].time);
-            QCOMPARE(events[i].bytes.cpu, expected[i].cpu);
-            QCOMPARE(events[i].bytes.device, expected[i].device);
+            QCOMPARE(events.time(i), expected[i].time);
+            QCOMPARE(events.bytes(i).cpu, expected[i].cpu);
+            QCOMPARE(events.bytes(i).device, expected[i].device);
         }
+        // The bytes inside a time range, both ends included.
+        QCOMPARE(events.within(3000, 6000).cpu, 16);
+        QCOMPARE(events.within(3000, 6000).device, 512 + 32);
+        QCOMPARE(events.within(3001, 5999).device, 0);
+        QCOMPARE(events.within(0, 999).cpu, 0);
+        QCOMPARE(MemoryTimeline().within(0, 10).cpu, 0);
     }
 
     // Kernels launched through cuLaunchKernelEx (cuBLAS's nvjet) count for aten::mm.
