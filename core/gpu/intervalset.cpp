@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 namespace ks::gpu {
 
@@ -10,12 +11,8 @@ IntervalSet IntervalSet::unionOf(std::vector<Interval> intervals)
     std::erase_if(intervals, [](const Interval& i) { return i.second <= i.first; });
     std::sort(intervals.begin(), intervals.end());
     IntervalSet set;
-    for (const auto& iv : intervals) {
-        if (!set.m_intervals.empty() && iv.first <= set.m_intervals.back().second)
-            set.m_intervals.back().second = std::max(set.m_intervals.back().second, iv.second);
-        else
-            set.m_intervals.push_back(iv);
-    }
+    set.m_intervals = std::move(intervals);
+    set.foldSorted();
     return set;
 }
 
@@ -25,18 +22,23 @@ IntervalSet IntervalSet::united(const IntervalSet& other) const
     out.m_intervals.reserve(m_intervals.size() + other.m_intervals.size());
     std::merge(m_intervals.begin(), m_intervals.end(), other.m_intervals.begin(), other.m_intervals.end(),
                std::back_inserter(out.m_intervals));
-    // Sorted by start: overlapping or touching neighbours fold, as in unionOf().
-    std::size_t kept = 0;
-    for (std::size_t i = 1; i < out.m_intervals.size(); ++i) {
-        auto& last = out.m_intervals[kept];
-        if (out.m_intervals[i].first <= last.second)
-            last.second = std::max(last.second, out.m_intervals[i].second);
-        else
-            out.m_intervals[++kept] = out.m_intervals[i];
-    }
-    if (!out.m_intervals.empty())
-        out.m_intervals.resize(kept + 1);
+    out.foldSorted();
     return out;
+}
+
+// In place, so that a union holds no second array beside its input.
+void IntervalSet::foldSorted()
+{
+    std::size_t kept = 0;
+    for (std::size_t i = 1; i < m_intervals.size(); ++i) {
+        auto& last = m_intervals[kept];
+        if (m_intervals[i].first <= last.second)
+            last.second = std::max(last.second, m_intervals[i].second);
+        else
+            m_intervals[++kept] = m_intervals[i];
+    }
+    if (!m_intervals.empty())
+        m_intervals.resize(kept + 1);
 }
 
 IntervalSet IntervalSet::intersected(const IntervalSet& other) const
@@ -45,6 +47,7 @@ IntervalSet IntervalSet::intersected(const IntervalSet& other) const
     std::size_t i = 0, j = 0;
     const auto& a = m_intervals;
     const auto& b = other.m_intervals;
+    out.m_intervals.reserve(a.size() + b.size()); // the most it can hold: no copies while it grows
     while (i < a.size() && j < b.size()) {
         const TimeNs lo = std::max(a[i].first, b[j].first);
         const TimeNs hi = std::min(a[i].second, b[j].second);
@@ -62,6 +65,7 @@ IntervalSet IntervalSet::subtracted(const IntervalSet& other) const
 {
     IntervalSet out;
     const auto& b = other.m_intervals;
+    out.m_intervals.reserve(m_intervals.size() + b.size()); // the most it can hold
     std::size_t j = 0;
     for (auto [lo, hi] : m_intervals) {
         while (j < b.size() && b[j].second <= lo)

@@ -27,6 +27,9 @@ public:
     const std::vector<Interval>& intervals() const { return m_intervals; }
 
 private:
+    // Sorted by start: overlapping or touching neighbours fold into one.
+    void foldSorted();
+
     std::vector<Interval> m_intervals;
 };
 

@@ -3,6 +3,7 @@
 #include "core/gpu/intervalset.h"
 
 #include <unordered_set>
+#include <utility>
 
 namespace ks::gpu {
 
@@ -167,7 +168,7 @@ StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<PluginK
                                    const PluginWindows& windows, const BreakdownOptions& options)
 {
     StepBreakdown result;
-    const RoleUnions roles = unionsByRole(trace, RoleOf(trace, kinds));
+    RoleUnions roles = unionsByRole(trace, RoleOf(trace, kinds));
     for (std::size_t r = 0; r <= std::size_t(StepRole::Memset); ++r)
         result.hasGpuColumns = result.hasGpuColumns || roles.seen[r];
     // Runtime calls also make the GPU columns appear (§5 Display).
@@ -175,34 +176,34 @@ StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<PluginK
     result.hasCommunication = roles.seen[std::size_t(StepRole::Communication)];
 
     std::vector<IntervalSet::Interval> stepIntervals;
-    for (const auto& step : windows.steps)
-        stepIntervals.emplace_back(step.start, step.end);
-    const IntervalSet allSteps = IntervalSet::unionOf(stepIntervals);
-
-    std::array<IntervalSet, kStepRoleCount> parts;
-    IntervalSet free = options.pluginFreeTimeReset ? IntervalSet() : allSteps;
-    for (std::size_t r = 0; r + 1 < kStepRoleCount; ++r) {
-        const IntervalSet& role = roles.covered[r];
-        if (options.pluginFreeTimeReset && free.empty()) {
-            parts[r] = role;
-            free = allSteps;
-        } else {
-            parts[r] = role.intersected(free);
-        }
-        free = free.subtracted(parts[r]);
-    }
-    parts[std::size_t(StepRole::Other)] = free;
-
     for (const auto& step : windows.steps) {
+        stepIntervals.emplace_back(step.start, step.end);
         StepBreakdownRow row;
         row.name = step.name;
         row.start = step.start;
         row.end = step.end;
         row.total = double(step.end - step.start);
-        for (std::size_t r = 0; r < kStepRoleCount; ++r)
-            row.parts[r] = double(parts[r].measureWithin(step.start, step.end));
         result.steps.push_back(std::move(row));
     }
+    const IntervalSet allSteps = IntervalSet::unionOf(std::move(stepIntervals));
+    const auto measureSteps = [&](StepRole role, const IntervalSet& part) {
+        for (auto& row : result.steps)
+            row.parts[std::size_t(role)] = double(part.measureWithin(row.start, row.end));
+    };
+
+    // Each role's part is measured in every step and dropped, with the role's covered time:
+    // what is held is the roles not yet taken and the free time, not a part per role.
+    IntervalSet free = options.pluginFreeTimeReset ? IntervalSet() : allSteps;
+    for (std::size_t r = 0; r + 1 < kStepRoleCount; ++r) {
+        IntervalSet part = std::exchange(roles.covered[r], {});
+        if (options.pluginFreeTimeReset && free.empty())
+            free = allSteps;
+        else
+            part = part.intersected(free);
+        measureSteps(StepRole(r), part);
+        free = free.subtracted(part);
+    }
+    measureSteps(StepRole::Other, free);
 
     result.average.name = "Average";
     if (!result.steps.empty()) {
