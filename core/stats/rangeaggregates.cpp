@@ -31,21 +31,51 @@ void forEachInRow(const Trace& trace, std::uint32_t rowIndex, TimeNs from, TimeN
     }
 }
 
-TimeNs unionLength(std::vector<std::pair<TimeNs, TimeNs>>& intervals)
+bool isGpuWork(SliceClass c) { return c == SliceClass::Kernel || c == SliceClass::Memcpy || c == SliceClass::Memset; }
+
+// Length of the union of a GPU stream's kernels, copies and sets inside [from, to). Each row is
+// sorted by start, so the rows are merged (a heap of one cursor per row, earliest on top) and
+// folded as they come: no interval per slice is held (those were the range table's transient).
+TimeNs busyTime(const Trace& trace, const Track& track, TimeNs from, TimeNs to)
 {
-    std::sort(intervals.begin(), intervals.end());
+    const auto& slices = trace.slices();
+    struct Cursor {
+        SliceId at, end;
+    };
+    const auto nextBusy = [&](SliceId s, SliceId end) {
+        for (; s < end && slices.start[s] < to; ++s) {
+            if (isGpuWork(trace.classOf(s)) && overlaps(slices, s, from, to))
+                return s;
+        }
+        return end;
+    };
+    const auto later = [&](const Cursor& a, const Cursor& b) { return slices.start[a.at] > slices.start[b.at]; };
+    std::vector<Cursor> rows;
+    for (std::uint32_t r = track.rowBegin; r < track.rowEnd; ++r) {
+        const Row& row = trace.rows()[r];
+        if (const SliceId s = nextBusy(trace.firstEndingAfter(r, from - 1), row.end); s < row.end)
+            rows.push_back({s, row.end});
+    }
+    std::make_heap(rows.begin(), rows.end(), later);
     TimeNs total = 0, openStart = 0, openEnd = 0;
     bool open = false;
-    for (const auto& [start, end] : intervals) {
+    while (!rows.empty()) {
+        std::pop_heap(rows.begin(), rows.end(), later);
+        Cursor& row = rows.back();
+        const TimeNs start = std::max(slices.start[row.at], from), end = std::min(slices.end(row.at), to);
         if (open && start <= openEnd) {
             openEnd = std::max(openEnd, end);
-            continue;
+        } else {
+            total += open ? openEnd - openStart : 0;
+            openStart = start;
+            openEnd = end;
+            open = true;
         }
-        if (open)
-            total += openEnd - openStart;
-        openStart = start;
-        openEnd = end;
-        open = true;
+        row.at = nextBusy(row.at + 1, row.end);
+        if (row.at < row.end)
+            std::push_heap(rows.begin(), rows.end(), later);
+        else
+            rows.pop_back();
     }
     return open ? total + (openEnd - openStart) : total;
 }
@@ -67,7 +97,6 @@ RangeAggregates computeRangeAggregates(const Trace& trace, TimeNs from, TimeNs t
 
     for (const auto t : sortedTracks) {
         const Track& track = trace.tracks()[t];
-        std::vector<std::pair<TimeNs, TimeNs>> busy;
         for (std::uint32_t r = track.rowBegin; r < track.rowEnd; ++r) {
             const bool hasChildRow = r + 1 < track.rowEnd && rows[r + 1].lane == rows[r].lane;
             forEachInRow(trace, r, from, to, [&](SliceId s) {
@@ -92,13 +121,10 @@ RangeAggregates computeRangeAggregates(const Trace& trace, TimeNs from, TimeNs t
                 row.min = std::min(row.min, inside);
                 row.max = std::max(row.max, inside);
                 row.slices.push_back(s);
-                const SliceClass c = trace.classOf(s);
-                if (c == SliceClass::Kernel || c == SliceClass::Memcpy || c == SliceClass::Memset)
-                    busy.emplace_back(std::max(slices.start[s], from), std::min(slices.end(s), to));
             });
         }
         if (track.kind == TrackKind::GpuStream)
-            result.streams.push_back({t, unionLength(busy)});
+            result.streams.push_back({t, busyTime(trace, track, from, to)});
     }
     for (auto& row : result.rows) {
         std::sort(row.slices.begin(), row.slices.end(),

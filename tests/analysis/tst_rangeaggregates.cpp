@@ -105,6 +105,30 @@ private Q_SLOTS:
         QCOMPARE(a.streams[0].busy, TimeNs(0));
     }
 
+    // A stream whose kernels overlap lies in several rows (nested and overflow lanes): its busy
+    // time is their union inside the range, each stretch counted once.
+    void busyTimeUnitesOverlappingRows()
+    {
+        const auto loaded = loadTraceFromMemory(R"json({"traceEvents":[
+ {"ph":"X","cat":"kernel","name":"a","pid":0,"tid":9,"ts":0,"dur":50},
+ {"ph":"X","cat":"kernel","name":"b","pid":0,"tid":9,"ts":20,"dur":60},
+ {"ph":"X","cat":"kernel","name":"c","pid":0,"tid":9,"ts":30,"dur":10},
+ {"ph":"X","cat":"kernel","name":"d","pid":0,"tid":9,"ts":100,"dur":20},
+ {"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":0,"tid":9,"ts":110,"dur":40},
+ {"ph":"X","cat":"kernel","name":"e","pid":0,"tid":9,"ts":200,"dur":10},
+ {"ph":"X","cat":"kernel","name":"f","pid":0,"tid":9,"ts":300,"dur":10}
+]})json",
+                                                "overlapping");
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.trace->tracks().size(), std::size_t(1));
+        QVERIFY(loaded.trace->tracks()[0].rowEnd - loaded.trace->tracks()[0].rowBegin >= 3);
+        const std::uint32_t stream[] = {0};
+        const auto a = computeRangeAggregates(*loaded.trace, us(10), us(205), stream);
+        QCOMPARE(a.streams.size(), std::size_t(1));
+        QCOMPARE(a.streams[0].busy, us(70 + 50 + 5)); // [10,80], [100,150], [200,205]
+        QCOMPARE(computeRangeAggregates(*loaded.trace, us(0), us(400), stream).streams[0].busy, us(80 + 50 + 10 + 10));
+    }
+
 private:
     std::shared_ptr<const Trace> m_trace;
     std::vector<std::uint32_t> m_allTracks;
