@@ -207,7 +207,7 @@ private:
     std::vector<std::uint8_t> m_sliceIsPython;
     std::vector<bool> m_categoryKnown; // classifyCategory has run for this StringId
     AppendOnlyArray<GpuOpInfo> m_gpuOps; // shared with the traces made (see finish())
-    std::vector<std::uint32_t> m_laneOfPending; // filled by layOutTracks
+    std::vector<std::uint8_t> m_laneOfPending; // filled by layOutTracks (at most 256 lanes a track)
     std::vector<std::uint16_t> m_depthOfPending;
     std::vector<PendingInstant> m_instantEvents;
     std::vector<PendingFlow> m_flowEvents;

@@ -116,7 +116,7 @@ void TraceBuilder::layOutTrack(std::uint32_t track, std::span<const std::uint32_
     // Bounds that keep pathological input (65k-deep nesting, staggered overlaps that
     // would need a lane per slice) linear and inside the 16-bit row fields.
     constexpr std::size_t kMaxDepth = 1024;
-    constexpr std::size_t kMaxLanes = 256;
+    constexpr std::size_t kMaxLanes = 256; // a lane index fits m_laneOfPending's byte
     std::vector<LaneState> lanes;
     for (const auto s : byStart) {
         const bool python = m_sliceIsPython[s];
@@ -152,7 +152,7 @@ void TraceBuilder::layOutTrack(std::uint32_t track, std::span<const std::uint32_
         const auto depth = static_cast<std::uint16_t>(std::min<std::size_t>(lane.openEnds.size(), UINT16_MAX));
         lane.maxDepth = std::max(lane.maxDepth, depth);
         lane.openEnds.push_back(end);
-        m_laneOfPending[s] = chosen;
+        m_laneOfPending[s] = static_cast<std::uint8_t>(chosen);
         m_depthOfPending[s] = depth;
     }
     // Display order: ops first (what users look for), their overflow lanes, then the
@@ -167,7 +167,7 @@ void TraceBuilder::layOutTrack(std::uint32_t track, std::span<const std::uint32_
     for (std::uint32_t k = 0; k < laneOrder.size(); ++k)
         newLane[laneOrder[k]] = k;
     for (const auto s : byStart)
-        m_laneOfPending[s] = newLane[m_laneOfPending[s]];
+        m_laneOfPending[s] = static_cast<std::uint8_t>(newLane[m_laneOfPending[s]]);
     auto& trackLanes = m_trace.m_tracks[track].lanes;
     std::uint32_t firstRow = 0;
     for (const auto laneIndex : laneOrder) {
