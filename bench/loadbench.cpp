@@ -203,7 +203,7 @@ int main(int argc, char** argv)
             return std::fprintf(stderr, "could not make the large trace\n"), 1;
         pclose(p);
         path = line;
-        path.erase(path.find_last_not_of("\n") + 1);
+        path.erase(path.find_last_not_of('\n') + 1);
     }
     const double fileMb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
     std::printf("trace: %s (%.1f MB)\n", path.c_str(), fileMb);
@@ -229,9 +229,9 @@ int main(int argc, char** argv)
 
     if (std::filesystem::exists(path + ".gz")) {
         const double gzMb = static_cast<double>(std::filesystem::file_size(path + ".gz")) / 1e6;
-        std::vector<double> gzTimes;
-        for (int i = 0; i < 3; ++i)
-            gzTimes.push_back(timeLoad(path + ".gz").seconds);
+        std::vector<double> gzTimes(3);
+        for (double& seconds : gzTimes)
+            seconds = timeLoad(path + ".gz").seconds;
         std::sort(gzTimes.begin(), gzTimes.end());
         std::printf("load .json.gz (%.1f MB compressed, median of 3): %.3f s   %.0f MB/s of JSON\n", gzMb, gzTimes[1],
                     fileMb / gzTimes[1]);
