@@ -1,4 +1,5 @@
 // The operator table against torch's own key_averages() of the same session.
+#include "core/analysis/tracefacts.h"
 #include "core/loading/loader.h"
 #include "core/stats/memoryevents.h"
 #include "core/stats/operatortable.h"
@@ -258,12 +259,21 @@ private Q_SLOTS:
     }
 
     // Memory columns (profile_memory=True), values worked out from the [memory] events with
-    // torch's rule: bytes of every [memory] event inside [start, end], minus the children's.
+    // torch's rule: bytes of every [memory] event inside [start, end], minus the children's. The
+    // same through the facts the GUI shares (their MemoryTimeline) as from the trace alone.
+    void memoryColumns_data()
+    {
+        QTest::addColumn<bool>("throughFacts");
+        QTest::newRow("trace") << false;
+        QTest::newRow("facts") << true;
+    }
     void memoryColumns()
     {
+        QFETCH(bool, throughFacts);
         auto transformer = load("transformer");
         QVERIFY(transformer);
-        const OperatorTable table = computeOperatorTable(*transformer);
+        const OperatorTable table = throughFacts ? computeOperatorTable(*analysis::makeTraceFacts(transformer))
+                                                 : computeOperatorTable(*transformer);
         QVERIFY(table.hasMemory);
         const OperatorRow* empty = findRow(table, "aten::empty", false);
         QVERIFY(empty);
