@@ -187,6 +187,9 @@ private:
     // calls; an overhead's is that of the op it ran in (linkOverheads).
     std::int64_t idOf(SliceId s) const;
     Launched launchedBy(std::int64_t externalId) const;
+    // gpu::usesTensorCores decided once per kernel name: it lowercases and searches the name,
+    // which per kernel was a third of the table's time.
+    bool usesTensorCores(StringId kernelName);
     std::size_t rowFor(std::string name, bool device, bool annotation, std::string shapes);
 
     const Trace& m_trace;
@@ -215,6 +218,7 @@ private:
     OperatorTable m_table;
     std::unordered_map<std::string, std::size_t> m_rowIndex;
     std::vector<std::pair<TimeNs, SliceId>> m_firstCounted; // per CPU row: its first occurrence
+    std::vector<std::int8_t> m_tensorCoresOfName; // by name id: 1 or 0 once decided, -1 before
 };
 
 OperatorTable OperatorTableBuilder::build()
@@ -380,7 +384,7 @@ void OperatorTableBuilder::creditLaunches()
         Launched launched{slices.duration[s], 0, 0};
         if (m_trace.classOf(s) == SliceClass::Kernel) {
             launched.kernels = 1;
-            launched.tensorCoreKernels = gpu::usesTensorCores(m_trace.str(slices.name[s])) ? 1 : 0;
+            launched.tensorCoreKernels = usesTensorCores(slices.name[s]) ? 1 : 0;
         }
         m_launched.emplace_back(external, launched);
     }
@@ -394,6 +398,16 @@ void OperatorTableBuilder::creditLaunches()
     }
     m_launched.resize(kept);
     m_launched.shrink_to_fit();
+}
+
+bool OperatorTableBuilder::usesTensorCores(StringId kernelName)
+{
+    if (m_tensorCoresOfName.empty())
+        m_tensorCoresOfName.assign(m_trace.strings().size(), -1);
+    std::int8_t& known = m_tensorCoresOfName[kernelName];
+    if (known < 0)
+        known = gpu::usesTensorCores(m_trace.str(kernelName)) ? 1 : 0;
+    return known != 0;
 }
 
 Launched OperatorTableBuilder::launchedBy(std::int64_t externalId) const
@@ -618,7 +632,7 @@ void OperatorTableBuilder::countDeviceEvents()
         row.deviceTotal += slices.duration[s];
         if (m_trace.classOf(s) == SliceClass::Kernel) {
             ++row.kernels;
-            row.tensorCoreKernels += gpu::usesTensorCores(m_trace.str(slices.name[s])) ? 1 : 0;
+            row.tensorCoreKernels += usesTensorCores(slices.name[s]) ? 1 : 0;
         }
         row.slices.push_back(s);
         if (!annotation)
