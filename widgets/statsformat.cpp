@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <QTableView>
 
+#include <limits>
+
 namespace ks {
 
 QString statsDuration(TimeNs ns) { return QString::fromStdString(formatDuration(ns)); }
@@ -19,8 +21,11 @@ QString statsPercent(TimeNs part, TimeNs whole)
 
 QString statsBytes(std::int64_t bytes)
 {
-    // formattedDataSize has no sign; frees are negative.
-    const QString size = QLocale().formattedDataSize(bytes < 0 ? -bytes : bytes);
+    // formattedDataSize has no sign; frees are negative (the most negative has no opposite).
+    const qint64 magnitude = bytes >= 0               ? bytes
+        : bytes == std::numeric_limits<qint64>::min() ? std::numeric_limits<qint64>::max()
+                                                      : -bytes;
+    const QString size = QLocale().formattedDataSize(magnitude);
     return bytes < 0 ? QLatin1Char('-') + size : size;
 }
 

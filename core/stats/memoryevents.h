@@ -4,20 +4,36 @@
 // event's text, read back from the source once per trace (analysis::TraceFacts keeps them).
 #include "core/model/trace.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace ks {
+
+// Byte counts add and subtract modulo 2^64: a trace's "Bytes" can be anything up to the 64-bit
+// limits, and a sum of them overflowing is undefined in signed arithmetic. Running sums and
+// their differences stay exact wherever the true result fits in 64 bits.
+constexpr std::int64_t addBytes(std::int64_t a, std::int64_t b)
+{
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+constexpr std::int64_t subtractBytes(std::int64_t a, std::int64_t b)
+{
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+}
 
 struct MemoryBytes {
     std::int64_t cpu = 0, device = 0;
 
     MemoryBytes& operator+=(const MemoryBytes& o)
     {
-        cpu += o.cpu;
-        device += o.device;
+        cpu = addBytes(cpu, o.cpu);
+        device = addBytes(device, o.device);
         return *this;
     }
-    MemoryBytes operator-(const MemoryBytes& o) const { return {cpu - o.cpu, device - o.device}; }
+    MemoryBytes operator-(const MemoryBytes& o) const
+    {
+        return {subtractBytes(cpu, o.cpu), subtractBytes(device, o.device)};
+    }
 };
 
 // Every [memory] instant of the trace, by time (ties in the model's order), as times and running sums:

@@ -111,6 +111,14 @@ struct Launched {
     }
 };
 
+void addMemory(OperatorRow& row, const MemoryBytes& total, const MemoryBytes& self)
+{
+    row.cpuMemory = addBytes(row.cpuMemory, total.cpu);
+    row.selfCpuMemory = addBytes(row.selfCpuMemory, self.cpu);
+    row.deviceMemory = addBytes(row.deviceMemory, total.device);
+    row.selfDeviceMemory = addBytes(row.selfDeviceMemory, self.device);
+}
+
 // Builds torch's event trees one thread at a time and walks each with a stack, so that what it
 // holds besides the table is one thread's ops in order (4 bytes each) and one frame per open op:
 // a large trace's ops were this table's transient when it kept a node per op for all threads.
@@ -565,10 +573,7 @@ void OperatorTableBuilder::count(const Op& op)
     row.selfCpu += cpu - op.childCpu;
     row.deviceTotal += total.time;
     row.selfDevice += op.own.time;
-    row.cpuMemory += op.memory.cpu;
-    row.selfCpuMemory += op.memory.cpu - op.childMemory.cpu;
-    row.deviceMemory += op.memory.device;
-    row.selfDeviceMemory += op.memory.device - op.childMemory.device;
+    addMemory(row, op.memory, op.memory - op.childMemory);
     row.kernels += total.kernels;
     row.tensorCoreKernels += total.tensorCoreKernels;
     row.slices.push_back(op.slice);
@@ -611,10 +616,7 @@ void OperatorTableBuilder::countUnmatchedMemory()
         const MemoryBytes bytes = m_memory.bytes(i);
         OperatorRow& row = m_table.rows[rowFor("[memory]", false, false, m_noShapes)];
         ++row.calls;
-        row.cpuMemory += bytes.cpu;
-        row.selfCpuMemory += bytes.cpu;
-        row.deviceMemory += bytes.device;
-        row.selfDeviceMemory += bytes.device;
+        addMemory(row, bytes, bytes);
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 
 using namespace ks;
 
@@ -288,6 +289,35 @@ private Q_SLOTS:
         const OperatorRow* mm = findRow(table, "aten::mm", false);
         QCOMPARE(mm->calls, 24u);
         QCOMPARE(mm->selfDevice, TimeNs(1807292));
+    }
+
+    // Byte counts at the 64-bit limits: sums that overflow on the way wrap (defined, no
+    // sanitizer finding) and come out exact wherever the true total fits.
+    void memoryBytesAtTheLimits()
+    {
+        constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+        const std::string text = R"json({"traceEvents":[
+ {"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":0,"dur":100,"args":{"External id":1}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":3,"args":{"Bytes":9223372036854775807,"Device Type":1}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":4,"args":{"Bytes":9223372036854775807,"Device Type":1}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":5,"args":{"Bytes":-9223372036854775807,"Device Type":1}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":200,"args":{"Bytes":-9223372036854775807,"Device Type":0}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":201,"args":{"Bytes":-9223372036854775807,"Device Type":0}},
+ {"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":202,"args":{"Bytes":9223372036854775807,"Device Type":0}}
+]})json";
+        const auto loaded = loadTraceFromMemory(text, "limits");
+        QVERIFY(loaded.ok());
+        const OperatorTable table = computeOperatorTable(*loaded.trace);
+        const OperatorRow* op = findRow(table, "op", false);
+        QVERIFY(op);
+        QCOMPARE(op->deviceMemory, kMax); // MAX + MAX - MAX, through a running sum past the limit
+        QCOMPARE(op->selfDeviceMemory, kMax);
+        const OperatorRow* unmatched = findRow(table, "[memory]", false);
+        QVERIFY(unmatched);
+        QCOMPARE(unmatched->calls, 3u);
+        QCOMPARE(unmatched->cpuMemory, -kMax); // -MAX - MAX + MAX
+        const MemoryTimeline events(*loaded.trace);
+        QCOMPARE(events.within(3000, 4000).device, std::int64_t(-2)); // 2^64 - 2 does not fit: it wraps
     }
 
     void sortKeys()

@@ -9,10 +9,13 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTest>
+
+#include <limits>
 
 using namespace ks;
 
@@ -44,6 +47,15 @@ private Q_SLOTS:
         m_mlp = load("mlp_ops");
         m_transformer = load("transformer");
         QVERIFY(m_mlp && m_transformer);
+    }
+
+    // Bytes as the tables show them, down to the most negative count (which has no opposite).
+    void bytesText()
+    {
+        QCOMPARE(statsBytes(512), QLocale().formattedDataSize(512));
+        QCOMPARE(statsBytes(-(4 << 20)), QLatin1Char('-') + QLocale().formattedDataSize(4 << 20));
+        QCOMPARE(statsBytes(std::numeric_limits<std::int64_t>::min()),
+                 QLatin1Char('-') + QLocale().formattedDataSize(std::numeric_limits<qint64>::max()));
     }
 
     void operatorModel()
