@@ -26,17 +26,17 @@ public:
         NvprofRow& r = row(name);
         r.min = r.calls ? std::min(r.min, duration) : duration;
         r.max = r.calls ? std::max(r.max, duration) : duration;
-        r.total += duration;
+        r.total = saturatingAdd(r.total, duration);
         ++r.calls;
         if (bytes >= 0)
-            r.bytes = std::max<std::int64_t>(r.bytes, 0) + bytes;
+            r.bytes = saturatingAdd(std::max<std::int64_t>(r.bytes, 0), bytes);
     }
     // Sorted by total time (then name, so ties print the same every run), with Time(%).
     std::vector<NvprofRow> finish(TimeNs& total)
     {
         total = 0;
         for (const auto& r : m_rows)
-            total += r.total;
+            total = saturatingAdd(total, r.total);
         for (auto& r : m_rows)
             r.timePercent = total > 0 ? 100.0 * double(r.total) / double(total) : 0.0;
         std::sort(m_rows.begin(), m_rows.end(), [](const NvprofRow& a, const NvprofRow& b) {

@@ -3,6 +3,7 @@
 // "[CUDA memcpy HtoD]", "[CUDA memset]") and "API calls" (runtime and driver), each row
 // with Time(%), Time, Calls, Avg, Min, Max, Name, sorted by total time.
 #include "core/gpu/pluginkind.h"
+#include "core/model/saturating.h"
 #include "core/model/trace.h"
 
 #include <string>

@@ -97,7 +97,7 @@ std::vector<KernelRow> computeKernelStats(const Trace& trace, const KernelStatsO
         KernelRow& row = rows[it->second];
         const TimeNs d = slices.duration[s];
         ++row.calls;
-        row.total += d;
+        row.total = saturatingAdd(row.total, d);
         row.min = std::min(row.min, d);
         row.max = std::max(row.max, d);
         row.slices.push_back(s);

@@ -3,6 +3,7 @@
 // grouping, per name, launching operator and launch configuration), calls,
 // total/mean/min/max duration, and the duration-weighted mean blocks per SM and estimated
 // achieved occupancy.
+#include "core/model/saturating.h"
 #include "core/model/trace.h"
 
 #include <array>
@@ -31,7 +32,7 @@ struct KernelRow {
     bool launchConfigVaries = false;
     std::vector<SliceId> slices; // by start time
 
-    TimeNs mean() const { return calls ? (total + TimeNs(calls) / 2) / TimeNs(calls) : 0; }
+    TimeNs mean() const { return calls ? saturatingAdd(total, TimeNs(calls) / 2) / TimeNs(calls) : 0; }
 };
 
 struct KernelStatsOptions {

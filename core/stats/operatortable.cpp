@@ -104,7 +104,7 @@ struct Launched {
 
     Launched& operator+=(const Launched& o)
     {
-        time += o.time;
+        time = saturatingAdd(time, o.time);
         kernels += o.kernels;
         tensorCoreKernels += o.tensorCoreKernels;
         return *this;
@@ -532,7 +532,7 @@ void OperatorTableBuilder::close()
         return;
     }
     Frame& parent = m_open.back();
-    parent.op.childCpu += op.end - op.start;
+    parent.op.childCpu = saturatingAdd(parent.op.childCpu, op.end - op.start);
     parent.op.children += op.total();
     parent.op.childMemory += op.memory;
     if (++parent.op.childCount == 1) {
@@ -569,15 +569,16 @@ void OperatorTableBuilder::count(const Op& op)
     const TimeNs cpu = op.end - op.start;
     const Launched total = op.total();
     ++row.calls;
-    row.cpuTotal += cpu;
-    row.selfCpu += cpu - op.childCpu;
-    row.deviceTotal += total.time;
-    row.selfDevice += op.own.time;
+    const TimeNs selfCpu = saturatingSubtract(cpu, op.childCpu);
+    row.cpuTotal = saturatingAdd(row.cpuTotal, cpu);
+    row.selfCpu = saturatingAdd(row.selfCpu, selfCpu);
+    row.deviceTotal = saturatingAdd(row.deviceTotal, total.time);
+    row.selfDevice = saturatingAdd(row.selfDevice, op.own.time);
     addMemory(row, op.memory, op.memory - op.childMemory);
     row.kernels += total.kernels;
     row.tensorCoreKernels += total.tensorCoreKernels;
     row.slices.push_back(op.slice);
-    m_table.selfCpuTotal += cpu - op.childCpu;
+    m_table.selfCpuTotal = saturatingAdd(m_table.selfCpuTotal, selfCpu);
 }
 
 // Rows appear in time order of their first occurrence (ties in slice order), and each row's
@@ -630,15 +631,15 @@ void OperatorTableBuilder::countDeviceEvents()
         const bool annotation = m_trace.classOf(s) == SliceClass::GpuUserAnnotation;
         OperatorRow& row = m_table.rows[rowFor(torchKey(m_trace.str(slices.name[s])), true, annotation, m_noShapes)];
         ++row.calls;
-        row.selfDevice += slices.duration[s];
-        row.deviceTotal += slices.duration[s];
+        row.selfDevice = saturatingAdd(row.selfDevice, slices.duration[s]);
+        row.deviceTotal = saturatingAdd(row.deviceTotal, slices.duration[s]);
         if (m_trace.classOf(s) == SliceClass::Kernel) {
             ++row.kernels;
             row.tensorCoreKernels += usesTensorCores(slices.name[s]) ? 1 : 0;
         }
         row.slices.push_back(s);
         if (!annotation)
-            m_table.selfDeviceTotal += slices.duration[s];
+            m_table.selfDeviceTotal = saturatingAdd(m_table.selfDeviceTotal, slices.duration[s]);
     }
 }
 

@@ -2,6 +2,7 @@
 // The operator table that torch's key_averages().table() prints, computed from a trace:
 // one row per event name (CPU ops, record_function ranges, runtime and driver calls,
 // overhead, and GPU activities), with torch's rules for nesting and GPU attribution.
+#include "core/model/saturating.h"
 #include "core/model/trace.h"
 
 namespace ks::analysis {
@@ -32,8 +33,8 @@ struct OperatorRow {
     std::vector<SliceId> slices; // the occurrences counted, by start time
 
     // Rounded to the nearest ns, as torch divides in floating point.
-    TimeNs cpuAverage() const { return calls ? (cpuTotal + TimeNs(calls) / 2) / TimeNs(calls) : 0; }
-    TimeNs deviceAverage() const { return calls ? (deviceTotal + TimeNs(calls) / 2) / TimeNs(calls) : 0; }
+    TimeNs cpuAverage() const { return calls ? saturatingAdd(cpuTotal, TimeNs(calls) / 2) / TimeNs(calls) : 0; }
+    TimeNs deviceAverage() const { return calls ? saturatingAdd(deviceTotal, TimeNs(calls) / 2) / TimeNs(calls) : 0; }
 };
 
 struct OperatorTable {

@@ -66,7 +66,7 @@ TimeNs busyTime(const Trace& trace, const Track& track, TimeNs from, TimeNs to)
         if (open && start <= openEnd) {
             openEnd = std::max(openEnd, end);
         } else {
-            total += open ? openEnd - openStart : 0;
+            total = saturatingAdd(total, open ? openEnd - openStart : 0);
             openStart = start;
             openEnd = end;
             open = true;
@@ -77,7 +77,7 @@ TimeNs busyTime(const Trace& trace, const Track& track, TimeNs from, TimeNs to)
         else
             rows.pop_back();
     }
-    return open ? total + (openEnd - openStart) : total;
+    return open ? saturatingAdd(total, openEnd - openStart) : total;
 }
 
 } // namespace
@@ -106,7 +106,8 @@ RangeAggregates computeRangeAggregates(const Trace& trace, TimeNs from, TimeNs t
                     // Children nest inside their parent, so clipping them to the parent's
                     // visible part is clipping them to the range.
                     const TimeNs lo = std::max(slices.start[s], from), hi = std::min(slices.end(s), to);
-                    forEachInRow(trace, r + 1, lo, hi, [&](SliceId c) { children += clipped(slices, c, lo, hi); });
+                    forEachInRow(trace, r + 1, lo, hi,
+                                 [&](SliceId c) { children = saturatingAdd(children, clipped(slices, c, lo, hi)); });
                 }
                 auto [it, inserted] = rowOfName.try_emplace(slices.name[s], result.rows.size());
                 if (inserted) {
@@ -116,8 +117,8 @@ RangeAggregates computeRangeAggregates(const Trace& trace, TimeNs from, TimeNs t
                 }
                 RangeAggregateRow& row = result.rows[it->second];
                 ++row.count;
-                row.total += inside;
-                row.self += inside - children;
+                row.total = saturatingAdd(row.total, inside);
+                row.self = saturatingAdd(row.self, saturatingSubtract(inside, children));
                 row.min = std::min(row.min, inside);
                 row.max = std::max(row.max, inside);
                 row.slices.push_back(s);

@@ -1,6 +1,7 @@
 #pragma once
 // Aggregates for a time range × a set of tracks (the timeline's range selection): per slice
 // name count, total, self, average, min and max, and per GPU stream the busy time.
+#include "core/model/saturating.h"
 #include "core/model/trace.h"
 
 #include <limits>
@@ -20,7 +21,7 @@ struct RangeAggregateRow {
     TimeNs max = 0;
     std::vector<SliceId> slices; // by start time
 
-    TimeNs average() const { return count ? (total + TimeNs(count) / 2) / TimeNs(count) : 0; }
+    TimeNs average() const { return count ? saturatingAdd(total, TimeNs(count) / 2) / TimeNs(count) : 0; }
 };
 
 struct StreamBusyTime {

@@ -1,8 +1,11 @@
 // The operator table against torch's own key_averages() of the same session.
 #include "core/analysis/tracefacts.h"
 #include "core/loading/loader.h"
+#include "core/model/timelimits.h"
+#include "core/stats/kernelstats.h"
 #include "core/stats/memoryevents.h"
 #include "core/stats/operatortable.h"
+#include "core/stats/rangeaggregates.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +14,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <numeric>
 
 using namespace ks;
 
@@ -318,6 +322,42 @@ private Q_SLOTS:
         QCOMPARE(unmatched->cpuMemory, -kMax); // -MAX - MAX + MAX
         const MemoryTimeline events(*loaded.trace);
         QCOMPARE(events.within(3000, 4000).device, std::int64_t(-2)); // 2^64 - 2 does not fit: it wraps
+    }
+
+    // Three ops and three kernels of 4e18 ns each (the model takes up to 2^62): their totals
+    // pass the 64-bit limit, and every table's total saturates there instead of overflowing.
+    void durationTotalsSaturate()
+    {
+        constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();
+        std::string text = R"({"traceEvents":[)";
+        for (int i = 1; i <= 3; ++i) {
+            const std::string n = std::to_string(i);
+            text += std::string(i > 1 ? "," : "") + R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":)" + n
+                + R"(,"ts":0,"dur":4000000000000000,"args":{"External id":)" + n + "}},"
+                + R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":)" + n
+                + R"(,"ts":1,"dur":1,"args":{"correlation":)" + n + R"(,"External id":)" + n + "}},"
+                + R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":)" + std::to_string(6 + i)
+                + R"(,"ts":0,"dur":4000000000000000,"args":{"correlation":)" + n + R"(,"External id":)" + n + "}}";
+        }
+        text += "]}";
+        const auto loaded = loadTraceFromMemory(text, "long");
+        QVERIFY(loaded.ok());
+        const OperatorTable table = computeOperatorTable(*loaded.trace);
+        const OperatorRow* a = findRow(table, "a", false);
+        QVERIFY(a);
+        QCOMPARE(a->calls, 3u);
+        QCOMPARE(a->cpuTotal, kMax);
+        QCOMPARE(a->deviceTotal, kMax);
+        QCOMPARE(a->cpuAverage(), kMax / 3);
+        QCOMPARE(table.selfDeviceTotal, kMax);
+        const auto kernels = computeKernelStats(*loaded.trace);
+        QCOMPARE(kernels.size(), std::size_t(1));
+        QCOMPARE(kernels[0].total, kMax);
+        std::vector<std::uint32_t> tracks(loaded.trace->tracks().size());
+        std::iota(tracks.begin(), tracks.end(), 0u);
+        const auto range = computeRangeAggregates(*loaded.trace, 0, kMaxTimeNs, tracks);
+        QCOMPARE(range.rows.size(), std::size_t(3));
+        QCOMPARE(range.rows[0].total, kMax);
     }
 
     void sortKeys()
