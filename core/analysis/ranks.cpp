@@ -1,6 +1,7 @@
 #include "core/analysis/ranks.h"
 
 #include "core/gpu/intervalset.h"
+#include "core/model/saturating.h"
 
 #include <algorithm>
 #include <cmath>
@@ -68,7 +69,7 @@ RankSummary summarize(const WorkspaceMember& member, std::size_t index, const st
     if (hasSteps) {
         TimeNs sum = 0;
         for (const auto& s : member.steps)
-            sum += s.end - s.start;
+            sum = saturatingAdd(sum, s.end - s.start);
         r.stepTimeMean = sum / static_cast<TimeNs>(member.steps.size());
     } else {
         r.stepTimeMean = r.windowEnd - r.windowStart;
@@ -95,7 +96,7 @@ StragglerVerdict judge(const std::vector<RankSummary>& ranks, const std::vector<
     StragglerVerdict v;
     const RankSummary* top = nullptr;
     for (const auto& r : ranks) {
-        v.totalWait += r.waitCaused;
+        v.totalWait = saturatingAdd(v.totalWait, r.waitCaused);
         if (r.waitCaused > 0 && (!top || r.waitCaused > top->waitCaused))
             top = &r;
     }
@@ -175,22 +176,26 @@ RanksReport analyzeRanks(const Workspace& workspace)
         TimeNs waits = 0;
         std::size_t lastMember = 0;
         for (const auto& p : c.ranks) {
-            report.ranks[p.member].collectiveWait += p.wait;
-            waits += p.wait;
+            TimeNs& rankWait = report.ranks[p.member].collectiveWait;
+            rankWait = saturatingAdd(rankWait, p.wait);
+            waits = saturatingAdd(waits, p.wait);
             if (p.rank == c.lastRank && p.start == c.lastStart)
                 lastMember = p.member;
         }
-        report.ranks[lastMember].waitCaused += waits;
+        TimeNs& caused = report.ranks[lastMember].waitCaused;
+        caused = saturatingAdd(caused, waits);
         ++report.ranks[lastMember].lastArrivals;
         const long long step = stepAt(members[lastMember], c.lastStart - members[lastMember].offset);
-        causedPerStep[c.lastRank][step] += waits;
-        perStep[step][c.lastRank] += waits;
+        TimeNs& causedInStep = causedPerStep[c.lastRank][step];
+        causedInStep = saturatingAdd(causedInStep, waits);
+        TimeNs& byRankInStep = perStep[step][c.lastRank];
+        byRankInStep = saturatingAdd(byRankInStep, waits);
     }
     for (const auto& [step, byRank] : perStep) {
         StepWaitCause s;
         s.step = step;
         for (const auto& [rank, caused] : byRank) {
-            s.totalWait += caused;
+            s.totalWait = saturatingAdd(s.totalWait, caused);
             if (s.rank < 0 || caused > s.waitCaused) {
                 s.rank = rank;
                 s.waitCaused = caused;

@@ -1,6 +1,7 @@
 #include "core/analysis/tracefacts.h"
 
 #include "core/model/freecolumn.h"
+#include "core/model/saturating.h"
 
 #include <algorithm>
 #include <future>
@@ -122,7 +123,7 @@ TimeNs TraceFacts::meanStepTime() const
     // window alone can start after the host range (device work left over from before).
     TimeNs total = 0;
     for (const auto& step : windows.steps)
-        total += std::max(step.end, step.hostEnd) - std::min(step.start, step.hostStart);
+        total = saturatingAdd(total, std::max(step.end, step.hostEnd) - std::min(step.start, step.hostStart));
     return total / TimeNs(windows.steps.size());
 }
 

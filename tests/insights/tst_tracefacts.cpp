@@ -2,6 +2,7 @@
 // fixture's own args (correlation, External id) read through the JSON DOM.
 #include "core/analysis/tracefacts.h"
 #include "core/gpu/gpureport.h"
+#include "core/loading/loader.h"
 #include "core/stats/operatortable.h"
 #include "tests/analysis_gpu/fixtureloader.h"
 #include "tests/insights/fixtureevents.h"
@@ -9,6 +10,7 @@
 #include <QTest>
 
 #include <future>
+#include <limits>
 #include <map>
 
 using namespace ks;
@@ -118,6 +120,22 @@ private slots:
         QVERIFY(!facts->hasSteps());
         QCOMPARE(facts->stepCount(), std::size_t(1));
         QCOMPARE(facts->hostStepOf(facts->windows.stepsStart, facts->windows.stepsStart), 0);
+    }
+
+    // Overlapping steps of 4e18 ns each (hostile input): their total saturates instead of
+    // overflowing, so the mean stays within the 64-bit range.
+    void meanStepTimeOfHugeStepsSaturates()
+    {
+        std::string text = R"({"traceEvents":[)";
+        for (int i = 1; i <= 3; ++i)
+            text += std::string(i > 1 ? "," : "") + R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#)"
+                + std::to_string(i) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(i) + R"(,"dur":4000000000000000})";
+        text += "]}";
+        const auto loaded = loadTraceFromMemory(text, "steps");
+        QVERIFY(loaded.ok());
+        const auto facts = makeTraceFacts(loaded.trace);
+        QCOMPARE(facts->stepCount(), std::size_t(3));
+        QCOMPARE(facts->meanStepTime(), std::numeric_limits<TimeNs>::max() / 3);
     }
 
     // The GPU report and the operator table take the kinds, windows and links built once.
