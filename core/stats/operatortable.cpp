@@ -199,6 +199,10 @@ private:
     // which per kernel was a third of the table's time.
     bool usesTensorCores(StringId kernelName);
     std::size_t rowFor(std::string name, bool device, bool annotation, std::string shapes);
+    // rowFor without building a key: looked up once per distinct name, side and annotation
+    // (ops of one name come thousands of times), then by id. Not for ops grouped by input
+    // shapes, whose key differs from op to op.
+    std::size_t rowOfName(StringId name, bool device, bool annotation);
 
     const Trace& m_trace;
     const analysis::CorrelationIndex& m_links;
@@ -225,6 +229,7 @@ private:
     std::unordered_map<SliceId, std::string> m_shapesOfOp;
     OperatorTable m_table;
     std::unordered_map<std::string, std::size_t> m_rowIndex;
+    std::unordered_map<std::uint64_t, std::size_t> m_rowOfName; // (name, device, annotation) -> row
     std::vector<std::pair<TimeNs, SliceId>> m_firstCounted; // per CPU row: its first occurrence
     std::vector<std::int8_t> m_tensorCoresOfName; // by name id: 1 or 0 once decided, -1 before
 };
@@ -558,10 +563,15 @@ void OperatorTableBuilder::count(const Op& op)
     if (!inRange(op.start))
         return;
     const auto& slices = m_trace.slices();
-    const auto shapes = m_shapesOfOp.find(op.slice);
-    const std::size_t index = rowFor(torchKey(m_trace.str(slices.name[op.slice])), false,
-                                     m_trace.classOf(op.slice) == SliceClass::UserAnnotation,
-                                     shapes != m_shapesOfOp.end() ? shapes->second : m_noShapes);
+    const bool annotation = m_trace.classOf(op.slice) == SliceClass::UserAnnotation;
+    std::size_t index = 0;
+    if (m_options.groupByInputShapes) {
+        const auto shapes = m_shapesOfOp.find(op.slice);
+        index = rowFor(torchKey(m_trace.str(slices.name[op.slice])), false, annotation,
+                       shapes != m_shapesOfOp.end() ? shapes->second : m_noShapes);
+    } else {
+        index = rowOfName(slices.name[op.slice], false, annotation);
+    }
     if (index == m_firstCounted.size())
         m_firstCounted.emplace_back(op.start, op.slice);
     m_firstCounted[index] = std::min(m_firstCounted[index], std::pair(op.start, op.slice));
@@ -601,6 +611,7 @@ void OperatorTableBuilder::orderCpuRows()
         ordered.push_back(std::move(rows[i]));
     rows = std::move(ordered);
     m_rowIndex.clear(); // the rows that follow have keys of their own ([memory], GPU side)
+    m_rowOfName.clear(); // and the rows were reordered
 }
 
 void OperatorTableBuilder::countUnmatchedMemory()
@@ -629,7 +640,7 @@ void OperatorTableBuilder::countDeviceEvents()
                      [&](SliceId a, SliceId b) { return slices.start[a] < slices.start[b]; });
     for (const SliceId s : m_deviceEvents) {
         const bool annotation = m_trace.classOf(s) == SliceClass::GpuUserAnnotation;
-        OperatorRow& row = m_table.rows[rowFor(torchKey(m_trace.str(slices.name[s])), true, annotation, m_noShapes)];
+        OperatorRow& row = m_table.rows[rowOfName(slices.name[s], true, annotation)];
         ++row.calls;
         row.selfDevice = saturatingAdd(row.selfDevice, slices.duration[s]);
         row.deviceTotal = saturatingAdd(row.deviceTotal, slices.duration[s]);
@@ -641,6 +652,16 @@ void OperatorTableBuilder::countDeviceEvents()
         if (!annotation)
             m_table.selfDeviceTotal = saturatingAdd(m_table.selfDeviceTotal, slices.duration[s]);
     }
+}
+
+std::size_t OperatorTableBuilder::rowOfName(StringId name, bool device, bool annotation)
+{
+    const std::uint64_t key =
+        std::uint64_t(name) << 2 | std::uint64_t(device ? 2 : 0) | std::uint64_t(annotation ? 1 : 0);
+    const auto [it, inserted] = m_rowOfName.try_emplace(key, 0);
+    if (inserted)
+        it->second = rowFor(torchKey(m_trace.str(name)), device, annotation, m_noShapes);
+    return it->second;
 }
 
 std::size_t OperatorTableBuilder::rowFor(std::string name, bool device, bool annotation, std::string shapes)
