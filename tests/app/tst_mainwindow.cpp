@@ -192,15 +192,18 @@ private Q_SLOTS:
         // 0.35-0.44x, varying from run to run, without it).
         QVERIFY2(steadyMb < 0.35 * fileMb, qPrintable(QString::number(steadyMb / fileMb)));
         // Nor does it pass that bound on the way, and what it holds for a moment stays under
-        // what it settles at: the peak is the steady RSS (equal in every run measured; 2-3 MB
-        // of room under it for the load's and the GPU report's scratch). It was 0.8-1.2 MB over
-        // while the operator table read the [memory] events for itself and the range table
-        // kept an interval per GPU op, 3.7-4.1 MB over while the GPU report kept an interval
-        // per kernel and per CPU op, and 0.38-0.40x the file when the operator table kept a
-        // node per CPU event and the analyses all ran at once. One column of the model's
-        // slices is 4.5 MB and the model 44 MB; 0.5 MB is the bound's room for the reading.
+        // what it settles at: the peak is the steady RSS (2-3 MB of room under it for the
+        // load's and the GPU report's scratch). For the .json it was equal in every run
+        // measured. The .json.gz's load peaks 4-5 MB higher in about one run in five (parse
+        // batches in flight while the inflating reader is descheduled), 0.7-0.8 MB over the
+        // steady RSS then, so its bound has 1 MB of room, the .json's 0.5 MB for the reading.
+        // It was 0.8-1.2 MB over while the operator table read the [memory] events for itself
+        // and the range table kept an interval per GPU op, 3.7-4.1 MB over while the GPU report
+        // kept an interval per kernel and per CPU op, and 0.38-0.40x the file when the operator
+        // table kept a node per CPU event and the analyses all ran at once. One column of the
+        // model's slices is 4.5 MB and the model 44 MB.
         QVERIFY2(peakMb < 0.35 * fileMb, qPrintable(QString::number(peakMb / fileMb)));
-        QVERIFY2(peakMb - steadyMb < 0.5, qPrintable(QString::number(peakMb - steadyMb)));
+        QVERIFY2(peakMb - steadyMb < (gzipped ? 1.0 : 0.5), qPrintable(QString::number(peakMb - steadyMb)));
 #endif
     }
 
