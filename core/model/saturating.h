@@ -23,4 +23,11 @@ constexpr std::int64_t saturatingSubtract(std::int64_t a, std::int64_t b)
     return difference;
 }
 
+// A total over `count` items, rounded to the nearest unit (torch divides in floating point);
+// 0 for none.
+constexpr std::int64_t roundedMean(std::int64_t total, std::uint64_t count)
+{
+    return count ? saturatingAdd(total, std::int64_t(count / 2)) / std::int64_t(count) : 0;
+}
+
 } // namespace ks

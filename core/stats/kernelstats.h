@@ -32,7 +32,7 @@ struct KernelRow {
     bool launchConfigVaries = false;
     std::vector<SliceId> slices; // by start time
 
-    TimeNs mean() const { return calls ? saturatingAdd(total, TimeNs(calls) / 2) / TimeNs(calls) : 0; }
+    TimeNs mean() const { return roundedMean(total, calls); }
 };
 
 struct KernelStatsOptions {

@@ -33,8 +33,8 @@ struct OperatorRow {
     std::vector<SliceId> slices; // the occurrences counted, by start time
 
     // Rounded to the nearest ns, as torch divides in floating point.
-    TimeNs cpuAverage() const { return calls ? saturatingAdd(cpuTotal, TimeNs(calls) / 2) / TimeNs(calls) : 0; }
-    TimeNs deviceAverage() const { return calls ? saturatingAdd(deviceTotal, TimeNs(calls) / 2) / TimeNs(calls) : 0; }
+    TimeNs cpuAverage() const { return roundedMean(cpuTotal, calls); }
+    TimeNs deviceAverage() const { return roundedMean(deviceTotal, calls); }
 };
 
 struct OperatorTable {

@@ -21,7 +21,7 @@ struct RangeAggregateRow {
     TimeNs max = 0;
     std::vector<SliceId> slices; // by start time
 
-    TimeNs average() const { return count ? saturatingAdd(total, TimeNs(count) / 2) / TimeNs(count) : 0; }
+    TimeNs average() const { return roundedMean(total, count); }
 };
 
 struct StreamBusyTime {
