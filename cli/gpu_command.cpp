@@ -176,9 +176,10 @@ int runGpu(const GpuOptions& options)
         return 1;
     }
     const Trace& trace = *loaded.trace;
-    const auto gpuSteps = options.pluginCompat ? gpu::GpuStepAnnotations::AsSteps : gpu::GpuStepAnnotations::Ignore;
-    const std::vector<gpu::PluginKind> kinds = gpu::classifySlices(trace); // once for all three
-    const gpu::GpuAnalysis analysis = gpu::analyzeGpus(trace, kinds, gpu::computePluginWindows(trace, kinds, gpuSteps));
+    const auto gpuSteps = options.pluginCompat ? facts::GpuStepAnnotations::AsSteps : facts::GpuStepAnnotations::Ignore;
+    const std::vector<facts::PluginKind> kinds = facts::classifySlices(trace); // once for all three
+    const gpu::GpuAnalysis analysis =
+        gpu::analyzeGpus(trace, kinds, facts::computePluginWindows(trace, kinds, gpuSteps));
     gpu::BreakdownOptions breakdownOptions;
     breakdownOptions.pluginFreeTimeReset = options.pluginCompat;
     const gpu::StepBreakdown breakdown = gpu::computeStepBreakdown(trace, kinds, analysis.windows, breakdownOptions);

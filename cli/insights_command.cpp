@@ -12,7 +12,7 @@ namespace ks::cli {
 namespace {
 
 void printText(const std::vector<analysis::Insight>& insights, const std::vector<std::string>& files,
-               const std::vector<std::shared_ptr<const analysis::TraceFacts>>& traces)
+               const std::vector<std::shared_ptr<const facts::TraceFacts>>& traces)
 {
     if (insights.empty()) {
         std::cout << "No findings.\n";
@@ -49,7 +49,7 @@ struct InsightsOptions {
 int runInsights(const InsightsOptions& options)
 {
     const auto& files = options.files;
-    std::vector<std::shared_ptr<const analysis::TraceFacts>> traces;
+    std::vector<std::shared_ptr<const facts::TraceFacts>> traces;
     for (const auto& path : files) {
         const auto loaded = loadTraceFile(path);
         if (!loaded.ok()) {
@@ -57,7 +57,7 @@ int runInsights(const InsightsOptions& options)
                          loaded.fatal ? loaded.fatal->located().c_str() : "cancelled");
             return 1;
         }
-        traces.push_back(analysis::makeTraceFacts(loaded.trace));
+        traces.push_back(facts::makeTraceFacts(loaded.trace));
     }
     const auto insights = analysis::findInsights(traces);
     if (options.json)

@@ -1,6 +1,6 @@
 #include "widgets/gpuviews.h"
 
-#include "core/analysis/tracefacts.h"
+#include "core/facts/tracefacts.h"
 
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
@@ -51,7 +51,7 @@ void GpuViews::analyze(std::shared_ptr<const Trace> trace)
         m_summary->setAnalysing();
     m_jobs->start(
         JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
-        [trace = std::move(trace)] { return gpu::makeGpuReport(analysis::sharedTraceFacts(trace)); },
+        [trace = std::move(trace)] { return gpu::makeGpuReport(facts::sharedTraceFacts(trace)); },
         [this](const std::shared_ptr<const gpu::GpuReport>& report) { apply(report); },
         [this](const QString& error) {
             qWarning().noquote() << "GPU analysis failed:" << error;

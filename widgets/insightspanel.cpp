@@ -1,6 +1,6 @@
 #include "widgets/insightspanel.h"
 
-#include "core/analysis/tracefacts.h"
+#include "core/facts/tracefacts.h"
 
 #include "widgets/insightsmodel.h"
 #include "widgets/jobtracker.h"
@@ -91,7 +91,7 @@ void InsightsPanel::analyze(std::shared_ptr<const Trace> trace)
     m_countLabel->setText(tr("Insights: analysing…"));
     m_jobs->start(
         JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
-        [trace = std::move(trace)] { return analysis::findInsights(*analysis::sharedTraceFacts(trace)); },
+        [trace = std::move(trace)] { return analysis::findInsights(*facts::sharedTraceFacts(trace)); },
         [this](std::vector<analysis::Insight> insights) { apply(std::move(insights)); },
         [this](const QString& error) {
             apply({});

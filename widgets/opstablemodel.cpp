@@ -1,6 +1,6 @@
 #include "widgets/opstablemodel.h"
 
-#include "core/analysis/tracefacts.h"
+#include "core/facts/tracefacts.h"
 
 #include "widgets/statsformat.h"
 
@@ -48,7 +48,7 @@ std::function<StatsTableModel::Installer()> OperatorTableModel::rowsJob(std::sha
     }
     return [trace, options]() -> Installer {
         auto table = std::make_shared<OperatorTable>(
-            trace ? computeOperatorTable(*analysis::sharedTraceFacts(trace), options) : OperatorTable{});
+            trace ? computeOperatorTable(*facts::sharedTraceFacts(trace), options) : OperatorTable{});
         return [table](StatsTableModel& model) { static_cast<OperatorTableModel&>(model).setTable(std::move(*table)); };
     };
 }

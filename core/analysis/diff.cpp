@@ -1,6 +1,6 @@
 #include "core/analysis/diff.h"
 
-#include "core/analysis/tracefacts.h"
+#include "core/facts/tracefacts.h"
 #include "core/gpu/nvprofsummary.h"
 #include "core/gpu/stepbreakdown.h"
 #include "core/stats/kernelstats.h"
@@ -20,7 +20,7 @@ bool contains(std::string_view s, std::string_view part) { return s.find(part) !
 // What one side contributes: its window, step count and GPU breakdown.
 struct SideData {
     DiffSide side;
-    std::shared_ptr<const TraceFacts> facts; // slice kinds and the plugin's step windows
+    std::shared_ptr<const facts::TraceFacts> facts; // slice kinds and the plugin's step windows
     gpu::StepBreakdown breakdown;
     double perStep = 1.0; // divisor turning window totals into per-step figures
 };
@@ -30,7 +30,7 @@ SideData analyzeSide(const WorkspaceMember& member)
     const Trace& trace = *member.trace;
     SideData d;
     d.side.file = member.identity.file;
-    d.facts = sharedTraceFacts(member.trace);
+    d.facts = facts::sharedTraceFacts(member.trace);
     const auto& windows = d.facts->windows;
     d.breakdown = gpu::computeStepBreakdown(trace, d.facts->kinds, windows);
     const bool hasSteps = d.facts->hasSteps() && !member.steps.empty();
@@ -114,9 +114,9 @@ void addCopies(RowJoin& join, const Trace& trace, const SideData& d, bool isBase
 {
     const auto& slices = trace.slices();
     for (SliceId s = 0; s < slices.size(); ++s) {
-        const gpu::PluginKind kind = d.facts->kinds[s];
-        const bool copy = kind == gpu::PluginKind::Memcpy;
-        if ((!copy && kind != gpu::PluginKind::Memset) || slices.start[s] < d.side.windowStart
+        const facts::PluginKind kind = d.facts->kinds[s];
+        const bool copy = kind == facts::PluginKind::Memcpy;
+        if ((!copy && kind != facts::PluginKind::Memset) || slices.start[s] < d.side.windowStart
             || slices.start[s] >= d.side.windowEnd)
             continue;
         const std::string name = copy ? gpu::nvprofMemcpyName(trace.str(slices.name[s])) : "[CUDA memset]";

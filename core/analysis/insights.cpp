@@ -62,7 +62,7 @@ void sortInsights(std::vector<Insight>& insights)
     });
 }
 
-Evidence evidenceFor(const TraceFacts& facts, SliceId s)
+Evidence evidenceFor(const facts::TraceFacts& facts, SliceId s)
 {
     const Trace& trace = *facts.trace;
     const auto& slices = trace.slices();
@@ -76,16 +76,16 @@ Evidence evidenceFor(const TraceFacts& facts, SliceId s)
         e.bytes = info->bytes;
     // A GPU op's context is its launch's; a host call's is its own op and frame.
     SliceId host = s;
-    if (gpu::isDeviceKind(facts.kinds[s]))
+    if (facts::isDeviceKind(facts.kinds[s]))
         host = facts.links.launchOf(s);
     if (host == kNoSlice)
         return e;
-    if (CorrelationIndex::isLaunchClass(trace.classOf(host))) {
+    if (facts::CorrelationIndex::isLaunchClass(trace.classOf(host))) {
         const SliceId op = facts.links.opOf(host);
         if (op != kNoSlice)
             e.context = std::string(trace.str(slices.name[op]));
     }
-    const SliceId frame = pythonFrameOf(trace, host);
+    const SliceId frame = facts::pythonFrameOf(trace, host);
     if (frame != kNoSlice) {
         if (!e.context.empty())
             e.context += " in ";
@@ -126,7 +126,7 @@ bool isDataLoaderName(std::string_view name) { return name.find("DataLoader") !=
 
 // A copy call the host waits in: cudaMemcpy (not Async) always, an async copy when it
 // lands in pageable host memory (the driver stages it synchronously).
-bool isBlockingCopy(const TraceFacts& facts, SliceId call, std::string_view name)
+bool isBlockingCopy(const facts::TraceFacts& facts, SliceId call, std::string_view name)
 {
     if (name == "cudaMemcpy" || name == "cudaMemcpy2D" || name == "cuMemcpyDtoH_v2" || name == "cuMemcpyDtoH")
         return true;
@@ -143,7 +143,7 @@ bool isBlockingCopy(const TraceFacts& facts, SliceId call, std::string_view name
 
 } // namespace
 
-InsightContext::InsightContext(const TraceFacts& f)
+InsightContext::InsightContext(const facts::TraceFacts& f)
     : facts(f)
     , trace(*f.trace)
 {
@@ -153,16 +153,16 @@ InsightContext::InsightContext(const TraceFacts& f)
     // The last call that launched GPU work: a sync after it only waits for the end.
     TimeNs lastLaunchStart = std::numeric_limits<TimeNs>::min();
     for (SliceId s = 0; s < slices.size(); ++s) {
-        if (CorrelationIndex::isLaunchClass(trace.classOf(s)) && !facts.links.gpuOpsOf(s).empty())
+        if (facts::CorrelationIndex::isLaunchClass(trace.classOf(s)) && !facts.links.gpuOpsOf(s).empty())
             lastLaunchStart = std::max(lastLaunchStart, slices.start[s]);
     }
     std::vector<gpu::IntervalSet::Interval> loading;
     std::vector<bool> hasGpuWork(trace.processes().size()); // by process
     for (SliceId s = 0; s < slices.size(); ++s) {
-        if (gpu::isDeviceKind(facts.kinds[s]))
+        if (facts::isDeviceKind(facts.kinds[s]))
             hasGpuWork[trace.tracks()[trace.trackOf(s)].process] = true;
         const SliceClass c = trace.classOf(s);
-        if (CorrelationIndex::isLaunchClass(c)) {
+        if (facts::CorrelationIndex::isLaunchClass(c)) {
             const std::string_view name = trace.str(slices.name[s]);
             // With steps, being inside one decides; without, a device-wide sync after the last
             // launch only waits for the end of the program (torch.cuda.synchronize() at exit).
@@ -198,7 +198,7 @@ void InsightContext::setTime(Insight& insight, double totalNs) const
 
 } // namespace detail
 
-std::vector<Insight> findInsights(const TraceFacts& facts)
+std::vector<Insight> findInsights(const facts::TraceFacts& facts)
 {
     using namespace detail;
     std::vector<Insight> out;
@@ -216,7 +216,7 @@ std::vector<Insight> findInsights(const TraceFacts& facts)
     return out;
 }
 
-std::vector<Insight> findInsights(std::span<const std::shared_ptr<const TraceFacts>> traces)
+std::vector<Insight> findInsights(std::span<const std::shared_ptr<const facts::TraceFacts>> traces)
 {
     std::vector<Insight> out;
     for (std::size_t i = 0; i < traces.size(); ++i) {

@@ -6,7 +6,7 @@
 // pageable-copy, gpu-idle, launch-bound, low-occupancy, memcpy-dtod, cpu-bound-dataloader.
 // "Per step" means averaged over the profiled ProfilerSteps; only what lies inside them
 // counts. A trace without steps is one step.
-#include "core/analysis/tracefacts.h"
+#include "core/facts/tracefacts.h"
 
 #include <memory>
 #include <span>
@@ -82,17 +82,17 @@ struct Insight {
 };
 
 // The findings of one trace, sorted by time at stake (largest first).
-std::vector<Insight> findInsights(const TraceFacts& facts);
+std::vector<Insight> findInsights(const facts::TraceFacts& facts);
 
 // Several traces of one run (ranks): each trace's findings tagged with its index, plus the
 // findings that need all of them together (the multi-rank `straggler` hooks in here).
-std::vector<Insight> findInsights(std::span<const std::shared_ptr<const TraceFacts>> traces);
+std::vector<Insight> findInsights(std::span<const std::shared_ptr<const facts::TraceFacts>> traces);
 
 // --- building blocks, also used by the individual detectors (insights_*.cpp) ---
 
 // Sorts by time at stake, largest first (ties by id, stable for the tests and the JSON).
 void sortInsights(std::vector<Insight>& insights);
 // Evidence for one slice: its range, track, name and the op/frame context of host calls.
-Evidence evidenceFor(const TraceFacts& facts, SliceId s);
+Evidence evidenceFor(const facts::TraceFacts& facts, SliceId s);
 
 } // namespace ks::analysis

@@ -12,7 +12,7 @@ namespace ks::analysis::detail {
 
 // Per-trace inputs of the detectors, computed once.
 struct InsightContext {
-    const TraceFacts& facts;
+    const facts::TraceFacts& facts;
     const Trace& trace;
     double stepCount = 1.0;
     double meanStepNs = 0.0;
@@ -26,7 +26,7 @@ struct InsightContext {
     gpu::IntervalSet dataLoading;
     std::vector<SliceId> dataLoaderSlices;
 
-    explicit InsightContext(const TraceFacts& f);
+    explicit InsightContext(const facts::TraceFacts& f);
     double perStepUs(double totalNs) const { return totalNs / stepCount / 1000.0; }
     // The same for GPU time summed over the trace's GPUs: per GPU (their mean), so that its
     // share of the step stays within 100 % however many GPUs ran.
@@ -60,7 +60,7 @@ std::optional<Insight> detectLowOccupancy(const InsightContext& context);
 std::optional<Insight> detectGpuIdle(const InsightContext& context, const std::vector<IdleGap>& gaps);
 std::optional<Insight> detectLaunchBound(const InsightContext& context, const std::vector<IdleGap>& gaps);
 // Across the traces opened together (ranks of one run): the rank that makes the others wait.
-std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const TraceFacts>> traces);
+std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const facts::TraceFacts>> traces);
 
 // printf into a std::string (titles with numbers); µs per step as "1.23 ms".
 std::string printfString(const char* format, ...) __attribute__((format(printf, 1, 2)));

@@ -21,7 +21,7 @@ std::vector<SliceId> kernelsInSteps(const InsightContext& context)
     const auto& slices = context.trace.slices();
     std::vector<SliceId> out;
     for (SliceId s = 0; s < slices.size(); ++s) {
-        if (context.facts.kinds[s] == gpu::PluginKind::Kernel && context.deviceInSteps(s))
+        if (context.facts.kinds[s] == facts::PluginKind::Kernel && context.deviceInSteps(s))
             out.push_back(s);
     }
     std::sort(out.begin(), out.end(), [&](SliceId a, SliceId b) { return slices.start[a] < slices.start[b]; });
@@ -177,11 +177,11 @@ std::vector<IdleGap> findIdleGaps(const InsightContext& context)
 {
     const Trace& trace = context.trace;
     const auto& slices = trace.slices();
-    const TraceFacts& facts = context.facts;
+    const facts::TraceFacts& facts = context.facts;
     // Device ops per GPU process, by start.
     std::map<std::uint32_t, std::vector<SliceId>> opsByDevice;
     for (SliceId s = 0; s < slices.size(); ++s) {
-        if (gpu::isDeviceKind(facts.kinds[s]))
+        if (facts::isDeviceKind(facts.kinds[s]))
             opsByDevice[trace.tracks()[trace.trackOf(s)].process].push_back(s);
     }
     TimeNs longestSync = 0;
@@ -314,8 +314,8 @@ std::optional<Insight> detectLaunchBound(const InsightContext& context, const st
     }
     std::vector<TimeNs> launchDurations;
     for (SliceId s = 0; s < slices.size(); ++s) {
-        if (context.facts.kinds[s] == gpu::PluginKind::Runtime && contains(context.trace.str(slices.name[s]), "Launch")
-            && context.hostInSteps(s))
+        if (context.facts.kinds[s] == facts::PluginKind::Runtime
+            && contains(context.trace.str(slices.name[s]), "Launch") && context.hostInSteps(s))
             launchDurations.push_back(slices.duration[s]);
     }
     std::vector<IdleGap> launchGaps;

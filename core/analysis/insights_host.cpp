@@ -11,7 +11,7 @@ std::vector<SliceId> gpuOpsNamed(const InsightContext& context, std::string_view
     const auto& slices = context.trace.slices();
     std::vector<SliceId> out;
     for (SliceId s = 0; s < slices.size(); ++s) {
-        if (context.facts.kinds[s] == gpu::PluginKind::Memcpy
+        if (context.facts.kinds[s] == facts::PluginKind::Memcpy
             && context.trace.str(slices.name[s]).find(needle) != std::string_view::npos && context.deviceInSteps(s))
             out.push_back(s);
     }

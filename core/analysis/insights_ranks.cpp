@@ -9,7 +9,7 @@ namespace ks::analysis::detail {
 namespace {
 
 // The straggler rank's own kernels of the collectives it arrived last to: where to look.
-std::vector<Evidence> stragglerEvidence(const TraceFacts& facts, const RanksReport& report, std::size_t member,
+std::vector<Evidence> stragglerEvidence(const facts::TraceFacts& facts, const RanksReport& report, std::size_t member,
                                         int rank)
 {
     std::vector<Evidence> evidence;
@@ -27,7 +27,7 @@ std::vector<Evidence> stragglerEvidence(const TraceFacts& facts, const RanksRepo
 
 } // namespace
 
-std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const TraceFacts>> traces)
+std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const facts::TraceFacts>> traces)
 {
     if (traces.size() < 2)
         return std::nullopt;
@@ -49,7 +49,7 @@ std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const Tra
     const auto& blamedTrace = workspace.members()[memberOf->member].trace;
     const auto traceIt =
         std::find_if(traces.begin(), traces.end(), [&](const auto& facts) { return facts->trace == blamedTrace; });
-    const TraceFacts& facts = **traceIt;
+    const facts::TraceFacts& facts = **traceIt;
 
     const double steps = double(std::max<std::size_t>(memberOf->steps, 1));
     Insight insight;

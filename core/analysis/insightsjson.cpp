@@ -3,7 +3,7 @@
 namespace ks::analysis {
 
 nlohmann::ordered_json insightsToJson(const std::vector<Insight>& insights,
-                                      const std::vector<std::shared_ptr<const TraceFacts>>& traces,
+                                      const std::vector<std::shared_ptr<const facts::TraceFacts>>& traces,
                                       const std::vector<std::string>& files)
 {
     const auto us = [](TimeNs ns) { return double(ns) / 1000.0; };

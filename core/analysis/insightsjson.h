@@ -15,7 +15,7 @@ namespace ks::analysis {
 // `traces[i]` is the trace that insights with traceIndex i came from; `files[i]` its name
 // (may be empty). Evidence times are the trace's own µs (as in the file).
 nlohmann::ordered_json insightsToJson(const std::vector<Insight>& insights,
-                                      const std::vector<std::shared_ptr<const TraceFacts>>& traces,
+                                      const std::vector<std::shared_ptr<const facts::TraceFacts>>& traces,
                                       const std::vector<std::string>& files);
 
 } // namespace ks::analysis

@@ -1,6 +1,6 @@
 #include "core/analysis/workspace.h"
 
-#include "core/gpu/pluginkind.h"
+#include "core/facts/pluginkind.h"
 #include "core/model/boundedjson.h"
 
 #include <nlohmann/json.hpp>
@@ -105,7 +105,7 @@ std::vector<StepSpan> profilerSteps(const Trace& trace, const std::vector<bool>&
         for (SliceId s = track.sliceBegin; s < track.sliceEnd; ++s) {
             if (trace.classOf(s) != SliceClass::UserAnnotation)
                 continue;
-            const long long n = gpu::profilerStepNumber(trace.str(slices.name[s]));
+            const long long n = facts::profilerStepNumber(trace.str(slices.name[s]));
             if (n >= 0)
                 steps.push_back({n, slices.start[s], slices.end(s), s});
         }

@@ -24,7 +24,7 @@ constexpr double kMaxOccupancyPct = 100.0;
 
 } // namespace
 
-GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>& kinds, int device)
+GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<facts::PluginKind>& kinds, int device)
     : m_device(device)
 {
     const auto& slices = trace.slices();
@@ -38,7 +38,7 @@ GpuMetricIndex::GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>
     };
     std::vector<Kernel> kernels;
     for (SliceId s = 0; s < slices.size(); ++s) {
-        if (kinds[s] != PluginKind::Kernel)
+        if (kinds[s] != facts::PluginKind::Kernel)
             continue;
         const GpuOpInfo* op = trace.gpuOpInfo(s);
         if (!op || op->device != device)
@@ -148,11 +148,11 @@ MetricSeries GpuMetricIndex::seriesAt(std::vector<TimeNs> boundaries) const
     return out;
 }
 
-std::vector<int> kernelDevices(const Trace& trace, const std::vector<PluginKind>& kinds)
+std::vector<int> kernelDevices(const Trace& trace, const std::vector<facts::PluginKind>& kinds)
 {
     std::set<int> devices;
     for (SliceId s = 0; s < trace.slices().size(); ++s) {
-        if (kinds[s] != PluginKind::Kernel)
+        if (kinds[s] != facts::PluginKind::Kernel)
             continue;
         if (const GpuOpInfo* op = trace.gpuOpInfo(s); op && op->device >= 0)
             devices.insert(op->device);
@@ -189,13 +189,13 @@ const GpuMetricIndex* GpuAnalysis::gpu(int device) const
     return nullptr;
 }
 
-GpuAnalysis analyzeGpus(const Trace& trace, GpuStepAnnotations gpuSteps)
+GpuAnalysis analyzeGpus(const Trace& trace, facts::GpuStepAnnotations gpuSteps)
 {
-    const std::vector<PluginKind> kinds = classifySlices(trace);
-    return analyzeGpus(trace, kinds, computePluginWindows(trace, kinds, gpuSteps));
+    const std::vector<facts::PluginKind> kinds = facts::classifySlices(trace);
+    return analyzeGpus(trace, kinds, facts::computePluginWindows(trace, kinds, gpuSteps));
 }
 
-GpuAnalysis analyzeGpus(const Trace& trace, const std::vector<PluginKind>& kinds, PluginWindows windows)
+GpuAnalysis analyzeGpus(const Trace& trace, const std::vector<facts::PluginKind>& kinds, facts::PluginWindows windows)
 {
     GpuAnalysis a;
     a.windows = std::move(windows);

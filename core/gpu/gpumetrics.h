@@ -3,8 +3,8 @@
 // per GPU, for the plugin's steps window or any other range, at any bucket width. Each
 // metric is the integral of a step function built once per GPU, so a range costs a few
 // binary searches however many kernels it holds.
+#include "core/facts/stepwindows.h"
 #include "core/gpu/stepfunction.h"
-#include "core/gpu/stepwindows.h"
 
 #include <optional>
 #include <string>
@@ -40,7 +40,7 @@ public:
 
     GpuMetricIndex() = default;
     // Kernels of `device` only (args.device); `kinds` is classifySlices(trace).
-    GpuMetricIndex(const Trace& trace, const std::vector<PluginKind>& kinds, int device);
+    GpuMetricIndex(const Trace& trace, const std::vector<facts::PluginKind>& kinds, int device);
 
     int device() const { return m_device; }
     const Counts& counts() const { return m_counts; }
@@ -65,7 +65,7 @@ private:
 };
 
 // Device indices that have at least one kernel, ascending.
-std::vector<int> kernelDevices(const Trace& trace, const std::vector<PluginKind>& kinds);
+std::vector<int> kernelDevices(const Trace& trace, const std::vector<facts::PluginKind>& kinds);
 
 // The plugin's counter series (§4): bucket width and count over the global window.
 struct PluginCounterBuckets {
@@ -85,14 +85,14 @@ struct GpuSummaryMetrics {
 
 // Per GPU with kernels, ascending.
 struct GpuAnalysis {
-    PluginWindows windows;
+    facts::PluginWindows windows;
     std::vector<GpuMetricIndex> gpus;
     std::vector<GpuSummaryMetrics> summaries;
     const GpuMetricIndex* gpu(int device) const;
 };
-GpuAnalysis analyzeGpus(const Trace& trace, GpuStepAnnotations gpuSteps = GpuStepAnnotations::Ignore);
+GpuAnalysis analyzeGpus(const Trace& trace, facts::GpuStepAnnotations gpuSteps = facts::GpuStepAnnotations::Ignore);
 // The same from the trace's kinds and windows (e.g. TraceFacts::kinds and ::windows).
-GpuAnalysis analyzeGpus(const Trace& trace, const std::vector<PluginKind>& kinds, PluginWindows windows);
+GpuAnalysis analyzeGpus(const Trace& trace, const std::vector<facts::PluginKind>& kinds, facts::PluginWindows windows);
 
 // The GPU summary's display: Python's round(x, 2) printed as a float, "4.9 %", "100.0 %".
 std::string formatPluginPercent(double percent);

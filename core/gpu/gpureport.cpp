@@ -2,7 +2,7 @@
 
 namespace ks::gpu {
 
-std::shared_ptr<const GpuReport> makeGpuReport(std::shared_ptr<const analysis::TraceFacts> facts)
+std::shared_ptr<const GpuReport> makeGpuReport(std::shared_ptr<const facts::TraceFacts> facts)
 {
     auto report = std::make_shared<GpuReport>();
     const Trace& trace = *facts->trace;
@@ -18,7 +18,7 @@ std::shared_ptr<const GpuReport> makeGpuReport(std::shared_ptr<const analysis::T
 
 std::shared_ptr<const GpuReport> makeGpuReport(std::shared_ptr<const Trace> trace)
 {
-    return makeGpuReport(analysis::makeTraceFacts(std::move(trace)));
+    return makeGpuReport(facts::makeTraceFacts(std::move(trace)));
 }
 
 } // namespace ks::gpu

@@ -1,6 +1,6 @@
 #include "core/gpu/nvprofsummary.h"
 
-#include "core/gpu/pluginkind.h"
+#include "core/facts/pluginkind.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -64,22 +64,27 @@ std::string nvprofMemcpyName(std::string_view kinetoName)
     return "[CUDA memcpy " + std::string(kind) + "]";
 }
 
-NvprofSummary computeNvprofSummary(const Trace& trace) { return computeNvprofSummary(trace, classifySlices(trace)); }
+NvprofSummary computeNvprofSummary(const Trace& trace)
+{
+    return computeNvprofSummary(trace, facts::classifySlices(trace));
+}
 
-NvprofSummary computeNvprofSummary(const Trace& trace, const std::vector<PluginKind>& kinds)
+NvprofSummary computeNvprofSummary(const Trace& trace, const std::vector<facts::PluginKind>& kinds)
 {
     const auto& slices = trace.slices();
     RowTable gpu, api;
     for (SliceId s = 0; s < slices.size(); ++s) {
         const TimeNs duration = slices.duration[s];
         const std::string_view name = trace.str(slices.name[s]);
-        const GpuOpInfo* op = isDeviceKind(kinds[s]) ? trace.gpuOpInfo(s) : nullptr;
+        const GpuOpInfo* op = facts::isDeviceKind(kinds[s]) ? trace.gpuOpInfo(s) : nullptr;
         const std::int64_t bytes = op ? op->bytes : -1;
         switch (kinds[s]) {
-        case PluginKind::Kernel: gpu.add(std::string(name), duration, -1); break;
-        case PluginKind::Memcpy: gpu.add(nvprofMemcpyName(name), duration, std::max<std::int64_t>(bytes, 0)); break;
-        case PluginKind::Memset: gpu.add("[CUDA memset]", duration, std::max<std::int64_t>(bytes, 0)); break;
-        case PluginKind::Runtime: api.add(std::string(name), duration, -1); break;
+        case facts::PluginKind::Kernel: gpu.add(std::string(name), duration, -1); break;
+        case facts::PluginKind::Memcpy:
+            gpu.add(nvprofMemcpyName(name), duration, std::max<std::int64_t>(bytes, 0));
+            break;
+        case facts::PluginKind::Memset: gpu.add("[CUDA memset]", duration, std::max<std::int64_t>(bytes, 0)); break;
+        case facts::PluginKind::Runtime: api.add(std::string(name), duration, -1); break;
         default:
             if (isDriverCategory(trace.str(slices.category[s])))
                 api.add(std::string(name), duration, -1);

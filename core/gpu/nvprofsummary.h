@@ -2,7 +2,7 @@
 // nvprof's summary mode: "GPU activities" (each kernel name, one row per memcpy kind such as
 // "[CUDA memcpy HtoD]", "[CUDA memset]") and "API calls" (runtime and driver), each row
 // with Time(%), Time, Calls, Avg, Min, Max, Name, sorted by total time.
-#include "core/gpu/pluginkind.h"
+#include "core/facts/pluginkind.h"
 #include "core/model/saturating.h"
 #include "core/model/trace.h"
 
@@ -33,7 +33,7 @@ std::string nvprofMemcpyName(std::string_view kinetoName);
 
 NvprofSummary computeNvprofSummary(const Trace& trace);
 // The same from the trace's kinds (classifySlices, e.g. TraceFacts::kinds).
-NvprofSummary computeNvprofSummary(const Trace& trace, const std::vector<PluginKind>& kinds);
+NvprofSummary computeNvprofSummary(const Trace& trace, const std::vector<facts::PluginKind>& kinds);
 
 // A time as nvprof prints it: 4 significant digits and a unit ("1.211ms", "812.3us", "950ns").
 std::string formatNvprofTime(double ns);

@@ -32,10 +32,10 @@ bool isDataLoaderName(std::string_view name)
         && name.substr(name.size() - kNext.size()) == kNext;
 }
 
-bool isHostRangeKind(PluginKind k)
+bool isHostRangeKind(facts::PluginKind k)
 {
-    return k == PluginKind::Operator || k == PluginKind::Annotation || k == PluginKind::GpuAnnotation
-        || k == PluginKind::Python;
+    return k == facts::PluginKind::Operator || k == facts::PluginKind::Annotation
+        || k == facts::PluginKind::GpuAnnotation || k == facts::PluginKind::Python;
 }
 
 } // namespace
@@ -59,7 +59,7 @@ constexpr StepRole kNoRole = StepRole(kStepRoleCount);
 // What a slice counts as in the breakdown, kNoRole for what it leaves out.
 class RoleOf {
 public:
-    RoleOf(const Trace& trace, const std::vector<PluginKind>& kinds)
+    RoleOf(const Trace& trace, const std::vector<facts::PluginKind>& kinds)
         : m_trace(trace)
         , m_kinds(kinds)
     {
@@ -74,25 +74,25 @@ public:
 
     StepRole operator()(SliceId s) const
     {
-        const PluginKind kind = m_kinds[s];
+        const facts::PluginKind kind = m_kinds[s];
         switch (kind) {
-        case PluginKind::Kernel:
+        case facts::PluginKind::Kernel:
             return m_commExternalIds.count(m_trace.slices().externalId[s]) ? StepRole::Communication : StepRole::Kernel;
-        case PluginKind::Memcpy: return StepRole::Memcpy;
-        case PluginKind::Memset: return StepRole::Memset;
-        case PluginKind::Runtime: return StepRole::Runtime;
-        case PluginKind::Operator:
-        case PluginKind::Annotation:
-        case PluginKind::GpuAnnotation:
-        case PluginKind::Python: {
+        case facts::PluginKind::Memcpy: return StepRole::Memcpy;
+        case facts::PluginKind::Memset: return StepRole::Memset;
+        case facts::PluginKind::Runtime: return StepRole::Runtime;
+        case facts::PluginKind::Operator:
+        case facts::PluginKind::Annotation:
+        case facts::PluginKind::GpuAnnotation:
+        case facts::PluginKind::Python: {
             const std::string_view name = m_trace.str(m_trace.slices().name[s]);
             // Steps are never a role; with GpuStepAnnotations::Ignore their GPU-side copies
             // are left out as if the trace did not have them.
-            if (profilerStepNumber(name) >= 0 && kind != PluginKind::Python)
+            if (facts::profilerStepNumber(name) >= 0 && kind != facts::PluginKind::Python)
                 return kNoRole;
             if (isCommunicationName(name))
                 return StepRole::Communication;
-            if (kind != PluginKind::Python && isDataLoaderName(name))
+            if (kind != facts::PluginKind::Python && isDataLoaderName(name))
                 return StepRole::DataLoader;
             return StepRole::CpuExec;
         }
@@ -102,7 +102,7 @@ public:
 
 private:
     const Trace& m_trace;
-    const std::vector<PluginKind>& m_kinds;
+    const std::vector<facts::PluginKind>& m_kinds;
     std::unordered_set<std::int64_t> m_commExternalIds;
 };
 
@@ -164,8 +164,8 @@ RoleUnions unionsByRole(const Trace& trace, const RoleOf& roleOf)
 
 } // namespace
 
-StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<PluginKind>& kinds,
-                                   const PluginWindows& windows, const BreakdownOptions& options)
+StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<facts::PluginKind>& kinds,
+                                   const facts::PluginWindows& windows, const BreakdownOptions& options)
 {
     StepBreakdown result;
     RoleUnions roles = unionsByRole(trace, RoleOf(trace, kinds));

@@ -2,7 +2,7 @@
 // The Overview's step-time breakdown (docs/gpu-metrics.md §5): each step's time claimed by
 // Kernel, Memcpy, Memset, Communication, Runtime, DataLoader and CPU Exec in that order,
 // the rest being Other.
-#include "core/gpu/stepwindows.h"
+#include "core/facts/stepwindows.h"
 
 #include <array>
 #include <string_view>
@@ -48,7 +48,7 @@ struct BreakdownOptions {
 
 // `windows` must come from the same trace; their steps decide whether GPU-side
 // ProfilerStep copies count as steps (GpuStepAnnotations::AsSteps) or are left out.
-StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<PluginKind>& kinds,
-                                   const PluginWindows& windows, const BreakdownOptions& options = {});
+StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<facts::PluginKind>& kinds,
+                                   const facts::PluginWindows& windows, const BreakdownOptions& options = {});
 
 } // namespace ks::gpu

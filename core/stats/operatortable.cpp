@@ -1,8 +1,8 @@
 #include "core/stats/operatortable.h"
 
-#include "core/analysis/tracefacts.h"
+#include "core/facts/memoryevents.h"
+#include "core/facts/tracefacts.h"
 #include "core/gpu/tensorcores.h"
-#include "core/stats/memoryevents.h"
 
 #include <nlohmann/json.hpp>
 
@@ -124,7 +124,7 @@ void addMemory(OperatorRow& row, const MemoryBytes& total, const MemoryBytes& se
 // a large trace's ops were this table's transient when it kept a node per op for all threads.
 class OperatorTableBuilder {
 public:
-    OperatorTableBuilder(const Trace& trace, const analysis::CorrelationIndex& links, const MemoryTimeline& memory,
+    OperatorTableBuilder(const Trace& trace, const facts::CorrelationIndex& links, const MemoryTimeline& memory,
                          const OperatorTableOptions& options)
         : m_trace(trace)
         , m_links(links)
@@ -205,7 +205,7 @@ private:
     std::size_t rowOfName(StringId name, bool device, bool annotation);
 
     const Trace& m_trace;
-    const analysis::CorrelationIndex& m_links;
+    const facts::CorrelationIndex& m_links;
     const MemoryTimeline& m_memory;
     const OperatorTableOptions& m_options;
     const std::string m_noShapes; // the shapes key of what has none: "[]" when grouping by them
@@ -685,14 +685,14 @@ std::size_t OperatorTableBuilder::rowFor(std::string name, bool device, bool ann
 
 } // namespace
 
-OperatorTable computeOperatorTable(const analysis::TraceFacts& facts, const OperatorTableOptions& options)
+OperatorTable computeOperatorTable(const facts::TraceFacts& facts, const OperatorTableOptions& options)
 {
     return OperatorTableBuilder(*facts.trace, facts.links, facts.memory, options).build();
 }
 
 OperatorTable computeOperatorTable(const Trace& trace, const OperatorTableOptions& options)
 {
-    const analysis::CorrelationIndex links(trace, gpu::classifySlices(trace));
+    const facts::CorrelationIndex links(trace, facts::classifySlices(trace));
     const MemoryTimeline memory(trace);
     return OperatorTableBuilder(trace, links, memory, options).build();
 }

@@ -5,7 +5,7 @@
 #include "core/model/saturating.h"
 #include "core/model/trace.h"
 
-namespace ks::analysis {
+namespace ks::facts {
 struct TraceFacts;
 }
 
@@ -55,7 +55,7 @@ struct OperatorTableOptions {
 
 // GPU activities are credited through the facts' correlation links and memory through their
 // [memory] events (both built once per trace).
-OperatorTable computeOperatorTable(const analysis::TraceFacts& facts, const OperatorTableOptions& options = {});
+OperatorTable computeOperatorTable(const facts::TraceFacts& facts, const OperatorTableOptions& options = {});
 // The same, classifying the trace, linking its correlations and reading its [memory] events first.
 OperatorTable computeOperatorTable(const Trace& trace, const OperatorTableOptions& options = {});
 

@@ -1,9 +1,9 @@
 // The operator table against torch's own key_averages() of the same session.
-#include "core/analysis/tracefacts.h"
+#include "core/facts/memoryevents.h"
+#include "core/facts/tracefacts.h"
 #include "core/loading/loader.h"
 #include "core/model/timelimits.h"
 #include "core/stats/kernelstats.h"
-#include "core/stats/memoryevents.h"
 #include "core/stats/operatortable.h"
 #include "core/stats/rangeaggregates.h"
 
@@ -277,7 +277,7 @@ private Q_SLOTS:
         QFETCH(bool, throughFacts);
         auto transformer = load("transformer");
         QVERIFY(transformer);
-        const OperatorTable table = throughFacts ? computeOperatorTable(*analysis::makeTraceFacts(transformer))
+        const OperatorTable table = throughFacts ? computeOperatorTable(*facts::makeTraceFacts(transformer))
                                                  : computeOperatorTable(*transformer);
         QVERIFY(table.hasMemory);
         const OperatorRow* empty = findRow(table, "aten::empty", false);

@@ -55,7 +55,7 @@ void TestGpuMetrics::pluginNumbers()
     const auto trace = fixtureTrace(fixture.toStdString());
     QVERIFY(trace);
     const auto& ref = pluginReference()["traces"][fixture.toStdString()];
-    const GpuAnalysis a = analyzeGpus(*trace, GpuStepAnnotations::AsSteps);
+    const GpuAnalysis a = analyzeGpus(*trace, facts::GpuStepAnnotations::AsSteps);
 
     const auto& w = ref["window_us"];
     QVERIFY(std::abs(nsToUs(a.windows.globalStart) - w["global_start"].get<double>()) < kTimeToleranceUs);
@@ -103,8 +103,8 @@ void TestGpuMetrics::stepWindowsWithGpuCopies()
     const auto trace = fixtureTrace(fixture.toStdString());
     QVERIFY(trace);
     const auto& steps = pluginReference()["traces"][fixture.toStdString()]["steps_us"];
-    const auto kinds = classifySlices(*trace);
-    const PluginWindows w = computePluginWindows(*trace, kinds, GpuStepAnnotations::AsSteps);
+    const auto kinds = facts::classifySlices(*trace);
+    const facts::PluginWindows w = facts::computePluginWindows(*trace, kinds, facts::GpuStepAnnotations::AsSteps);
     QCOMPARE(w.steps.size(), steps.size());
     for (std::size_t i = 0; i < steps.size(); ++i) {
         QVERIFY(std::abs(nsToUs(w.steps[i].start) - steps[i][0].get<double>()) < kTimeToleranceUs);
@@ -157,8 +157,8 @@ void TestGpuMetrics::gpuStepCopiesChangeNoMetric()
 {
     QFETCH(QString, fixture);
     const auto trace = fixtureTrace(fixture.toStdString());
-    const GpuAnalysis plugin = analyzeGpus(*trace, GpuStepAnnotations::AsSteps);
-    const GpuAnalysis ours = analyzeGpus(*trace, GpuStepAnnotations::Ignore);
+    const GpuAnalysis plugin = analyzeGpus(*trace, facts::GpuStepAnnotations::AsSteps);
+    const GpuAnalysis ours = analyzeGpus(*trace, facts::GpuStepAnnotations::Ignore);
     QCOMPARE(ours.windows.stepsStart, plugin.windows.stepsStart);
     QCOMPARE(ours.windows.stepsEnd, plugin.windows.stepsEnd);
     QCOMPARE(ours.summaries.at(0).steps.utilization, plugin.summaries.at(0).steps.utilization);
@@ -170,7 +170,7 @@ void TestGpuMetrics::gpuStepCopiesChangeNoMetric()
 void TestGpuMetrics::rangeMetricsMatchBruteForce()
 {
     const auto trace = fixtureTrace("transformer");
-    const auto kinds = classifySlices(*trace);
+    const auto kinds = facts::classifySlices(*trace);
     const GpuMetricIndex index(*trace, kinds, 0);
     const auto& slices = trace->slices();
     const TimeNs t0 = trace->startTime();
@@ -181,7 +181,7 @@ void TestGpuMetrics::rangeMetricsMatchBruteForce()
         std::vector<std::pair<TimeNs, TimeNs>> clipped;
         double occWeighted = 0, occWeight = 0;
         for (SliceId s = 0; s < slices.size(); ++s) {
-            if (kinds[s] != PluginKind::Kernel || trace->gpuOpInfo(s)->device != 0)
+            if (kinds[s] != facts::PluginKind::Kernel || trace->gpuOpInfo(s)->device != 0)
                 continue;
             const TimeNs lo = std::max(a, slices.start[s]), hi = std::min(b, slices.end(s));
             if (hi <= lo)
@@ -267,7 +267,7 @@ void TestGpuMetrics::absurdKernelValuesSaturate()
         builder.addSlice(kernel);
     }
     const Trace trace = builder.finish();
-    const GpuMetricIndex index(trace, classifySlices(trace), 0);
+    const GpuMetricIndex index(trace, facts::classifySlices(trace), 0);
     QCOMPARE(index.counts().withBlocksPerSm, std::uint64_t(2));
     const RangeMetrics m = index.metrics(1000, 2500);
     QCOMPARE(m.utilization, 1.0);

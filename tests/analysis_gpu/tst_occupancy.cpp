@@ -1,7 +1,7 @@
 // kineto's est. achieved occupancy recomputed from each kernel's launch parameters
 // (collector-notes.md §7), against the value kineto wrote for every kernel of the fixtures.
+#include "core/facts/pluginkind.h"
 #include "core/gpu/occupancy.h"
-#include "core/gpu/pluginkind.h"
 #include "fixtureloader.h"
 
 #include <QTest>
@@ -88,12 +88,12 @@ void TestOccupancy::everyFixtureKernel()
     QFETCH(QString, fixture);
     const auto trace = fixtureTrace(fixture.toStdString());
     QVERIFY(trace);
-    const auto kinds = classifySlices(*trace);
+    const auto kinds = facts::classifySlices(*trace);
     const DeviceProperties* device = trace->deviceFor(0);
     QVERIFY(device);
     int checked = 0;
     for (SliceId s = 0; s < trace->slices().size(); ++s) {
-        if (kinds[s] != PluginKind::Kernel)
+        if (kinds[s] != facts::PluginKind::Kernel)
             continue;
         const GpuOpInfo* op = trace->gpuOpInfo(s);
         QVERIFY(op && op->estAchievedOccupancyPct >= 0);

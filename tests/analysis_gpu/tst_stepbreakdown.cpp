@@ -63,9 +63,9 @@ void TestStepBreakdown::average()
     QFETCH(std::vector<double>, partsPct);
     const auto trace = fixtureTrace(fixture.toStdString());
     QVERIFY(trace);
-    const auto kinds = classifySlices(*trace);
-    const PluginWindows windows =
-        computePluginWindows(*trace, kinds, pluginSteps ? GpuStepAnnotations::AsSteps : GpuStepAnnotations::Ignore);
+    const auto kinds = facts::classifySlices(*trace);
+    const facts::PluginWindows windows = facts::computePluginWindows(
+        *trace, kinds, pluginSteps ? facts::GpuStepAnnotations::AsSteps : facts::GpuStepAnnotations::Ignore);
     BreakdownOptions options;
     options.pluginFreeTimeReset = pluginSteps;
     const StepBreakdown b = computeStepBreakdown(*trace, kinds, windows, options);
@@ -87,8 +87,8 @@ void TestStepBreakdown::average()
 void TestStepBreakdown::perStepPartsAddUp()
 {
     const auto trace = fixtureTrace("big");
-    const auto kinds = classifySlices(*trace);
-    const PluginWindows windows = computePluginWindows(*trace, kinds);
+    const auto kinds = facts::classifySlices(*trace);
+    const facts::PluginWindows windows = facts::computePluginWindows(*trace, kinds);
     const StepBreakdown b = computeStepBreakdown(*trace, kinds, windows);
     QCOMPARE(b.steps.size(), std::size_t(12));
     for (const auto& row : b.steps) {
@@ -113,8 +113,8 @@ void TestStepBreakdown::claimsInPriorityOrder()
     ]})";
     const LoadResult loaded = loadTraceFromMemory(json, "inline");
     QVERIFY(loaded.ok());
-    const auto kinds = classifySlices(*loaded.trace);
-    const PluginWindows windows = computePluginWindows(*loaded.trace, kinds);
+    const auto kinds = facts::classifySlices(*loaded.trace);
+    const facts::PluginWindows windows = facts::computePluginWindows(*loaded.trace, kinds);
     QCOMPARE(windows.steps.size(), std::size_t(1));
     QCOMPARE(windows.steps[0].deviceEventCount, std::uint64_t(1));
     const StepBreakdown b = computeStepBreakdown(*loaded.trace, kinds, windows);
@@ -146,8 +146,9 @@ void TestStepBreakdown::nestedSlicesCountOncePerRole()
     ]})";
     const LoadResult loaded = loadTraceFromMemory(json, "inline");
     QVERIFY(loaded.ok());
-    const auto kinds = classifySlices(*loaded.trace);
-    const StepBreakdown b = computeStepBreakdown(*loaded.trace, kinds, computePluginWindows(*loaded.trace, kinds));
+    const auto kinds = facts::classifySlices(*loaded.trace);
+    const StepBreakdown b =
+        computeStepBreakdown(*loaded.trace, kinds, facts::computePluginWindows(*loaded.trace, kinds));
     QCOMPARE(b.steps.size(), std::size_t(1));
     const auto& parts = b.steps[0].parts;
     QCOMPARE(parts[std::size_t(StepRole::Runtime)], 12000.0); // 14..16 in an op, 40..44 in the loader, 80..86

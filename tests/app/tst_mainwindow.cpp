@@ -1,7 +1,7 @@
 #include "app/mainwindow.h"
 #include "app/memorypolicy.h"
 #include "bench/tiler/tracetiler.h"
-#include "core/analysis/tracefacts.h"
+#include "core/facts/tracefacts.h"
 #include "core/gpu/gpureport.h"
 #include "core/loading/loader.h"
 #include "guithreadbusymeter.h"
@@ -174,7 +174,7 @@ private Q_SLOTS:
         // The analyses share the facts the GPU report keeps (the insights and the operator
         // table for every range take them from there instead of building their own).
         QVERIFY(report);
-        QCOMPARE(analysis::sharedTraceFacts(window.trace()), report->facts);
+        QCOMPARE(facts::sharedTraceFacts(window.trace()), report->facts);
         QTRY_COMPARE_WITH_TIMEOUT(progressShown(), 0, 60000); // a table may recompute once more for the visible range
         qInfo("%d event-loop iterations; the longest kept the GUI thread busy %.1f ms (CPU)", meter.iterations(),
               meter.longestMs());

@@ -22,7 +22,7 @@ namespace {
 
 std::vector<Insight> insightsOf(const char* fixture)
 {
-    return findInsights(*makeTraceFacts(testing::fixtureTrace(fixture)));
+    return findInsights(*facts::makeTraceFacts(testing::fixtureTrace(fixture)));
 }
 
 const Insight* find(const std::vector<Insight>& insights, const std::string& id)
@@ -119,7 +119,7 @@ private slots:
         }
         QVERIFY(std::abs(pageable->timeUs - sumDurUs(copies) / steps) < 0.01);
         const double meanStepUs =
-            double(makeTraceFacts(testing::fixtureTrace("train_baseline"))->meanStepTime()) / 1000.0;
+            double(facts::makeTraceFacts(testing::fixtureTrace("train_baseline"))->meanStepTime()) / 1000.0;
         QVERIFY(std::abs(pageable->share - pageable->timeUs / meanStepUs) < 1e-6);
     }
 
@@ -247,7 +247,7 @@ private slots:
         doc.erase("deviceProperties");
         const LoadResult loaded = loadTraceFromMemory(doc.dump(), "cpu_only.json");
         QVERIFY(loaded.ok());
-        const auto insights = findInsights(*makeTraceFacts(loaded.trace));
+        const auto insights = findInsights(*facts::makeTraceFacts(loaded.trace));
         QVERIFY2(insights.empty(), insights.empty() ? "" : insights.front().id.c_str());
     }
 
@@ -299,7 +299,7 @@ private slots:
 ]})json";
         const LoadResult loaded = loadTraceFromMemory(text, "odd.json");
         QVERIFY(loaded.ok());
-        const auto facts = makeTraceFacts(loaded.trace);
+        const auto facts = facts::makeTraceFacts(loaded.trace);
         const auto insights = findInsights(*facts);
         for (const auto& i : insights) {
             QVERIFY(std::isfinite(i.timeUs));
@@ -352,7 +352,7 @@ private slots:
                 fixture.select("gpu_memcpy", [](const std::string& n) { return n.find("DtoD") != std::string::npos; }))
             / 3.0;
         const double meanStepUs =
-            double(makeTraceFacts(testing::fixtureTrace("train_baseline"))->meanStepTime()) / 1000.0;
+            double(facts::makeTraceFacts(testing::fixtureTrace("train_baseline"))->meanStepTime()) / 1000.0;
         QVERIFY(dtodUs / meanStepUs < thresholds::kDtodMinShare);
         QVERIFY(!find(insights, "memcpy-dtod"));
     }
@@ -360,9 +360,9 @@ private slots:
     void ranksOfOneRun()
     {
         // Rank 1 sleeps before every step, so rank 0 waits inside its allreduces.
-        const std::vector<std::shared_ptr<const TraceFacts>> ranks{
-            makeTraceFacts(testing::fixtureTrace("straggler_rank0")),
-            makeTraceFacts(testing::fixtureTrace("straggler_rank1"))};
+        const std::vector<std::shared_ptr<const facts::TraceFacts>> ranks{
+            facts::makeTraceFacts(testing::fixtureTrace("straggler_rank0")),
+            facts::makeTraceFacts(testing::fixtureTrace("straggler_rank1"))};
         const auto insights = findInsights(ranks);
         checkSortedByTime(insights);
         std::set<int> tagged;
@@ -401,8 +401,9 @@ private slots:
     {
         // ddp_rank0/1: rank 1 waits in the first steps, rank 0 in the last (insights-notes §5):
         // the finding names the rank that caused most of the waiting, and says it is not every step.
-        const std::vector<std::shared_ptr<const TraceFacts>> ranks{makeTraceFacts(testing::fixtureTrace("ddp_rank1")),
-                                                                   makeTraceFacts(testing::fixtureTrace("ddp_rank0"))};
+        const std::vector<std::shared_ptr<const facts::TraceFacts>> ranks{
+            facts::makeTraceFacts(testing::fixtureTrace("ddp_rank1")),
+            facts::makeTraceFacts(testing::fixtureTrace("ddp_rank0"))};
         const Insight* straggler = nullptr;
         const auto insights = findInsights(ranks);
         straggler = find(insights, "straggler");
@@ -414,7 +415,7 @@ private slots:
 
     void jsonFollowsTheContract()
     {
-        const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("train_baseline"));
         const auto insights = findInsights(*facts);
         const auto json = insightsToJson(insights, {facts}, {"train_baseline.pt.trace.json.gz"});
         const auto& list = json.at("insights");

@@ -143,7 +143,7 @@ private slots:
 private:
     static std::pair<TimeNs, TimeNs> firstStep(const std::shared_ptr<const Trace>& trace)
     {
-        const auto facts = analysis::makeTraceFacts(trace);
+        const auto facts = facts::makeTraceFacts(trace);
         return {facts->windows.steps[0].hostStart, facts->windows.steps[0].hostEnd};
     }
 };

@@ -1,6 +1,6 @@
 // TraceFacts: step windows and the launch <-> GPU op <-> CPU op links, checked against the
 // fixture's own args (correlation, External id) read through the JSON DOM.
-#include "core/analysis/tracefacts.h"
+#include "core/facts/tracefacts.h"
 #include "core/gpu/gpureport.h"
 #include "core/loading/loader.h"
 #include "core/stats/operatortable.h"
@@ -22,7 +22,7 @@ class TstTraceFacts : public QObject {
 private slots:
     void stepsAreTheProfilerSteps()
     {
-        const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("train_baseline"));
         const kstest::FixtureEvents fixture("train_baseline");
         QVERIFY(facts->hasSteps());
         QCOMPARE(facts->stepCount(), fixture.steps.size()); // 3 active steps
@@ -37,7 +37,7 @@ private slots:
 
     void everyKernelFindsItsLaunchByCorrelation()
     {
-        const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("train_baseline"));
         const Trace& trace = *facts->trace;
         const kstest::FixtureEvents fixture("train_baseline");
         std::map<std::int64_t, std::string> launchNames; // correlation -> runtime/driver name
@@ -55,7 +55,7 @@ private slots:
         }
         std::size_t linked = 0, gpuOps = 0;
         for (SliceId s = 0; s < trace.slices().size(); ++s) {
-            if (!gpu::isDeviceKind(facts->kinds[s]))
+            if (!facts::isDeviceKind(facts->kinds[s]))
                 continue;
             ++gpuOps;
             const SliceId launch = facts->links.launchOf(s);
@@ -74,7 +74,7 @@ private slots:
 
     void syncLeadsBackToItemAndItsPythonFrame()
     {
-        const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("train_baseline"));
         const Trace& trace = *facts->trace;
         int syncsUnderItem = 0;
         for (SliceId s = 0; s < trace.slices().size(); ++s) {
@@ -89,7 +89,7 @@ private slots:
             QVERIFY(std::find(launches.begin(), launches.end(), s) != launches.end());
             if (opName == "aten::_local_scalar_dense") {
                 ++syncsUnderItem;
-                const SliceId frame = pythonFrameOf(trace, s);
+                const SliceId frame = facts::pythonFrameOf(trace, s);
                 QVERIFY(frame != kNoSlice); // with_stack was on
                 QCOMPARE(trace.classOf(frame), SliceClass::PythonFunction);
                 QVERIFY(trace.slices().start[frame] <= trace.slices().start[s]);
@@ -102,7 +102,7 @@ private slots:
 
     void deviceSyncAfterTheLastStepIsInNoStep()
     {
-        const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("train_baseline"));
         const Trace& trace = *facts->trace;
         int found = 0;
         for (SliceId s = 0; s < trace.slices().size(); ++s) {
@@ -116,7 +116,7 @@ private slots:
 
     void withoutStepsTheTraceIsOneStep()
     {
-        const auto facts = makeTraceFacts(testing::fixtureTrace("multistream"));
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("multistream"));
         QVERIFY(!facts->hasSteps());
         QCOMPARE(facts->stepCount(), std::size_t(1));
         QCOMPARE(facts->hostStepOf(facts->windows.stepsStart, facts->windows.stepsStart), 0);
@@ -133,7 +133,7 @@ private slots:
         text += "]}";
         const auto loaded = loadTraceFromMemory(text, "steps");
         QVERIFY(loaded.ok());
-        const auto facts = makeTraceFacts(loaded.trace);
+        const auto facts = facts::makeTraceFacts(loaded.trace);
         QCOMPARE(facts->stepCount(), std::size_t(3));
         QCOMPARE(facts->meanStepTime(), std::numeric_limits<TimeNs>::max() / 3);
     }
@@ -141,7 +141,7 @@ private slots:
     // The GPU report and the operator table take the kinds, windows and links built once.
     void gpuReportAndOperatorTableUseTheFacts()
     {
-        const auto facts = makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("train_baseline"));
         const Trace& trace = *facts->trace;
         const auto report = gpu::makeGpuReport(facts);
         QCOMPARE(report->facts, facts);
@@ -181,26 +181,26 @@ private slots:
     {
         const LoadResult loaded = loadTraceFile(std::string(KS_TEST_DATA) + "/train_baseline.pt.trace.json.gz");
         QVERIFY(loaded.ok());
-        std::vector<std::future<std::shared_ptr<const TraceFacts>>> callers;
+        std::vector<std::future<std::shared_ptr<const facts::TraceFacts>>> callers;
         for (int i = 0; i < 4; ++i)
-            callers.push_back(std::async(std::launch::async, [&] { return sharedTraceFacts(loaded.trace); }));
+            callers.push_back(std::async(std::launch::async, [&] { return facts::sharedTraceFacts(loaded.trace); }));
         auto first = callers.front().get();
         QVERIFY(first);
         QCOMPARE(first->trace, loaded.trace);
         for (std::size_t i = 1; i < callers.size(); ++i)
             QCOMPARE(callers[i].get(), first);
-        QCOMPARE(sharedTraceFacts(loaded.trace), first);
-        QCOMPARE(first->windows.steps.size(), makeTraceFacts(loaded.trace)->windows.steps.size());
+        QCOMPARE(facts::sharedTraceFacts(loaded.trace), first);
+        QCOMPARE(first->windows.steps.size(), facts::makeTraceFacts(loaded.trace)->windows.steps.size());
 
         // Another trace gets its own facts.
-        const auto other = sharedTraceFacts(testing::fixtureTrace("multistream"));
+        const auto other = facts::sharedTraceFacts(testing::fixtureTrace("multistream"));
         QVERIFY(other != first);
         QCOMPARE(other->trace, testing::fixtureTrace("multistream"));
 
-        const std::weak_ptr<const TraceFacts> watch = first;
+        const std::weak_ptr<const facts::TraceFacts> watch = first;
         first.reset();
         QVERIFY(watch.expired()); // the table did not keep it alive
-        const auto rebuilt = sharedTraceFacts(loaded.trace);
+        const auto rebuilt = facts::sharedTraceFacts(loaded.trace);
         QCOMPARE(rebuilt->trace, loaded.trace);
         QCOMPARE(rebuilt->windows.steps.size(), std::size_t(3));
     }

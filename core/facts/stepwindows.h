@@ -1,13 +1,13 @@
 #pragma once
 // The TensorBoard plugin's time windows (docs/gpu-metrics.md §2): ProfilerStep steps with
 // its device adjustment and tail trim, the steps window [S, E] and the global window.
-#include "core/gpu/pluginkind.h"
+#include "core/facts/pluginkind.h"
 #include "core/model/trace.h"
 
 #include <string>
 #include <vector>
 
-namespace ks::gpu {
+namespace ks::facts {
 
 enum class GpuStepAnnotations : std::uint8_t {
     Ignore, // Kinetoscope's default: a GPU-side ProfilerStep copy is not a step of its own
@@ -43,4 +43,4 @@ PluginWindows computePluginWindows(const Trace& trace, const std::vector<PluginK
 std::vector<SliceId> slicesInFileOrder(const Trace& trace, const std::vector<PluginKind>& kinds,
                                        bool (*accept)(PluginKind));
 
-} // namespace ks::gpu
+} // namespace ks::facts

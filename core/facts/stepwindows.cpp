@@ -1,10 +1,10 @@
-#include "core/gpu/stepwindows.h"
+#include "core/facts/stepwindows.h"
 
 #include <algorithm>
 #include <limits>
 #include <unordered_map>
 
-namespace ks::gpu {
+namespace ks::facts {
 
 namespace {
 
@@ -227,4 +227,4 @@ PluginWindows computePluginWindows(const Trace& trace, const std::vector<PluginK
     return w;
 }
 
-} // namespace ks::gpu
+} // namespace ks::facts

@@ -7,10 +7,10 @@
 //
 // The GPU report (gpu::makeGpuReport: metrics, step breakdown, nvprof summary) takes its
 // kinds and windows from here, and the operator table its GPU attribution (links) and memory.
-#include "core/gpu/pluginkind.h"
-#include "core/gpu/stepwindows.h"
+#include "core/facts/memoryevents.h"
+#include "core/facts/pluginkind.h"
+#include "core/facts/stepwindows.h"
 #include "core/model/trace.h"
-#include "core/stats/memoryevents.h"
 
 #include <cstdint>
 #include <memory>
@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-namespace ks::analysis {
+namespace ks::facts {
 
 // Runtime/driver launches <-> GPU ops <-> CPU ops. Lookups are binary searches over sorted
 // (id, slice) pairs: no per-slice arrays beyond what the links need. Refers to the trace it
@@ -26,7 +26,7 @@ namespace ks::analysis {
 class CorrelationIndex {
 public:
     CorrelationIndex() = default;
-    CorrelationIndex(const Trace& trace, const std::vector<gpu::PluginKind>& kinds);
+    CorrelationIndex(const Trace& trace, const std::vector<facts::PluginKind>& kinds);
 
     // The runtime or driver call that launched a kernel/memcpy/memset, or kNoSlice.
     SliceId launchOf(SliceId gpuOp) const;
@@ -70,8 +70,8 @@ SliceId pythonFrameOf(const Trace& trace, SliceId hostSlice);
 
 struct TraceFacts {
     std::shared_ptr<const Trace> trace;
-    std::vector<gpu::PluginKind> kinds; // gpu::classifySlices
-    gpu::PluginWindows windows; // gpu::computePluginWindows, GPU-side step copies ignored
+    std::vector<facts::PluginKind> kinds; // facts::classifySlices
+    facts::PluginWindows windows; // facts::computePluginWindows, GPU-side step copies ignored
     CorrelationIndex links;
     MemoryTimeline memory; // the [memory] events (profile_memory=True), for every operator table
 
@@ -98,4 +98,4 @@ std::shared_ptr<const TraceFacts> makeTraceFacts(std::shared_ptr<const Trace> tr
 // being built wait for them. Nothing is cached past its last holder.
 std::shared_ptr<const TraceFacts> sharedTraceFacts(const std::shared_ptr<const Trace>& trace);
 
-} // namespace ks::analysis
+} // namespace ks::facts

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ks::gpu {
+namespace ks::facts {
 
 enum class PluginKind : std::uint8_t {
     None,
@@ -35,4 +35,4 @@ std::vector<PluginKind> classifySlices(const Trace& trace);
 // "ProfilerStep#12" -> 12; -1 if the name is not a step name.
 long long profilerStepNumber(std::string_view name);
 
-} // namespace ks::gpu
+} // namespace ks::facts

@@ -1,11 +1,11 @@
-#include "core/gpu/pluginkind.h"
+#include "core/facts/pluginkind.h"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <string>
 
-namespace ks::gpu {
+namespace ks::facts {
 
 namespace {
 
@@ -73,4 +73,4 @@ long long profilerStepNumber(std::string_view name)
     return n;
 }
 
-} // namespace ks::gpu
+} // namespace ks::facts

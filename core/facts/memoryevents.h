@@ -1,7 +1,7 @@
 #pragma once
 // The allocator events of a profile_memory=True trace ("[memory]" instants): when, and how many
 // bytes were allocated (negative: freed) on the host or on a device. The bytes are only in each
-// event's text, read back from the source once per trace (analysis::TraceFacts keeps them).
+// event's text, read back from the source once per trace (facts::TraceFacts keeps them).
 #include "core/model/trace.h"
 
 #include <cstdint>

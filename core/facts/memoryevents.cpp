@@ -1,4 +1,4 @@
-#include "core/stats/memoryevents.h"
+#include "core/facts/memoryevents.h"
 
 #include "core/loading/jsonscan.h"
 

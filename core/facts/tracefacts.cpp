@@ -1,4 +1,4 @@
-#include "core/analysis/tracefacts.h"
+#include "core/facts/tracefacts.h"
 
 #include "core/model/freecolumn.h"
 #include "core/model/saturating.h"
@@ -7,7 +7,7 @@
 #include <future>
 #include <mutex>
 
-namespace ks::analysis {
+namespace ks::facts {
 
 void CorrelationIndex::Links::finish(const Trace& trace)
 {
@@ -35,12 +35,12 @@ std::span<const SliceId> CorrelationIndex::Links::find(std::int64_t id) const
     return {m_slices.data() + first, static_cast<std::size_t>(hi - lo)};
 }
 
-CorrelationIndex::CorrelationIndex(const Trace& trace, const std::vector<gpu::PluginKind>& kinds)
+CorrelationIndex::CorrelationIndex(const Trace& trace, const std::vector<facts::PluginKind>& kinds)
     : m_trace(&trace)
 {
     const auto& slices = trace.slices();
     for (SliceId s = 0; s < slices.size(); ++s) {
-        if (gpu::isDeviceKind(kinds[s])) {
+        if (facts::isDeviceKind(kinds[s])) {
             if (slices.correlation[s] != kNoId)
                 m_gpuOpByCorrelation.add(slices.correlation[s], s);
             continue;
@@ -136,7 +136,7 @@ int TraceFacts::hostStepOf(TimeNs start, TimeNs end) const
         return 0;
     // Steps are sorted by start and do not overlap on the host.
     const auto it = std::upper_bound(steps.begin(), steps.end(), start,
-                                     [](TimeNs t, const gpu::StepWindow& w) { return t < w.hostStart; });
+                                     [](TimeNs t, const facts::StepWindow& w) { return t < w.hostStart; });
     if (it == steps.begin())
         return -1;
     const auto& step = *(it - 1);
@@ -163,8 +163,8 @@ int TraceFacts::deviceStepOf(SliceId gpuOp) const
 std::shared_ptr<const TraceFacts> makeTraceFacts(std::shared_ptr<const Trace> trace)
 {
     auto facts = std::make_shared<TraceFacts>();
-    facts->kinds = gpu::classifySlices(*trace);
-    facts->windows = gpu::computePluginWindows(*trace, facts->kinds);
+    facts->kinds = facts::classifySlices(*trace);
+    facts->windows = facts::computePluginWindows(*trace, facts->kinds);
     facts->links = CorrelationIndex(*trace, facts->kinds);
     facts->memory = MemoryTimeline(*trace);
     facts->trace = std::move(trace);
@@ -230,4 +230,4 @@ std::shared_ptr<const TraceFacts> sharedTraceFacts(const std::shared_ptr<const T
     return facts;
 }
 
-} // namespace ks::analysis
+} // namespace ks::facts
