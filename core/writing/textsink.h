@@ -13,6 +13,15 @@ class Sink {
 public:
     virtual ~Sink() = default;
     virtual bool write(std::string_view text) = 0;
+    // The system's reason for the first failed write (an errno value), 0 while none failed:
+    // errno itself may be overwritten before the caller reports the failure.
+    int errorNumber() const { return m_errorNumber; }
+
+protected:
+    bool fail(int errorNumber);
+
+private:
+    int m_errorNumber = 0;
 };
 
 class StreamSink final : public Sink {

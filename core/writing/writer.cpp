@@ -698,39 +698,47 @@ TraceWriteResult writeMergedTraceFile(const std::vector<const Trace*>& traces, c
     ::fchmod(fd, newFileMode()); // mkstemp made it 0600; honour the umask like any new file
     const bool gzip = options.compression == TraceWriteOptions::Compression::Gzip
         || (options.compression == TraceWriteOptions::Compression::ByExtension && endsWith(path, ".gz"));
-    bool ok = true;
+    // The first failure's errno, taken where it happens: later calls may overwrite errno.
+    int failure = 0;
+    const auto failWith = [&failure](int errorNumber) {
+        if (failure == 0)
+            failure = errorNumber != 0 ? errorNumber : EIO;
+    };
     if (gzip) {
         // gzclose closes the descriptor it was given; keep our own to fsync afterwards.
         const int gzFd = ::dup(fd);
         const std::string mode = "wb" + std::to_string(std::clamp(options.gzipLevel, 1, 9));
         gzFile file = gzFd >= 0 ? gzdopen(gzFd, mode.c_str()) : nullptr;
         if (!file) {
+            failWith(errno);
             if (gzFd >= 0)
                 ::close(gzFd);
-            ok = false;
         } else {
             GzipSink sink(file);
             result = TraceJsonWriter(traces, options.normalizeIds, sink).run();
-            ok = gzclose(file) == Z_OK && result.ok;
+            if (!result.ok)
+                failWith(sink.errorNumber());
+            if (gzclose(file) != Z_OK) // flushes the last compressed block
+                failWith(errno);
         }
     } else {
         FdSink sink(fd);
         result = TraceJsonWriter(traces, options.normalizeIds, sink).run();
-        ok = result.ok;
+        if (!result.ok)
+            failWith(sink.errorNumber());
     }
-    if (ok && ::fsync(fd) != 0)
-        ok = false;
-    const int savedErrno = errno;
+    if (failure == 0 && ::fsync(fd) != 0) // a full disk often shows only here
+        failWith(errno);
     if (::close(fd) != 0)
-        ok = false;
-    if (ok && ::rename(tempPath.c_str(), path.c_str()) != 0) {
+        failWith(errno);
+    if (failure == 0 && ::rename(tempPath.c_str(), path.c_str()) != 0) {
         result.error = errnoText("cannot rename the temporary file onto", path);
         ::unlink(tempPath.c_str());
         result.ok = false;
         return result;
     }
-    if (!ok) {
-        errno = savedErrno;
+    if (failure != 0) {
+        errno = failure;
         result.error = errnoText("cannot write", path);
         ::unlink(tempPath.c_str());
         result.ok = false;

@@ -11,11 +11,16 @@
 
 #include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <set>
 #include <sstream>
+
+#include <csignal>
+#include <cstring>
+#include <sys/resource.h>
 
 using namespace ks;
 
@@ -87,6 +92,37 @@ std::uint64_t lostCount(const TraceWriteResult& result, const char* what)
 class TestWriterHostile : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A write that runs out of room (here the file-size limit, as a full disk would) names the
+    // system's reason, for both kinds of file, and leaves nothing behind.
+    void failedWriteNamesTheSystemsReason_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("json") << QStringLiteral("out.json");
+        QTest::newRow("json.gz") << QStringLiteral("out.json.gz");
+    }
+    void failedWriteNamesTheSystemsReason()
+    {
+        QFETCH(QString, name);
+        const auto trace = loadTraceFile(KS_TEST_DATA "/transformer.pt.trace.json.gz").trace;
+        QVERIFY(trace);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(name).toStdString();
+        rlimit saved{};
+        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit small = saved;
+        small.rlim_cur = 16 * 1024;
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &small), 0);
+        const TraceWriteResult result = writeTraceFile(*trace, path);
+        ::setrlimit(RLIMIT_FSIZE, &saved);
+        std::signal(SIGXFSZ, oldHandler);
+        QVERIFY(!result.ok);
+        QCOMPARE(QString::fromStdString(result.error),
+                 QStringLiteral("cannot write %1: %2")
+                     .arg(QString::fromStdString(path), QString::fromUtf8(std::strerror(EFBIG))));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 0); // the temporary file is gone
+    }
+
     void savesEveryHostileFile_data() { QVERIFY(kstest::addHostileFileRows() >= 24); }
     void savesEveryHostileFile()
     {
