@@ -18,17 +18,22 @@ constexpr CUpti_CallbackId kNoisyDriverCalls[] = {
 };
 constexpr CUpti_CallbackId kNoisyRuntimeCalls[] = {CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020};
 
-constexpr CUpti_ActivityKind kKinds[] = {
+// What torch.profiler enables for CPU+CUDA (kineto's kCudaTypes; EXTERNAL_CORRELATION we do
+// not need), plus DEVICE (one record, for occupancy) and MARKER (NVTX: PyTorch's operators).
+constexpr CUpti_ActivityKind kKinetoKinds[] = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_MEMCPY,
-    CUPTI_ACTIVITY_KIND_MEMCPY2,
     CUPTI_ACTIVITY_KIND_MEMSET,
     CUPTI_ACTIVITY_KIND_RUNTIME,
     CUPTI_ACTIVITY_KIND_DRIVER,
-    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
     CUPTI_ACTIVITY_KIND_MARKER,
     CUPTI_ACTIVITY_KIND_DEVICE,
     CUPTI_ACTIVITY_KIND_OVERHEAD,
+};
+// kinds=all: also synchronisations and peer-to-peer copies.
+constexpr CUpti_ActivityKind kExtraKinds[] = {
+    CUPTI_ACTIVITY_KIND_MEMCPY2,
+    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
 };
 
 ApiResult failure(const char* call, CUptiResult result)
@@ -37,6 +42,16 @@ ApiResult failure(const char* call, CUptiResult result)
     cuptiGetResultString(result, &text);
     return {ApiResult::Status::Failed,
             std::string(call) + " failed: " + (text ? text : "error " + std::to_string(result))};
+}
+
+ApiResult enableKind(CUpti_ActivityKind kind)
+{
+    const CUptiResult result = cuptiActivityEnable(kind);
+    if (result == CUPTI_SUCCESS)
+        return {};
+    ApiResult failed = failure("cuptiActivityEnable", result);
+    failed.error += " (kind " + std::to_string(kind) + ")";
+    return failed;
 }
 
 // The subscriber's callback: we only subscribe to claim CUPTI, no callbacks are enabled.
@@ -296,23 +311,27 @@ ApiResult CuptiActivityApi::subscribe()
     return {};
 }
 
-ApiResult CuptiActivityApi::enable(BufferRequestedFn requested, BufferCompletedFn completed)
+ApiResult CuptiActivityApi::enable(BufferRequestedFn requested, BufferCompletedFn completed,
+                                   const ActivitySelection& selection)
 {
     g_requested = requested;
     g_completed = completed;
-    cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
+    if (selection.systemThreadIds)
+        cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
     std::uint8_t zeroed = 1;
     std::size_t zeroedSize = sizeof zeroed;
     cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroedSize, &zeroed);
-    CUptiResult result = cuptiActivityRegisterCallbacks(requestedTrampoline, completedTrampoline);
+    const CUptiResult result = cuptiActivityRegisterCallbacks(requestedTrampoline, completedTrampoline);
     if (result != CUPTI_SUCCESS)
         return failure("cuptiActivityRegisterCallbacks", result);
-    for (const auto kind : kKinds) {
-        result = cuptiActivityEnable(kind);
-        if (result != CUPTI_SUCCESS) {
-            ApiResult failed = failure("cuptiActivityEnable", result);
-            failed.error += " (kind " + std::to_string(kind) + ")";
-            return failed;
+    for (const auto kind : kKinetoKinds) {
+        if (ApiResult enabled = enableKind(kind); !enabled.ok())
+            return enabled;
+    }
+    if (!selection.kinetoKindsOnly) {
+        for (const auto kind : kExtraKinds) {
+            if (ApiResult enabled = enableKind(kind); !enabled.ok())
+                return enabled;
         }
     }
     for (const auto cbid : kNoisyDriverCalls)
@@ -324,8 +343,10 @@ ApiResult CuptiActivityApi::enable(BufferRequestedFn requested, BufferCompletedF
 
 void CuptiActivityApi::disable()
 {
-    for (const auto kind : kKinds)
+    for (const auto kind : kKinetoKinds)
         cuptiActivityDisable(kind);
+    for (const auto kind : kExtraKinds)
+        cuptiActivityDisable(kind); // harmless where it was not enabled
 }
 
 void CuptiActivityApi::flush(bool forced) { cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0); }

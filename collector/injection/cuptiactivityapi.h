@@ -14,7 +14,8 @@ public:
     std::int32_t driverVersion() override;
     std::int32_t runtimeVersion() override;
     ApiResult subscribe() override;
-    ApiResult enable(BufferRequestedFn requested, BufferCompletedFn completed) override;
+    ApiResult enable(BufferRequestedFn requested, BufferCompletedFn completed,
+                     const ActivitySelection& selection) override;
     void disable() override;
     void flush(bool forced) override;
     std::size_t droppedRecords(void* context, std::uint32_t streamId) override;
