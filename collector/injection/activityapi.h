@@ -55,6 +55,7 @@ struct ApiResult {
 // Which records CUPTI produces (collector options kinds= and thread_ids=).
 struct ActivitySelection {
     bool kinetoKindsOnly = false;
+    bool allApiCalls = false;
     bool systemThreadIds = true;
 };
 

@@ -8,7 +8,18 @@ namespace {
 
 std::int64_t ns(std::uint64_t t) { return static_cast<std::int64_t>(t); }
 
-// Noise that kineto also disables: queries issued once per launch by the runtime itself.
+// Runtime calls torch.profiler never shows (kineto's blocklist, CuptiCbidRegistry): with
+// api=kineto CUPTI does not record them at all. cudaGetLastError alone came 143 times a step
+// on a small training loop, more than the kernels.
+constexpr CUpti_CallbackId kUnshownRuntimeCalls[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventCreate_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventCreateWithFlags_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventDestroy_v3020,
+};
+// api=all still leaves out the queries the runtime issues once per launch itself.
 constexpr CUpti_CallbackId kNoisyDriverCalls[] = {
     CUPTI_DRIVER_TRACE_CBID_cuKernelGetName,
     CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2,
@@ -16,7 +27,6 @@ constexpr CUpti_CallbackId kNoisyDriverCalls[] = {
     CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,
     CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState,
 };
-constexpr CUpti_CallbackId kNoisyRuntimeCalls[] = {CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020};
 
 // What torch.profiler enables for CPU+CUDA (kineto's kCudaTypes; EXTERNAL_CORRELATION we do
 // not need), plus DEVICE (one record, for occupancy) and MARKER (NVTX: PyTorch's operators).
@@ -143,6 +153,23 @@ std::uint64_t threadOf(CUpti_ActivityObjectKind kind, const CUpti_ActivityObject
 }
 
 } // namespace
+
+bool isTracedDriverCall(std::string_view name)
+{
+    // kineto shows cuLaunchKernel(Ex) and cuMem{Create,Map,Unmap,Release,...}; we also keep the
+    // driver's copies, memsets and waits, which JAX, CuPy and Triton issue without the runtime.
+    constexpr std::string_view kTraced[] = {
+        "cuLaunch",         "cuMemcpy",           "cuMemset",        "cuMemAlloc",          "cuMemFree",
+        "cuMemCreate",      "cuMemMap",           "cuMemUnmap",      "cuMemRelease",        "cuMemExportTo",
+        "cuMemImportFrom",  "cuMemPrefetch",      "cuGraphLaunch",   "cuStreamSynchronize", "cuStreamWaitEvent",
+        "cuCtxSynchronize", "cuEventSynchronize", "cuProfilerStart", "cuProfilerStop",
+    };
+    for (const auto prefix : kTraced) {
+        if (name.starts_with(prefix))
+            return true;
+    }
+    return false;
+}
 
 void decodeCuptiRecord(const CUpti_Activity& record, ActivitySink& sink)
 {
@@ -334,10 +361,19 @@ ApiResult CuptiActivityApi::enable(BufferRequestedFn requested, BufferCompletedF
                 return enabled;
         }
     }
+    cuptiActivityEnableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020, 0);
     for (const auto cbid : kNoisyDriverCalls)
         cuptiActivityEnableDriverApi(cbid, 0);
-    for (const auto cbid : kNoisyRuntimeCalls)
-        cuptiActivityEnableRuntimeApi(cbid, 0);
+    if (!selection.allApiCalls) {
+        for (const auto cbid : kUnshownRuntimeCalls)
+            cuptiActivityEnableRuntimeApi(cbid, 0);
+        for (CUpti_CallbackId cbid = 1; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; ++cbid) {
+            const char* name = nullptr;
+            if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name) == CUPTI_SUCCESS && name
+                && !isTracedDriverCall(name))
+                cuptiActivityEnableDriverApi(cbid, 0);
+        }
+    }
     return {};
 }
 

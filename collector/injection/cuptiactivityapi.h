@@ -3,6 +3,7 @@
 #include "collector/injection/activityapi.h"
 
 #include <cupti.h>
+#include <string_view>
 
 namespace ks::injection {
 
@@ -22,6 +23,9 @@ public:
     void decode(const std::uint8_t* buffer, std::size_t validBytes, ActivitySink& sink) override;
     std::string callbackName(wire::ApiDomain domain, std::uint32_t cbid) override;
 };
+
+// api=kineto: whether a driver call is recorded (launches, copies, memsets, allocations, waits).
+bool isTracedDriverCall(std::string_view name);
 
 // One CUPTI record in our terms (the layouts of the CUPTI release we build against).
 // Needs only CUPTI's headers: tests feed it records they fill in themselves.

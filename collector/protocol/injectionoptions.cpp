@@ -46,6 +46,8 @@ bool parseItem(std::string_view key, std::string_view value, InjectionOptions& o
         options.systemThreadIds = !cupti;
         return true;
     }
+    if (key == "api")
+        return choice(value, "kineto", "all", options.allApiCalls);
     if (key == "nvtx") {
         bool cupti = false;
         if (!choice(value, "own", "cupti", cupti))
@@ -72,7 +74,8 @@ bool parseInjectionOptions(std::string_view text, InjectionOptions& options, std
         if (eq == std::string_view::npos || !parseItem(item.substr(0, eq), item.substr(eq + 1), options)) {
             error = "bad collector option '" + std::string(item)
                 + "': expected buffer_mb=1..1024, max_buffers=1..4096, flush_ms=1..3600000, "
-                  "consumer=translate|drop, kinds=all|kineto, nvtx=own|cupti, thread_ids=system|cupti or stats=0|1";
+                  "consumer=translate|drop, kinds=all|kineto, api=kineto|all, nvtx=own|cupti, thread_ids=system|cupti "
+                  "or stats=0|1";
             return false;
         }
     }

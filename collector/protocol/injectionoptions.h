@@ -19,6 +19,10 @@ struct InjectionOptions {
     // kinds=kineto: only what torch.profiler enables (kernels, copies, memsets, runtime and
     // driver calls, overhead) plus DEVICE and MARKER; kinds=all adds SYNCHRONIZATION and peer copies.
     bool kinetoKindsOnly = false;
+    // api=kineto (default): CUDA calls torch.profiler would show: no cudaGetLastError,
+    // cudaGetDevice, cudaSetDevice, cudaEventCreate/Destroy, and of the driver calls only those that
+    // launch, copy, set, allocate or wait (cuBLAS's own queries are hundreds a step); api=all: every call.
+    bool allApiCalls = false;
     // thread_ids=cupti: CUPTI's own thread ids instead of the system's (gettid, as torch writes
     // them); for measurement only: the trace's CPU threads no longer match /proc's.
     bool systemThreadIds = true;
