@@ -3,7 +3,8 @@
 usage: summarize.py RAW [--small-steps N --gemm-steps N --tf-steps N]
 RAW lines: "MODE REP LOOP SECONDS [STEPS]", "MODE REP e2e SECONDS", "MODE REP dropped N",
 "MODE REP stats TEXT", "MODE REP failed ...".
-Overhead of a mode = its median loop time - plain's median; ratios are of overheads.
+Overhead of a mode = its median loop time - plain's median (plain: the first mode of the process
+without the collector, before any profiler ran); ratios are of overheads.
 """
 import statistics
 import sys
@@ -34,6 +35,9 @@ def main():
         elif what == "failed":
             failed.append(line.strip())
     steps = " ".join(sys.argv[2:])
+    fixed = ["plain", "plain-after", "prof-cuda", "prof-cpu", "prof-cpu-shapes", "prof-cpucuda", "prof-cpucuda-shapes",
+             "nvtx", "nvtx-shapes"]
+    order = [m for m in fixed if m in order] + sorted(m for m in order if m not in fixed)
     med = {m: {k: statistics.median(v) for k, v in loops.items() if v} for m, loops in times.items()}
     plain = med.get("plain", {})
 

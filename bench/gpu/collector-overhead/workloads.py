@@ -1,19 +1,27 @@
-"""The three loops of the collector-overhead benchmark (issue 34), one process per run.
+"""The three loops of the collector-overhead benchmark (issue 34).
 
-usage: workloads.py --mode MODE [--small-steps N] [--gemm-steps N] [--tf-steps N] [--trace FILE]
-  Builds the three workloads, warms each up (untimed), then starts the profiler of MODE (if
-  any), times the three loops one after the other (CUDA synchronised at each timer's start and
-  stop), stops the profiler and, for torch.profiler, writes its trace to FILE. Prints one line
-  per loop: "RESULT <loop> <seconds> <steps>". Under `kinetoscope-cli collect` run it with
-  --mode plain: the collector is on for the whole process.
+usage: workloads.py --modes MODE[,MODE...] [--t0 EPOCH_S] [--small-steps N] [--gemm-steps N] [--tf-steps N]
+                    [--trace-dir DIR]
+  Builds the three workloads and warms each up (untimed). Then, for each MODE in turn, in this
+  one process: starts that mode's profiler, times the three loops one after the other (CUDA
+  synchronised at each timer's start and stop), stops the profiler and, for torch.profiler,
+  writes its trace into DIR. Prints per mode and loop "RESULT <mode> <loop> <seconds> <steps>"
+  (steady state: every profiler started before and stopped after the timers) and
+  "E2E <mode> <seconds>": this process's start-up (from --t0, the driver's clock when it
+  started the process, to the end of the warm-up) plus the mode's time from starting its
+  profiler to its trace on disk, i.e. what a process running only that mode would take to get
+  its trace on disk (without the interpreter's exit). Under `kinetoscope-cli collect` run it
+  with --modes plain: the collector is on for the whole process and the driver times it.
   small  ten Linear(64,64)+ReLU+residual add, MSE loss, backward, SGD (launch-bound)
   gemm   bf16 8192x8192x8192 matrix products (GPU-bound)
-  tf     a 4-layer transformer encoder (d_model 512, batch 16x128) training step with AdamW
+  tf     a 4-layer transformer encoder (d_model 1024, 16 heads, batch 16x512, bf16 autocast)
+         training step with AdamW
 MODES: plain, prof-cuda, prof-cpu, prof-cpu-shapes, prof-cpucuda, prof-cpucuda-shapes
 (torch.profiler), nvtx, nvtx-shapes (torch.autograd.profiler.emit_nvtx alone).
 """
 import argparse
 import contextlib
+import os
 import time
 
 import torch
@@ -57,15 +65,16 @@ def gemm_loop(device):
 
 
 def transformer_loop(device):
-    layer = torch.nn.TransformerEncoderLayer(d_model=512, nhead=8, dim_feedforward=2048, batch_first=True)
-    model = torch.nn.Sequential(torch.nn.TransformerEncoder(layer, num_layers=4), torch.nn.Linear(512, 1000)).to(device)
+    layer = torch.nn.TransformerEncoderLayer(d_model=1024, nhead=16, dim_feedforward=4096, batch_first=True)
+    model = torch.nn.Sequential(torch.nn.TransformerEncoder(layer, num_layers=4), torch.nn.Linear(1024, 1000)).to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    x = torch.randn(16, 128, 512, device=device)
-    labels = torch.randint(0, 1000, (16, 128), device=device)
+    x = torch.randn(16, 512, 1024, device=device)
+    labels = torch.randint(0, 1000, (16, 512), device=device)
 
     def step():
-        logits = model(x)
-        loss = torch.nn.functional.cross_entropy(logits.reshape(-1, 1000), labels.reshape(-1))
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            logits = model(x)
+            loss = torch.nn.functional.cross_entropy(logits.reshape(-1, 1000).float(), labels.reshape(-1))
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
@@ -80,28 +89,16 @@ def profiler_for(mode):
         return torch.profiler.profile(activities=activities, record_shapes=shapes)
     if mode in ("nvtx", "nvtx-shapes"):
         return torch.autograd.profiler.emit_nvtx(record_shapes=mode == "nvtx-shapes")
-    if mode == "plain":
+    if mode in ("plain", "plain-after"):  # plain-after: plain again, after every profiler ran
         return contextlib.nullcontext()
     raise SystemExit("workloads.py: unknown mode '%s'" % mode)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", default="plain")
-    parser.add_argument("--small-steps", type=int, default=400)
-    parser.add_argument("--gemm-steps", type=int, default=200)
-    parser.add_argument("--tf-steps", type=int, default=40)
-    parser.add_argument("--trace", default="")
-    args = parser.parse_args()
-    device = torch.device("cuda")
-    torch.manual_seed(0)
-    loops = [("small", small_loop(device), args.small_steps), ("gemm", gemm_loop(device), args.gemm_steps),
-             ("tf", transformer_loop(device), args.tf_steps)]
-    for _, step, _ in loops:  # warm-up: allocator, cuBLAS handles, AdamW state
-        for _ in range(5):
-            step()
-    torch.cuda.synchronize()
-    profiler = profiler_for(args.mode)
+def run_mode(mode, loops, trace_dir):
+    """Times the loops under MODE's profiler; returns [(loop, seconds, steps)] and the seconds
+    from starting the profiler to its trace on disk."""
+    start_mode = time.perf_counter()
+    profiler = profiler_for(mode)
     results = []
     with profiler as prof:
         for name, step, steps in loops:
@@ -111,10 +108,36 @@ def main():
                 step()
             torch.cuda.synchronize()
             results.append((name, time.perf_counter() - start, steps))
-    for name, seconds, steps in results:
-        print("RESULT %s %.6f %d" % (name, seconds, steps), flush=True)
-    if args.mode in PROFILER_MODES and args.trace:
-        prof.export_chrome_trace(args.trace)
+    if mode in PROFILER_MODES and trace_dir:
+        path = os.path.join(trace_dir, "trace.%s.json" % mode)
+        prof.export_chrome_trace(path)
+        os.remove(path)  # on disk was the point; keep the tmpfs small
+    return results, time.perf_counter() - start_mode
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--modes", default="plain")
+    parser.add_argument("--t0", type=float, default=0.0)
+    parser.add_argument("--small-steps", type=int, default=200)
+    parser.add_argument("--gemm-steps", type=int, default=100)
+    parser.add_argument("--tf-steps", type=int, default=20)
+    parser.add_argument("--trace-dir", default="")
+    args = parser.parse_args()
+    device = torch.device("cuda")
+    torch.manual_seed(0)
+    loops = [("small", small_loop(device), args.small_steps), ("gemm", gemm_loop(device), args.gemm_steps),
+             ("tf", transformer_loop(device), args.tf_steps)]
+    for _, step, _ in loops:  # warm-up: allocator, cuBLAS handles, AdamW state
+        for _ in range(5):
+            step()
+    torch.cuda.synchronize()
+    startup = time.time() - args.t0 if args.t0 else 0.0
+    for mode in args.modes.split(","):
+        results, seconds = run_mode(mode, loops, args.trace_dir)
+        for name, loop_seconds, steps in results:
+            print("RESULT %s %s %.6f %d" % (mode, name, loop_seconds, steps), flush=True)
+        print("E2E %s %.3f" % (mode, startup + seconds), flush=True)
 
 
 if __name__ == "__main__":
