@@ -1,3 +1,7 @@
+// Injection side first: the sender thread's translation of CUPTI records into frames, in ns per
+// record (through the fake CUPTI's decoder: the real one walks CUPTI's buffer in place), and the
+// NVTX path of nvtx=own: a push/pop pair on the application's thread (timestamp from the fake,
+// a virtual call; CUPTI's own is a few tens of ns more) and its drain + translation.
 // Host side of the collector: how fast records are decoded and joined into events, and how
 // many live snapshots per second the GUI's recording can take as the recording grows to a
 // million events (it asks for one every 100 ms). The stream is replayed as the receiving
@@ -8,17 +12,86 @@
 // machine may be shared. No GPU needed.
 #include "bench/measure.h"
 #include "collector/host/collectedtrace.h"
+#include "collector/injection/nvtxrecorder.h"
+#include "collector/injection/recordtranslator.h"
+#include "fakeactivityapi.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <string_view>
 
 using namespace ks;
 using namespace ks::collector;
 
+namespace {
+
+void injectionSide(int launches)
+{
+    testing::FakeActivityApi fake;
+    testing::FakeBufferWriter buffer;
+    for (int i = 0; i < launches; ++i) {
+        wire::Api api;
+        api.start = 1000 + std::int64_t(i) * 5000;
+        api.end = api.start + 3000;
+        api.domain = 1;
+        api.cbid = 211;
+        api.correlation = std::uint32_t(i + 1);
+        api.threadId = 1234;
+        buffer.add(testing::FakeKind::Api, api);
+        injection::KernelActivity k;
+        k.record.start = api.end + 2000;
+        k.record.end = k.record.start + 1500;
+        k.record.correlation = api.correlation;
+        k.name = "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEEEEviT0_";
+        buffer.add(testing::FakeKind::Kernel, k);
+    }
+    injection::RecordTranslator translator(fake);
+    std::vector<std::uint8_t> frames;
+    double start = bench::cpuSeconds();
+    translator.translate(buffer.bytes().data(), buffer.bytes().size(), frames);
+    const double translateNs = (bench::cpuSeconds() - start) * 1e9 / double(translator.records());
+    std::printf("collector injection: %llu CUPTI records (API + kernel) translated at %.0f ns/record (%.1f MB of "
+                "frames)\n",
+                static_cast<unsigned long long>(translator.records()), translateNs, frames.size() / 1e6);
+
+    // emit_nvtx's texts: an op id in every one, shapes in some.
+    std::vector<std::string> texts;
+    for (int i = 0; i < 1000; ++i)
+        texts.push_back("aten::addmm, seq = " + std::to_string(i) + ", op_id = " + std::to_string(100000 + i)
+                        + (i % 2 ? ", sizes = [[64], [32, 64], [64, 64], [], []]" : ""));
+    injection::NvtxRecorder recorder(fake, 64u << 20);
+    const int ranges = std::min(launches, 200000);
+    std::size_t drained = 0;
+    double pushPopNs = 0, drainNs = 0;
+    for (int done = 0; done < ranges;) { // in rounds that fit the ring, as the sender drains it
+        const int round = std::min(50000, ranges - done);
+        start = bench::cpuSeconds();
+        for (int i = 0; i < round; ++i) {
+            recorder.push(nullptr, texts[std::size_t(i) % texts.size()]);
+            recorder.pop(nullptr);
+        }
+        pushPopNs += (bench::cpuSeconds() - start) * 1e9;
+        frames.clear();
+        start = bench::cpuSeconds();
+        drained += recorder.drain(
+            [&](const injection::NvtxRecord& r, std::string_view text) { translator.nvtx(r, text, frames); });
+        drainNs += (bench::cpuSeconds() - start) * 1e9;
+        done += round;
+    }
+    std::printf("collector injection: NVTX (nvtx=own) push+pop %.0f ns per range on the program's thread; drain + "
+                "translate %.0f ns per record on ours (%zu records, %llu dropped)\n",
+                pushPopNs / ranges, drainNs / double(drained), drained,
+                static_cast<unsigned long long>(recorder.dropped()));
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
     const int launches = argc > 1 ? std::atoi(argv[1]) : 500000; // 1 M events
+    injectionSide(launches);
     constexpr std::int64_t kBase = 1790857026000000000;
 
     // The stream the injection library would send for `launches` kernel launches.
@@ -126,9 +199,10 @@ int main(int argc, char** argv)
     if (live.front().slices.size() != recorder.data().slices.size())
         liveSnapshot();
     wholeBuilds();
-    std::printf(
-        "collector host: %zu records (%.1f MB on the wire) decoded and joined in %.3f s CPU = %.2f M records/s\n",
-        records, stream.size() / 1e6, decodeSeconds, records / decodeSeconds / 1e6);
+    std::printf("collector host: %zu records (%.1f MB on the wire) decoded and joined in %.3f s CPU = %.2f M "
+                "records/s = %.0f ns/record\n",
+                records, stream.size() / 1e6, decodeSeconds, records / decodeSeconds / 1e6,
+                decodeSeconds * 1e9 / double(records));
     std::printf("collector host: event text %.1f MB (%.0f bytes/event)\n", arena->bytes() / 1e6,
                 double(arena->bytes()) / double(recorder.data().slices.size()));
     const double lateMs = lateSnapshots ? lateLiveMs / lateSnapshots : liveMs;

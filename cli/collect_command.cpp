@@ -4,6 +4,7 @@
 
 #include "collector/host/collectorsession.h"
 #include "collector/host/pythonsite.h"
+#include "collector/protocol/injectionoptions.h"
 #include "core/writing/writer.h"
 
 #include <atomic>
@@ -303,10 +304,20 @@ void addCollectCommand(CLI::App& app)
         ->allow_extra_args(false)
         ->check(variable);
     command->add_flag("--merge", options->merge, "one file for all processes");
+    const CLI::Validator injectionOptions(
+        [](const std::string& text) {
+            wire::InjectionOptions parsed;
+            std::string error;
+            return wire::parseInjectionOptions(text, parsed, error) ? std::string() : error;
+        },
+        "");
     command
         ->add_option("--collector-options", options->collectorOptions,
-                     "injection options, e.g. buffer_mb=8,max_buffers=32,flush_ms=100")
-        ->type_name("LIST");
+                     "injection options, e.g. buffer_mb=8,max_buffers=32,flush_ms=100; consumer=drop hands "
+                     "CUPTI's buffers back unread (measures CUPTI's own cost, records nothing), "
+                     "kinds=all|kineto, stats=1 prints the injection's per-stage timers on stderr at exit")
+        ->type_name("LIST")
+        ->check(injectionOptions);
     command
         ->add_option("--pytorch", options->pytorch,
                      "PyTorch operators as kineto cpu_op events through emit_nvtx: off, ops, or ops-shapes "

@@ -52,6 +52,13 @@ struct ApiResult {
     bool ok() const { return status == Status::Ok; }
 };
 
+// Which records CUPTI produces (collector options kinds= and thread_ids=).
+struct ActivitySelection {
+    bool kinetoKindsOnly = false;
+    bool allApiCalls = false;
+    bool systemThreadIds = true;
+};
+
 class ActivityApi {
 public:
     virtual ~ActivityApi() = default;
@@ -63,8 +70,9 @@ public:
     virtual std::int32_t runtimeVersion() = 0;
     // Claims CUPTI for this process: InUse when another client (Nsight, a profiler) owns it.
     virtual ApiResult subscribe() = 0;
-    // Registers the buffer callbacks and enables every activity kind we record.
-    virtual ApiResult enable(BufferRequestedFn requested, BufferCompletedFn completed) = 0;
+    // Registers the buffer callbacks and enables the activity kinds we record.
+    virtual ApiResult enable(BufferRequestedFn requested, BufferCompletedFn completed,
+                             const ActivitySelection& selection) = 0;
     // Disables every activity kind: no more buffers are requested.
     virtual void disable() = 0;
     // Asks CUPTI to complete its buffers; `forced` also returns records of work still running.

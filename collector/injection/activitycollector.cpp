@@ -3,11 +3,11 @@
 #include "collector/protocol/environment.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iterator>
-#include <sstream>
 #include <thread>
 #include <unistd.h>
 
@@ -23,6 +23,9 @@ constexpr int kHandshakeTimeoutMs = 1000;
 // Afterwards only our sender thread writes. A collector that takes nothing for this long is
 // treated as gone: we detach rather than let CUPTI's buffers pile up in our pool.
 constexpr int kStreamTimeoutMs = 10000;
+// Each thread's NVTX ring: drained every flush period (100 ms), in which emit_nvtx with
+// shapes wrote about 3 MB on a launch-bound loop. Pages are touched only as it fills.
+constexpr std::size_t kNvtxRingBytes = 16u << 20;
 
 std::int64_t clockNs(clockid_t id)
 {
@@ -66,23 +69,8 @@ bool optionsFromEnvironment(CollectorOptions& options)
     options.socketPath = socket;
     options.token = token;
     if (const char* extra = std::getenv(wire::kOptionsEnv)) {
-        std::istringstream in(extra);
-        std::string item;
-        while (std::getline(in, item, ',')) {
-            const auto eq = item.find('=');
-            if (eq == std::string::npos)
-                continue;
-            const std::string key = item.substr(0, eq);
-            const long value = std::strtol(item.c_str() + eq + 1, nullptr, 10);
-            if (value <= 0)
-                continue;
-            if (key == "buffer_mb")
-                options.bufferBytes = static_cast<std::size_t>(value) << 20;
-            else if (key == "max_buffers")
-                options.maxBuffers = static_cast<std::size_t>(value);
-            else if (key == "flush_ms")
-                options.flushPeriodMs = static_cast<int>(value);
-        }
+        std::string ignored; // nobody to tell here: the host rejected bad lists already
+        wire::parseInjectionOptions(extra, options, ignored);
     }
     return true;
 }
@@ -92,6 +80,7 @@ ActivityCollector::ActivityCollector(ActivityApi& api, const CollectorOptions& o
     , m_options(options)
     , m_pool(options.bufferBytes, options.maxBuffers)
     , m_translator(api)
+    , m_nvtx(options.ownNvtx ? std::make_unique<NvtxRecorder>(api, kNvtxRingBytes) : nullptr)
     , m_initPid(getpid())
     , m_queue(options.maxBuffers)
 {
@@ -185,7 +174,9 @@ bool ActivityCollector::setUpCupti(std::string& error, wire::ErrorCode& code)
         return false;
     }
     if (result.ok())
-        result = m_api.enable(bufferRequested, bufferCompleted);
+        result = m_api.enable(
+            bufferRequested, bufferCompleted,
+            ActivitySelection{m_options.kinetoKindsOnly, m_options.allApiCalls, m_options.systemThreadIds});
     if (!result.ok()) {
         error = std::move(result.error);
         return false;
@@ -218,6 +209,8 @@ void ActivityCollector::bufferCompleted(void* context, std::uint32_t streamId, s
     if (const std::size_t dropped = self->m_api.droppedRecords(context, streamId))
         self->m_cuptiDropped.fetch_add(dropped, std::memory_order_relaxed);
     self->m_completedBuffers.fetch_add(1, std::memory_order_relaxed);
+    if (self->m_options.stats)
+        self->m_stats.completedBytes.fetch_add(validSize, std::memory_order_relaxed);
     bool queued = false;
     try {
         std::lock_guard lock(self->m_queueMutex);
@@ -249,8 +242,16 @@ void ActivityCollector::flushPeriodically()
         if (m_stopFlushing || m_detached.load())
             break;
         lock.unlock(); // never hold our lock while calling CUPTI
-        m_api.flush(false);
+        {
+            const StageTimer timer(m_options.stats, m_stats.flushNs);
+            m_api.flush(false);
+        }
+        m_stats.flushes.fetch_add(1, std::memory_order_relaxed);
         lock.lock();
+        if (m_nvtx) {
+            m_flushed = true;
+            m_queueChanged.notify_all();
+        }
     }
 }
 
@@ -275,7 +276,7 @@ void ActivityCollector::sendLoop() noexcept
 void ActivityCollector::appendDropped(std::vector<std::uint8_t>& frames)
 {
     wire::Dropped dropped;
-    dropped.cuptiRecords = m_cuptiDropped.load();
+    dropped.cuptiRecords = m_cuptiDropped.load() + (m_nvtx ? m_nvtx->dropped() : 0);
     dropped.poolExhausted = m_pool.refused() + m_lostBuffers.load();
     dropped.zeroTimestamps = m_translator.zeroTimestamps();
     dropped.undecodable = m_translator.undecodable();
@@ -290,9 +291,10 @@ void ActivityCollector::sendUntilStopped()
     batch.reserve(m_queue.capacity());
     std::unique_lock lock(m_queueMutex);
     for (;;) {
-        m_queueChanged.wait_until(lock, nextClock, [this] { return !m_queue.empty() || m_stopSending; });
+        m_queueChanged.wait_until(lock, nextClock, [this] { return !m_queue.empty() || m_flushed || m_stopSending; });
         if (m_queue.empty() && m_stopSending)
             break;
+        m_flushed = false;
         batch.clear();
         for (CompletedBuffer completed; m_queue.pop(completed);)
             batch.push_back(completed);
@@ -300,11 +302,14 @@ void ActivityCollector::sendUntilStopped()
         for (const auto& completed : batch) {
             // One CUPTI buffer becomes one batch of frames and one write.
             frames.clear();
-            if (!m_detached.load())
+            if (!m_detached.load() && !m_options.dropBuffers) {
+                const StageTimer timer(m_options.stats, m_stats.translateNs);
                 m_translator.translate(completed.buffer, completed.validBytes, frames);
+            }
             m_pool.release(completed.buffer, completed.validBytes);
             send(frames);
         }
+        sendNvtx(frames);
         if (std::chrono::steady_clock::now() >= nextClock) {
             frames.clear();
             wire::Clock clock;
@@ -316,7 +321,11 @@ void ActivityCollector::sendUntilStopped()
         }
         lock.lock();
     }
-    // Final accounting, then GOODBYE (the collector treats EOF without it as a crash).
+    // The last NVTX records, final accounting, then GOODBYE (the collector treats EOF without
+    // it as a crash).
+    lock.unlock();
+    sendNvtx(frames);
+    lock.lock();
     frames.clear();
     if (m_takenOver) {
         wire::Error error;
@@ -335,10 +344,31 @@ void ActivityCollector::sendUntilStopped()
     send(frames);
 }
 
+void ActivityCollector::sendNvtx(std::vector<std::uint8_t>& frames)
+{
+    if (!m_nvtx)
+        return;
+    frames.clear();
+    const bool translate = !m_detached.load() && !m_options.dropBuffers;
+    {
+        const StageTimer timer(m_options.stats, m_stats.translateNs);
+        m_nvtx->drain([&](const NvtxRecord& record, std::string_view text) {
+            if (translate)
+                m_translator.nvtx(record, text, frames);
+        });
+    }
+    send(frames);
+}
+
 bool ActivityCollector::send(std::vector<std::uint8_t>& frames)
 {
     if (frames.empty() || m_detached.load())
         return false;
+    const StageTimer timer(m_options.stats, m_stats.sendNs);
+    if (m_options.stats) {
+        m_stats.writes.fetch_add(1, std::memory_order_relaxed);
+        m_stats.sentBytes.fetch_add(frames.size(), std::memory_order_relaxed);
+    }
     if (m_connection.sendAll(frames.data(), frames.size()))
         return true;
     detach();
@@ -350,6 +380,8 @@ void ActivityCollector::detach()
 {
     if (m_detached.exchange(true))
         return;
+    if (m_nvtx)
+        m_nvtx->stop();
     m_api.disable();
 }
 
@@ -364,6 +396,7 @@ void ActivityCollector::shutdown()
     m_queueChanged.notify_all();
     if (!m_detached.load()) {
         // FORCED only here: it also returns records of work still running (with end = 0).
+        const StageTimer timer(m_options.stats, m_stats.forcedFlushNs);
         m_api.flush(true);
     }
     std::unique_lock lock(m_queueMutex);
@@ -374,11 +407,18 @@ void ActivityCollector::shutdown()
     m_stopSending = true;
     m_queueChanged.notify_all();
     m_queueChanged.wait_for(lock, std::chrono::seconds(2), [this] { return m_senderDone; });
+    if (m_options.stats) {
+        const std::string line = m_stats.summary(static_cast<long>(m_initPid), m_completedBuffers.load(),
+                                                 m_translator.records(), m_options.dropBuffers);
+        std::fprintf(stderr, "%s\n", line.c_str());
+    }
 }
 
 void ActivityCollector::forkedChild()
 {
     m_forked.store(true);
+    if (m_nvtx)
+        m_nvtx->stop();
     m_connection.close();
 }
 

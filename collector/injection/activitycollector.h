@@ -8,6 +8,8 @@
 //    kill -9);
 //  - our sender thread translates completed buffers into frames and writes them to the
 //    socket; a slow collector only backs up the pool, and at its cap CUPTI drops and counts.
+//    With consumer=drop it hands them back unread (CUPTI's own cost, for measurement).
+//    After every periodic flush it also drains the NVTX rings (nvtx=own, see NvtxRecorder).
 // Nothing runs in a forked child: its copy of this object is inert (see forkedChild()).
 // Nothing blocks the application for long: connect and HELLO give up after ~1 s (we are
 // inside its cuInit), and an exception on our threads detaches instead of terminating.
@@ -16,7 +18,10 @@
 #include "collector/injection/bufferpool.h"
 #include "collector/injection/bufferqueue.h"
 #include "collector/injection/connection.h"
+#include "collector/injection/nvtxrecorder.h"
 #include "collector/injection/recordtranslator.h"
+#include "collector/injection/stagestats.h"
+#include "collector/protocol/injectionoptions.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -27,16 +32,13 @@
 
 namespace ks::injection {
 
-struct CollectorOptions {
+struct CollectorOptions : wire::InjectionOptions {
     std::string socketPath;
     std::string token;
-    std::size_t bufferBytes = 8u << 20;
-    std::size_t maxBuffers = 32; // 256 MB at most in flight
-    int flushPeriodMs = 100;
 };
 
-// Reads the socket, token and KINETOSCOPE_COLLECTOR_OPTIONS; false if we were not launched
-// by a collector.
+// Reads the socket, token and KINETOSCOPE_COLLECTOR_OPTIONS (defaults for an item it cannot
+// read: the host checked the list); false if we were not launched by a collector.
 bool optionsFromEnvironment(CollectorOptions& options);
 
 class ActivityCollector {
@@ -51,6 +53,8 @@ public:
     void shutdown();
     // pthread_atfork child handler: only flips flags and closes our fd copy.
     void forkedChild();
+    // Where the NVTX handlers record (nvtx=own); nullptr with nvtx=cupti.
+    NvtxRecorder* nvtxRecorder() { return m_nvtx.get(); }
 
 private:
     ActivityCollector(ActivityApi& api, const CollectorOptions& options);
@@ -69,6 +73,7 @@ private:
     void flushPeriodically();
     void sendUntilStopped();
     void appendDropped(std::vector<std::uint8_t>& frames);
+    void sendNvtx(std::vector<std::uint8_t>& frames);
     bool send(std::vector<std::uint8_t>& frames);
     void detach();
 
@@ -77,6 +82,8 @@ private:
     Connection m_connection;
     BufferPool m_pool;
     RecordTranslator m_translator; // sender thread only
+    StageStats m_stats; // filled only with stats=1
+    std::unique_ptr<NvtxRecorder> m_nvtx;
     pid_t m_initPid = 0;
     std::atomic<bool> m_forked{false};
     std::atomic<bool> m_detached{false};
@@ -89,6 +96,7 @@ private:
     BufferQueue m_queue;
     bool m_stopFlushing = false;
     bool m_stopSending = false;
+    bool m_flushed = false; // a periodic flush passed: the sender drains the NVTX rings
     bool m_senderDone = false;
     bool m_takenOver = false;
 };

@@ -8,7 +8,18 @@ namespace {
 
 std::int64_t ns(std::uint64_t t) { return static_cast<std::int64_t>(t); }
 
-// Noise that kineto also disables: queries issued once per launch by the runtime itself.
+// Runtime calls torch.profiler never shows (kineto's blocklist, CuptiCbidRegistry): with
+// api=kineto CUPTI does not record them at all. cudaGetLastError alone came 143 times a step
+// on a small training loop, more than the kernels.
+constexpr CUpti_CallbackId kUnshownRuntimeCalls[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventCreate_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventCreateWithFlags_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventDestroy_v3020,
+};
+// api=all still leaves out the queries the runtime issues once per launch itself.
 constexpr CUpti_CallbackId kNoisyDriverCalls[] = {
     CUPTI_DRIVER_TRACE_CBID_cuKernelGetName,
     CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2,
@@ -16,19 +27,23 @@ constexpr CUpti_CallbackId kNoisyDriverCalls[] = {
     CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,
     CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState,
 };
-constexpr CUpti_CallbackId kNoisyRuntimeCalls[] = {CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020};
 
-constexpr CUpti_ActivityKind kKinds[] = {
+// What torch.profiler enables for CPU+CUDA (kineto's kCudaTypes; EXTERNAL_CORRELATION we do
+// not need), plus DEVICE (one record, for occupancy) and MARKER (NVTX: PyTorch's operators).
+constexpr CUpti_ActivityKind kKinetoKinds[] = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_MEMCPY,
-    CUPTI_ACTIVITY_KIND_MEMCPY2,
     CUPTI_ACTIVITY_KIND_MEMSET,
     CUPTI_ACTIVITY_KIND_RUNTIME,
     CUPTI_ACTIVITY_KIND_DRIVER,
-    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
     CUPTI_ACTIVITY_KIND_MARKER,
     CUPTI_ACTIVITY_KIND_DEVICE,
     CUPTI_ACTIVITY_KIND_OVERHEAD,
+};
+// kinds=all: also synchronisations and peer-to-peer copies.
+constexpr CUpti_ActivityKind kExtraKinds[] = {
+    CUPTI_ACTIVITY_KIND_MEMCPY2,
+    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
 };
 
 ApiResult failure(const char* call, CUptiResult result)
@@ -37,6 +52,16 @@ ApiResult failure(const char* call, CUptiResult result)
     cuptiGetResultString(result, &text);
     return {ApiResult::Status::Failed,
             std::string(call) + " failed: " + (text ? text : "error " + std::to_string(result))};
+}
+
+ApiResult enableKind(CUpti_ActivityKind kind)
+{
+    const CUptiResult result = cuptiActivityEnable(kind);
+    if (result == CUPTI_SUCCESS)
+        return {};
+    ApiResult failed = failure("cuptiActivityEnable", result);
+    failed.error += " (kind " + std::to_string(kind) + ")";
+    return failed;
 }
 
 // The subscriber's callback: we only subscribe to claim CUPTI, no callbacks are enabled.
@@ -128,6 +153,23 @@ std::uint64_t threadOf(CUpti_ActivityObjectKind kind, const CUpti_ActivityObject
 }
 
 } // namespace
+
+bool isTracedDriverCall(std::string_view name)
+{
+    // kineto shows cuLaunchKernel(Ex) and cuMem{Create,Map,Unmap,Release,...}; we also keep the
+    // driver's copies, memsets and waits, which JAX, CuPy and Triton issue without the runtime.
+    constexpr std::string_view kTraced[] = {
+        "cuLaunch",         "cuMemcpy",           "cuMemset",        "cuMemAlloc",          "cuMemFree",
+        "cuMemCreate",      "cuMemMap",           "cuMemUnmap",      "cuMemRelease",        "cuMemExportTo",
+        "cuMemImportFrom",  "cuMemPrefetch",      "cuGraphLaunch",   "cuStreamSynchronize", "cuStreamWaitEvent",
+        "cuCtxSynchronize", "cuEventSynchronize", "cuProfilerStart", "cuProfilerStop",
+    };
+    for (const auto prefix : kTraced) {
+        if (name.starts_with(prefix))
+            return true;
+    }
+    return false;
+}
 
 void decodeCuptiRecord(const CUpti_Activity& record, ActivitySink& sink)
 {
@@ -296,36 +338,51 @@ ApiResult CuptiActivityApi::subscribe()
     return {};
 }
 
-ApiResult CuptiActivityApi::enable(BufferRequestedFn requested, BufferCompletedFn completed)
+ApiResult CuptiActivityApi::enable(BufferRequestedFn requested, BufferCompletedFn completed,
+                                   const ActivitySelection& selection)
 {
     g_requested = requested;
     g_completed = completed;
-    cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
+    if (selection.systemThreadIds)
+        cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
     std::uint8_t zeroed = 1;
     std::size_t zeroedSize = sizeof zeroed;
     cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroedSize, &zeroed);
-    CUptiResult result = cuptiActivityRegisterCallbacks(requestedTrampoline, completedTrampoline);
+    const CUptiResult result = cuptiActivityRegisterCallbacks(requestedTrampoline, completedTrampoline);
     if (result != CUPTI_SUCCESS)
         return failure("cuptiActivityRegisterCallbacks", result);
-    for (const auto kind : kKinds) {
-        result = cuptiActivityEnable(kind);
-        if (result != CUPTI_SUCCESS) {
-            ApiResult failed = failure("cuptiActivityEnable", result);
-            failed.error += " (kind " + std::to_string(kind) + ")";
-            return failed;
+    for (const auto kind : kKinetoKinds) {
+        if (ApiResult enabled = enableKind(kind); !enabled.ok())
+            return enabled;
+    }
+    if (!selection.kinetoKindsOnly) {
+        for (const auto kind : kExtraKinds) {
+            if (ApiResult enabled = enableKind(kind); !enabled.ok())
+                return enabled;
         }
     }
+    cuptiActivityEnableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020, 0);
     for (const auto cbid : kNoisyDriverCalls)
         cuptiActivityEnableDriverApi(cbid, 0);
-    for (const auto cbid : kNoisyRuntimeCalls)
-        cuptiActivityEnableRuntimeApi(cbid, 0);
+    if (!selection.allApiCalls) {
+        for (const auto cbid : kUnshownRuntimeCalls)
+            cuptiActivityEnableRuntimeApi(cbid, 0);
+        for (CUpti_CallbackId cbid = 1; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; ++cbid) {
+            const char* name = nullptr;
+            if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name) == CUPTI_SUCCESS && name
+                && !isTracedDriverCall(name))
+                cuptiActivityEnableDriverApi(cbid, 0);
+        }
+    }
     return {};
 }
 
 void CuptiActivityApi::disable()
 {
-    for (const auto kind : kKinds)
+    for (const auto kind : kKinetoKinds)
         cuptiActivityDisable(kind);
+    for (const auto kind : kExtraKinds)
+        cuptiActivityDisable(kind); // harmless where it was not enabled
 }
 
 void CuptiActivityApi::flush(bool forced) { cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0); }

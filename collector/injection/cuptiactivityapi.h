@@ -3,6 +3,7 @@
 #include "collector/injection/activityapi.h"
 
 #include <cupti.h>
+#include <string_view>
 
 namespace ks::injection {
 
@@ -14,13 +15,17 @@ public:
     std::int32_t driverVersion() override;
     std::int32_t runtimeVersion() override;
     ApiResult subscribe() override;
-    ApiResult enable(BufferRequestedFn requested, BufferCompletedFn completed) override;
+    ApiResult enable(BufferRequestedFn requested, BufferCompletedFn completed,
+                     const ActivitySelection& selection) override;
     void disable() override;
     void flush(bool forced) override;
     std::size_t droppedRecords(void* context, std::uint32_t streamId) override;
     void decode(const std::uint8_t* buffer, std::size_t validBytes, ActivitySink& sink) override;
     std::string callbackName(wire::ApiDomain domain, std::uint32_t cbid) override;
 };
+
+// api=kineto: whether a driver call is recorded (launches, copies, memsets, allocations, waits).
+bool isTracedDriverCall(std::string_view name);
 
 // One CUPTI record in our terms (the layouts of the CUPTI release we build against).
 // Needs only CUPTI's headers: tests feed it records they fill in themselves.

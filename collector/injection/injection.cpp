@@ -3,9 +3,11 @@
 // exceptions across it. Neither reports our own failure: returning 0 from
 // InitializeInjection crashed the target on the H200 we tested, and on 0 NVTX dlcloses
 // the library while our threads may be running in it. InitializeInjectionNvtx2 passes on
-// CUPTI's answer when it can forward, else returns 1 (the markers then stay NVTX no-ops).
+// CUPTI's answer when it can forward, else returns 1 (the markers then stay NVTX no-ops);
+// with nvtx=own (the default) it installs our own handlers instead and returns 1.
 #include "collector/injection/activitycollector.h"
 #include "collector/injection/cuptiactivityapi.h"
+#include "collector/injection/nvtxhandlers.h"
 
 #include <cupti.h>
 #include <dlfcn.h>
@@ -78,6 +80,10 @@ InitializeInjectionNvtx2(const void* (*getExportTable)(std::uint32_t))
 // NOLINTEND(readability-identifier-naming)
 {
     startOnce();
+    // nvtx=own: our handlers record NVTX (much cheaper per range than CUPTI's MARKER records).
+    ks::injection::NvtxRecorder* recorder = g_active ? g_active->nvtxRecorder() : nullptr;
+    if (recorder && ks::injection::installNvtxHandlers(getExportTable, *recorder))
+        return 1;
     const NvtxInitialize forward = cuptiNvtxEntry();
     return forward ? forward(getExportTable) : 1;
 }

@@ -1,11 +1,31 @@
 #include "collector/injection/recordtranslator.h"
 
+#include "collector/injection/nvtxrecorder.h"
+
 namespace ks::injection {
 
 void RecordTranslator::translate(const std::uint8_t* buffer, std::size_t validBytes, std::vector<std::uint8_t>& out)
 {
     m_out = &out;
     m_api.decode(buffer, validBytes, *this);
+    m_out = nullptr;
+}
+
+void RecordTranslator::nvtx(const NvtxRecord& record, std::string_view text, std::vector<std::uint8_t>& out)
+{
+    ++m_records;
+    m_out = &out;
+    wire::Marker m;
+    m.time = record.time;
+    m.id = record.id;
+    m.flags = record.flags;
+    m.threadId = record.threadId;
+    if (!(record.flags & NvtxRecord::End)) {
+        m.name = define(std::string(text));
+        if (record.domain)
+            m.domain = this->text(static_cast<const NvtxDomain*>(record.domain)->name.c_str());
+    }
+    wire::appendFrame(out, m);
     m_out = nullptr;
 }
 

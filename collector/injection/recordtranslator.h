@@ -3,6 +3,7 @@
 // Names are interned: a STRING frame is emitted the first time a name is used on this
 // connection. Runs on the sender thread only.
 #include "collector/injection/activityapi.h"
+#include "collector/injection/nvtxring.h"
 #include "collector/protocol/framing.h"
 
 #include <functional>
@@ -22,6 +23,10 @@ public:
 
     // Appends frames for every record of the buffer to `out`.
     void translate(const std::uint8_t* buffer, std::size_t validBytes, std::vector<std::uint8_t>& out);
+    // One NVTX record of our own (NvtxRecorder): the MARKER frame CUPTI's record would have
+    // become. The text of a start or mark is defined right before it, not interned: PyTorch's
+    // operator texts carry an op id, so each is new, and a table of them would only grow.
+    void nvtx(const NvtxRecord& record, std::string_view text, std::vector<std::uint8_t>& out);
 
     std::uint64_t records() const { return m_records; }
     std::uint64_t zeroTimestamps() const { return m_zeroTimestamps; }

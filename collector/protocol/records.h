@@ -315,7 +315,7 @@ struct Clock {
 // Running totals since the start of the connection (the receiver keeps the latest).
 struct Dropped {
     static constexpr RecordType kType = RecordType::Dropped;
-    std::uint64_t cuptiRecords = 0; // CUPTI had no buffer (our pool was exhausted)
+    std::uint64_t cuptiRecords = 0; // CUPTI had no buffer (our pool was exhausted), or an NVTX ring was full
     std::uint64_t poolExhausted = 0; // buffer requests we refused, completed buffers we could not queue
     std::uint64_t zeroTimestamps = 0; // GPU records with start = end = 0
     std::uint64_t undecodable = 0; // records of kinds we do not translate

@@ -61,8 +61,11 @@ public:
     std::int32_t driverVersion() override { return 13000; }
     std::int32_t runtimeVersion() override { return 12080; }
     injection::ApiResult subscribe() override { return subscribeResult; }
-    injection::ApiResult enable(injection::BufferRequestedFn requested, injection::BufferCompletedFn completed) override
+    injection::ActivitySelection selection; // what the collector last asked enable() for
+    injection::ApiResult enable(injection::BufferRequestedFn requested, injection::BufferCompletedFn completed,
+                                const injection::ActivitySelection& asked) override
     {
+        selection = asked;
         m_requested = requested;
         m_completed = completed;
         return {};

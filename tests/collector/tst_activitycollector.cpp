@@ -4,6 +4,7 @@
 // a fork in the middle of a flush. Qt-free: it builds with KINETOSCOPE_BUILD_GUI=OFF.
 #include "fakeactivityapi.h"
 #include "minitest.h"
+#include "wireframes.h"
 
 #include "collector/injection/activitycollector.h"
 #include "collector/injection/recordtranslator.h"
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <pthread.h>
 #include <string>
 #include <sys/socket.h>
@@ -23,47 +25,15 @@
 using namespace ks;
 using ks::injection::ActivityCollector;
 using ks::injection::CollectorOptions;
+using ks::testing::decodeAll;
+using ks::testing::DecodedFrame;
 using ks::testing::FakeActivityApi;
 using ks::testing::FakeBufferWriter;
 using ks::testing::FakeKind;
+using ks::testing::recordsOf;
+using ks::testing::stringText;
 
 namespace {
-
-struct DecodedFrame {
-    wire::RecordType type;
-    std::vector<std::uint8_t> payload;
-};
-
-std::vector<DecodedFrame> decodeAll(const std::vector<std::uint8_t>& bytes)
-{
-    wire::FrameDecoder decoder;
-    decoder.append(bytes.data(), bytes.size());
-    std::vector<DecodedFrame> frames;
-    wire::Frame frame;
-    while (decoder.next(frame) == wire::FrameDecoder::Status::Frame)
-        frames.push_back({frame.type, {frame.payload.begin(), frame.payload.end()}});
-    return frames;
-}
-
-template <class Record>
-std::vector<Record> recordsOf(const std::vector<DecodedFrame>& frames)
-{
-    std::vector<Record> records;
-    for (const auto& f : frames) {
-        Record r;
-        if (f.type == Record::kType && wire::decodePayload(f.payload, r))
-            records.push_back(r);
-    }
-    return records;
-}
-
-std::string stringText(const std::vector<DecodedFrame>& frames, std::uint32_t id)
-{
-    for (const auto& s : recordsOf<wire::StringDef>(frames))
-        if (s.id == id)
-            return s.text;
-    return "<undefined " + std::to_string(id) + ">";
-}
 
 // The collector's end of the socket: accepts one connection and reads it to EOF on a thread.
 class FakeCollector {
@@ -123,9 +93,10 @@ private:
     std::vector<std::uint8_t> m_bytes;
 };
 
-CollectorOptions optionsFor(const FakeCollector& server, std::size_t maxBuffers = 4)
+CollectorOptions optionsFor(const FakeCollector& server, std::size_t maxBuffers = 4, bool dropBuffers = false)
 {
     CollectorOptions options;
+    options.dropBuffers = dropBuffers;
     options.socketPath = server.path;
     options.token = "token-42";
     options.bufferBytes = 4096;
@@ -140,10 +111,11 @@ struct Recording {
     FakeActivityApi fake;
     FakeCollector server;
     ActivityCollector* collector = nullptr;
+    bool dropBuffers = false; // consumer=drop
 
     bool start(std::size_t maxBuffers = 4, bool hangUpAfterHello = false)
     {
-        collector = ActivityCollector::start(fake, optionsFor(server, maxBuffers));
+        collector = ActivityCollector::start(fake, optionsFor(server, maxBuffers, dropBuffers));
         server.serve(hangUpAfterHello);
         return collector != nullptr;
     }
@@ -567,6 +539,86 @@ KS_TEST(forkDuringFlushLeavesChildInertAndParentConnected)
     KS_CHECK_EQ(goodbye.size(), std::size_t(1));
     KS_CHECK_EQ(goodbye[0].buffersCompleted, std::uint64_t(2));
     KS_CHECK(fake.flushes.load() >= 1);
+}
+
+// consumer=drop: CUPTI's buffers go back unread, NVTX rings are emptied unread; the run still
+// ends with its accounting, so the collector reports a clean (empty) process.
+KS_TEST(dropConsumerSendsNoRecords)
+{
+    Recording r;
+    r.dropBuffers = true;
+    KS_CHECK(r.start(/*maxBuffers=*/2));
+    FakeActivityApi& fake = r.fake;
+    FakeBufferWriter one;
+    one.add(FakeKind::Kernel, kernel(1, "k"));
+    for (int i = 0; i < 5; ++i) { // more buffers than the cap: each went back to the pool
+        std::uint8_t* buffer = nullptr;
+        KS_CHECK(waitFor([&] { return (buffer = fake.requestBuffer()) != nullptr; }));
+        fake.completeBuffer(buffer, one);
+    }
+    KS_CHECK(r.collector->nvtxRecorder() != nullptr);
+    r.collector->nvtxRecorder()->push(nullptr, "aten::mm");
+    r.collector->nvtxRecorder()->pop(nullptr);
+    const auto frames = r.finish();
+    KS_CHECK(recordsOf<wire::Kernel>(frames).empty());
+    KS_CHECK(recordsOf<wire::Marker>(frames).empty());
+    const auto goodbye = recordsOf<wire::Goodbye>(frames);
+    KS_CHECK_EQ(goodbye.size(), std::size_t(1));
+    KS_CHECK_EQ(goodbye[0].buffersCompleted, std::uint64_t(5));
+    KS_CHECK_EQ(goodbye[0].records, std::uint64_t(0));
+}
+
+// nvtx=own (the default): ranges pushed on two threads reach the collector as MARKER frames,
+// start and end sharing an id, the text on the start, in the order each thread wrote them;
+// kinds=kineto reaches CUPTI's enable().
+KS_TEST(ownNvtxRangesReachTheCollector)
+{
+    Recording r;
+    KS_CHECK(r.start());
+    KS_CHECK(!r.fake.selection.kinetoKindsOnly);
+    KS_CHECK(r.fake.selection.systemThreadIds);
+    injection::NvtxRecorder* nvtx = r.collector->nvtxRecorder();
+    KS_CHECK(nvtx != nullptr);
+    KS_CHECK_EQ(nvtx->push(nullptr, "aten::linear, seq = 3, op_id = 7"), 0);
+    KS_CHECK_EQ(nvtx->push(nullptr, "aten::addmm, op_id = 8"), 1);
+    std::thread([nvtx] {
+        nvtx->push(nullptr, "LinearBackward0, seq = 3, op_id = 9");
+        nvtx->pop(nullptr);
+    }).join();
+    KS_CHECK_EQ(nvtx->pop(nullptr), 1);
+    KS_CHECK_EQ(nvtx->pop(nullptr), 0);
+    KS_CHECK_EQ(nvtx->pop(nullptr), -1); // nothing open
+    nvtx->mark(nullptr, "checkpoint");
+    const auto frames = r.finish();
+
+    const auto markers = recordsOf<wire::Marker>(frames);
+    KS_CHECK_EQ(markers.size(), std::size_t(7));
+    std::map<std::uint32_t, std::vector<wire::Marker>> byId;
+    for (const auto& m : markers)
+        byId[m.id].push_back(m);
+    KS_CHECK_EQ(byId.size(), std::size_t(4));
+    std::map<std::string, std::uint64_t> threadOf;
+    for (const auto& [id, pair] : byId) {
+        const std::string text = stringText(frames, pair.front().name);
+        if (text == "checkpoint") {
+            KS_CHECK_EQ(pair.size(), std::size_t(1));
+            KS_CHECK_EQ(pair[0].flags, std::uint32_t(wire::Marker::Instant));
+            continue;
+        }
+        KS_CHECK_EQ(pair.size(), std::size_t(2));
+        KS_CHECK_EQ(pair[0].flags, std::uint32_t(wire::Marker::Start));
+        KS_CHECK_EQ(pair[1].flags, std::uint32_t(wire::Marker::End));
+        KS_CHECK_EQ(pair[1].name, 0u);
+        KS_CHECK(pair[0].time <= pair[1].time);
+        KS_CHECK_EQ(pair[0].threadId, pair[1].threadId);
+        threadOf[text] = pair[0].threadId;
+    }
+    KS_CHECK_EQ(threadOf.size(), std::size_t(3));
+    KS_CHECK_EQ(threadOf["aten::linear, seq = 3, op_id = 7"], threadOf["aten::addmm, op_id = 8"]);
+    KS_CHECK(threadOf["LinearBackward0, seq = 3, op_id = 9"] != threadOf["aten::addmm, op_id = 8"]);
+    const auto dropped = recordsOf<wire::Dropped>(frames);
+    KS_CHECK(!dropped.empty());
+    KS_CHECK_EQ(dropped.back().cuptiRecords, std::uint64_t(0));
 }
 
 KS_TEST_MAIN()

@@ -209,6 +209,20 @@ private slots:
         QCOMPARE(collect({QStringLiteral("--env"), QStringLiteral("NOVALUE"), QStringLiteral("/bin/true")}).exitCode,
                  2);
     }
+
+    // The injection cannot tell anyone about a bad option: collect rejects the list first.
+    void badCollectorOptionsAreRejected()
+    {
+        const Run run = collect({QStringLiteral("--collector-options"), QStringLiteral("stats=1,consumer=none"),
+                                 QStringLiteral("/bin/true")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.output.contains(QStringLiteral("bad collector option 'consumer=none'")), qPrintable(run.output));
+        QVERIFY2(run.output.contains(QStringLiteral("consumer=translate|drop")), qPrintable(run.output));
+        QCOMPARE(
+            collect({QStringLiteral("--collector-options"), QStringLiteral("flush_ms=0"), QStringLiteral("/bin/true")})
+                .exitCode,
+            2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCollectCommand)

@@ -181,4 +181,18 @@ KS_TEST(callsMarkersOverheadAndUnknownKinds)
     KS_CHECK_EQ(sink.unknown, 1);
 }
 
+// api=kineto keeps the driver calls that move data or wait, drops cuBLAS's and the runtime's
+// per-launch queries (names as cuptiGetCallbackName gives them).
+KS_TEST(tracedDriverCalls)
+{
+    for (const char* kept : {"cuLaunchKernel", "cuLaunchKernelEx", "cuMemcpyHtoDAsync_v2", "cuMemsetD8Async",
+                             "cuMemAlloc_v2", "cuMemCreate", "cuMemMap", "cuGraphLaunch", "cuStreamSynchronize",
+                             "cuStreamWaitEvent", "cuCtxSynchronize", "cuEventSynchronize"})
+        KS_CHECK(injection::isTracedDriverCall(kept));
+    for (const char* dropped : {"cuKernelGetFunction", "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+                                "cuCtxGetCurrent", "cuDeviceGetAttribute", "cuFuncGetAttribute", "cuGetProcAddress_v2",
+                                "cuStreamGetCaptureInfo", "cuPointerGetAttribute", "cuEventRecord", ""})
+        KS_CHECK(!injection::isTracedDriverCall(dropped));
+}
+
 KS_TEST_MAIN()

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Collector overhead at steady state against torch.profiler's own parts, in one run (issue 34).
+#
+# usage: run.sh CLI [COLLECT_MODE...]
+#   CLI  kinetoscope-cli, built with its injection library (or KINETOSCOPE_INJECTION_LIBRARY set)
+#   COLLECT_MODE  default: collect-off collect-ops collect-ops-shapes collect-drop.
+#        collect-PT[@OPTIONS] runs `collect --pytorch=PT --collector-options OPTIONS`;
+#        collect-drop = collect-off@consumer=drop (buffers handed back unread: CUPTI's own floor);
+#        base-PT[@OPTIONS] the same with the injection library $BASELINE_INJECTION (before/after).
+# Every repetition runs, in a rotated order:
+#   - one process without the collector that times every torch.profiler and emit_nvtx mode in
+#     turn (plain first, before any profiler ran; plain-after last), see workloads.py;
+#   - one `collect` process per COLLECT_MODE, timed by this script from its start to its exit
+#     (the trace is written before the collector exits: end to end).
+# Environment: REPS (5); SMALL_STEPS (200), GEMM_STEPS (100), TF_STEPS (20); PYTHON (python3);
+#   WORK (a temporary dir for traces: use a tmpfs); RAW (every measurement as it is taken,
+#   default WORK/raw.txt); RESULTS (the summary, default WORK/results.txt).
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+CLI=${1:?usage: run.sh CLI [COLLECT_MODE...]}
+shift
+COLLECT=("$@")
+[ ${#COLLECT[@]} -eq 0 ] && COLLECT=(collect-off collect-ops collect-ops-shapes collect-drop)
+PROFILED=(prof-cuda prof-cpu prof-cpu-shapes prof-cpucuda prof-cpucuda-shapes nvtx nvtx-shapes)
+REPS=${REPS:-5}
+PY=${PYTHON:-python3}
+WORK=${WORK:-$(mktemp -d /dev/shm/collector-overhead.XXXXXX)}
+RESULTS=${RESULTS:-$WORK/results.txt}
+RAW=${RAW:-$WORK/raw.txt}
+mkdir -p "$WORK"
+: > "$RAW"
+STEPS=(--small-steps "${SMALL_STEPS:-200}" --gemm-steps "${GEMM_STEPS:-100}" --tf-steps "${TF_STEPS:-20}")
+
+now() { date +%s.%N; }
+rotated() { # REP ITEMS...: the items, rotated by REP
+    local rep=$1
+    shift
+    local -a items=("$@")
+    local n=${#items[@]} i
+    for ((i = 0; i < n; i++)); do echo "${items[$(((i + rep) % n))]}"; done
+}
+
+run_suite() { # REP
+    local rep=$1 log=$WORK/suite.$1.log modes
+    modes=plain,$(rotated "$rep" "${PROFILED[@]}" | paste -sd,),plain-after
+    "$PY" "$HERE/workloads.py" --modes "$modes" --t0 "$(now)" --trace-dir "$WORK" "${STEPS[@]}" > "$log" 2>&1
+    local status=$?
+    awk -v r="$rep" '/^RESULT /{print $2, r, $3, $4, $5} /^E2E /{print $2, r, "e2e", $3}' "$log" >> "$RAW"
+    if [ $status -ne 0 ]; then
+        echo "suite $rep failed (exit $status)" >> "$RAW"
+        tail -n 5 "$log" >&2
+    fi
+}
+
+run_collect() { # MODE REP
+    local mode=$1 rep=$2 log=$WORK/$1.$2.log spec pytorch options
+    local -a env=()
+    spec=${mode#*-}
+    [ "$spec" = drop ] && spec=off@consumer=drop
+    pytorch=${spec%%@*}
+    options=
+    [[ $spec == *@* ]] && options=${spec#*@}
+    [[ $mode == base-* ]] && env=(env "KINETOSCOPE_INJECTION_LIBRARY=${BASELINE_INJECTION:?base-* modes need BASELINE_INJECTION}")
+    rm -f "$WORK"/trace.*
+    local start end status
+    start=$(now)
+    "${env[@]}" "$CLI" collect --pytorch="$pytorch" ${options:+--collector-options "$options"} \
+        -o "$WORK/trace.pt.trace.json" -- "$PY" "$HERE/workloads.py" --modes plain "${STEPS[@]}" > "$log" 2>&1
+    status=$?
+    end=$(now)
+    rm -f "$WORK"/trace.*
+    awk -v m="$mode" -v r="$rep" '/^RESULT /{print m, r, $3, $4, $5}' "$log" >> "$RAW"
+    awk -v m="$mode" -v r="$rep" -v a="$start" -v b="$end" 'BEGIN{printf "%s %s e2e %.3f\n", m, r, b - a}' >> "$RAW"
+    grep -o '[0-9]* dropped records' "$log" | head -1 | awk -v m="$mode" -v r="$rep" '{print m, r, "dropped", $1}' >> "$RAW"
+    grep -h '^kinetoscope injection' "$log" | sed "s/^/$mode $rep stats /" >> "$RAW"
+    # consumer=drop records nothing, so collect exits 1 ("nothing was written"): expected.
+    if ! grep -q '^RESULT plain tf' "$log" || { [ $status -ne 0 ] && [[ $spec != *consumer=drop* ]]; }; then
+        echo "$mode $rep failed (exit $status)" >> "$RAW"
+        tail -n 5 "$log" >&2
+    fi
+}
+
+for ((rep = 1; rep <= REPS; rep++)); do
+    # The suite's place among the collect runs rotates too.
+    mapfile -t order < <(rotated "$rep" suite "${COLLECT[@]}")
+    for item in "${order[@]}"; do
+        if [ "$item" = suite ]; then run_suite "$rep"; else run_collect "$item" "$rep"; fi
+        echo "rep $rep/$REPS $item done ($(date +%T))" >&2
+    done
+done
+"$PY" "$HERE/summarize.py" "$RAW" "${STEPS[@]}" | tee "$RESULTS"
