@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <ostream>
 #include <string>
 
 namespace ks::cli {
@@ -52,5 +53,9 @@ void addInsightsCommand(CLI::App& app);
 void addConvertCommand(CLI::App& app);
 void addDiffCommand(CLI::App& app);
 void addRanksCommand(CLI::App& app);
+void addSummarizeCommand(CLI::App& app);
+
+// `ranks --json` of a folder of rank summaries into `out`; returns the straggler verdict.
+std::string writeRanksOfSummaries(const std::string& folder, std::ostream& out);
 
 } // namespace ks::cli

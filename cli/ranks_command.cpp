@@ -2,6 +2,7 @@
 // the per-rank table and the straggler verdict, headless.
 #include "cli/command.h"
 #include "core/analysis/ranks.h"
+#include "core/analysis/ranksummary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace ks::cli {
 
@@ -23,13 +25,19 @@ struct RanksCommandOptions {
 
 double us(TimeNs ns) { return double(ns) / 1000.0; }
 
-nlohmann::json reportJson(const analysis::Workspace& ws, const analysis::RanksReport& r,
+// The ranks analysed, from loaded traces or from rank summaries.
+struct RankSet {
+    std::vector<analysis::TraceIdentity> identities; // per member
+    std::vector<std::string> warnings; // the workspace's (different runs, duplicate ranks, ...)
+};
+
+nlohmann::json reportJson(const RankSet& ws, const analysis::RanksReport& r,
                           const std::vector<analysis::FileError>& errors, const analysis::AlignmentReport& alignment)
 {
     nlohmann::json j;
     j["ranks"] = nlohmann::json::array();
     for (const auto& s : r.ranks) {
-        const auto& id = ws.members()[s.member].identity;
+        const auto& id = ws.identities[s.member];
         j["ranks"].push_back({{"rank", s.rank},
                               {"file", id.file},
                               {"label", id.label()},
@@ -83,7 +91,7 @@ nlohmann::json reportJson(const analysis::Workspace& ws, const analysis::RanksRe
                       {"step", alignment.step},
                       {"start_spread_us", us(alignment.startSpread)},
                       {"description", alignment.description}};
-    j["warnings"] = ws.warnings();
+    j["warnings"] = ws.warnings;
     for (const auto& w : r.matching.warnings)
         j["warnings"].push_back(w);
     j["errors"] = nlohmann::json::array();
@@ -100,17 +108,16 @@ std::string ms(TimeNs ns)
     return buf;
 }
 
-void printText(const analysis::Workspace& ws, const analysis::RanksReport& r,
-               const analysis::AlignmentReport& alignment, std::size_t top)
+void printText(const RankSet& ws, const analysis::RanksReport& r, const analysis::AlignmentReport& alignment,
+               std::size_t top)
 {
-    std::printf("%zu rank(s); %s\n\n", ws.size(), alignment.description.c_str());
+    std::printf("%zu rank(s); %s\n\n", ws.identities.size(), alignment.description.c_str());
     std::printf("%-32s %5s %10s %10s %10s %10s %10s %10s\n", "rank (times in ms)", "steps", "step", "compute",
                 "collective", "wait", "idle", "caused");
     for (const auto& s : r.ranks) {
-        std::printf("%-32s %5zu %10s %10s %10s %10s %10s %10s\n",
-                    ws.members()[s.member].identity.label().substr(0, 32).c_str(), s.steps, ms(s.stepTimeMean).c_str(),
-                    ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(), ms(s.collectiveWait).c_str(),
-                    ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
+        std::printf("%-32s %5zu %10s %10s %10s %10s %10s %10s\n", ws.identities[s.member].label().substr(0, 32).c_str(),
+                    s.steps, ms(s.stepTimeMean).c_str(), ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(),
+                    ms(s.collectiveWait).c_str(), ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
     }
     std::printf("(step: mean ProfilerStep, or the span of the rank's GPU work when it has no steps; the others are "
                 "totals over the steps or that span; caused: the others' wait when this rank arrived last)\n\n%s\n",
@@ -133,14 +140,67 @@ void printText(const analysis::Workspace& ws, const analysis::RanksReport& r,
                     static_cast<long long>(c.bytes), c.lastRank, ms(c.maxWait).c_str(),
                     c.complete ? "" : "  (not on every rank)");
     }
-    auto warnings = ws.warnings();
+    auto warnings = ws.warnings;
     warnings.insert(warnings.end(), r.matching.warnings.begin(), r.matching.warnings.end());
     for (const auto& w : warnings)
         std::printf("warning: %s\n", w.c_str());
 }
 
+void printReport(const RanksCommandOptions& o, const RankSet& set, const analysis::RanksReport& report,
+                 const std::vector<analysis::FileError>& errors, const analysis::AlignmentReport& alignment)
+{
+    if (o.json)
+        std::cout
+            << reportJson(set, report, errors, alignment).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            << '\n';
+    else
+        printText(set, report, alignment, o.top);
+}
+
+// The ranks of a folder of `summarize` output, from the summaries alone.
+struct SummaryAnalysis {
+    RankSet set;
+    analysis::RanksReport report;
+    std::vector<analysis::FileError> errors;
+    analysis::AlignmentReport alignment;
+};
+
+std::optional<SummaryAnalysis> analyzeSummaryFolder(const std::string& folder)
+{
+    auto summaries = analysis::readRankSummaryFolder(folder);
+    SummaryAnalysis a;
+    for (const auto& e : summaries.errors) {
+        std::fprintf(stderr, "kinetoscope-cli ranks: %s\n", e.c_str());
+        a.errors.push_back({folder, e});
+    }
+    if (summaries.ranks.empty()) {
+        std::fprintf(stderr, "kinetoscope-cli ranks: no rank summary could be read in %s\n", folder.c_str());
+        return std::nullopt;
+    }
+    for (const auto& s : summaries.ranks)
+        a.set.identities.push_back(s.identity);
+    a.alignment.description = "from " + std::to_string(summaries.ranks.size())
+        + " rank summaries, aligned by the absolute clock (baseTimeNanoseconds + ts)";
+    a.report = analysis::analyzeRankSummaries(summaries.ranks);
+    return a;
+}
+
+int runRanksOnSummaries(const RanksCommandOptions& o)
+{
+    if (o.alignSteps)
+        std::fprintf(stderr,
+                     "kinetoscope-cli ranks: --align-steps needs the traces; summaries use the absolute clock\n");
+    const auto a = analyzeSummaryFolder(o.paths.front());
+    if (!a)
+        return 1;
+    printReport(o, a->set, a->report, a->errors, a->alignment);
+    return 0;
+}
+
 int runRanks(const RanksCommandOptions& o)
 {
+    if (o.paths.size() == 1 && analysis::isRankSummaryFolder(o.paths.front()))
+        return runRanksOnSummaries(o);
     std::vector<analysis::FileError> errors;
     const auto files = analysis::expandTracePaths(o.paths, errors);
     auto loaded = analysis::loadWorkspace(files);
@@ -153,17 +213,26 @@ int runRanks(const RanksCommandOptions& o)
         return 1;
     }
     const auto alignment = o.alignSteps ? ws.alignAtStep() : ws.alignAbsoluteClock();
-    const auto report = analysis::analyzeRanks(ws);
-    if (o.json)
-        std::cout
-            << reportJson(ws, report, errors, alignment).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-            << '\n';
-    else
-        printText(ws, report, alignment, o.top);
+    RankSet set;
+    for (const auto& m : ws.members())
+        set.identities.push_back(m.identity);
+    set.warnings = ws.warnings();
+    printReport(o, set, analysis::analyzeRanks(ws), errors, alignment);
     return 0;
 }
 
 } // namespace
+
+std::string writeRanksOfSummaries(const std::string& folder, std::ostream& out)
+{
+    const auto a = analyzeSummaryFolder(folder);
+    if (!a)
+        return "no rank summary could be read in " + folder;
+    out << reportJson(a->set, a->report, a->errors, a->alignment)
+               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << '\n';
+    return a->report.straggler.text;
+}
 
 void addRanksCommand(CLI::App& app)
 {
@@ -173,7 +242,8 @@ void addRanksCommand(CLI::App& app)
     command->footer("Opens every rank of a distributed run (one file per rank in any order, a folder of them, or\n"
                     "a merged collector file), matches NCCL collectives across ranks per process group, and names\n"
                     "the rank that makes the others wait. Times are on rank 0's clock (baseTimeNanoseconds + ts).\n"
-                    "Files that fail to load are reported; the others are analysed.\n"
+                    "Files that fail to load are reported; the others are analysed. A folder of rank summaries\n"
+                    "(kinetoscope-cli summarize) is analysed from the summaries alone.\n"
                     "--json: ranks, collectives, straggler, steps, alignment, warnings, errors.");
     command
         ->add_option("--top", options->top,

@@ -7,6 +7,7 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   nlohmann-json3-dev zlib1g-dev libcli11-dev
   python3 xvfb xauth
+  libopenmpi-dev openmpi-bin # optional: summarize --mpi (tests/cli/tst_summarizecommand runs it)
   clang-14 libclang-rt-14-dev # fuzz targets (tests/fuzz)
   clang-format-14 # packaging/check-format.sh
   dpkg-dev file desktop-file-utils appstream shared-mime-info

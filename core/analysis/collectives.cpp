@@ -196,10 +196,17 @@ std::vector<CollectiveKernel> collectiveKernelsOf(const WorkspaceMember& member)
 
 CollectiveMatching matchCollectives(const Workspace& workspace)
 {
+    std::vector<RankCollectives> ranks;
+    for (const auto& m : workspace.members())
+        ranks.push_back({m.identity.label(), m.identity.rank, m.offset, m.trace->startTime(), collectiveKernelsOf(m)});
+    return matchCollectives(std::move(ranks));
+}
+
+CollectiveMatching matchCollectives(std::vector<RankCollectives> members)
+{
     CollectiveMatching result;
-    const auto& members = workspace.members();
-    for (const auto& m : members)
-        result.kernels.push_back(collectiveKernelsOf(m));
+    for (auto& m : members)
+        result.kernels.push_back(std::move(m.kernels));
     const auto clockStart = std::chrono::steady_clock::now();
 
     // Kernels without args join the group that owns their stream on that rank.
@@ -226,8 +233,8 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
                 else if (memberGroups.empty()) // no args at all (collector traces): one group, issue order
                     group = kUnknownGroup;
                 else {
-                    unplaced.add(members[m].identity.label() + ": NCCL kernel without args at "
-                                 + formatDuration(k.start - members[m].trace->startTime())
+                    unplaced.add(members[m].label + ": NCCL kernel without args at "
+                                 + formatDuration(k.start - members[m].traceStart)
                                  + " (launched before the profiling window) belongs to no known process group");
                     continue;
                 }
@@ -263,7 +270,7 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
             shift[m] = bestShift(reference, listOf(m));
             minShift = std::min(minShift, shift[m]);
             if (shift[m] != 0)
-                result.warnings.push_back("process group " + group + ": " + members[m].identity.label() + " matched "
+                result.warnings.push_back("process group " + group + ": " + members[m].label + " matched "
                                           + std::to_string(std::llabs(shift[m])) + " collective(s) "
                                           + (shift[m] > 0 ? "later" : "earlier")
                                           + " than in issue order, because of "
@@ -280,7 +287,7 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
                 c.seq = static_cast<std::size_t>(seq);
                 CollectiveParticipant p;
                 p.member = m;
-                p.rank = members[m].identity.rank;
+                p.rank = members[m].rank;
                 p.kernel = index;
                 p.slice = k.slice;
                 p.start = k.start + members[m].offset;
@@ -307,7 +314,7 @@ CollectiveMatching matchCollectives(const Workspace& workspace)
                     c.mismatch = true;
                     mismatches.add("process group " + group + " collective #" + std::to_string(seq) + ": "
                                    + describe(*first) + " on one rank but " + describe(k) + " on "
-                                   + members[p.member].identity.label());
+                                   + members[p.member].label);
                 }
             }
             c.complete = c.ranks.size() == taking.size();

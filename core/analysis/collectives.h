@@ -65,8 +65,20 @@ struct CollectiveMatching {
     double matchSeconds = 0.0; // matching only (not reading args)
 };
 
-// Matches every process group's collectives across the workspace's members, on the
-// workspace's axis (align it first; the absolute clock is right for one host).
+// One rank's collective kernels and where its clock sits on the common axis: from a loaded
+// workspace member or from a rank summary (core/analysis/ranksummary.h).
+struct RankCollectives {
+    std::string label; // for warnings: "Rank 1 · ddp_rank1"
+    int rank = -1;
+    TimeNs offset = 0; // added to the kernels' times to place them on the common axis
+    TimeNs traceStart = 0; // the rank's first event, in its own time
+    std::vector<CollectiveKernel> kernels; // in time order
+};
+
+// Matches every process group's collectives across the ranks, on the common axis.
+CollectiveMatching matchCollectives(std::vector<RankCollectives> ranks);
+// The same for the workspace's members, on the workspace's axis (align it first; the absolute
+// clock is right for one host).
 CollectiveMatching matchCollectives(const Workspace& workspace);
 
 } // namespace ks::analysis

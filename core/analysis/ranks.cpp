@@ -15,7 +15,9 @@ namespace {
 constexpr double kBalancedWaitFraction = 0.02; // of a rank's step time
 constexpr double kConsistentShare = 0.75;
 
-RankSummary summarize(const WorkspaceMember& member, std::size_t index, const std::vector<CollectiveKernel>& nccl)
+} // namespace
+
+RankSummary summarizeRank(const WorkspaceMember& member, std::size_t index, const std::vector<CollectiveKernel>& nccl)
 {
     const Trace& trace = *member.trace;
     RankSummary r;
@@ -77,11 +79,13 @@ RankSummary summarize(const WorkspaceMember& member, std::size_t index, const st
     return r;
 }
 
-// The ProfilerStep of `member` running at member time t (the last one begun), -1 if none.
-long long stepAt(const WorkspaceMember& member, TimeNs t)
+namespace {
+
+// The step of a rank running at its own time t (the last one begun), -1 if none.
+long long stepAt(const std::vector<StepSpan>& steps, TimeNs t)
 {
     long long step = -1;
-    for (const auto& s : member.steps) {
+    for (const auto& s : steps) {
         if (s.start <= t)
             step = s.number;
     }
@@ -164,11 +168,20 @@ StragglerVerdict judge(const std::vector<RankSummary>& ranks, const std::vector<
 
 RanksReport analyzeRanks(const Workspace& workspace)
 {
-    RanksReport report;
-    report.matching = matchCollectives(workspace);
+    CollectiveMatching matching = matchCollectives(workspace);
+    std::vector<RankTimeline> ranks;
     const auto& members = workspace.members();
     for (std::size_t m = 0; m < members.size(); ++m)
-        report.ranks.push_back(summarize(members[m], m, report.matching.kernels[m]));
+        ranks.push_back({summarizeRank(members[m], m, matching.kernels[m]), members[m].steps, members[m].offset});
+    return analyzeRanks(std::move(ranks), std::move(matching));
+}
+
+RanksReport analyzeRanks(std::vector<RankTimeline> members, CollectiveMatching matching)
+{
+    RanksReport report;
+    report.matching = std::move(matching);
+    for (const auto& m : members)
+        report.ranks.push_back(m.summary);
 
     std::map<int, std::map<long long, TimeNs>> causedPerStep; // rank -> step -> wait caused
     std::map<long long, std::map<int, TimeNs>> perStep; // step -> rank -> wait caused
@@ -185,7 +198,7 @@ RanksReport analyzeRanks(const Workspace& workspace)
         TimeNs& caused = report.ranks[lastMember].waitCaused;
         caused = saturatingAdd(caused, waits);
         ++report.ranks[lastMember].lastArrivals;
-        const long long step = stepAt(members[lastMember], c.lastStart - members[lastMember].offset);
+        const long long step = stepAt(members[lastMember].steps, c.lastStart - members[lastMember].offset);
         TimeNs& causedInStep = causedPerStep[c.lastRank][step];
         causedInStep = saturatingAdd(causedInStep, waits);
         TimeNs& byRankInStep = perStep[step][c.lastRank];

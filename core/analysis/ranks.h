@@ -57,4 +57,15 @@ struct RanksReport {
 // The workspace should be aligned (alignAbsoluteClock() for ranks of one host).
 RanksReport analyzeRanks(const Workspace& workspace);
 
+// What the cross-rank part needs of each rank besides its collectives: its own totals (the
+// wait fields are filled in here), its steps and its offset on the common axis. Loaded members
+// give it (summarizeRank), and so do rank summaries, without the trace.
+struct RankTimeline {
+    RankSummary summary;
+    std::vector<StepSpan> steps; // in time order, the rank's own time
+    TimeNs offset = 0;
+};
+RankSummary summarizeRank(const WorkspaceMember& member, std::size_t index, const std::vector<CollectiveKernel>& nccl);
+RanksReport analyzeRanks(std::vector<RankTimeline> ranks, CollectiveMatching matching);
+
 } // namespace ks::analysis
