@@ -253,6 +253,37 @@ private Q_SLOTS:
         checkFitted();
     }
 
+    // Issue 35: panning stopped 40 % past the last event (at "Record Window End"); it stops at
+    // the last event with a small margin (2 % of the events' span), zoomed in or out.
+    void panningStopsNearTheLastEvent()
+    {
+        auto w = std::make_unique<TimelineWidget>();
+        w->resize(1600, 900);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        const auto trace = test::loadFixture("train_baseline");
+        w->setTrace(trace);
+        const SliceTable& slices = trace->slices();
+        TimeNs first = slices.start[0], last = slices.end(0);
+        for (SliceId s = 0; s < slices.size(); ++s) {
+            first = std::min(first, slices.start[s]);
+            last = std::max(last, slices.end(s));
+        }
+        const double span = double(last - first);
+        for (const double zoom : {1.0, 0.25}) {
+            w->fitAll();
+            w->zoomAt(800, zoom);
+            w->panBy(1'000'000); // far past the end
+            const TimeNs end = w->timeScale().viewEnd(w->timeAreaWidth());
+            QVERIFY2(end >= last, "the last event stays reachable");
+            QVERIFY2(double(end - last) <= span * 0.025,
+                     qPrintable(QStringLiteral("%1 % past the last event").arg(double(end - last) / span * 100.0)));
+            w->panBy(-1'000'000); // and before the start
+            QVERIFY(w->timeScale().viewStart() <= first);
+            QVERIFY(double(first - w->timeScale().viewStart()) <= span * 0.025);
+        }
+    }
+
     // kineto's two global instants ("Iteration Start", "Record Window End") are lines across
     // every track at their time.
     void globalInstantsCrossAllTracks()
