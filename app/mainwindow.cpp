@@ -167,8 +167,9 @@ void MainWindow::arrangeDefaultDocks()
         if (!bottom.isEmpty())
             resizeDocks({bottom.front()}, {bottomHeight}, Qt::Vertical);
         // The right docks (Details, Insights) need room for a finding's title next to its
-        // time: a quarter of a wide window, about 30 characters more on a 1280-pixel one.
-        const int rightWidth = std::min(std::max(width() / 4, fontMetrics().averageCharWidth() * 56), width() / 3);
+        // time (titles wrap, in two lines at most for most): a quarter of a wide window, a
+        // third of a 1280-pixel one.
+        const int rightWidth = std::min(std::max(width() / 4, fontMetrics().averageCharWidth() * 64), width() / 3);
         if (auto* details = findChild<QDockWidget*>(QStringLiteral("detailsDock")))
             resizeDocks({details}, {rightWidth}, Qt::Horizontal);
     });
