@@ -289,16 +289,18 @@ private Q_SLOTS:
     void globalInstantsCrossAllTracks()
     {
         auto w = makeWidget();
-        // kineto puts them at the very start and end: both edges must show them.
+        // kineto puts them at the very start and end: both edges must show them (those within
+        // reach: the view stops 2 % past the last event, issue 35).
         w->setVisibleRange(m_trace->startTime(), m_trace->endTime());
         QImage image(w->viewport()->size(), QImage::Format_RGB32);
         QPainter painter(&image);
         w->renderTo(painter);
         painter.end();
         const auto& instants = m_trace->instants();
+        const TimeNs viewEnd = w->timeScale().viewEnd(w->timeAreaWidth());
         int checked = 0;
         for (std::size_t i = 0; i < instants.size(); ++i) {
-            if (instants.scope[i] != InstantScope::Global)
+            if (instants.scope[i] != InstantScope::Global || instants.time[i] > viewEnd)
                 continue;
             const int x = std::clamp(int(std::floor(w->viewportXOf(instants.time[i]))), TimelineRenderer::kLabelWidth,
                                      TimelineRenderer::kLabelWidth + w->timeAreaWidth() - 1);
@@ -306,7 +308,7 @@ private Q_SLOTS:
                 QCOMPARE(image.pixel(x, y), TimelineRenderer::kGlobalInstantColor);
             ++checked;
         }
-        QCOMPARE(checked, 2);
+        QVERIFY(checked >= 1); // the start one at least; the end one when within reach
     }
 
     // Hovering a kernel outlines the launch at the other end of its flow.
