@@ -2,6 +2,7 @@
 
 #include "app/aboutdialog.h"
 #include "app/emptyhint.h"
+#include "app/memberdocks.h"
 #include "app/recordingcontroller.h"
 #include "app/shortcutshelp.h"
 #include "app/timelinekeys.h"
@@ -16,6 +17,7 @@
 #include "widgets/gpuviews.h"
 #include "widgets/insightspanel.h"
 #include "widgets/kerneltablemodel.h"
+#include "widgets/memberpicker.h"
 #include "widgets/opstablemodel.h"
 #include "widgets/rankspanel.h"
 #include "widgets/searchbar.h"
@@ -136,9 +138,10 @@ MainWindow::MainWindow(QWidget* parent)
 
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
-        // First run: a large window, but never larger than the screen (1280×720 laptops).
+        // First run: a large window, but never larger than the screen (1280×720 laptops);
+        // the size excludes the title bar, so a tenth of the height is left for the frame.
         const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
-        resize(std::min(1600, available.width()), std::min(1000, available.height()));
+        resize(std::min(1600, available.width()), std::min(1000, available.height() * 9 / 10));
     }
     if (!restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray()))
         arrangeDefaultDocks();
@@ -164,8 +167,9 @@ void MainWindow::arrangeDefaultDocks()
         if (!bottom.isEmpty())
             resizeDocks({bottom.front()}, {bottomHeight}, Qt::Vertical);
         // The right docks (Details, Insights) need room for a finding's title next to its
-        // time: a quarter of a wide window, about 30 characters more on a 1280-pixel one.
-        const int rightWidth = std::min(std::max(width() / 4, fontMetrics().averageCharWidth() * 56), width() / 3);
+        // time (titles wrap, in two lines at most for most): a quarter of a wide window, a
+        // third of a 1280-pixel one.
+        const int rightWidth = std::min(std::max(width() / 4, fontMetrics().averageCharWidth() * 64), width() / 3);
         if (auto* details = findChild<QDockWidget*>(QStringLiteral("detailsDock")))
             resizeDocks({details}, {rightWidth}, Qt::Horizontal);
     });
@@ -184,7 +188,9 @@ void MainWindow::createDocks()
     auto* insights = new InsightsPanel(m_timeline);
     auto* insightsDock = new QDockWidget(tr("Insights"), this);
     insightsDock->setObjectName(QStringLiteral("insightsDock"));
-    insightsDock->setWidget(insights);
+    // Issue 35: this dock, the GPU summary and the tables show the member picked above them.
+    connect(placeUnderMemberPicker(*insightsDock, insights, *m_timeline), &MemberPicker::memberChanged, insights,
+            &InsightsPanel::setMember);
     addDockWidget(Qt::RightDockWidgetArea, insightsDock);
     statusBar()->addPermanentWidget(insights->countLabel());
 
@@ -206,7 +212,8 @@ void MainWindow::createDocks()
     summaryScroll->setWidget(gpuViews->summary());
     summaryScroll->setWidgetResizable(true);
     summaryScroll->setFrameShape(QFrame::NoFrame);
-    gpuDock->setWidget(summaryScroll);
+    connect(placeUnderMemberPicker(*gpuDock, summaryScroll, *m_timeline), &MemberPicker::memberChanged, gpuViews,
+            &GpuViews::setSummaryMember);
     addDockWidget(Qt::BottomDockWidgetArea, gpuDock);
     // Without GPU activity the summary is one line: show the Operators tab in its place.
     connect(gpuViews, &GpuViews::reportReady, this, [this, gpuViews] {
@@ -220,7 +227,7 @@ void MainWindow::createDocks()
     const auto addStatsDock = [this](const QString& title, const QString& name, StatsPanel* panel) {
         auto* dock = new QDockWidget(title, this);
         dock->setObjectName(name);
-        dock->setWidget(panel);
+        followPickedMember(*panel, *placeUnderMemberPicker(*dock, panel, *m_timeline), *m_timeline);
         addDockWidget(Qt::BottomDockWidgetArea, dock);
         connect(this, &MainWindow::traceChanged, panel, [this, panel](std::shared_ptr<const Trace> trace) {
             if (m_timeline->showsNewerSnapshot())
@@ -228,10 +235,6 @@ void MainWindow::createDocks()
             else
                 panel->setTrace(std::move(trace));
         });
-        connect(m_timeline, &TimelineWidget::visibleRangeChanged, panel, &StatsPanel::setVisibleRange);
-        connect(m_timeline, &TimelineWidget::rangeSelected, panel, &StatsPanel::setRange);
-        connect(m_timeline, &TimelineWidget::rangeCleared, panel, &StatsPanel::clearRange);
-        connect(panel, &StatsPanel::occurrenceRequested, m_timeline, &TimelineWidget::revealSlice);
     };
     addStatsDock(tr("Operators"), QStringLiteral("operatorsDock"), new StatsPanel(new OperatorTableModel));
     addStatsDock(tr("Kernels"), QStringLiteral("kernelsDock"), new StatsPanel(new KernelTableModel));

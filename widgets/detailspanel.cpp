@@ -235,7 +235,10 @@ void DetailsPanel::addFlows()
     for (std::size_t i = 0; i < m_links.size(); ++i) {
         const FlowLink& link = m_links[i];
         const Flow& flow = m_trace->flows()[link.flow];
-        const QString format = link.incoming ? tr("%1: from %2 on %3 (delay %4)") : tr("%1: to %2 on %3 (delay %4)");
+        // "Start to start", not "delay": a launch's own delay (below) is counted from the end
+        // of the launch call, and the two differ by that call's duration.
+        const QString format =
+            link.incoming ? tr("%1: from %2 on %3 (start to start %4)") : tr("%1: to %2 on %3 (start to start %4)");
         // The whole name: the view elides it in the middle, the tooltip has all of it.
         const QString value =
             format.arg(qstr(m_trace->str(flow.category)), qstr(m_trace->str(m_trace->slices().name[link.other])),
@@ -244,10 +247,16 @@ void DetailsPanel::addFlows()
         item->setData(0, kLinkRole, int(i));
         item->setFont(1, linkFont);
         item->setForeground(1, linkColor);
-        item->setToolTip(1, tr("%1\n\nClick to go to the other end of this flow").arg(value.left(2000)));
+        item->setToolTip(1,
+                         tr("%1\n\nStart to start: the flow's target starts this long after its source "
+                            "starts.\nClick to go to the other end of this flow")
+                             .arg(value.left(2000)));
         if (const std::optional<LaunchTiming> timing = launchTiming(*m_trace, flow)) {
             auto* delay = new QTreeWidgetItem(item, {tr("Launch delay"), qstr(formatDuration(timing->launchDelay))});
-            delay->setToolTip(1, tr("GPU start minus the end of the launch call"));
+            const QString definition = tr("Launch delay: the GPU op's start minus the end of its launch call "
+                                          "(start to start, less the launch call's own duration)");
+            delay->setToolTip(0, definition);
+            delay->setToolTip(1, definition);
             auto* queue = new QTreeWidgetItem(item, {tr("Queue time"), qstr(formatDuration(timing->queueTime))});
             queue->setToolTip(1, tr("The part of the launch delay the stream spent finishing earlier work"));
             item->setExpanded(true);

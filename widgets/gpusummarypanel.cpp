@@ -1,5 +1,6 @@
 #include "widgets/gpusummarypanel.h"
 
+#include "widgets/columnwidths.h"
 #include "widgets/gpustepbreakdownmodel.h"
 #include "widgets/gpustepchart.h"
 #include "widgets/gpusummarymodel.h"
@@ -13,6 +14,8 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ks {
 
@@ -30,8 +33,10 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
     return view;
 }
 
-// nvprof's section title above its table, sortable by the numbers.
-QWidget* makeNvprofSection(const QString& title, NvprofModel* model, QWidget* parent)
+// nvprof's section title above its table, sortable by the numbers. Kernel names run long:
+// the columns fit their contents (the name within bounds) until the user resizes them,
+// which is remembered under `key`.
+QWidget* makeNvprofSection(const QString& title, const QString& key, NvprofModel* model, QWidget* parent)
 {
     auto* box = new QWidget(parent);
     auto* layout = new QVBoxLayout(box);
@@ -43,6 +48,17 @@ QWidget* makeNvprofSection(const QString& title, NvprofModel* model, QWidget* pa
     QTableView* view = makeTable(sorted, box);
     view->setSortingEnabled(true);
     view->sortByColumn(NvprofModel::Time, Qt::DescendingOrder);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    view->setWordWrap(false);
+    auto* widths = new ColumnWidthMemory(view, key);
+    QObject::connect(sorted, &QAbstractItemModel::modelReset, view, [view, widths] {
+        widths->resizeQuietly([view] {
+            view->resizeColumnsToContents();
+            const int chars = view->fontMetrics().averageCharWidth();
+            view->setColumnWidth(NvprofModel::Name, std::min(view->columnWidth(NvprofModel::Name), 60 * chars));
+        });
+        widths->restore();
+    });
     layout->addWidget(view, 1);
     return box;
 }
@@ -82,8 +98,8 @@ GpuSummaryPanel::GpuSummaryPanel(QWidget* parent)
     m_tabs->addTab(steps, tr("Step Time Breakdown"));
 
     auto* nvprof = new QSplitter(Qt::Horizontal, m_tabs);
-    nvprof->addWidget(makeNvprofSection(tr("GPU activities"), m_activities, nvprof));
-    nvprof->addWidget(makeNvprofSection(tr("API calls"), m_apiCalls, nvprof));
+    nvprof->addWidget(makeNvprofSection(tr("GPU activities"), QStringLiteral("gpuActivities"), m_activities, nvprof));
+    nvprof->addWidget(makeNvprofSection(tr("API calls"), QStringLiteral("apiCalls"), m_apiCalls, nvprof));
     m_tabs->addTab(nvprof, tr("GPU Activities / API Calls"));
 
     m_tabs->setDocumentMode(true);

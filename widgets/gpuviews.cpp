@@ -20,14 +20,21 @@ GpuViews::GpuViews(TimelineWidget* timeline, QObject* parent)
     , m_timeline(timeline)
     , m_overlay(new GpuOverlayPanel)
     , m_summary(new GpuSummaryPanel)
-    , m_jobs(new JobTracker(this, sharedAnalysisPool()))
 {
     connect(timeline, &TimelineWidget::traceChanged, this, &GpuViews::analyze);
     connect(timeline, &TimelineWidget::visibleRangeChanged, this, &GpuViews::followTimeline);
     connect(timeline, &TimelineWidget::rangeSelected, this, &GpuViews::followTimeline);
     connect(timeline, &TimelineWidget::rangeCleared, this, &GpuViews::followTimeline);
-    connect(m_summary, &GpuSummaryPanel::stepActivated, timeline, &TimelineWidget::setVisibleRange);
-    connect(m_summary, &GpuSummaryPanel::stepSelected, timeline, &TimelineWidget::revealSlice);
+    // The summary speaks in its member's time and slices.
+    connect(m_summary, &GpuSummaryPanel::stepActivated, this, [this](TimeNs start, TimeNs end) {
+        if (m_timeline)
+            m_timeline->setVisibleRange(m_timeline->toPrimaryTime(m_summaryMember, start),
+                                        m_timeline->toPrimaryTime(m_summaryMember, end));
+    });
+    connect(m_summary, &GpuSummaryPanel::stepSelected, this, [this](SliceId step) {
+        if (m_timeline)
+            m_timeline->revealTraceSlice({m_summaryMember, step});
+    });
     m_overlay->hide(); // until a trace with GPU kernels is shown
 }
 
@@ -40,35 +47,100 @@ GpuViews::~GpuViews()
         delete m_summary.data();
 }
 
+std::shared_ptr<const gpu::GpuReport> GpuViews::reportOf(std::uint32_t member) const
+{
+    return member < m_reports.size() ? m_reports[member] : nullptr;
+}
+
+JobTracker* GpuViews::jobsFor(std::uint32_t member)
+{
+    while (m_jobs.size() <= member)
+        m_jobs.push_back(new JobTracker(this, sharedAnalysisPool()));
+    return m_jobs[member];
+}
+
 void GpuViews::analyze(std::shared_ptr<const Trace> trace)
 {
+    const bool newerSnapshot = m_timeline && m_timeline->showsNewerSnapshot();
+    const std::uint32_t count = trace && m_timeline ? m_timeline->traceCount() : 0;
+    for (std::uint32_t i = newerSnapshot ? 1 : 0; i < m_jobs.size(); ++i)
+        m_jobs[i]->cancel(); // newer traces supersede the reports still being computed
+    m_reports.assign(count, nullptr);
+    m_failed.assign(count, false);
+    m_summaryMember = 0;
     if (!trace) {
-        m_jobs->cancel(); // a newer trace supersedes the report still being computed
-        apply(nullptr);
+        if (m_timeline)
+            m_timeline->setGpuReport(nullptr);
+        if (m_overlay)
+            m_overlay->setReport(nullptr);
+        showSummary();
         return;
     }
     if (m_summary)
         m_summary->setAnalysing();
-    m_jobs->start(
-        JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
+    for (std::uint32_t i = 0; i < count; ++i) {
+        bool shared = false; // a merged file's ranks share its Trace, hence one report
+        for (std::uint32_t j = 0; j < i && !shared; ++j)
+            shared = m_timeline->traceAt(j) == m_timeline->traceAt(i);
+        if (!shared)
+            analyzeMember(i);
+    }
+}
+
+void GpuViews::analyzeMember(std::uint32_t member)
+{
+    std::shared_ptr<const Trace> trace = m_timeline->traceAt(member);
+    jobsFor(member)->start(
+        JobTracker::letFinishIf(m_timeline->showsNewerSnapshot()),
         [trace = std::move(trace)] { return gpu::makeGpuReport(facts::sharedTraceFacts(trace)); },
-        [this](const std::shared_ptr<const gpu::GpuReport>& report) { apply(report); },
-        [this](const QString& error) {
+        [this, member](const std::shared_ptr<const gpu::GpuReport>& report) { apply(member, report); },
+        [this, member](const QString& error) {
             qWarning().noquote() << "GPU analysis failed:" << error;
-            apply(nullptr);
+            apply(member, nullptr);
         });
 }
 
-void GpuViews::apply(const std::shared_ptr<const gpu::GpuReport>& report)
+void GpuViews::apply(std::uint32_t member, const std::shared_ptr<const gpu::GpuReport>& report)
 {
-    if (!m_overlay || !m_summary)
+    if (!m_overlay || !m_summary || !m_timeline)
         return;
-    m_report = report;
-    if (m_timeline)
+    const std::shared_ptr<const Trace> trace = m_timeline->traceAt(member);
+    bool summaryGotIt = false;
+    for (std::uint32_t i = 0; i < m_reports.size(); ++i) {
+        if (m_timeline->traceAt(i) != trace)
+            continue;
+        m_reports[i] = report;
+        m_failed[i] = !report;
+        summaryGotIt = summaryGotIt || i == m_summaryMember;
+    }
+    if (report)
         m_timeline->setGpuReport(report);
-    m_overlay->setReport(report);
+    if (member == 0) { // the overlay block is drawn on the primary trace's time
+        m_overlay->setReport(report);
+        m_overlay->setVisible(m_overlayBlock && report && !report->analysis.gpus.empty());
+    }
+    if (summaryGotIt)
+        showSummary();
+}
+
+void GpuViews::setSummaryMember(std::uint32_t member)
+{
+    if (member == m_summaryMember || member >= m_reports.size())
+        return;
+    m_summaryMember = member;
+    showSummary();
+}
+
+void GpuViews::showSummary()
+{
+    if (!m_summary)
+        return;
+    const std::shared_ptr<const gpu::GpuReport> report = reportOf(m_summaryMember);
+    if (!report && m_summaryMember < m_failed.size() && !m_failed[m_summaryMember]) {
+        m_summary->setAnalysing(); // its job is still running
+        return;
+    }
     m_summary->setReport(report);
-    m_overlay->setVisible(m_overlayBlock && report && !report->analysis.gpus.empty());
     followTimeline();
     Q_EMIT reportReady(report);
 }
@@ -78,8 +150,9 @@ void GpuViews::setOverlayBlockShown(bool shown)
     m_overlayBlock = shown;
     if (m_timeline)
         m_timeline->setGpuMetricTracksShown(!shown);
+    const std::shared_ptr<const gpu::GpuReport> primary = reportOf(0);
     if (m_overlay)
-        m_overlay->setVisible(shown && m_report && !m_report->analysis.gpus.empty());
+        m_overlay->setVisible(shown && primary && !primary->analysis.gpus.empty());
 }
 
 void GpuViews::followTimeline()
@@ -95,7 +168,8 @@ void GpuViews::followTimeline()
     m_overlay->setVisibleRange(start, end);
     // The "(visible)" columns follow the selected range when there is one.
     const TimeExtent focus = m_timeline->focusRange();
-    m_summary->setVisibleRange(focus.start, focus.end);
+    m_summary->setVisibleRange(m_timeline->toTraceTime(m_summaryMember, focus.start),
+                               m_timeline->toTraceTime(m_summaryMember, focus.end));
 }
 
 } // namespace ks

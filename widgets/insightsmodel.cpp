@@ -23,6 +23,13 @@ void InsightsModel::setInsights(std::vector<analysis::Insight> insights)
     endResetModel();
 }
 
+void InsightsModel::setMemberNames(QStringList names)
+{
+    m_memberNames = std::move(names);
+    if (!m_insights.empty())
+        Q_EMIT dataChanged(index(0, MemberColumn), index(rowCount() - 1, MemberColumn));
+}
+
 const analysis::Insight* InsightsModel::insightAt(int row) const
 {
     return row >= 0 && std::size_t(row) < m_insights.size() ? &m_insights[std::size_t(row)] : nullptr;
@@ -73,7 +80,9 @@ QVariant InsightsModel::data(const QModelIndex& index, int role) const
     case kIdRole: return QString::fromStdString(insight->id);
     case kSeverityRole: return severityWord(insight->severity);
     case Qt::TextAlignmentRole:
-        return index.column() == TitleColumn ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+        return index.column() == TitleColumn || index.column() == MemberColumn
+            ? QVariant()
+            : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::DecorationRole: return index.column() == TitleColumn ? severityMark(insight->severity) : QVariant();
     case Qt::ToolTipRole:
         return tr("%1 (%2): %3")
@@ -87,6 +96,7 @@ QVariant InsightsModel::data(const QModelIndex& index, int role) const
     case TimeColumn:
         return QStringLiteral("%1 (%2 %)").arg(timePerStep(*insight)).arg(insight->share * 100.0, 0, 'f', 1);
     case EvidenceColumn: return qulonglong(insight->evidence.size());
+    case MemberColumn: return m_memberNames.value(insight->traceIndex, QString::number(insight->traceIndex));
     default: return {};
     }
 }
@@ -99,6 +109,7 @@ QVariant InsightsModel::headerData(int section, Qt::Orientation orientation, int
     case TitleColumn: return tr("Finding");
     case TimeColumn: return tr("Per step");
     case EvidenceColumn: return tr("Events");
+    case MemberColumn: return tr("Trace");
     default: return {};
     }
 }

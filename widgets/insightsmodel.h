@@ -1,17 +1,20 @@
 #pragma once
 // The Insights list: one row per finding, in the order given (largest time at stake first).
 // Columns: the finding (its severity as a coloured mark), time per step with its share of the
-// step, evidence count. Three columns so that the finding keeps most of a narrow dock.
+// step, evidence count. Three columns so that the finding keeps most of a narrow dock; a
+// fourth, the trace a finding came from (its traceIndex), when several traces' findings are
+// listed together (the view hides it otherwise).
 #include "core/analysis/insights.h"
 
 #include <QAbstractTableModel>
+#include <QStringList>
 
 namespace ks {
 
 class InsightsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { TitleColumn, TimeColumn, EvidenceColumn, ColumnCount };
+    enum Column { TitleColumn, TimeColumn, EvidenceColumn, MemberColumn, ColumnCount };
     // The insight's id under Qt::UserRole on any column; its severity word ("high") under
     // kSeverityRole.
     static constexpr int kIdRole = Qt::UserRole;
@@ -23,6 +26,8 @@ public:
     static QString timePerStep(const analysis::Insight& insight);
 
     void setInsights(std::vector<analysis::Insight> insights);
+    // Names of the traces by traceIndex, for the member column ("Rank 1 · host").
+    void setMemberNames(QStringList names);
     const std::vector<analysis::Insight>& insights() const { return m_insights; }
     const analysis::Insight* insightAt(int row) const;
 
@@ -33,6 +38,7 @@ public:
 
 private:
     std::vector<analysis::Insight> m_insights;
+    QStringList m_memberNames;
 };
 
 } // namespace ks

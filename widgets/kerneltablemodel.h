@@ -40,6 +40,10 @@ public:
                                        std::optional<TimeRange> range) const override;
     const std::vector<SliceId>& occurrences(int row) const override;
     int defaultSortColumn() const override { return visibleColumn(Total); }
+    QString emptyText() const override
+    {
+        return tr("No GPU kernels in this trace (it was recorded without CUDA activities).");
+    }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

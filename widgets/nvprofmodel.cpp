@@ -50,8 +50,9 @@ QVariant NvprofModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::TextAlignmentRole)
         return index.column() == Name ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && index.column() == Name && row.bytes >= 0)
-        return tr("%1 (%L2 bytes)").arg(QString::fromStdString(row.name)).arg(row.bytes);
+    if (role == Qt::ToolTipRole && index.column() == Name) // the full name: the column elides it
+        return row.bytes >= 0 ? tr("%1 (%L2 bytes)").arg(QString::fromStdString(row.name)).arg(row.bytes)
+                              : QString::fromStdString(row.name);
     if (role != Qt::DisplayRole)
         return {};
     switch (Column(index.column())) {

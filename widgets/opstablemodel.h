@@ -43,6 +43,10 @@ public:
                                        std::optional<TimeRange> range) const override;
     const std::vector<SliceId>& occurrences(int row) const override;
     int defaultSortColumn() const override;
+    QString emptyText() const override
+    {
+        return tr("No operators in this trace (no cpu_op or user_annotation events).");
+    }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

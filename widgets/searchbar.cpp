@@ -20,7 +20,7 @@ namespace ks {
 namespace {
 
 constexpr int kProgressIntervalMs = 100;
-constexpr int kResultsListHeight = 160;
+constexpr int kResultsListRows = 5;
 
 } // namespace
 
@@ -75,8 +75,23 @@ SearchBar::SearchBar(QWidget* parent)
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
     m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_list->verticalHeader()->hide();
-    m_list->horizontalHeader()->setStretchLastSection(true);
-    m_list->setFixedHeight(kResultsListHeight);
+    // One line per match, long names elided in the middle (the tooltip has them whole), and
+    // exactly five rows under the header: the timeline keeps the rest.
+    m_list->setWordWrap(false);
+    m_list->setTextElideMode(Qt::ElideMiddle);
+    m_list->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_list->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    QHeaderView* header = m_list->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(SearchResultsModel::Name, QHeaderView::Stretch);
+    header->setSectionResizeMode(SearchResultsModel::Track, QHeaderView::Interactive);
+    header->resizeSection(SearchResultsModel::Track, fontMetrics().averageCharWidth() * 32);
+    header->setSectionResizeMode(SearchResultsModel::Start, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(SearchResultsModel::Duration, QHeaderView::ResizeToContents);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setFixedHeight(header->sizeHint().height()
+                           + kResultsListRows * m_list->verticalHeader()->defaultSectionSize()
+                           + 2 * m_list->frameWidth());
     m_list->hide();
     column->addWidget(m_list);
     connect(m_list, &QTableView::activated, this, [this](const QModelIndex& index) {

@@ -1,5 +1,6 @@
 #include "widgets/statspanel.h"
 
+#include "widgets/columnwidths.h"
 #include "widgets/statsformat.h"
 
 #include "widgets/jobtracker.h"
@@ -39,6 +40,7 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
     , m_next(new QToolButton(this))
     , m_occurrenceLabel(new QLabel(this))
     , m_rangeLabel(new QLabel(this))
+    , m_emptyLabel(new QLabel(this))
     , m_debounce(new QTimer(this))
     , m_tools(new QWidget(this))
     , m_jobs(new JobTracker(this, sharedAnalysisPool()))
@@ -60,6 +62,8 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
     measureColumnsFromLeadingRows(*m_view);
     m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    // Kernel names run long: the user widens the name column once, every table keeps it.
+    m_widths = new ColumnWidthMemory(m_view, QString::fromLatin1(m_model->metaObject()->className()));
     connect(m_view->horizontalHeader(), &QHeaderView::sectionClicked, this, [this] { m_userSorted = true; });
 
     auto* copyTsv = new QAction(tr("Copy Rows (TSV)"), this);
@@ -102,6 +106,10 @@ StatsPanel::StatsPanel(StatsTableModel* model, QWidget* parent)
     layout->addWidget(m_tools);
     m_rangeLabel->setObjectName(QStringLiteral("rangeLabel"));
     layout->addWidget(m_rangeLabel);
+    m_emptyLabel->setObjectName(QStringLiteral("emptyLabel"));
+    m_emptyLabel->setWordWrap(true);
+    m_emptyLabel->hide();
+    layout->addWidget(m_emptyLabel);
     layout->addWidget(m_view, 1);
 
     // Each double-click on the same row goes on to its next occurrence (another row starts at 1).
@@ -202,14 +210,21 @@ void StatsPanel::recompute()
         if (!m_userSorted)
             m_view->sortByColumn(m_model->defaultSortColumn(), Qt::DescendingOrder);
         if (!m_columnsSized && m_model->rowCount() > 0) {
-            // Once: fit the columns, names within bounds (kernel names run to 800 characters).
-            m_view->resizeColumnsToContents();
-            const int name = m_model->nameColumn();
-            m_view->setColumnWidth(name,
-                                   std::clamp(m_view->columnWidth(name), 20 * fontMetrics().averageCharWidth(),
-                                              60 * fontMetrics().averageCharWidth()));
+            // Once: fit the columns, names within bounds (kernel names run to 800 characters),
+            // then the widths the user gave these columns before.
+            m_widths->resizeQuietly([this] {
+                m_view->resizeColumnsToContents();
+                const int name = m_model->nameColumn();
+                m_view->setColumnWidth(name,
+                                       std::clamp(m_view->columnWidth(name), 20 * fontMetrics().averageCharWidth(),
+                                                  60 * fontMetrics().averageCharWidth()));
+            });
+            m_widths->restore();
             m_columnsSized = true;
         }
+        // Empty over the whole trace: say why instead of showing a bare header.
+        m_emptyLabel->setText(m_model->emptyText());
+        m_emptyLabel->setVisible(m_trace && m_model->rowCount() == 0 && !effectiveRange());
         resetOccurrence();
         updateLabels();
         Q_EMIT rowsUpdated();

@@ -25,6 +25,7 @@ class QToolButton;
 
 namespace ks {
 
+class ColumnWidthMemory;
 class JobTracker;
 
 class StatsPanel : public QWidget {
@@ -36,6 +37,8 @@ public:
     StatsTableModel* model() const { return m_model; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
     QTableView* view() const { return m_view; }
+    // The line shown instead of an empty table (hidden while there are rows).
+    QLabel* emptyLabel() const { return m_emptyLabel; }
     std::optional<TimeRange> effectiveRange() const;
     // The current row's occurrences in stepping order (by start, or longest first).
     std::vector<SliceId> currentOccurrences() const;
@@ -80,6 +83,8 @@ private:
     QToolButton* m_next;
     QLabel* m_occurrenceLabel;
     QLabel* m_rangeLabel;
+    QLabel* m_emptyLabel; // the model's emptyText() while the whole trace gives no rows
+    ColumnWidthMemory* m_widths;
     QTimer* m_debounce;
     QWidget* m_tools;
     JobTracker* m_jobs;

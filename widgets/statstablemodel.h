@@ -41,6 +41,8 @@ public:
     // picks another.
     virtual int nameColumn() const { return 0; }
     virtual int defaultSortColumn() const = 0;
+    // The one line shown instead of an empty table (the whole trace has no such rows).
+    virtual QString emptyText() const { return tr("Nothing in this trace"); }
     // Checkable options of this table (groupings), shown by the panel as tool buttons.
     const QList<QAction*>& options() const { return m_options; }
 

@@ -52,6 +52,7 @@ void TimelineWidget::clearHighlights()
         lane.highlightedNames.clear();
         lane.highlightedSlices.clear();
         lane.markedSlices.clear();
+        lane.shadedRanges.clear();
     }
     viewport()->update();
 }
@@ -92,13 +93,23 @@ const std::vector<SliceId>& TimelineWidget::highlightedSlices() const
     return m_lanes.empty() ? none : m_lanes[0].highlightedSlices;
 }
 
-void TimelineWidget::setHighlightedSlices(std::vector<SliceId> slices)
+const std::vector<SliceId>& TimelineWidget::highlightedSlices(std::uint32_t trace) const
 {
-    if (m_lanes.empty())
+    static const std::vector<SliceId> none;
+    return trace < m_lanes.size() ? m_lanes[trace].highlightedSlices : none;
+}
+
+void TimelineWidget::setHighlightedSlices(std::vector<SliceId> slices) { setHighlightedSlices(0, std::move(slices)); }
+
+void TimelineWidget::setHighlightedSlices(std::uint32_t trace, std::vector<SliceId> slices)
+{
+    if (trace >= m_lanes.size())
         return;
+    for (Lane& lane : m_lanes)
+        lane.highlightedSlices.clear();
     std::sort(slices.begin(), slices.end());
     slices.erase(std::unique(slices.begin(), slices.end()), slices.end());
-    m_lanes[0].highlightedSlices = std::move(slices);
+    m_lanes[trace].highlightedSlices = std::move(slices);
     viewport()->update();
 }
 

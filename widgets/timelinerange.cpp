@@ -87,6 +87,42 @@ void TimelineWidget::finishRangeDrag()
     Q_EMIT rangeSelected(m_range.start - primaryOffset(), m_range.end - primaryOffset());
 }
 
+void TimelineWidget::setShadedRanges(std::uint32_t trace, std::vector<TimeExtent> ranges)
+{
+    for (Lane& lane : m_lanes)
+        lane.shadedRanges.clear();
+    if (trace < m_lanes.size())
+        m_lanes[trace].shadedRanges = std::move(ranges);
+    viewport()->update();
+}
+
+const std::vector<TimeExtent>& TimelineWidget::shadedRanges(std::uint32_t trace) const
+{
+    static const std::vector<TimeExtent> none;
+    return trace < m_lanes.size() ? m_lanes[trace].shadedRanges : none;
+}
+
+// Below the ruler, across every track: the gaps an insight counts (GPU idle) show where they are.
+void TimelineWidget::paintShadedRanges(QPainter& painter) const
+{
+    const int left = TimelineRenderer::kLabelWidth;
+    const int right = left + timeAreaWidth();
+    const int top = TimelineRenderer::kRulerHeight;
+    const int height = viewport()->height() - top;
+    QColor shade(230, 120, 20, 60);
+    for (const Lane& lane : m_lanes) {
+        for (const TimeExtent& range : lane.shadedRanges) {
+            const double x0 = left + m_state.scale.timeToX(range.start + lane.source.offset);
+            const double x1 = left + m_state.scale.timeToX(range.end + lane.source.offset);
+            if (x1 < left || x0 > right)
+                continue;
+            const int a = int(std::max<double>(x0, left));
+            const int b = std::max(a + 1, int(std::min<double>(x1, right)));
+            painter.fillRect(QRect(a, top, b - a, height), shade);
+        }
+    }
+}
+
 void TimelineWidget::paintSelectedRange(QPainter& painter) const
 {
     if (!m_range.active || m_lanes.empty())

@@ -179,7 +179,7 @@ void TimelineRenderer::paintRuler(QPainter& p, const Viewport& v) const
     TimeNs step = 1;
     for (const RulerTick& tick : rulerTicks(v)) {
         p.fillRect(QRect(tick.x, kRulerHeight - 8, 1, 7), m_chrome.tick);
-        p.drawText(tick.x + 3, kRulerHeight - 10, qstr(formatTimeInUnitOf(tick.time - origin, tick.step)));
+        p.drawText(tick.x + 3, kRulerHeight - 10, qstr(rulerLabel(tick.time - origin, tick.step)));
         step = tick.step;
     }
     if (v.state.cursorX >= 0 && v.state.cursorX < v.timeWidth) {

@@ -142,7 +142,12 @@ void TimelineWidget::resetTrackLayout()
 
 void TimelineWidget::setGpuReport(std::shared_ptr<const gpu::GpuReport> report)
 {
-    m_gpuReport = std::move(report);
+    if (m_gpuReportCarried || !report)
+        m_gpuReports.clear();
+    if (report) {
+        std::erase_if(m_gpuReports, [&](const auto& shown) { return shown->trace == report->trace; });
+        m_gpuReports.push_back(std::move(report));
+    }
     m_gpuReportCarried = false;
     applyGpuMetricTracks();
 }
@@ -158,9 +163,9 @@ void TimelineWidget::setGpuMetricTracksShown(bool shown)
 void TimelineWidget::applyGpuMetricTracks()
 {
     for (Lane& lane : m_lanes) {
-        const bool ours = m_gpuReport
-            && (m_gpuReport->trace == lane.source.trace || (m_gpuReportCarried && &lane == &m_lanes.front()));
-        lane.renderer->setGpuReport(ours ? m_gpuReport : nullptr);
+        std::shared_ptr<const gpu::GpuReport> report = gpuReportOf(lane);
+        const bool ours = report != nullptr;
+        lane.renderer->setGpuReport(std::move(report));
         LayoutOptions options = lane.layout.options();
         options.metricTracks.assign(lane.source.trace->processes().size(), 0);
         for (std::uint32_t p = 0; ours && m_gpuMetricTracks && p < options.metricTracks.size(); ++p) {
@@ -170,6 +175,17 @@ void TimelineWidget::applyGpuMetricTracks()
         lane.layout.setOptions(std::move(options));
     }
     rebuildLayout();
+}
+
+std::shared_ptr<const gpu::GpuReport> TimelineWidget::gpuReportOf(const Lane& lane) const
+{
+    if (m_gpuReportCarried && &lane == &m_lanes.front() && !m_gpuReports.empty())
+        return m_gpuReports.front();
+    for (const auto& report : m_gpuReports) {
+        if (report->trace == lane.source.trace)
+            return report;
+    }
+    return nullptr;
 }
 
 void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)

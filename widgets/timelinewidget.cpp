@@ -101,11 +101,28 @@ TimeNs TimelineWidget::traceOffset(std::uint32_t index) const
     return index < m_lanes.size() ? m_lanes[index].source.offset : 0;
 }
 
+QString TimelineWidget::traceTitle(std::uint32_t index) const
+{
+    return index < m_lanes.size() ? m_lanes[index].source.title : QString();
+}
+
+TimeNs TimelineWidget::toTraceTime(std::uint32_t index, TimeNs primaryTime) const
+{
+    return primaryTime + primaryOffset() - traceOffset(index);
+}
+
+TimeNs TimelineWidget::toPrimaryTime(std::uint32_t index, TimeNs traceTime) const
+{
+    return traceTime + traceOffset(index) - primaryOffset();
+}
+
 const TrackLayout& TimelineWidget::trackLayout() const { return m_lanes.empty() ? m_emptyLayout : m_lanes[0].layout; }
 
-const TimelineRenderer& TimelineWidget::renderer() const
+const TimelineRenderer& TimelineWidget::renderer() const { return renderer(0); }
+
+const TimelineRenderer& TimelineWidget::renderer(std::uint32_t trace) const
 {
-    return m_lanes.empty() ? m_emptyRenderer : *m_lanes[0].renderer;
+    return trace < m_lanes.size() ? *m_lanes[trace].renderer : m_emptyRenderer;
 }
 
 void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace) { setTraces(only(std::move(trace))); }
@@ -114,13 +131,19 @@ void TimelineWidget::setTraces(std::vector<TimelineTrace> traces)
 {
     m_gpuReportCarried = false;
     m_showsNewerSnapshot = false;
+    // Reports of traces no longer shown would never be drawn again.
+    std::erase_if(m_gpuReports, [&](const auto& report) {
+        return std::none_of(traces.begin(), traces.end(),
+                            [&](const TimelineTrace& shown) { return shown.trace == report->trace; });
+    });
     showTraces(std::move(traces));
 }
 
 void TimelineWidget::setNewerSnapshot(std::shared_ptr<const Trace> trace)
 {
-    m_gpuReportCarried =
-        m_gpuReport && m_lanes.size() == 1 && (m_gpuReportCarried || m_gpuReport->trace == m_lanes[0].source.trace);
+    m_gpuReportCarried = m_lanes.size() == 1 && gpuReportOf(m_lanes[0]);
+    if (m_gpuReportCarried)
+        m_gpuReports = {gpuReportOf(m_lanes[0])};
     m_showsNewerSnapshot = true;
     const SnapshotView view = snapshotView();
     showTraces(only(std::move(trace)));
@@ -196,6 +219,13 @@ TimeExtent TimelineWidget::axisExtent(bool contentOnly) const
         axis = i == 0 ? shifted : TimeExtent{std::min(axis.start, shifted.start), std::max(axis.end, shifted.end)};
     }
     return axis;
+}
+
+TimeExtent TimelineWidget::navigableExtent() const
+{
+    const TimeExtent content = axisExtent(true);
+    const TimeNs margin = std::max<TimeNs>((content.end - content.start) / 50, 1000);
+    return {content.start - margin, content.end + margin};
 }
 
 TimeScale TimelineWidget::timeScale() const

@@ -67,6 +67,11 @@ public:
     std::uint32_t traceCount() const { return std::uint32_t(m_lanes.size()); }
     std::shared_ptr<const Trace> traceAt(std::uint32_t index) const;
     TimeNs traceOffset(std::uint32_t index) const;
+    // Its group header ("Rank 1 · host", "NEW · file"); empty for a lone trace.
+    QString traceTitle(std::uint32_t index) const;
+    // A time of the primary trace in trace `index`'s own time, and back (offsets differ).
+    TimeNs toTraceTime(std::uint32_t index, TimeNs primaryTime) const;
+    TimeNs toPrimaryTime(std::uint32_t index, TimeNs traceTime) const;
     // Moves traces on the axis (a new alignment) keeping the view where it is.
     void setTraceOffsets(const std::vector<TimeNs>& offsets);
     // The trace of the last selection (0 at first): Details, search and revealSlice() act on it.
@@ -96,6 +101,8 @@ public:
     bool isTraceCollapsed(std::uint32_t trace) const;
     // Slices highlighted in the primary trace (an insight's evidence), sorted.
     const std::vector<SliceId>& highlightedSlices() const;
+    const std::vector<SliceId>& highlightedSlices(std::uint32_t trace) const;
+    const std::vector<TimeExtent>& shadedRanges(std::uint32_t trace) const;
     bool showsAllFlows() const { return m_state.allFlowsInView; }
     bool canGoBack() const { return m_history.canGoBack(); }
     bool canGoForward() const { return m_history.canGoForward(); }
@@ -131,6 +138,7 @@ public:
     // Paints the whole widget as it would appear on screen (tests, benchmark).
     void renderTo(QPainter& painter);
     const TimelineRenderer& renderer() const;
+    const TimelineRenderer& renderer(std::uint32_t trace) const;
 
 public Q_SLOTS:
     void revealSlice(ks::SliceId slice);
@@ -162,11 +170,16 @@ public Q_SLOTS:
     // Slices to highlight in the primary trace, any order (an insight's evidence); the
     // rest is dimmed. Empty: none.
     void setHighlightedSlices(std::vector<ks::SliceId> slices);
+    // The same for any trace; the other traces' evidence highlights are cleared.
+    void setHighlightedSlices(std::uint32_t trace, std::vector<ks::SliceId> slices);
     // Slices of the current trace to highlight as search matches (args that matched), any order.
     void setSearchSliceMatches(const std::vector<ks::SliceId>& slices);
     void clearHighlights();
     // Slices outlined in a trace without dimming the rest (the same step on every rank).
     void setMarkedSlices(std::uint32_t trace, std::vector<ks::SliceId> slices);
+    // Time ranges of a trace (its own time) shaded across the tracks: the GPU idle gaps an
+    // insight counts. The other traces' shading is cleared; empty: none.
+    void setShadedRanges(std::uint32_t trace, std::vector<ks::TimeExtent> ranges);
     void setCrossLinks(std::vector<ks::CrossTraceLink> links);
     void setShowAllCrossLinks(bool show);
     // Track layout of the primary trace (timelinetracks.cpp).
@@ -179,7 +192,8 @@ public Q_SLOTS:
     // Moves a process group before another (kNoIndex: to the end).
     void moveGroup(std::uint32_t process, std::uint32_t before);
     void resetTrackLayout();
-    // GPU metric tracks plot this report in the GPU groups of its trace; null: none.
+    // GPU metric tracks plot this report in the GPU groups of its trace (every trace shown
+    // keeps its own report: each rank's GPU groups get their tracks); null: none at all.
     void setGpuReport(std::shared_ptr<const ks::gpu::GpuReport> report);
     // Off: no GPU metric tracks (the separate overlay block shows them instead).
     void setGpuMetricTracksShown(bool shown);
@@ -227,6 +241,7 @@ private:
         std::vector<bool> hiddenFlowCategories;
         std::vector<SliceId> markedSlices;
         std::vector<SliceId> highlightedSlices; // sorted
+        std::vector<TimeExtent> shadedRanges; // in the trace's time
     };
     struct LaneHit {
         std::uint32_t trace = kNoIndex;
@@ -263,8 +278,11 @@ private:
     void setAxisRange(TimeNs start, TimeNs end);
     // The union on the axis of every trace's [start, end], or of each one's content (Fit All).
     TimeExtent axisExtent(bool contentOnly = false) const;
-    TimeNs axisStart() const { return axisExtent().start; }
-    TimeNs axisEnd() const { return axisExtent().end; }
+    // Where the view may go (pan, zoom out, scroll bar): the content with a small margin, not
+    // the traces' own ends, which a far "Record Window End" puts 40 % past the last event.
+    TimeExtent navigableExtent() const;
+    TimeNs axisStart() const { return navigableExtent().start; }
+    TimeNs axisEnd() const { return navigableExtent().end; }
     TimeNs primaryOffset() const { return m_lanes.empty() ? 0 : m_lanes[0].source.offset; }
     void emitVisibleRange();
     TimelineViewState laneState(std::uint32_t trace) const;
@@ -282,11 +300,13 @@ private:
     void setPlotTrackCollapsed(std::uint32_t trace, LayoutItem::Kind kind, std::uint32_t process, std::uint32_t index,
                                bool collapsed);
     void applyGpuMetricTracks();
+    std::shared_ptr<const gpu::GpuReport> gpuReportOf(const Lane& lane) const;
     // Range selection (timelinerange.cpp): a press that starts one, the drag, the paint.
     bool startsRangeDrag(const QMouseEvent* event) const;
     void dragRangeTo(double viewportX);
     void finishRangeDrag();
     void paintSelectedRange(QPainter& painter) const;
+    void paintShadedRanges(QPainter& painter) const;
 
     std::vector<Lane> m_lanes;
     TimelineRenderer m_emptyRenderer; // paints the ruler when there is no trace
@@ -313,8 +333,10 @@ private:
     bool m_rangeDragging = false;
     TimeNs m_rangeAnchor = 0; // axis time where the drag began
     bool m_updatingScrollBars = false;
-    std::shared_ptr<const gpu::GpuReport> m_gpuReport;
-    bool m_gpuReportCarried = false; // m_gpuReport is an older snapshot's, shown for the primary trace
+    // At most one per trace shown (by GpuReport::trace).
+    std::vector<std::shared_ptr<const gpu::GpuReport>> m_gpuReports;
+    // m_gpuReports' only report is an older snapshot's, shown for the primary trace.
+    bool m_gpuReportCarried = false;
     bool m_showsNewerSnapshot = false;
     bool m_gpuMetricTracks = true;
     std::uint32_t m_groupDrag = kNoIndex; // the process whose header is dragged

@@ -29,6 +29,7 @@ void TimelineWidget::paintFrame(QPainter& painter)
             m_emptyRenderer.paint(painter, size, m_emptyLayout, m_state);
         else
             m_lanes[0].renderer->paint(painter, size, m_lanes[0].layout, laneState(0));
+        paintShadedRanges(painter);
         paintSelectedRange(painter);
         return;
     }
@@ -43,6 +44,7 @@ void TimelineWidget::paintFrame(QPainter& painter)
     paintLaneHeaders(painter);
     paintCrossLinks(painter);
     m_lanes[0].renderer->paintRuler(painter, size, m_lanes[0].layout, laneState(0));
+    paintShadedRanges(painter);
     paintSelectedRange(painter);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace ks {
 
@@ -56,6 +57,53 @@ TimeNs rulerTickStep(double nsPerPixel, double minPixels)
         }
         decade *= 10;
     }
+}
+
+namespace {
+
+struct RulerUnit {
+    TimeNs scale;
+    const char* suffix;
+};
+
+RulerUnit rulerUnitFor(TimeNs magnitude)
+{
+    for (const RulerUnit unit : {RulerUnit{1'000'000'000, "s"}, RulerUnit{1'000'000, "ms"}, RulerUnit{1'000, "µs"}}) {
+        if (magnitude >= unit.scale)
+            return unit;
+    }
+    return {1, "ns"};
+}
+
+} // namespace
+
+std::string rulerLabel(TimeNs time, TimeNs step)
+{
+    step = std::max<TimeNs>(step, 1);
+    // |INT64_MIN| does not fit: such a time is no tick of a real trace anyway.
+    const TimeNs magnitude = time == INT64_MIN ? INT64_MAX : (time < 0 ? -time : time);
+    const RulerUnit unit = rulerUnitFor(magnitude == 0 ? step : magnitude);
+    // The fewest decimals that show every multiple of the step exactly.
+    int decimals = 0;
+    TimeNs digit = unit.scale; // the value of one unit of the last decimal shown, in ns
+    while (digit > 1 && step % digit != 0) {
+        digit /= 10;
+        ++decimals;
+    }
+    const TimeNs whole = magnitude / unit.scale;
+    std::string label = (time < 0 ? "-" : "") + std::to_string(whole);
+    if (decimals > 0) {
+        // 45.500 ms -> 45.5 ms, 2.000 s -> 2 s.
+        std::string fraction = std::to_string((magnitude % unit.scale) / digit);
+        fraction.insert(0, std::size_t(decimals) - std::min(fraction.size(), std::size_t(decimals)), '0');
+        while (!fraction.empty() && fraction.back() == '0')
+            fraction.pop_back();
+        if (!fraction.empty())
+            label += '.' + fraction;
+    }
+    label += ' ';
+    label += unit.suffix;
+    return label;
 }
 
 } // namespace ks

@@ -4,6 +4,8 @@
 // keep nanosecond precision at every zoom level.
 #include "core/model/time.h"
 
+#include <string>
+
 namespace ks {
 
 class TimeScale {
@@ -39,5 +41,10 @@ private:
 
 // A 1-2-5 step in ns whose ticks lie at least `minPixels` apart.
 TimeNs rulerTickStep(double nsPerPixel, double minPixels);
+
+// A ruler tick's label: `time` (a multiple of the 1-2-5 `step`, from the trace start) in the
+// largest unit it reaches, with just the decimals the step needs: "45 ms", "2 s", "2.5 s",
+// "45.002 ms", "800 µs"; zero in the step's unit ("0 ms").
+std::string rulerLabel(TimeNs time, TimeNs step);
 
 } // namespace ks

@@ -29,10 +29,10 @@ private Q_SLOTS:
         auto* kernelsDock = window.findChild<QDockWidget*>(QStringLiteral("kernelsDock"));
         auto* rangeDock = window.findChild<QDockWidget*>(QStringLiteral("rangeDock"));
         QVERIFY(operatorsDock && kernelsDock && rangeDock);
-        auto* range = qobject_cast<StatsPanel*>(rangeDock->widget());
+        auto* range = rangeDock->findChild<StatsPanel*>();
         QVERIFY(range);
-        auto* operators = qobject_cast<StatsPanel*>(operatorsDock->widget());
-        auto* kernels = qobject_cast<StatsPanel*>(kernelsDock->widget());
+        auto* operators = operatorsDock->findChild<StatsPanel*>();
+        auto* kernels = kernelsDock->findChild<StatsPanel*>();
         QVERIFY(operators && kernels);
 
         auto loaded = loadTraceFile(std::string(KS_TEST_DATA) + "/mlp_ops.pt.trace.json.gz");

@@ -83,7 +83,7 @@ bool waitForGpuReport(const MainWindow& window)
 StatsPanel* statsPanel(const MainWindow& window, const char* dock)
 {
     auto* d = window.findChild<QDockWidget*>(QLatin1String(dock));
-    return d ? qobject_cast<StatsPanel*>(d->widget()) : nullptr;
+    return d ? d->findChild<StatsPanel*>() : nullptr;
 }
 
 QTreeWidgetItem* topLevelField(const QTreeWidget& tree, const QString& field)
@@ -316,10 +316,20 @@ private Q_SLOTS:
         QVERIFY(!panel->chart()->isVisible());
         auto* ops = window.findChild<QDockWidget*>(QStringLiteral("operatorsDock"));
         QTRY_VERIFY(ops->widget()->isVisible());
+        // Issue 35: the empty Kernels table says why in one line; Operators has its two rows.
+        StatsPanel* kernels = statsPanel(window, "kernelsDock");
+        QTRY_VERIFY(!kernels->emptyLabel()->isHidden());
+        QCOMPARE(kernels->model()->rowCount(), 0);
+        QVERIFY(kernels->emptyLabel()->text().startsWith(QStringLiteral("No GPU kernels in this trace")));
+        StatsPanel* operators = statsPanel(window, "operatorsDock");
+        QTRY_COMPARE(operators->model()->rowCount(), 2);
+        QVERIFY(operators->emptyLabel()->isHidden());
 
-        // A trace with GPUs shows the tabs again.
+        // A trace with GPUs shows the tabs again, and the kernels without the line.
         QVERIFY(openFixture(window, "transformer"));
         QTRY_VERIFY(!panel->showsNoGpuMessage());
+        QTRY_VERIFY(kernels->model()->rowCount() > 0);
+        QVERIFY(kernels->emptyLabel()->isHidden());
     }
 
     // Steps: a click selects the ProfilerStep (Back/Forward history), a double-click zooms to it;

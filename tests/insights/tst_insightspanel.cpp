@@ -85,6 +85,44 @@ private slots:
         QVERIFY(timeline.highlightedSlices().empty());
     }
 
+    // Issue 35: selecting gpu-idle shades the gaps it counts on the timeline: each one a range
+    // in which no GPU op runs on any device, together the idle time the finding reports.
+    void gpuIdleShadesTheGapsItCounts()
+    {
+        TimelineWidget timeline;
+        timeline.resize(1400, 700);
+        InsightsPanel panel(&timeline);
+        QSignalSpy ready(&panel, &InsightsPanel::insightsReady);
+        const auto trace = testing::fixtureTrace("slowloader");
+        timeline.setTrace(trace);
+        QVERIFY(ready.wait(60000));
+        const int row = rowOf(panel, "gpu-idle");
+        QVERIFY(row >= 0);
+        QVERIFY(timeline.shadedRanges(0).empty());
+        panel.selectInsight(row);
+        const analysis::Insight* idle = panel.model()->insightAt(row);
+        const auto& shaded = timeline.shadedRanges(0);
+        QCOMPARE(shaded.size(), idle->evidence.size());
+        const SliceTable& slices = trace->slices();
+        for (std::size_t i = 0; i < shaded.size(); ++i) {
+            QCOMPARE(shaded[i].start, idle->evidence[i].start);
+            QCOMPARE(shaded[i].end - shaded[i].start, idle->evidence[i].duration);
+            QVERIFY(shaded[i].end - shaded[i].start >= analysis::thresholds::kMinIdleGapNs);
+            // Independently of the detector: nothing runs on a GPU inside the shaded gap.
+            for (SliceId s = 0; s < slices.size(); ++s) {
+                const Process& process = trace->processes()[trace->tracks()[trace->trackOf(s)].process];
+                const SliceClass kind = trace->classOf(s);
+                if (process.isDevice
+                    && (kind == SliceClass::Kernel || kind == SliceClass::Memcpy || kind == SliceClass::Memset))
+                    QVERIFY(slices.end(s) <= shaded[i].start || slices.start[s] >= shaded[i].end);
+            }
+        }
+        // Another finding (or none) takes the shading away.
+        panel.selectInsight(-1);
+        panel.view()->setCurrentIndex({});
+        QVERIFY(timeline.shadedRanges(0).empty());
+    }
+
     void visibleRangeOnlyKeepsWhatIsInView()
     {
         TimelineWidget timeline;
@@ -118,7 +156,9 @@ private slots:
         QSignalSpy ready(&panel, &InsightsPanel::insightsReady);
         timeline.setTrace(testing::fixtureTrace("train_baseline"));
         QVERIFY(ready.wait(60000));
-        QCOMPARE(panel.model()->columnCount(), 3);
+        // Three columns shown; the trace column only when several traces' findings are listed.
+        QCOMPARE(panel.model()->columnCount(), 4);
+        QVERIFY(panel.view()->isColumnHidden(InsightsModel::MemberColumn));
         const int viewport = panel.view()->viewport()->width();
         QVERIFY2(panel.view()->columnWidth(InsightsModel::TitleColumn) * 2 > viewport,
                  qPrintable(QStringLiteral("finding %1 px of %2")
@@ -138,6 +178,19 @@ private slots:
         QVERIFY2(perStep.endsWith(QStringLiteral("%1 %)").arg(insight->share * 100.0, 0, 'f', 1)), qPrintable(perStep));
         panel.selectInsight(row);
         QVERIFY(panel.findChild<QTextBrowser*>()->toPlainText().contains(severity + QStringLiteral(" severity")));
+        // Issue 35: no title is cut; a long one wraps onto more lines of its row.
+        QTest::qWait(0); // rows take their heights in the next layout pass
+        const int textWidth = panel.view()->columnWidth(InsightsModel::TitleColumn) - 16 - 12; // mark and margins
+        for (int r = 0; r < panel.model()->rowCount(); ++r) {
+            const QString text = panel.model()->index(r, InsightsModel::TitleColumn).data().toString();
+            const QRect needed =
+                panel.view()->fontMetrics().boundingRect(QRect(0, 0, textWidth, 10000), Qt::TextWordWrap, text);
+            QVERIFY2(panel.view()->rowHeight(r) >= needed.height(),
+                     qPrintable(QStringLiteral("%1: row %2 px, text %3 px")
+                                    .arg(text)
+                                    .arg(panel.view()->rowHeight(r))
+                                    .arg(needed.height())));
+        }
     }
 
 private:

@@ -60,9 +60,15 @@ private Q_SLOTS:
 
         QTreeWidgetItem* flow = panel.tree()->findItems("Incoming flow", Qt::MatchExactly).value(0);
         QVERIFY(flow);
-        QVERIFY2(flow->text(1).startsWith("ac2g: from cudaLaunchKernelExC on thread 572 (python3) (delay "),
+        QVERIFY2(flow->text(1).startsWith("ac2g: from cudaLaunchKernelExC on thread 572 (python3) (start to start "),
                  qPrintable(flow->text(1)));
         QVERIFY(flow->text(1).contains(QString::fromStdString(formatDuration(11'415))));
+        // One term each, defined where it is shown (issue 35): "delay" alone no longer appears.
+        QVERIFY(!flow->text(1).contains(QStringLiteral("delay")));
+        QVERIFY(flow->toolTip(1).contains(QStringLiteral("Start to start: the flow's target starts")));
+        QTreeWidgetItem* launchDelay = child(flow, "Launch delay");
+        QVERIFY(launchDelay);
+        QVERIFY(launchDelay->toolTip(0).contains(QStringLiteral("minus the end of its launch call")));
         QVERIFY(panel.tree()->findItems("Outgoing flow", Qt::MatchExactly).isEmpty());
     }
 

@@ -116,6 +116,30 @@ private Q_SLOTS:
         QCOMPARE(activated.last().at(0).value<SliceId>(), seen.back());
     }
 
+    // Issue 35: the results list shows five whole rows, one line each (long names elided in
+    // the middle, the whole name in the tooltip), tracks not wrapped.
+    void resultsListShowsFiveOneLineRows()
+    {
+        SearchBar bar;
+        bar.resize(900, 300);
+        bar.setTrace(m_trace);
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        bar.setQuery("aten::");
+        bar.setResultsListShown(true);
+        QTableView* list = bar.resultsView();
+        QVERIFY(bar.resultsModel()->rowCount() > 5);
+        QVERIFY(!list->wordWrap());
+        QCOMPARE(list->textElideMode(), Qt::ElideMiddle);
+        const int row = list->rowHeight(0);
+        QVERIFY(row <= list->fontMetrics().height() + 8); // one line
+        QCOMPARE(list->viewport()->height() / row, 5);
+        for (int r = 0; r < 5; ++r)
+            QCOMPARE(list->rowHeight(r), row);
+        const QModelIndex name = bar.resultsModel()->index(0, SearchResultsModel::Name);
+        QCOMPARE(name.data(Qt::ToolTipRole).toString(), name.data().toString());
+    }
+
     void escapeClearsHighlight()
     {
         SearchBar bar;

@@ -253,21 +253,54 @@ private Q_SLOTS:
         checkFitted();
     }
 
+    // Issue 35: panning stopped 40 % past the last event (at "Record Window End"); it stops at
+    // the last event with a small margin (2 % of the events' span), zoomed in or out.
+    void panningStopsNearTheLastEvent()
+    {
+        auto w = std::make_unique<TimelineWidget>();
+        w->resize(1600, 900);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        const auto trace = test::loadFixture("train_baseline");
+        w->setTrace(trace);
+        const SliceTable& slices = trace->slices();
+        TimeNs first = slices.start[0], last = slices.end(0);
+        for (SliceId s = 0; s < slices.size(); ++s) {
+            first = std::min(first, slices.start[s]);
+            last = std::max(last, slices.end(s));
+        }
+        const double span = double(last - first);
+        for (const double zoom : {1.0, 0.25}) {
+            w->fitAll();
+            w->zoomAt(800, zoom);
+            w->panBy(1'000'000); // far past the end
+            const TimeNs end = w->timeScale().viewEnd(w->timeAreaWidth());
+            QVERIFY2(end >= last, "the last event stays reachable");
+            QVERIFY2(double(end - last) <= span * 0.025,
+                     qPrintable(QStringLiteral("%1 % past the last event").arg(double(end - last) / span * 100.0)));
+            w->panBy(-1'000'000); // and before the start
+            QVERIFY(w->timeScale().viewStart() <= first);
+            QVERIFY(double(first - w->timeScale().viewStart()) <= span * 0.025);
+        }
+    }
+
     // kineto's two global instants ("Iteration Start", "Record Window End") are lines across
     // every track at their time.
     void globalInstantsCrossAllTracks()
     {
         auto w = makeWidget();
-        // kineto puts them at the very start and end: both edges must show them.
+        // kineto puts them at the very start and end: both edges must show them (those within
+        // reach: the view stops 2 % past the last event, issue 35).
         w->setVisibleRange(m_trace->startTime(), m_trace->endTime());
         QImage image(w->viewport()->size(), QImage::Format_RGB32);
         QPainter painter(&image);
         w->renderTo(painter);
         painter.end();
         const auto& instants = m_trace->instants();
+        const TimeNs viewEnd = w->timeScale().viewEnd(w->timeAreaWidth());
         int checked = 0;
         for (std::size_t i = 0; i < instants.size(); ++i) {
-            if (instants.scope[i] != InstantScope::Global)
+            if (instants.scope[i] != InstantScope::Global || instants.time[i] > viewEnd)
                 continue;
             const int x = std::clamp(int(std::floor(w->viewportXOf(instants.time[i]))), TimelineRenderer::kLabelWidth,
                                      TimelineRenderer::kLabelWidth + w->timeAreaWidth() - 1);
@@ -275,7 +308,7 @@ private Q_SLOTS:
                 QCOMPARE(image.pixel(x, y), TimelineRenderer::kGlobalInstantColor);
             ++checked;
         }
-        QCOMPARE(checked, 2);
+        QVERIFY(checked >= 1); // the start one at least; the end one when within reach
     }
 
     // Hovering a kernel outlines the launch at the other end of its flow.

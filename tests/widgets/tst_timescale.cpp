@@ -90,6 +90,35 @@ private Q_SLOTS:
         QCOMPARE(rulerTickStep(0.01, 90), TimeNs(1));
         QCOMPARE(rulerTickStep(30.0, 90), TimeNs(5000));
     }
+
+    // Issue 35: "45000.000 µs" and "2000.000 ms" read as "45 ms" and "2 s".
+    void rulerLabelsUseTheLargestUnitWithoutTrailingZeros_data()
+    {
+        QTest::addColumn<qint64>("time");
+        QTest::addColumn<qint64>("step");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("45 ms on a 5 ms step") << qint64(45'000'000) << qint64(5'000'000) << QStringLiteral("45 ms");
+        QTest::newRow("45 ms on a 5 µs step") << qint64(45'000'000) << qint64(5'000) << QStringLiteral("45 ms");
+        QTest::newRow("2 s on a 500 ms step") << qint64(2'000'000'000) << qint64(500'000'000) << QStringLiteral("2 s");
+        QTest::newRow("2.5 s") << qint64(2'500'000'000) << qint64(500'000'000) << QStringLiteral("2.5 s");
+        QTest::newRow("45.002 ms") << qint64(45'002'000) << qint64(2'000) << QStringLiteral("45.002 ms");
+        QTest::newRow("45.0002 ms") << qint64(45'000'200) << qint64(200) << QStringLiteral("45.0002 ms");
+        QTest::newRow("800 µs") << qint64(800'000) << qint64(200'000) << QStringLiteral("800 µs");
+        QTest::newRow("1.2 ms") << qint64(1'200'000) << qint64(200'000) << QStringLiteral("1.2 ms");
+        QTest::newRow("50 ns") << qint64(50) << qint64(10) << QStringLiteral("50 ns");
+        QTest::newRow("1.005 µs") << qint64(1'005) << qint64(5) << QStringLiteral("1.005 µs");
+        QTest::newRow("zero in the step's unit") << qint64(0) << qint64(5'000'000) << QStringLiteral("0 ms");
+        QTest::newRow("negative") << qint64(-1'500'000) << qint64(500'000) << QStringLiteral("-1.5 ms");
+        QTest::newRow("a minute") << qint64(60'000'000'000) << qint64(10'000'000'000) << QStringLiteral("60 s");
+    }
+
+    void rulerLabelsUseTheLargestUnitWithoutTrailingZeros()
+    {
+        QFETCH(qint64, time);
+        QFETCH(qint64, step);
+        QFETCH(QString, label);
+        QCOMPARE(QString::fromStdString(rulerLabel(time, step)), label);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTimeScale)

@@ -1,0 +1,305 @@
+// Every workspace member is first-class (issue 35): with two ranks (or BASE and NEW) open,
+// each member has its own GPU metric tracks, and the GPU Summary, Operators, Kernels and
+// Insights docks follow the member of the selection (unless pinned), showing exactly what
+// they show when that file is opened alone. Insights can list every member's findings.
+#include "app/mainwindow.h"
+#include "app/workspacecontroller.h"
+#include "core/analysis/insights.h"
+#include "core/facts/tracefacts.h"
+#include "core/gpu/gpumetrics.h"
+#include "core/loading/loader.h"
+#include "widgets/gpumetrictrack.h"
+#include "widgets/gpuoverlaypanel.h"
+#include "widgets/gpustepbreakdownmodel.h"
+#include "widgets/gpusummarypanel.h"
+#include "widgets/gpuviews.h"
+#include "widgets/insightsmodel.h"
+#include "widgets/insightspanel.h"
+#include "widgets/memberpicker.h"
+#include "widgets/nvprofmodel.h"
+#include "widgets/statspanel.h"
+#include "widgets/timelinewidget.h"
+#include "windowtesting.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QTest>
+#include <QToolButton>
+
+using namespace ks;
+
+namespace {
+
+QString fixture(const char* name)
+{
+    return QStringLiteral(KS_TEST_DATA "/%1.pt.trace.json.gz").arg(QLatin1String(name));
+}
+
+std::shared_ptr<const Trace> load(const char* name) { return loadTraceFile(fixture(name).toStdString()).trace; }
+
+// Every row of the first `columns` columns (all when -1), one line each, sorted: the docks'
+// numbers as shown, whatever the sort order of the view.
+QStringList rowsOf(const QAbstractItemModel& model, int columns = -1)
+{
+    QStringList rows;
+    const int count = columns < 0 ? model.columnCount() : columns;
+    for (int r = 0; r < model.rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < count; ++c)
+            cells << model.index(r, c).data().toString();
+        rows << cells.join(QLatin1Char('|'));
+    }
+    rows.sort();
+    return rows;
+}
+
+StatsPanel* statsPanel(const MainWindow& window, const char* dock)
+{
+    return window.findChild<QDockWidget*>(QLatin1String(dock))->findChild<StatsPanel*>();
+}
+
+MemberPicker* pickerOf(const MainWindow& window, const char* dock)
+{
+    return window.findChild<QDockWidget*>(QLatin1String(dock))->findChild<MemberPicker*>();
+}
+
+// What the docks show of one member, whole trace.
+struct Readout {
+    QStringList breakdown, gpuActivities, kernels, operators, insights;
+};
+
+Readout readDocks(const MainWindow& window)
+{
+    Readout r;
+    const GpuSummaryPanel* summary = window.findChild<GpuViews*>()->summary();
+    r.breakdown = rowsOf(*summary->breakdownModel());
+    r.gpuActivities = rowsOf(*summary->gpuActivitiesModel());
+    r.kernels = rowsOf(*statsPanel(window, "kernelsDock")->model());
+    r.operators = rowsOf(*statsPanel(window, "operatorsDock")->model());
+    r.insights = rowsOf(*window.findChild<InsightsPanel*>()->model(), InsightsModel::MemberColumn);
+    return r;
+}
+
+// Spies on every dock's "new numbers" signal, to wait until they all caught up.
+struct DockSpies {
+    explicit DockSpies(const MainWindow& window)
+        : gpu(window.findChild<GpuViews*>(), &GpuViews::reportReady)
+        , kernels(statsPanel(window, "kernelsDock"), &StatsPanel::rowsUpdated)
+        , operators(statsPanel(window, "operatorsDock"), &StatsPanel::rowsUpdated)
+        , insights(window.findChild<InsightsPanel*>(), &InsightsPanel::insightsReady)
+    {
+    }
+    bool allFired() const
+    {
+        return gpu.count() > 0 && kernels.count() > 0 && operators.count() > 0 && insights.count() > 0;
+    }
+    QSignalSpy gpu, kernels, operators, insights;
+};
+
+// The docks of `name` opened alone.
+Readout readAlone(const char* name)
+{
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    DockSpies spies(window);
+    window.openFile(fixture(name));
+    if (!QTest::qWaitFor([&] { return spies.allFired(); }, 60000))
+        return {};
+    return readDocks(window);
+}
+
+// The first kernel of a trace (by start): something to click on a member's GPU row.
+SliceId firstKernel(const Trace& trace)
+{
+    SliceId best = kNoSlice;
+    for (SliceId s = 0; s < trace.slices().size(); ++s) {
+        const Process& process = trace.processes()[trace.tracks()[trace.trackOf(s)].process];
+        if (process.isDevice && (best == kNoSlice || trace.slices().start[s] < trace.slices().start[best]))
+            best = s;
+    }
+    return best;
+}
+
+} // namespace
+
+class TestMemberDocks : public QObject {
+    Q_OBJECT
+
+    // Member `member`'s GPU groups show the three metric tracks, plotting what that file's own
+    // GPU analysis says (utilization, SM efficiency, occupancy over its whole trace).
+    static void checkGpuTracks(const TimelineWidget& timeline, std::uint32_t member, const Trace& alone)
+    {
+        const Trace& shown = *timeline.traceAt(member);
+        const gpu::GpuAnalysis expected = gpu::analyzeGpus(alone);
+        QVERIFY(!expected.gpus.empty());
+        int checked = 0;
+        for (std::uint32_t p = 0; p < shown.processes().size(); ++p) {
+            const Process& process = shown.processes()[p];
+            const gpu::GpuMetricIndex* want = expected.gpu(process.deviceIndex);
+            if (!process.isDevice || !want)
+                continue;
+            QTRY_VERIFY_WITH_TIMEOUT(timeline.renderer(member).gpuMetricIndex(p) != nullptr, 60000);
+            QCOMPARE(int(timeline.trackLayout(member).options().metricTracks.at(p)), kGpuMetricCount);
+            const gpu::RangeMetrics got =
+                timeline.renderer(member).gpuMetricIndex(p)->metrics(alone.startTime(), alone.endTime());
+            const gpu::RangeMetrics ref = want->metrics(alone.startTime(), alone.endTime());
+            QVERIFY(ref.utilization > 0.0);
+            QCOMPARE(got.utilization, ref.utilization);
+            QCOMPARE(got.smEfficiency.has_value(), ref.smEfficiency.has_value());
+            if (ref.smEfficiency)
+                QCOMPARE(*got.smEfficiency, *ref.smEfficiency);
+            QCOMPARE(got.achievedOccupancy.has_value(), ref.achievedOccupancy.has_value());
+            if (ref.achievedOccupancy)
+                QCOMPARE(*got.achievedOccupancy, *ref.achievedOccupancy);
+            ++checked;
+        }
+        QCOMPARE(checked, int(expected.gpus.size()));
+    }
+
+private Q_SLOTS:
+    void initTestCase() { kstest::useTestSettings(); }
+
+    void everyRankHasItsGpuTracks()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
+        window.openFiles({fixture("ddp_rank0"), fixture("ddp_rank1")});
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 60000);
+        QCOMPARE(window.timeline()->traceCount(), 2u);
+        checkGpuTracks(*window.timeline(), 0, *load("ddp_rank0"));
+        checkGpuTracks(*window.timeline(), 1, *load("ddp_rank1"));
+    }
+
+    void newHasItsGpuTracksInAComparison()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
+        window.openComparison(fixture("train_baseline"), fixture("train_optimized"));
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 60000);
+        checkGpuTracks(*window.timeline(), 0, *load("train_baseline"));
+        checkGpuTracks(*window.timeline(), 1, *load("train_optimized"));
+    }
+
+    // Selecting a rank-1 kernel switches GPU Summary, Kernels, Operators and Insights to rank 1:
+    // their numbers equal those of rank 1 opened alone. A pinned dock stays on its member.
+    void docksFollowTheSelectedRank()
+    {
+        const Readout alone0 = readAlone("ddp_rank0");
+        const Readout alone1 = readAlone("ddp_rank1");
+        QVERIFY(!alone1.kernels.isEmpty() && !alone1.operators.isEmpty() && !alone1.breakdown.isEmpty());
+        // The ranks' numbers differ, so the comparisons below tell them apart.
+        QVERIFY(alone0.kernels != alone1.kernels);
+        QVERIFY(alone0.gpuActivities != alone1.gpuActivities);
+
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        auto spies = std::make_unique<DockSpies>(window);
+        QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
+        window.openFiles({fixture("ddp_rank0"), fixture("ddp_rank1")});
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && spies->allFired(), 60000);
+        MemberPicker* kernelsPicker = pickerOf(window, "kernelsDock");
+        QVERIFY(kernelsPicker->isVisible());
+        QCOMPARE(kernelsPicker->comboBox()->count(), 2);
+        QCOMPARE(kernelsPicker->member(), 0u);
+        const Readout first = readDocks(window);
+        QCOMPARE(first.kernels, alone0.kernels);
+        QCOMPARE(first.operators, alone0.operators);
+        QCOMPARE(first.breakdown, alone0.breakdown);
+        QCOMPARE(first.gpuActivities, alone0.gpuActivities);
+        QCOMPARE(first.insights, alone0.insights);
+
+        // The Operators dock is pinned to rank 0 by the user's pick.
+        MemberPicker* opsPicker = pickerOf(window, "operatorsDock");
+        opsPicker->pin(0);
+        QVERIFY(opsPicker->isPinned());
+
+        spies = std::make_unique<DockSpies>(window);
+        QSignalSpy operatorsRows(statsPanel(window, "operatorsDock"), &StatsPanel::rowsUpdated);
+        const SliceId kernel = firstKernel(*window.timeline()->traceAt(1));
+        window.timeline()->revealTraceSlice({1, kernel});
+        QCOMPARE(kernelsPicker->member(), 1u);
+        QCOMPARE(kernelsPicker->comboBox()->currentIndex(), 1);
+        QCOMPARE(pickerOf(window, "gpuSummaryDock")->member(), 1u);
+        QCOMPARE(pickerOf(window, "insightsDock")->member(), 1u);
+        QCOMPARE(pickerOf(window, "rangeDock")->member(), 1u);
+        QCOMPARE(opsPicker->member(), 0u);
+        QTRY_VERIFY_WITH_TIMEOUT(spies->gpu.count() > 0 && spies->kernels.count() > 0 && spies->insights.count() > 0,
+                                 60000);
+        const Readout second = readDocks(window);
+        QCOMPARE(second.kernels, alone1.kernels);
+        QCOMPARE(second.breakdown, alone1.breakdown);
+        QCOMPARE(second.gpuActivities, alone1.gpuActivities);
+        QCOMPARE(second.insights, alone1.insights);
+        QCOMPARE(second.operators, alone0.operators); // pinned
+        QCOMPARE(operatorsRows.count(), 0);
+
+        // Unpinned, it follows the selection again: rank 1.
+        opsPicker->pinButton()->click();
+        QVERIFY(!opsPicker->isPinned());
+        QTRY_VERIFY_WITH_TIMEOUT(operatorsRows.count() > 0, 60000);
+        QCOMPARE(rowsOf(*statsPanel(window, "operatorsDock")->model()), alone1.operators);
+
+        // Back on rank 0 the cached findings come back at once.
+        QSignalSpy insightsReady(window.findChild<InsightsPanel*>(), &InsightsPanel::insightsReady);
+        window.timeline()->revealTraceSlice({0, firstKernel(*window.timeline()->traceAt(0))});
+        QCOMPARE(insightsReady.count(), 1);
+        QCOMPARE(rowsOf(*window.findChild<InsightsPanel*>()->model(), InsightsModel::MemberColumn), alone0.insights);
+    }
+
+    // "All traces" lists both ranks' findings with their trace, and the straggler among them,
+    // as core's multi-trace insights find them.
+    void insightsListEveryMembersFindings()
+    {
+        const std::vector<std::shared_ptr<const facts::TraceFacts>> facts{
+            facts::sharedTraceFacts(load("straggler_rank0")), facts::sharedTraceFacts(load("straggler_rank1"))};
+        const std::vector<analysis::Insight> expected =
+            analysis::findInsights(std::span<const std::shared_ptr<const facts::TraceFacts>>(facts));
+        const auto straggler = std::find_if(expected.begin(), expected.end(),
+                                            [](const analysis::Insight& i) { return i.id == "straggler"; });
+        QVERIFY(straggler != expected.end());
+
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
+        window.openFiles({fixture("straggler_rank0"), fixture("straggler_rank1")});
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 60000);
+        auto* panel = window.findChild<InsightsPanel*>();
+        QVERIFY(panel->allMembersCheckBox()->isVisible());
+        QSignalSpy insightsReady(panel, &InsightsPanel::insightsReady);
+        panel->allMembersCheckBox()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(insightsReady.count() > 0 && panel->model()->rowCount() == int(expected.size()),
+                                 60000);
+        QVERIFY(!panel->view()->isColumnHidden(InsightsModel::MemberColumn));
+        const QStringList titles = window.workspace()->titles();
+        int stragglerRow = -1;
+        for (int row = 0; row < panel->model()->rowCount(); ++row) {
+            const analysis::Insight* insight = panel->model()->insightAt(row);
+            const auto same = std::find_if(expected.begin(), expected.end(), [&](const analysis::Insight& e) {
+                return e.id == insight->id && e.traceIndex == insight->traceIndex && e.title == insight->title;
+            });
+            QVERIFY2(same != expected.end(), insight->title.c_str());
+            QCOMPARE(panel->model()->index(row, InsightsModel::MemberColumn).data().toString(),
+                     titles.at(insight->traceIndex));
+            if (insight->id == "straggler")
+                stragglerRow = row;
+        }
+        QVERIFY(stragglerRow >= 0);
+        QCOMPARE(panel->model()->insightAt(stragglerRow)->traceIndex, straggler->traceIndex);
+        // Its evidence is highlighted in the straggler's own group.
+        panel->selectInsight(stragglerRow);
+        if (!straggler->evidence.empty() && straggler->evidence.front().slice != kNoSlice)
+            QVERIFY(!window.timeline()->highlightedSlices(std::uint32_t(straggler->traceIndex)).empty());
+    }
+};
+
+QTEST_MAIN(TestMemberDocks)
+#include "tst_memberdocks.moc"
