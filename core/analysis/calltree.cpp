@@ -12,6 +12,7 @@ namespace ks::analysis {
 namespace {
 
 constexpr std::string_view kModulePrefix = "nn.Module: ";
+constexpr std::string_view kStepPrefix = "ProfilerStep#";
 
 std::uint64_t mix(std::uint64_t x)
 {
@@ -105,7 +106,12 @@ private:
                 : keyAveragesSkips(text);
             known = skipped ? kSkipped : std::uint8_t(kind);
         }
-        return known == kSkipped ? kSkipped : std::uint8_t(kind); // a name is of one class in practice
+        if (known == kSkipped)
+            return kSkipped;
+        // Steps merge into one frame, as the operator table's ProfilerStep* row.
+        if (kind == CallFrameKind::Annotation && m_trace.str(name).substr(0, kStepPrefix.size()) == kStepPrefix)
+            return std::uint8_t(CallFrameKind::Step);
+        return std::uint8_t(kind); // a name is of one class in practice
     }
 
     bool hasSliceAt(std::uint32_t track, TimeNs at) const
@@ -188,11 +194,13 @@ private:
             m_tree.problems.unbalanced += partial ? 1 : 0;
             const std::uint32_t parent = m_open.empty() ? CallTree::kRoot : m_open.back().node;
             const auto kind = CallFrameKind(frameKindOf(s));
-            const std::uint32_t node = m_tree.childOf(parent, slices.name[s], kind);
+            const std::uint32_t node =
+                m_tree.childOf(parent, kind == CallFrameKind::Step ? kEmptyString : slices.name[s], kind);
             ++m_tree.calls[node];
             m_tree.cpuTotal[node] = saturatingAdd(m_tree.cpuTotal[node], end - start);
             m_tree.occurrences.emplace_back(s, node);
-            if ((kind == CallFrameKind::Op || kind == CallFrameKind::Annotation) && slices.externalId[s] != kNoId)
+            if ((kind == CallFrameKind::Op || kind == CallFrameKind::Annotation || kind == CallFrameKind::Step)
+                && slices.externalId[s] != kNoId)
                 m_nodeOfExternalId.emplace_back(slices.externalId[s], node);
             m_open.push_back({node, start, end, 0});
         }
@@ -438,6 +446,7 @@ std::string callFrameLabel(const Trace& trace, const CallTree& tree, std::uint32
     switch (tree.kind[node]) {
     case CallFrameKind::Root: return "all";
     case CallFrameKind::Unattributed: return "[no launching op]";
+    case CallFrameKind::Step: return "ProfilerStep*";
     case CallFrameKind::Gpu: return "[gpu] " + std::string(trace.str(tree.name[node]));
     default: return std::string(trace.str(tree.name[node]));
     }

@@ -31,6 +31,7 @@ enum class CallFrameKind : std::uint8_t {
     Root, // the whole range (no name)
     Op, // cpu_op
     Annotation, // record_function range (user_annotation)
+    Step, // a ProfilerStep#N range: every step is one frame, "ProfilerStep*" (torch's key)
     Runtime, // cuda_runtime / cuda_driver call
     Python, // python_function frame (nn.Module frames too)
     Gpu, // a kernel, memcpy or memset under the node that launched it (gpuFrames)
@@ -106,7 +107,7 @@ CallTree invertCallTree(const CallTree& topDown);
 std::vector<std::uint32_t> topDownNodesOf(const CallTree& topDown, const CallTree& bottomUp, std::uint32_t node);
 
 // A node's frame as shown and written: the name, "[gpu] NAME" for a Gpu leaf, "[no launching
-// op]" for unattributed GPU work, "all" for the root.
+// op]" for unattributed GPU work, "ProfilerStep*" for the steps, "all" for the root.
 std::string callFrameLabel(const Trace& trace, const CallTree& tree, std::uint32_t node);
 
 } // namespace ks::analysis

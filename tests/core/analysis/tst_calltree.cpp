@@ -6,6 +6,7 @@
 #include "core/analysis/calltreefolded.h"
 #include "core/facts/tracefacts.h"
 #include "core/gpu/tensorcores.h"
+#include "core/loading/loader.h"
 #include "core/stats/kernelstats.h"
 #include "core/stats/operatortable.h"
 #include "tests/analysis_gpu/fixtureloader.h"
@@ -32,9 +33,7 @@ std::map<std::string, SelfTimes> selfByName(const Trace& trace, const CallTree& 
     for (std::uint32_t n = 1; n < tree.size(); ++n) {
         if (tree.kind[n] == CallFrameKind::Gpu || tree.kind[n] == CallFrameKind::Unattributed)
             continue;
-        std::string name(trace.str(tree.name[n]));
-        if (name.rfind("ProfilerStep#", 0) == 0)
-            name = "ProfilerStep*";
+        const std::string name = callFrameLabel(trace, tree, n); // "ProfilerStep*" for the steps
         out[name].cpu += tree.cpuSelf[n];
         out[name].gpu += tree.gpuSelf[n];
     }
@@ -61,11 +60,6 @@ std::vector<std::string> stackOf(const Trace& trace, const CallTree& tree, std::
     for (; n != CallTree::kRoot; n = tree.parent[n])
         out.insert(out.begin(), callFrameLabel(trace, tree, n));
     return out;
-}
-
-bool contains(const std::vector<std::string>& frames, const std::string& frame)
-{
-    return std::find(frames.begin(), frames.end(), frame) != frames.end();
 }
 
 } // namespace
@@ -203,6 +197,40 @@ private slots:
                 QVERIFY(lines > 50);
             }
         }
+    }
+
+    // Partial overlaps and GPU ops without a launch (or whose launch has no op) are counted;
+    // the GPU time still adds up, under "[no launching op]".
+    void unbalancedAndMissingFlowsAreCounted()
+    {
+        const std::string text = R"({"traceEvents": [
+ {"ph": "X", "cat": "cpu_op", "name": "outer", "pid": 1, "tid": 1, "ts": 0, "dur": 100, "args": {"External id": 1}},
+ {"ph": "X", "cat": "cpu_op", "name": "straddles", "pid": 1, "tid": 1, "ts": 50, "dur": 100, "args": {"External id": 2}},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"External id": 1, "correlation": 7}},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 200, "dur": 5, "args": {"External id": 99, "correlation": 8}},
+ {"ph": "X", "cat": "kernel", "name": "k_launched", "pid": 0, "tid": 7, "ts": 20, "dur": 30, "args": {"correlation": 7, "External id": 1}},
+ {"ph": "X", "cat": "kernel", "name": "k_no_op", "pid": 0, "tid": 7, "ts": 210, "dur": 40, "args": {"correlation": 8}},
+ {"ph": "X", "cat": "kernel", "name": "k_orphan", "pid": 0, "tid": 7, "ts": 300, "dur": 50, "args": {"correlation": 9}}
+]})";
+        const LoadResult loaded = loadTraceFromMemory(text, "hostile");
+        QVERIFY(loaded.ok());
+        const auto facts = facts::makeTraceFacts(loaded.trace);
+        CallTreeOptions options;
+        options.gpuFrames = true;
+        const CallTree tree = buildCallTree(*facts, options);
+        QCOMPARE(tree.problems.gpuWithoutLaunch, std::uint64_t(1));
+        QCOMPARE(tree.problems.gpuWithoutOp, std::uint64_t(1));
+        QCOMPARE(tree.gpuTotal[CallTree::kRoot], TimeNs(120'000));
+        std::map<std::string, std::uint32_t> byLabel;
+        for (std::uint32_t n = 1; n < tree.size(); ++n)
+            byLabel[callFrameLabel(*facts->trace, tree, n)] = n;
+        QCOMPARE(tree.gpuSelf[byLabel.at("outer")], TimeNs(30'000));
+        QCOMPARE(tree.gpuTotal[byLabel.at("[no launching op]")], TimeNs(90'000));
+        QCOMPARE(tree.parent[byLabel.at("[gpu] k_orphan")], byLabel.at("[no launching op]"));
+        // The straddling op could not nest in "outer": a root of its own, all its time self.
+        QCOMPARE(tree.problems.unbalanced, std::uint64_t(1));
+        QCOMPARE(tree.cpuSelf[byLabel.at("straddles")], TimeNs(100'000));
+        QCOMPARE(tree.cpuTotal[CallTree::kRoot], TimeNs(200'000 + 5'000));
     }
 
     // A step's tree holds that step's occurrences only.
