@@ -13,46 +13,61 @@
 
 using namespace ks;
 using bench::Clock;
-using bench::msSince;
+
+namespace {
+
+// Wall and CPU time since a point: on a shared machine the wall time says little.
+struct Since {
+    Clock::time_point wall = Clock::now();
+    double cpu = bench::cpuSeconds();
+    double wallMs() const { return bench::msSince(wall); }
+    double cpuMs() const { return (bench::cpuSeconds() - cpu) * 1000.0; }
+};
+
+} // namespace
 
 int main(int argc, char** argv)
 {
     const auto trace = bench::loadBenchTrace(argc, argv, KS_BENCH_DATA);
     if (!trace)
         return 1;
-    auto start = Clock::now();
+    Since start;
     const auto facts = facts::makeTraceFacts(trace);
-    std::printf("trace facts (once per trace)        %8.1f ms\n", msSince(start));
+    std::printf("trace facts (once per trace)        %8.1f ms wall %8.1f ms CPU\n", start.wallMs(), start.cpuMs());
 
-    start = Clock::now();
+    start = Since();
     const analysis::CallTree plain = analysis::buildCallTree(*facts);
-    std::printf("top-down tree, whole trace          %8.1f ms  (%zu nodes, %zu occurrences)\n", msSince(start),
-                plain.size(), plain.occurrences.size());
+    std::printf("top-down tree, whole trace          %8.1f ms wall %8.1f ms CPU  (%zu nodes, %zu occurrences)\n",
+                start.wallMs(), start.cpuMs(), plain.size(), plain.occurrences.size());
 
     analysis::CallTreeOptions full;
     full.python = true;
     full.gpuFrames = true;
-    start = Clock::now();
+    start = Since();
     const analysis::CallTree tree = analysis::buildCallTree(*facts, full);
-    std::printf("top-down, Python frames + kernels   %8.1f ms  (%zu nodes)\n", msSince(start), tree.size());
+    std::printf("top-down, Python frames + kernels   %8.1f ms wall %8.1f ms CPU  (%zu nodes)\n", start.wallMs(),
+                start.cpuMs(), tree.size());
 
     if (!facts->windows.steps.empty()) {
         analysis::CallTreeOptions step = full;
         step.rangeStart = facts->windows.steps.front().hostStart;
         step.rangeEnd = facts->windows.steps.front().hostEnd;
-        start = Clock::now();
+        start = Since();
         const analysis::CallTree stepTree = analysis::buildCallTree(*facts, step);
-        std::printf("top-down, first step                %8.1f ms  (%zu nodes)\n", msSince(start), stepTree.size());
+        std::printf("top-down, first step                %8.1f ms wall %8.1f ms CPU  (%zu nodes)\n", start.wallMs(),
+                    start.cpuMs(), stepTree.size());
     }
 
-    start = Clock::now();
+    start = Since();
     const analysis::CallTree inverted = analysis::invertCallTree(tree);
-    std::printf("bottom-up from it                   %8.1f ms  (%zu nodes)\n", msSince(start), inverted.size());
+    std::printf("bottom-up from it                   %8.1f ms wall %8.1f ms CPU  (%zu nodes)\n", start.wallMs(),
+                start.cpuMs(), inverted.size());
 
     std::ostringstream out;
-    start = Clock::now();
+    start = Since();
     analysis::writeFoldedStacks(*trace, tree, analysis::FoldedTime::Gpu, out);
-    std::printf("folded stacks (GPU)                 %8.1f ms  (%zu bytes)\n", msSince(start), out.str().size());
+    std::printf("folded stacks (GPU)                 %8.1f ms wall %8.1f ms CPU  (%zu bytes)\n", start.wallMs(),
+                start.cpuMs(), out.str().size());
     std::printf("problems: %llu unbalanced, %llu GPU ops without launch, %llu without op\n",
                 static_cast<unsigned long long>(tree.problems.unbalanced),
                 static_cast<unsigned long long>(tree.problems.gpuWithoutLaunch),
