@@ -242,11 +242,14 @@ void MainWindow::createDocks()
     addStatsDock(tr("Range"), QStringLiteral("rangeDock"), rangePanel);
 
     // Call trees and flame graphs (issue 38): it follows the timeline's trace and selected range.
+    // Hidden until asked for (View > Flame Graph): it computes only while shown, so opening a
+    // trace costs nothing more.
     m_flamePanel = new FlameGraphPanel(m_timeline);
     auto* flameDock = new QDockWidget(tr("Flame Graph"), this);
     flameDock->setObjectName(QStringLiteral("flameGraphDock"));
     flameDock->setWidget(m_flamePanel);
     addDockWidget(Qt::BottomDockWidgetArea, flameDock);
+    flameDock->hide();
 
     // Comparison and multi-rank docks (issues 12, 13): shown when such a workspace opens.
     m_diffDock = new QDockWidget(tr("Diff"), this);

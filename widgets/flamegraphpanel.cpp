@@ -175,8 +175,20 @@ void FlameGraphPanel::setComparison(std::shared_ptr<const Trace> base, std::shar
         m_diff->setChecked(true);
 }
 
+void FlameGraphPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        recompute();
+}
+
 void FlameGraphPanel::recompute()
 {
+    m_stale = !isVisible();
+    if (m_stale) {
+        m_jobs->cancel();
+        return;
+    }
     TreeRequest request;
     request.bottomUp = m_direction->currentIndex() == 1;
     request.time = m_time->currentIndex() == 1 ? analysis::FoldedTime::Gpu : analysis::FoldedTime::Cpu;

@@ -4,7 +4,8 @@
 // top-down or bottom-up, by CPU or GPU time, with ops only, Python frames or nn.Module
 // frames. In a comparison (setComparison) it can show the diff flame graph of BASE and NEW.
 // Double-clicking a node highlights its occurrences on the timeline (as an insight's evidence
-// is) and reveals the first. Trees are computed by a JobTracker on the shared analysis pool.
+// is) and reveals the first. Trees are computed by a JobTracker on the shared analysis pool,
+// only while the panel is shown (a hidden dock tab costs nothing when a trace opens).
 #include "core/analysis/calltree.h"
 #include "core/facts/stepwindows.h"
 #include "widgets/flamegraphdata.h"
@@ -58,6 +59,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     void treeReady(); // a new tree is shown
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     struct Result {
         std::shared_ptr<const FlameGraphData> data;
@@ -89,6 +93,7 @@ private:
     std::optional<std::pair<TimeNs, TimeNs>> m_range;
     std::vector<facts::StepWindow> m_steps; // those listed in the scope box
     Result m_result;
+    bool m_stale = false; // a tree is due once the panel is shown (hidden docks compute nothing)
 };
 
 } // namespace ks

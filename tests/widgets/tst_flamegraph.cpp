@@ -9,11 +9,14 @@
 #include "widgets/flamegraphpanel.h"
 #include "widgets/flamegraphwidget.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QHelpEvent>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeView>
 
 using namespace ks;
@@ -83,6 +86,14 @@ private slots:
         QVERIFY(dimmed.hsvSaturation() < before.hsvSaturation());
         flame.setSearchText(data->label[gemm].mid(6, 12));
         QCOMPARE(flame.grab().toImage().pixelColor(inGemm), before);
+        // Hover: the node's numbers.
+        const QString tip = data->describe(gemm);
+        QVERIFY(tip.contains(QStringLiteral("Calls %1").arg(tree.calls[data->sourceNode[gemm]])));
+        QVERIFY(tip.contains(QStringLiteral("GPU total ")));
+        QHelpEvent help(QEvent::ToolTip, inGemm, flame.mapToGlobal(inGemm));
+        QApplication::sendEvent(&flame, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), tip);
     }
 
     void panelTreesAndOccurrences()
@@ -90,6 +101,8 @@ private slots:
         FlameGraphPanel panel(nullptr);
         QSignalSpy ready(&panel, &FlameGraphPanel::treeReady);
         panel.setTrace(testing::fixtureTrace("train_baseline"));
+        QVERIFY(!ready.wait(300)); // hidden (a dock tab behind another): nothing computed
+        panel.show();
         QVERIFY(ready.wait(20000));
         const auto facts = facts::makeTraceFacts(testing::fixtureTrace("train_baseline"));
         const auto cpuTree = analysis::buildCallTree(*facts);
@@ -138,6 +151,7 @@ private slots:
     void diffOfBaselineAndOptimized()
     {
         FlameGraphPanel panel(nullptr);
+        panel.show();
         QSignalSpy ready(&panel, &FlameGraphPanel::treeReady);
         panel.timeBox()->setCurrentIndex(1);
         panel.setComparison(testing::fixtureTrace("train_baseline"), testing::fixtureTrace("train_optimized"));
