@@ -12,6 +12,7 @@
 #include "widgets/detailspanel.h"
 #include "widgets/diagnosticspanel.h"
 #include "widgets/diffpanel.h"
+#include "widgets/flamegraphpanel.h"
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
 #include "widgets/gpuviews.h"
@@ -242,6 +243,16 @@ void MainWindow::createDocks()
     auto* rangePanel = new StatsPanel(new RangeAggregateModel);
     rangePanel->setFollowVisibleRange(true);
     addStatsDock(tr("Range"), QStringLiteral("rangeDock"), rangePanel);
+
+    // Call trees and flame graphs (issue 38): it follows the timeline's trace and selected range.
+    // Hidden until asked for (View > Flame Graph): it computes only while shown, so opening a
+    // trace costs nothing more.
+    m_flamePanel = new FlameGraphPanel(m_timeline);
+    auto* flameDock = new QDockWidget(tr("Flame Graph"), this);
+    flameDock->setObjectName(QStringLiteral("flameGraphDock"));
+    flameDock->setWidget(m_flamePanel);
+    addDockWidget(Qt::BottomDockWidgetArea, flameDock);
+    flameDock->hide();
 
     // Comparison and multi-rank docks (issues 12, 13): shown when such a workspace opens.
     m_diffDock = new QDockWidget(tr("Diff"), this);
@@ -556,6 +567,9 @@ void MainWindow::showWorkspace(const std::vector<LoadedFile>& files, OpenKind ki
         adoptTrace(m_timeline->trace(), files.front().path, title);
         m_statusLabel->setText(m_workspace->alignmentText());
         m_alignMenu->setEnabled(true);
+        const auto& members = m_workspace->workspace().members();
+        if (comparison && members.size() == 2)
+            m_flamePanel->setComparison(members[0].trace, members[1].trace);
         QDockWidget* dock = comparison ? m_diffDock : m_ranksDock;
         dock->show();
         dock->raise();
@@ -593,6 +607,7 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& ti
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path, bool newerSnapshot)
 {
     m_workspace->clear();
+    m_flamePanel->setComparison(nullptr, nullptr);
     m_alignMenu->setEnabled(false);
     if (newerSnapshot)
         m_timeline->setNewerSnapshot(trace);

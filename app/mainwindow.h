@@ -28,6 +28,7 @@ namespace ks {
 class DetailsPanel;
 class DiagnosticsPanel;
 class DiffPanel;
+class FlameGraphPanel;
 class RanksPanel;
 struct LoadedFile;
 class WorkspaceController;
@@ -46,6 +47,7 @@ public:
     SearchBar* searchBar() const { return m_search; }
     DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
     DiffPanel* diffPanel() const { return m_diffPanel; }
+    FlameGraphPanel* flameGraphPanel() const { return m_flamePanel; }
     RanksPanel* ranksPanel() const { return m_ranksPanel; }
     WorkspaceController* workspace() const { return m_workspace; }
     std::shared_ptr<const Trace> trace() const { return m_trace; }
@@ -117,6 +119,7 @@ private:
     QString m_pendingBasePath;
     QStringList m_openProblems; // paths of a multi-file open that gave no file to load
     DiffPanel* m_diffPanel = nullptr;
+    FlameGraphPanel* m_flamePanel = nullptr;
     RanksPanel* m_ranksPanel = nullptr;
     QDockWidget* m_diffDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;

@@ -685,6 +685,11 @@ std::size_t OperatorTableBuilder::rowFor(std::string name, bool device, bool ann
 
 } // namespace
 
+bool keyAveragesSkips(std::string_view name)
+{
+    return std::find(std::begin(kFilteredNames), std::end(kFilteredNames), name) != std::end(kFilteredNames);
+}
+
 OperatorTable computeOperatorTable(const facts::TraceFacts& facts, const OperatorTableOptions& options)
 {
     return OperatorTableBuilder(*facts.trace, facts.links, facts.memory, options).build();

@@ -53,6 +53,9 @@ struct OperatorTableOptions {
     TimeNs rangeEnd = std::numeric_limits<TimeNs>::max();
 };
 
+// True for the utility ops torch's key_averages() never lists ([memory], aten::is_leaf, ...).
+bool keyAveragesSkips(std::string_view name);
+
 // GPU activities are credited through the facts' correlation links and memory through their
 // [memory] events (both built once per trace).
 OperatorTable computeOperatorTable(const facts::TraceFacts& facts, const OperatorTableOptions& options = {});
