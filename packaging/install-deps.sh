@@ -6,6 +6,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools libgl1-mesa-dev
   libqcustomplot-dev libqcustomplot2.1-qt6
   nlohmann-json3-dev zlib1g-dev libcli11-dev
+  libsqlite3-dev # kinetoscope-cli query, the Query dock (core/query)
   python3 xvfb xauth
   clang-14 libclang-rt-14-dev # fuzz targets (tests/fuzz)
   clang-format-14 # packaging/check-format.sh
