@@ -2,6 +2,7 @@
 // the per-rank table and the straggler verdict, headless.
 #include "cli/command.h"
 #include "core/analysis/ranks.h"
+#include "core/analysis/ranksjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,78 +21,6 @@ struct RanksCommandOptions {
     bool json = false;
     bool alignSteps = false;
 };
-
-double us(TimeNs ns) { return double(ns) / 1000.0; }
-
-nlohmann::json reportJson(const analysis::Workspace& ws, const analysis::RanksReport& r,
-                          const std::vector<analysis::FileError>& errors, const analysis::AlignmentReport& alignment)
-{
-    nlohmann::json j;
-    j["ranks"] = nlohmann::json::array();
-    for (const auto& s : r.ranks) {
-        const auto& id = ws.members()[s.member].identity;
-        j["ranks"].push_back({{"rank", s.rank},
-                              {"file", id.file},
-                              {"label", id.label()},
-                              {"world_size", id.worldSize},
-                              {"rank_inferred", id.rankInferred},
-                              {"steps", s.steps},
-                              {"step_time_us", us(s.stepTimeMean)},
-                              {"kernel_time_us", us(s.kernelTime)},
-                              {"collective_time_us", us(s.collectiveTime)},
-                              {"collective_wait_us", us(s.collectiveWait)},
-                              {"idle_time_us", us(s.idleTime)},
-                              {"wait_caused_us", us(s.waitCaused)},
-                              {"last_arrivals", s.lastArrivals}});
-    }
-    j["collectives"] = nlohmann::json::array();
-    for (const auto& c : r.matching.collectives) {
-        nlohmann::json ranks = nlohmann::json::array();
-        for (const auto& p : c.ranks)
-            ranks.push_back(
-                {{"rank", p.rank}, {"start_us", us(p.start)}, {"end_us", us(p.end)}, {"wait_us", us(p.wait)}});
-        j["collectives"].push_back({{"process_group", c.processGroup},
-                                    {"seq", c.seq},
-                                    {"name", c.name},
-                                    {"bytes", c.bytes},
-                                    {"dtype", c.dtype},
-                                    {"ranks", std::move(ranks)},
-                                    {"last_rank", c.lastRank},
-                                    {"max_wait_us", us(c.maxWait)},
-                                    {"complete", c.complete},
-                                    {"mismatch", c.mismatch}});
-    }
-    const auto& v = r.straggler;
-    j["straggler"] = {{"rank", v.rank ? nlohmann::json(*v.rank) : nlohmann::json(nullptr)},
-                      {"wait_caused_us", us(v.waitCaused)},
-                      {"total_wait_us", us(v.totalWait)},
-                      {"share", v.share},
-                      {"consistent", v.consistent},
-                      {"balanced", v.balanced},
-                      {"steps_led", v.stepsLed},
-                      {"steps_with_wait", v.stepsWithWait},
-                      {"worst_step", v.worstStep},
-                      {"worst_step_wait_caused_us", us(v.worstStepWaitCaused)},
-                      {"verdict", v.text}};
-    j["steps"] = nlohmann::json::array();
-    for (const auto& s : r.steps)
-        j["steps"].push_back({{"step", s.step},
-                              {"rank", s.rank},
-                              {"wait_caused_us", us(s.waitCaused)},
-                              {"total_wait_us", us(s.totalWait)}});
-    j["alignment"] = {{"mode", alignment.mode == analysis::Alignment::AbsoluteClock ? "absolute_clock" : "step_starts"},
-                      {"step", alignment.step},
-                      {"start_spread_us", us(alignment.startSpread)},
-                      {"description", alignment.description}};
-    j["warnings"] = ws.warnings();
-    for (const auto& w : r.matching.warnings)
-        j["warnings"].push_back(w);
-    j["errors"] = nlohmann::json::array();
-    for (const auto& e : errors)
-        j["errors"].push_back({{"file", e.file}, {"message", e.message}});
-    j["match_ms"] = r.matching.matchSeconds * 1000.0;
-    return j;
-}
 
 std::string ms(TimeNs ns)
 {
@@ -155,9 +84,9 @@ int runRanks(const RanksCommandOptions& o)
     const auto alignment = o.alignSteps ? ws.alignAtStep() : ws.alignAbsoluteClock();
     const auto report = analysis::analyzeRanks(ws);
     if (o.json)
-        std::cout
-            << reportJson(ws, report, errors, alignment).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-            << '\n';
+        std::cout << analysis::ranksReportJson(ws, report, errors, alignment)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
     else
         printText(ws, report, alignment, o.top);
     return 0;

@@ -47,6 +47,11 @@ injection_built=$(find "$build/collector/injection" -name libkinetoscope_injecti
 if [ -n "$injection_built" ]; then # private: /usr/lib[/<triplet>]/kinetoscope/
   grep -Eqx '/usr/lib/([^/]+/)?kinetoscope/libkinetoscope_injection.so' "$work/files" || fail "missing the injection library"
 fi
+python_built=$(find "$build/python" -name 'kinetoscope*.so' 2>/dev/null | head -1)
+if [ -n "$python_built" ]; then # the Python module, for Debian's python3
+  grep -Eqx '/usr/lib/python3/dist-packages/kinetoscope[^/]*\.so' "$work/files" || fail "missing the Python module"
+fi
+grep -qx /usr/share/doc/kinetoscope/query.md "$work/files" || fail "missing the SQL schema (query.md)"
 grep -v -e '^/usr/' -e '^/$' "$work/files" && fail "files outside /usr"
 
 # Contents validate: one desktop entry and one metainfo, named by the application id, and the

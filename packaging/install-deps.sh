@@ -7,6 +7,7 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   nlohmann-json3-dev zlib1g-dev libcli11-dev
   libsqlite3-dev # kinetoscope-cli query, the Query dock (core/query)
+  pybind11-dev python3-dev python3-numpy # the kinetoscope Python module (python/)
   python3 xvfb xauth
   clang-14 libclang-rt-14-dev # fuzz targets (tests/fuzz)
   clang-format-14 # packaging/check-format.sh
