@@ -17,10 +17,12 @@
 #include "widgets/insightspanel.h"
 #include "widgets/kerneltablemodel.h"
 #include "widgets/opstablemodel.h"
+#include "widgets/querypanel.h"
 #include "widgets/rankspanel.h"
 #include "widgets/searchbar.h"
 #include "widgets/statspanel.h"
 #include "widgets/statsrangemodel.h"
+#include "widgets/tableexport.h"
 #include "widgets/timelinewidget.h"
 
 #include <QAction>
@@ -43,6 +45,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -249,12 +252,23 @@ void MainWindow::createDocks()
     m_ranksDock->setObjectName(QStringLiteral("ranksDock"));
     m_ranksDock->setWidget(m_ranksPanel);
     addDockWidget(Qt::BottomDockWidgetArea, m_ranksDock);
+    // SQL over the trace (issue 41): hidden until asked for (View menu).
+    auto* queryDock = new QDockWidget(tr("Query"), this);
+    queryDock->setObjectName(QStringLiteral("queryDock"));
+    queryDock->setWidget(new QueryPanel(m_timeline));
+    addDockWidget(Qt::BottomDockWidgetArea, queryDock);
+    queryDock->hide();
 
     // On a small screen (1280×720, 1920×1080 at 200 %) the panels' own minimum heights add
     // up to more than the window: each dock may shrink to a few lines (cutting its panel),
     // so that the timeline keeps half the height.
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         dock->widget()->setMinimumHeight(fontMetrics().height() * 3);
+    // Every table exports to CSV from its context menu (issue 41).
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        for (QTableView* view : dock->findChildren<QTableView*>())
+            addTableExportMenu(view, dock->windowTitle().toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
+    }
 }
 
 void MainWindow::createActions()
@@ -273,6 +287,21 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
+    // File > Export: the first table of each dock that has one, as CSV (issue 41).
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    connect(exportMenu, &QMenu::aboutToShow, this, [this, exportMenu] {
+        exportMenu->clear();
+        for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+            auto* view = dock->findChild<QTableView*>();
+            if (!view || !view->model())
+                continue;
+            const QString name = dock->windowTitle();
+            exportMenu->addAction(tr("%1 as CSV…").arg(name), this, [this, view, name] {
+                exportModelCsvInteractively(*view->model(), name.toLower().replace(QLatin1Char(' '), QLatin1Char('-')),
+                                            this);
+            });
+        }
+    });
     QAction* close = file->addAction(tr("&Close"), this, &MainWindow::closeTrace);
     close->setShortcut(QKeySequence::Close);
     file->addSeparator();

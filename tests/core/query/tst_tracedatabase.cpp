@@ -2,6 +2,7 @@
 // operator table and the kernel table on real traces; the cheap plans (id = ?, ts ranges,
 // track = ?) give what a full scan gives; bad SQL is an error with its position.
 #include "core/query/queryoutput.h"
+#include "core/query/slicelookup.h"
 #include "core/query/tracedatabase.h"
 #include "core/stats/kernelstats.h"
 #include "core/stats/operatortable.h"
@@ -199,6 +200,23 @@ private slots:
         const auto ordered = rowsOf(db, "EXPLAIN QUERY PLAN SELECT id FROM slice ORDER BY id");
         for (const auto& step : ordered)
             QVERIFY(step.back().find("ORDER BY") == std::string::npos);
+    }
+
+    // A query row's (track, ts) names the outermost slice starting there: for every slice of a
+    // trace, that of its track's slices starting at its ts which has the smallest depth.
+    void rowsFindTheirSlice()
+    {
+        const auto trace = testing::fixtureTrace("train_baseline");
+        for (SliceId s = 0; s < trace->slices().size(); ++s) {
+            const SliceId found = sliceStartingAt(*trace, trace->trackOf(s), trace->slices().start[s]);
+            QVERIFY(found != kNoSlice);
+            QCOMPARE(trace->slices().start[found], trace->slices().start[s]);
+            QCOMPARE(trace->trackOf(found), trace->trackOf(s));
+            QVERIFY(found == s || trace->rowOf(found).depth < trace->rowOf(s).depth);
+        }
+        QCOMPARE(sliceStartingAt(*trace, -1, 0), kNoSlice);
+        QCOMPARE(sliceStartingAt(*trace, 1 << 30, 0), kNoSlice);
+        QCOMPARE(sliceStartingAt(*trace, 0, trace->startTime() - 1), kNoSlice);
     }
 
     void malformedQueriesSayWhere()
