@@ -23,6 +23,7 @@
 #include "widgets/statspanel.h"
 #include "widgets/statsrangemodel.h"
 #include "widgets/tableexport.h"
+#include "widgets/timelineimage.h"
 #include "widgets/timelinewidget.h"
 
 #include <QAction>
@@ -35,6 +36,7 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -271,6 +273,24 @@ void MainWindow::createDocks()
     }
 }
 
+void MainWindow::exportTimelineImage()
+{
+    bool ok = false;
+    const int width = QInputDialog::getInt(this, tr("Export Timeline"), tr("Width (pixels):"), m_timeline->width(), 100,
+                                           16384, 1, &ok);
+    if (!ok)
+        return;
+    const int height = QInputDialog::getInt(this, tr("Export Timeline"), tr("Height (pixels):"), m_timeline->height(),
+                                            100, 16384, 1, &ok);
+    if (!ok)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Timeline"), QStringLiteral("timeline.png"),
+                                                      tr("PNG images (*.png);;All files (*)"));
+    QString error;
+    if (!path.isEmpty() && !saveTimelineImage(*m_timeline, QSize(width, height), path, &error))
+        QMessageBox::warning(this, tr("Export Timeline"), tr("Cannot write %1: %2").arg(path, error));
+}
+
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -291,6 +311,9 @@ void MainWindow::createActions()
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     connect(exportMenu, &QMenu::aboutToShow, this, [this, exportMenu] {
         exportMenu->clear();
+        exportMenu->addAction(tr("Timeline as PNG…"), this, &MainWindow::exportTimelineImage)
+            ->setEnabled(m_timeline->trace() != nullptr);
+        exportMenu->addSeparator();
         for (QDockWidget* dock : findChildren<QDockWidget*>()) {
             auto* view = dock->findChild<QTableView*>();
             if (!view || !view->model())
