@@ -20,10 +20,13 @@
 #include "widgets/kerneltablemodel.h"
 #include "widgets/memberpicker.h"
 #include "widgets/opstablemodel.h"
+#include "widgets/querypanel.h"
 #include "widgets/rankspanel.h"
 #include "widgets/searchbar.h"
 #include "widgets/statspanel.h"
 #include "widgets/statsrangemodel.h"
+#include "widgets/tableexport.h"
+#include "widgets/timelineimage.h"
 #include "widgets/timelinewidget.h"
 
 #include <QAction>
@@ -36,6 +39,7 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -46,6 +50,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -263,12 +268,41 @@ void MainWindow::createDocks()
     m_ranksDock->setObjectName(QStringLiteral("ranksDock"));
     m_ranksDock->setWidget(m_ranksPanel);
     addDockWidget(Qt::BottomDockWidgetArea, m_ranksDock);
+    // SQL over the trace (issue 41): hidden until asked for (View menu).
+    auto* queryDock = new QDockWidget(tr("Query"), this);
+    queryDock->setObjectName(QStringLiteral("queryDock"));
+    queryDock->setWidget(new QueryPanel(m_timeline));
+    addDockWidget(Qt::BottomDockWidgetArea, queryDock);
+    queryDock->hide();
 
     // On a small screen (1280×720, 1920×1080 at 200 %) the panels' own minimum heights add
     // up to more than the window: each dock may shrink to a few lines (cutting its panel),
     // so that the timeline keeps half the height.
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         dock->widget()->setMinimumHeight(fontMetrics().height() * 3);
+    // Every table exports to CSV from its context menu (issue 41).
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        for (QTableView* view : dock->findChildren<QTableView*>())
+            addTableExportMenu(view, dock->windowTitle().toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
+    }
+}
+
+void MainWindow::exportTimelineImage()
+{
+    bool ok = false;
+    const int width = QInputDialog::getInt(this, tr("Export Timeline"), tr("Width (pixels):"), m_timeline->width(), 100,
+                                           16384, 1, &ok);
+    if (!ok)
+        return;
+    const int height = QInputDialog::getInt(this, tr("Export Timeline"), tr("Height (pixels):"), m_timeline->height(),
+                                            100, 16384, 1, &ok);
+    if (!ok)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Timeline"), QStringLiteral("timeline.png"),
+                                                      tr("PNG images (*.png);;All files (*)"));
+    QString error;
+    if (!path.isEmpty() && !saveTimelineImage(*m_timeline, QSize(width, height), path, &error))
+        QMessageBox::warning(this, tr("Export Timeline"), tr("Cannot write %1: %2").arg(path, error));
 }
 
 void MainWindow::createActions()
@@ -287,6 +321,24 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
+    // File > Export: the first table of each dock that has one, as CSV (issue 41).
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    connect(exportMenu, &QMenu::aboutToShow, this, [this, exportMenu] {
+        exportMenu->clear();
+        exportMenu->addAction(tr("Timeline as PNG…"), this, &MainWindow::exportTimelineImage)
+            ->setEnabled(m_timeline->trace() != nullptr);
+        exportMenu->addSeparator();
+        for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+            auto* view = dock->findChild<QTableView*>();
+            if (!view || !view->model())
+                continue;
+            const QString name = dock->windowTitle();
+            exportMenu->addAction(tr("%1 as CSV…").arg(name), this, [this, view, name] {
+                exportModelCsvInteractively(*view->model(), name.toLower().replace(QLatin1Char(' '), QLatin1Char('-')),
+                                            this);
+            });
+        }
+    });
     QAction* close = file->addAction(tr("&Close"), this, &MainWindow::closeTrace);
     close->setShortcut(QKeySequence::Close);
     file->addSeparator();

@@ -87,6 +87,7 @@ protected:
 
 private:
     void createActions();
+    void exportTimelineImage(); // File > Export > Timeline as PNG: asks the size and the file
     void createDocks();
     void arrangeDefaultDocks();
     enum class OpenKind { Files, Comparison };

@@ -58,5 +58,6 @@ void addSummarizeCommand(CLI::App& app);
 // `ranks --json` of a folder of rank summaries into `out`; returns the straggler verdict.
 std::string writeRanksOfSummaries(const std::string& folder, std::ostream& out);
 void addTreeCommand(CLI::App& app);
+void addQueryCommand(CLI::App& app);
 
 } // namespace ks::cli

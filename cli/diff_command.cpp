@@ -1,6 +1,7 @@
 // kinetoscope-cli diff: compare two traces (before/after), headless view of the diff tables.
 #include "cli/command.h"
 #include "core/analysis/diff.h"
+#include "core/analysis/diffjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,76 +21,6 @@ struct DiffCommandOptions {
     bool families = false;
     bool groupByShape = false;
 };
-
-double us(double ns) { return std::round(ns) / 1000.0; }
-
-nlohmann::json sideJson(const analysis::DiffSide& side)
-{
-    return {{"file", side.file}, {"steps", side.steps}, {"step_time_us", us(side.stepTimeNs)}, {"device", side.device}};
-}
-
-template <class Fill>
-nlohmann::json rowsJson(const std::vector<analysis::DiffRow>& rows, std::size_t top, Fill fill)
-{
-    nlohmann::json out = nlohmann::json::array();
-    for (std::size_t i = 0; i < rows.size() && (top == 0 || i < top); ++i) {
-        const auto& r = rows[i];
-        nlohmann::json row = {{"name", r.name}};
-        fill(r, row);
-        row["delta_us"] = us(r.deltaNs());
-        row["delta_pct"] = r.deltaPercent();
-        out.push_back(std::move(row));
-    }
-    return out;
-}
-
-nlohmann::json reportJson(const analysis::DiffReport& r, const DiffCommandOptions& o)
-{
-    nlohmann::json j;
-    j["base"] = sideJson(r.base);
-    j["new"] = sideJson(r.neu);
-    j["speedup"] = r.speedup;
-    j["summary"] = r.summary;
-    j["notes"] = r.notes;
-    j["per_step"] = "times are per-step averages; counts are totals over the steps";
-    j["categories"] = rowsJson(r.categories, 0, [](const auto& row, auto& out) {
-        out["base_us"] = us(row.baseNs);
-        out["new_us"] = us(row.newNs);
-    });
-    auto kernel = [&](const analysis::DiffRow& row, nlohmann::json& out) {
-        out["base_count"] = row.baseCount;
-        out["new_count"] = row.newCount;
-        out["base_us"] = us(row.baseNs);
-        out["new_us"] = us(row.newNs);
-        out["base_mean_us"] = us(r.meanPerCallNs(row, true));
-        out["new_mean_us"] = us(r.meanPerCallNs(row, false));
-        if (!row.detail.empty())
-            out["detail"] = row.detail;
-    };
-    j["kernels"] = rowsJson(r.kernels, o.top, kernel);
-    j["kernel_families"] = rowsJson(o.families ? r.kernels : r.kernelFamilies, o.top, kernel);
-    j["ops"] = rowsJson(r.ops, o.top, [&](const analysis::DiffRow& row, nlohmann::json& out) {
-        if (o.groupByShape)
-            out["input_shapes"] = row.detail;
-        out["base_calls"] = row.baseCount;
-        out["new_calls"] = row.newCount;
-        out["base_self_cpu_us"] = us(row.baseNs);
-        out["new_self_cpu_us"] = us(row.newNs);
-        out["base_cpu_total_us"] = us(row.baseTotalCpuNs);
-        out["new_cpu_total_us"] = us(row.newTotalCpuNs);
-        out["base_device_us"] = us(row.baseDeviceNs);
-        out["new_device_us"] = us(row.newDeviceNs);
-    });
-    j["memcpy"] = rowsJson(r.memcpy, o.top, [](const analysis::DiffRow& row, nlohmann::json& out) {
-        out["base_count"] = row.baseCount;
-        out["new_count"] = row.newCount;
-        out["base_us"] = us(row.baseNs);
-        out["new_us"] = us(row.newNs);
-        out["base_bytes"] = row.baseBytes;
-        out["new_bytes"] = row.newBytes;
-    });
-    return j;
-}
 
 std::string cell(double ns, bool present)
 {
@@ -158,7 +89,9 @@ int runDiff(const DiffCommandOptions& o)
     options.groupOpsByInputShapes = o.groupByShape;
     const auto report = analysis::diffTraces(loaded.workspace.members()[0], loaded.workspace.members()[1], options);
     if (o.json)
-        std::cout << reportJson(report, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        std::cout << analysis::diffReportJson(report, o.top, o.families, o.groupByShape)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
     else
         printText(report, o);
     return 0;

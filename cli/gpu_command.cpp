@@ -2,6 +2,7 @@
 // step-time breakdown and nvprof's summary ("GPU activities", "API calls").
 #include "cli/command.h"
 #include "core/gpu/gpumetrics.h"
+#include "core/gpu/gpureportjson.h"
 #include "core/gpu/nvprofsummary.h"
 #include "core/gpu/stepbreakdown.h"
 #include "core/loading/loader.h"
@@ -26,91 +27,6 @@ struct GpuOptions {
 };
 
 double toUs(double ns) { return ns / 1000.0; }
-
-nlohmann::json optionalPct(const std::optional<double>& v, double scale)
-{
-    return v ? nlohmann::json(*v * scale) : nlohmann::json(nullptr);
-}
-
-nlohmann::json breakdownRowJson(const gpu::StepBreakdownRow& row)
-{
-    nlohmann::json j{{"name", row.name},
-                     {"start_us", toUs(double(row.start))},
-                     {"end_us", toUs(double(row.end))},
-                     {"total_us", toUs(row.total)}};
-    for (std::size_t r = 0; r < gpu::kStepRoleCount; ++r) {
-        const std::string key(gpu::stepRoleName(StepRole(r)));
-        j["parts_us"][key] = toUs(row.parts[r]);
-        j["parts_pct"][key] = row.percent(StepRole(r));
-    }
-    return j;
-}
-
-nlohmann::json nvprofRowsJson(const std::vector<gpu::NvprofRow>& rows)
-{
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& r : rows) {
-        nlohmann::json j{{"name", r.name},
-                         {"time_pct", r.timePercent},
-                         {"time_us", toUs(double(r.total))},
-                         {"calls", r.calls},
-                         {"avg_us", toUs(r.average())},
-                         {"min_us", toUs(double(r.min))},
-                         {"max_us", toUs(double(r.max))}};
-        if (r.bytes >= 0)
-            j["bytes"] = r.bytes;
-        out.push_back(std::move(j));
-    }
-    return out;
-}
-
-std::string computeCapability(const DeviceProperties* d)
-{
-    return d ? std::to_string(d->computeMajor) + "." + std::to_string(d->computeMinor) : std::string();
-}
-
-void printJson(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBreakdown& b, const gpu::NvprofSummary& nv)
-{
-    const auto& w = a.windows;
-    nlohmann::json j;
-    j["window"] = {{"steps_start_us", toUs(double(w.stepsStart))},
-                   {"steps_end_us", toUs(double(w.stepsEnd))},
-                   {"steps_span_us", toUs(double(w.stepsSpan()))},
-                   {"global_start_us", toUs(double(w.globalStart))},
-                   {"global_end_us", toUs(double(w.globalEnd))},
-                   {"global_span_us", toUs(double(w.globalSpan()))},
-                   {"steps", w.steps.size()},
-                   {"has_profiler_steps", w.hasProfilerSteps}};
-    j["gpus"] = nlohmann::json::array();
-    for (const auto& s : a.summaries) {
-        const DeviceProperties* d = trace.deviceFor(s.device);
-        const auto* index = a.gpu(s.device);
-        nlohmann::json g{{"device", s.device},
-                         {"name", d ? d->name : std::string()},
-                         {"memory_bytes", d ? d->totalGlobalMem : 0},
-                         {"compute_capability", computeCapability(d)},
-                         {"kernels", index->counts().kernels},
-                         {"utilization_pct", s.steps.utilization * 100.0},
-                         {"sm_efficiency_pct", optionalPct(s.steps.smEfficiency, 100.0)},
-                         {"achieved_occupancy_pct", optionalPct(s.steps.achievedOccupancy, 1.0)},
-                         {"counter_bucket_us", toUs(double(s.counters.bucketWidth))},
-                         {"sm_efficiency_segments", s.smSegments}};
-        nlohmann::json series = nlohmann::json::array();
-        for (std::size_t i = 0; i < s.counters.size(); ++i)
-            series.push_back({toUs(double(s.counters.bucketStart[i])), s.counters.utilization[i]});
-        g["utilization_counter"] = std::move(series);
-        j["gpus"].push_back(std::move(g));
-    }
-    nlohmann::json steps = nlohmann::json::array();
-    for (const auto& row : b.steps)
-        steps.push_back(breakdownRowJson(row));
-    j["step_breakdown"] = {{"steps", std::move(steps)},
-                           {"average", breakdownRowJson(b.average)},
-                           {"has_gpu_columns", b.hasGpuColumns},
-                           {"has_communication", b.hasCommunication}};
-    j["nvprof"] = {{"gpu_activities", nvprofRowsJson(nv.gpuActivities)}, {"api_calls", nvprofRowsJson(nv.apiCalls)}};
-    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-}
 
 void printNvprofSection(const char* title, const std::vector<gpu::NvprofRow>& rows)
 {
@@ -140,7 +56,7 @@ void printText(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBre
         std::printf("\nGPU %d", s.device);
         if (d)
             std::printf(" · %s · %s · compute capability %s", d->name.c_str(),
-                        gpu::formatDeviceMemory(d->totalGlobalMem).c_str(), computeCapability(d).c_str());
+                        gpu::formatDeviceMemory(d->totalGlobalMem).c_str(), gpu::computeCapability(d).c_str());
         std::printf("\n  GPU Utilization          %s\n", gpu::formatPluginPercent(100.0 * s.steps.utilization).c_str());
         std::printf("  Est. SM Efficiency       %s\n",
                     s.steps.smEfficiency ? gpu::formatPluginPercent(100.0 * *s.steps.smEfficiency).c_str() : "-");
@@ -176,18 +92,12 @@ int runGpu(const GpuOptions& options)
         return 1;
     }
     const Trace& trace = *loaded.trace;
-    const auto gpuSteps = options.pluginCompat ? facts::GpuStepAnnotations::AsSteps : facts::GpuStepAnnotations::Ignore;
-    const std::vector<facts::PluginKind> kinds = facts::classifySlices(trace); // once for all three
-    const gpu::GpuAnalysis analysis =
-        gpu::analyzeGpus(trace, kinds, facts::computePluginWindows(trace, kinds, gpuSteps));
-    gpu::BreakdownOptions breakdownOptions;
-    breakdownOptions.pluginFreeTimeReset = options.pluginCompat;
-    const gpu::StepBreakdown breakdown = gpu::computeStepBreakdown(trace, kinds, analysis.windows, breakdownOptions);
-    const gpu::NvprofSummary nvprof = gpu::computeNvprofSummary(trace, kinds);
+    const gpu::GpuReportParts parts = gpu::computeGpuReportParts(trace, options.pluginCompat);
     if (options.json)
-        printJson(trace, analysis, breakdown, nvprof);
+        std::cout << gpu::gpuReportJson(trace, parts).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
     else
-        printText(trace, analysis, breakdown, nvprof);
+        printText(trace, parts.analysis, parts.breakdown, parts.nvprof);
     return 0;
 }
 

@@ -33,6 +33,7 @@ int runCli(int argc, char** argv)
     ks::cli::addSummarizeCommand(app);
     ks::cli::addTreeCommand(app);
     ks::cli::addInsightsCommand(app);
+    ks::cli::addQueryCommand(app);
     ks::cli::addConvertCommand(app);
     ks::cli::addCollectCommand(app);
     try {

@@ -2,6 +2,7 @@
 #include "cli/command.h"
 #include "core/loading/loader.h"
 #include "core/stats/operatortable.h"
+#include "core/stats/operatortablejson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -143,31 +144,6 @@ void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows,
         std::cout << "Self CUDA time total: " << formatTime(table.selfDeviceTotal) << '\n';
 }
 
-void printJson(const OperatorTable& table, const std::vector<OperatorRow>& rows, bool shapes)
-{
-    const auto us = [](TimeNs ns) { return double(ns) / 1000.0; };
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const auto& r : rows) {
-        nlohmann::ordered_json j{{"name", r.name},
-                                 {"calls", r.calls},
-                                 {"self_cpu_us", us(r.selfCpu)},
-                                 {"cpu_total_us", us(r.cpuTotal)},
-                                 {"self_cuda_us", us(r.selfDevice)},
-                                 {"cuda_total_us", us(r.deviceTotal)},
-                                 {"device", r.isDevice}};
-        if (shapes)
-            j["input_shapes"] = r.inputShapes;
-        if (table.hasMemory) {
-            j["cpu_memory_bytes"] = r.cpuMemory;
-            j["self_cpu_memory_bytes"] = r.selfCpuMemory;
-            j["cuda_memory_bytes"] = r.deviceMemory;
-            j["self_cuda_memory_bytes"] = r.selfDeviceMemory;
-        }
-        out.push_back(std::move(j));
-    }
-    std::cout << out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-}
-
 int runOps(const OpsOptions& options)
 {
     const std::optional<OperatorSortKey> sortKey =
@@ -181,13 +157,11 @@ int runOps(const OpsOptions& options)
     OperatorTableOptions tableOptions;
     tableOptions.groupByInputShapes = options.groupByShape;
     const OperatorTable table = computeOperatorTable(*loaded.trace, tableOptions);
-    std::vector<OperatorRow> rows = table.rows;
-    sortOperatorRows(rows,
-                     sortKey.value_or(table.hasDeviceTime ? OperatorSortKey::DeviceTotal : OperatorSortKey::CpuTotal));
-    if (options.top && rows.size() > options.top)
-        rows.resize(options.top);
+    const std::vector<OperatorRow> rows = operatorReportRows(table, {sortKey, options.top, options.groupByShape});
     if (options.json)
-        printJson(table, rows, options.groupByShape);
+        std::cout << operatorRowsJson(table, rows, options.groupByShape)
+                         .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
     else
         printText(table, rows, options.groupByShape);
     return 0;

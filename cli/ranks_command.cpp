@@ -2,6 +2,7 @@
 // the per-rank table and the straggler verdict, headless.
 #include "cli/command.h"
 #include "core/analysis/ranks.h"
+#include "core/analysis/ranksjson.h"
 #include "core/analysis/ranksummary.h"
 
 #include <nlohmann/json.hpp>
@@ -23,90 +24,18 @@ struct RanksCommandOptions {
     bool alignSteps = false;
 };
 
-double us(TimeNs ns) { return double(ns) / 1000.0; }
-
-// The ranks analysed, from loaded traces or from rank summaries.
-struct RankSet {
-    std::vector<analysis::TraceIdentity> identities; // per member
-    std::vector<std::string> warnings; // the workspace's (different runs, duplicate ranks, ...)
-};
-
-nlohmann::json reportJson(const RankSet& ws, const analysis::RanksReport& r,
-                          const std::vector<analysis::FileError>& errors, const analysis::AlignmentReport& alignment)
-{
-    nlohmann::json j;
-    j["ranks"] = nlohmann::json::array();
-    for (const auto& s : r.ranks) {
-        const auto& id = ws.identities[s.member];
-        j["ranks"].push_back({{"rank", s.rank},
-                              {"file", id.file},
-                              {"label", id.label()},
-                              {"world_size", id.worldSize},
-                              {"rank_inferred", id.rankInferred},
-                              {"steps", s.steps},
-                              {"step_time_us", us(s.stepTimeMean)},
-                              {"kernel_time_us", us(s.kernelTime)},
-                              {"collective_time_us", us(s.collectiveTime)},
-                              {"collective_wait_us", us(s.collectiveWait)},
-                              {"idle_time_us", us(s.idleTime)},
-                              {"wait_caused_us", us(s.waitCaused)},
-                              {"last_arrivals", s.lastArrivals}});
-    }
-    j["collectives"] = nlohmann::json::array();
-    for (const auto& c : r.matching.collectives) {
-        nlohmann::json ranks = nlohmann::json::array();
-        for (const auto& p : c.ranks)
-            ranks.push_back(
-                {{"rank", p.rank}, {"start_us", us(p.start)}, {"end_us", us(p.end)}, {"wait_us", us(p.wait)}});
-        j["collectives"].push_back({{"process_group", c.processGroup},
-                                    {"seq", c.seq},
-                                    {"name", c.name},
-                                    {"bytes", c.bytes},
-                                    {"dtype", c.dtype},
-                                    {"ranks", std::move(ranks)},
-                                    {"last_rank", c.lastRank},
-                                    {"max_wait_us", us(c.maxWait)},
-                                    {"complete", c.complete},
-                                    {"mismatch", c.mismatch}});
-    }
-    const auto& v = r.straggler;
-    j["straggler"] = {{"rank", v.rank ? nlohmann::json(*v.rank) : nlohmann::json(nullptr)},
-                      {"wait_caused_us", us(v.waitCaused)},
-                      {"total_wait_us", us(v.totalWait)},
-                      {"share", v.share},
-                      {"consistent", v.consistent},
-                      {"balanced", v.balanced},
-                      {"steps_led", v.stepsLed},
-                      {"steps_with_wait", v.stepsWithWait},
-                      {"worst_step", v.worstStep},
-                      {"worst_step_wait_caused_us", us(v.worstStepWaitCaused)},
-                      {"verdict", v.text}};
-    j["steps"] = nlohmann::json::array();
-    for (const auto& s : r.steps)
-        j["steps"].push_back({{"step", s.step},
-                              {"rank", s.rank},
-                              {"wait_caused_us", us(s.waitCaused)},
-                              {"total_wait_us", us(s.totalWait)}});
-    j["alignment"] = {{"mode", alignment.mode == analysis::Alignment::AbsoluteClock ? "absolute_clock" : "step_starts"},
-                      {"step", alignment.step},
-                      {"start_spread_us", us(alignment.startSpread)},
-                      {"description", alignment.description}};
-    j["warnings"] = ws.warnings;
-    for (const auto& w : r.matching.warnings)
-        j["warnings"].push_back(w);
-    j["errors"] = nlohmann::json::array();
-    for (const auto& e : errors)
-        j["errors"].push_back({{"file", e.file}, {"message", e.message}});
-    j["match_ms"] = r.matching.matchSeconds * 1000.0;
-    return j;
-}
-
 std::string ms(TimeNs ns)
 {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f", double(ns) / 1e6);
     return buf;
 }
+
+// The ranks analysed, from loaded traces or from rank summaries.
+struct RankSet {
+    std::vector<analysis::TraceIdentity> identities; // per member
+    std::vector<std::string> warnings; // the workspace's (different runs, duplicate ranks, ...)
+};
 
 void printText(const RankSet& ws, const analysis::RanksReport& r, const analysis::AlignmentReport& alignment,
                std::size_t top)
@@ -115,9 +44,10 @@ void printText(const RankSet& ws, const analysis::RanksReport& r, const analysis
     std::printf("%-32s %5s %10s %10s %10s %10s %10s %10s\n", "rank (times in ms)", "steps", "step", "compute",
                 "collective", "wait", "idle", "caused");
     for (const auto& s : r.ranks) {
-        std::printf("%-32s %5zu %10s %10s %10s %10s %10s %10s\n", ws.identities[s.member].label().substr(0, 32).c_str(),
-                    s.steps, ms(s.stepTimeMean).c_str(), ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(),
-                    ms(s.collectiveWait).c_str(), ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
+        std::printf("%-32s %5zu %10s %10s %10s %10s %10s %10s\n",
+                    ws.identities[s.member].label().substr(0, 32).c_str(), s.steps, ms(s.stepTimeMean).c_str(),
+                    ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(), ms(s.collectiveWait).c_str(),
+                    ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
     }
     std::printf("(step: mean ProfilerStep, or the span of the rank's GPU work when it has no steps; the others are "
                 "totals over the steps or that span; caused: the others' wait when this rank arrived last)\n\n%s\n",
@@ -150,9 +80,9 @@ void printReport(const RanksCommandOptions& o, const RankSet& set, const analysi
                  const std::vector<analysis::FileError>& errors, const analysis::AlignmentReport& alignment)
 {
     if (o.json)
-        std::cout
-            << reportJson(set, report, errors, alignment).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-            << '\n';
+        std::cout << analysis::ranksReportJson(set.identities, set.warnings, report, errors, alignment)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
     else
         printText(set, report, alignment, o.top);
 }
@@ -188,8 +118,7 @@ std::optional<SummaryAnalysis> analyzeSummaryFolder(const std::string& folder)
 int runRanksOnSummaries(const RanksCommandOptions& o)
 {
     if (o.alignSteps)
-        std::fprintf(stderr,
-                     "kinetoscope-cli ranks: --align-steps needs the traces; summaries use the absolute clock\n");
+        std::fprintf(stderr, "kinetoscope-cli ranks: --align-steps needs the traces; summaries use the absolute clock\n");
     const auto a = analyzeSummaryFolder(o.paths.front());
     if (!a)
         return 1;
@@ -228,7 +157,7 @@ std::string writeRanksOfSummaries(const std::string& folder, std::ostream& out)
     const auto a = analyzeSummaryFolder(folder);
     if (!a)
         return "no rank summary could be read in " + folder;
-    out << reportJson(a->set, a->report, a->errors, a->alignment)
+    out << analysis::ranksReportJson(a->set.identities, a->set.warnings, a->report, a->errors, a->alignment)
                .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
         << '\n';
     return a->report.straggler.text;

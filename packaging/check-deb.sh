@@ -25,7 +25,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Version)" = "$version" ] || fail "Version: $(field Version), CMake says $version"
 [ "$(field Architecture)" = "$arch" ] || fail "Architecture: $(field Architecture)"
 depends=$(field Depends)
-for lib in libc6 libqt6widgets6 libqcustomplot2.1-qt6 zlib1g; do
+for lib in libc6 libqt6widgets6 libqcustomplot2.1-qt6 zlib1g libsqlite3-0; do
   grep -q "\b$lib\b" <<< "$depends" || fail "Depends lacks $lib: $depends"
 done
 grep -qi cupti <<< "$depends" && fail "Depends names CUPTI: $depends"
@@ -47,6 +47,11 @@ injection_built=$(find "$build/collector/injection" -name libkinetoscope_injecti
 if [ -n "$injection_built" ]; then # private: /usr/lib[/<triplet>]/kinetoscope/
   grep -Eqx '/usr/lib/([^/]+/)?kinetoscope/libkinetoscope_injection.so' "$work/files" || fail "missing the injection library"
 fi
+python_built=$(find "$build/python" -name 'kinetoscope*.so' 2>/dev/null | head -1)
+if [ -n "$python_built" ]; then # the Python module, for Debian's python3
+  grep -Eqx '/usr/lib/python3/dist-packages/kinetoscope[^/]*\.so' "$work/files" || fail "missing the Python module"
+fi
+grep -qx /usr/share/doc/kinetoscope/query.md "$work/files" || fail "missing the SQL schema (query.md)"
 grep -v -e '^/usr/' -e '^/$' "$work/files" && fail "files outside /usr"
 
 # Contents validate: one desktop entry and one metainfo, named by the application id, and the

@@ -21,6 +21,8 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE ${KINETOSCOPE_HOMEPAGE})
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The Python module (python/) is for Debian's python3 and needs numpy; the viewer does not.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3, python3-numpy")
 # The injection library links NVIDIA's libcupti, which no Debian package provides (it comes with
 # the CUDA toolkit and is loaded only into programs that already use CUDA). dpkg-shlibdeps gets
 # CUPTI's directory as a private one, so that it resolves the library without adding a
@@ -37,7 +39,7 @@ include(CPack)
 # (it configures with CMAKE_SKIP_INSTALL_ALL_DEPENDENCY).
 add_custom_target(package_contents)
 add_dependencies(package_contents kinetoscope-cli kinetoscope_docs)
-foreach(target kinetoscope kinetoscope_injection)
+foreach(target kinetoscope kinetoscope_injection kinetoscope_python)
   if(TARGET ${target})
     add_dependencies(package_contents ${target})
   endif()

@@ -6,6 +6,8 @@ packages=(
   qt6-base-dev qt6-base-dev-tools libgl1-mesa-dev
   libqcustomplot-dev libqcustomplot2.1-qt6
   nlohmann-json3-dev zlib1g-dev libcli11-dev
+  libsqlite3-dev # kinetoscope-cli query, the Query dock (core/query)
+  pybind11-dev python3-dev python3-numpy # the kinetoscope Python module (python/)
   python3 xvfb xauth
   libopenmpi-dev openmpi-bin # optional: summarize --mpi (tests/cli/tst_summarizecommand runs it)
   clang-14 libclang-rt-14-dev # fuzz targets (tests/fuzz)

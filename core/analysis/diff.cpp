@@ -309,10 +309,18 @@ LoadedDiff loadDiffPair(const std::string& basePath, const std::string& newPath,
             return out;
         }
     }
-    out.workspace.add(results[0].trace, basePath, false);
-    out.workspace.add(results[1].trace, newPath, false);
-    out.workspace.alignAtStep();
+    out.workspace = diffWorkspace(results[0].trace, basePath, results[1].trace, newPath);
     return out;
+}
+
+Workspace diffWorkspace(std::shared_ptr<const Trace> base, const std::string& basePath,
+                        std::shared_ptr<const Trace> neu, const std::string& newPath)
+{
+    Workspace workspace;
+    workspace.add(std::move(base), basePath, false);
+    workspace.add(std::move(neu), newPath, false);
+    workspace.alignAtStep();
+    return workspace;
 }
 
 } // namespace ks::analysis

@@ -73,5 +73,9 @@ struct LoadedDiff {
     std::optional<std::string> error;
 };
 LoadedDiff loadDiffPair(const std::string& basePath, const std::string& newPath, MultiLoadProgress* progress = nullptr);
+// Two loaded traces as loadDiffPair pairs them: member 0 BASE, member 1 NEW, aligned at the
+// first common step.
+Workspace diffWorkspace(std::shared_ptr<const Trace> base, const std::string& basePath,
+                        std::shared_ptr<const Trace> neu, const std::string& newPath);
 
 } // namespace ks::analysis

@@ -1,0 +1,91 @@
+#include "core/analysis/ranksjson.h"
+
+namespace ks::analysis {
+
+namespace {
+
+double us(TimeNs ns) { return double(ns) / 1000.0; }
+
+} // namespace
+
+nlohmann::json ranksReportJson(const Workspace& ws, const RanksReport& r, const std::vector<FileError>& errors,
+                               const AlignmentReport& alignment)
+{
+    std::vector<TraceIdentity> identities;
+    for (const auto& m : ws.members())
+        identities.push_back(m.identity);
+    return ranksReportJson(identities, ws.warnings(), r, errors, alignment);
+}
+
+nlohmann::json ranksReportJson(const std::vector<TraceIdentity>& identities, const std::vector<std::string>& warnings,
+                               const RanksReport& r, const std::vector<FileError>& errors,
+                               const AlignmentReport& alignment)
+{
+    nlohmann::json j;
+    j["ranks"] = nlohmann::json::array();
+    for (const auto& s : r.ranks) {
+        const auto& id = identities[s.member];
+        j["ranks"].push_back({{"rank", s.rank},
+                              {"file", id.file},
+                              {"label", id.label()},
+                              {"world_size", id.worldSize},
+                              {"rank_inferred", id.rankInferred},
+                              {"steps", s.steps},
+                              {"step_time_us", us(s.stepTimeMean)},
+                              {"kernel_time_us", us(s.kernelTime)},
+                              {"collective_time_us", us(s.collectiveTime)},
+                              {"collective_wait_us", us(s.collectiveWait)},
+                              {"idle_time_us", us(s.idleTime)},
+                              {"wait_caused_us", us(s.waitCaused)},
+                              {"last_arrivals", s.lastArrivals}});
+    }
+    j["collectives"] = nlohmann::json::array();
+    for (const auto& c : r.matching.collectives) {
+        nlohmann::json ranks = nlohmann::json::array();
+        for (const auto& p : c.ranks)
+            ranks.push_back(
+                {{"rank", p.rank}, {"start_us", us(p.start)}, {"end_us", us(p.end)}, {"wait_us", us(p.wait)}});
+        j["collectives"].push_back({{"process_group", c.processGroup},
+                                    {"seq", c.seq},
+                                    {"name", c.name},
+                                    {"bytes", c.bytes},
+                                    {"dtype", c.dtype},
+                                    {"ranks", std::move(ranks)},
+                                    {"last_rank", c.lastRank},
+                                    {"max_wait_us", us(c.maxWait)},
+                                    {"complete", c.complete},
+                                    {"mismatch", c.mismatch}});
+    }
+    const auto& v = r.straggler;
+    j["straggler"] = {{"rank", v.rank ? nlohmann::json(*v.rank) : nlohmann::json(nullptr)},
+                      {"wait_caused_us", us(v.waitCaused)},
+                      {"total_wait_us", us(v.totalWait)},
+                      {"share", v.share},
+                      {"consistent", v.consistent},
+                      {"balanced", v.balanced},
+                      {"steps_led", v.stepsLed},
+                      {"steps_with_wait", v.stepsWithWait},
+                      {"worst_step", v.worstStep},
+                      {"worst_step_wait_caused_us", us(v.worstStepWaitCaused)},
+                      {"verdict", v.text}};
+    j["steps"] = nlohmann::json::array();
+    for (const auto& s : r.steps)
+        j["steps"].push_back({{"step", s.step},
+                              {"rank", s.rank},
+                              {"wait_caused_us", us(s.waitCaused)},
+                              {"total_wait_us", us(s.totalWait)}});
+    j["alignment"] = {{"mode", alignment.mode == Alignment::AbsoluteClock ? "absolute_clock" : "step_starts"},
+                      {"step", alignment.step},
+                      {"start_spread_us", us(alignment.startSpread)},
+                      {"description", alignment.description}};
+    j["warnings"] = warnings;
+    for (const auto& w : r.matching.warnings)
+        j["warnings"].push_back(w);
+    j["errors"] = nlohmann::json::array();
+    for (const auto& e : errors)
+        j["errors"].push_back({{"file", e.file}, {"message", e.message}});
+    j["match_ms"] = r.matching.matchSeconds * 1000.0;
+    return j;
+}
+
+} // namespace ks::analysis

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The kinetoscope Python module against kinetoscope-cli: the same numbers through both."""
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+try:
+    import numpy as np
+except ImportError:  # Debian's python3-numpy is missing: skip (ctest's SKIP_RETURN_CODE)
+    print("numpy is not installed")
+    sys.exit(77)
+
+import kinetoscope
+
+DATA = os.environ["KS_TEST_DATA"]
+CLI = os.environ["KS_CLI"]
+
+
+def fixture(name):
+    return os.path.join(DATA, name + ".pt.trace.json.gz")
+
+
+def cli_json(*args):
+    return json.loads(subprocess.run([CLI, *args], check=True, capture_output=True).stdout)
+
+
+class TestModule(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.mlp = kinetoscope.load(fixture("mlp_ops"))
+        cls.baseline = kinetoscope.load(fixture("train_baseline"))
+
+    def test_slice_count_is_infos(self):
+        info = cli_json("info", "--json", fixture("train_baseline"))
+        self.assertEqual(self.baseline.slice_count(), info["slices"])
+        self.assertGreater(info["slices"], 1000)
+
+    def test_columns_are_views_of_the_model(self):
+        t = self.baseline
+        ts, dur = t.ts, t.dur
+        self.assertEqual(ts.dtype, np.int64)
+        self.assertEqual(len(ts), t.slice_count())
+        self.assertFalse(ts.flags.writeable)
+        self.assertFalse(ts.flags.owndata)  # a view: the trace owns the memory
+        self.assertIs(ts.base, t)
+        # Two views share the same memory.
+        self.assertEqual(ts.__array_interface__["data"][0], t.ts.__array_interface__["data"][0])
+        sql = t.query("SELECT sum(dur) AS total, min(ts) AS first, count(*) AS n FROM slice")["rows"][0]
+        self.assertEqual(int(dur.sum()), sql["total"])
+        self.assertEqual(int(ts.min()), sql["first"])
+        self.assertEqual(len(ts), sql["n"])
+        # Names through the string pool equal the SQL names.
+        strings = t.strings()
+        names = t.query("SELECT id, name FROM slice WHERE id IN (0, 10, 500)")["rows"]
+        for row in names:
+            self.assertEqual(strings[t.name_ids[row["id"]]], row["name"])
+            self.assertEqual(t.string(int(t.name_ids[row["id"]])), row["name"])
+        tracks, depths = t.tracks_and_depths()
+        self.assertEqual(t.query("SELECT count(*) AS n FROM slice WHERE track = 0")["rows"][0]["n"],
+                         int((tracks == 0).sum()))
+        self.assertEqual(t.query("SELECT max(depth) AS d FROM slice")["rows"][0]["d"], int(depths.max()))
+        # The view keeps the trace alive once the trace object is gone.
+        view = kinetoscope.load(fixture("mlp_ops")).dur
+        self.assertEqual(int(view.sum()), self.mlp.query("SELECT sum(dur) AS s FROM slice")["rows"][0]["s"])
+
+    def test_query_is_the_clis_json(self):
+        sql = "SELECT name, count(*) AS calls, sum(dur) AS total FROM kernel GROUP BY name ORDER BY total DESC"
+        self.assertEqual(self.mlp.query(sql), cli_json("query", "--json", fixture("mlp_ops"), sql))
+        with self.assertRaises(ValueError) as bad:
+            self.mlp.query("SELECT * FORM slice")
+        self.assertIn('near "FORM": syntax error (at offset 9)', str(bad.exception))
+
+    def test_analyses_are_the_clis_json(self):
+        self.assertEqual(self.mlp.ops(), cli_json("ops", "--json", fixture("mlp_ops")))
+        self.assertEqual(self.baseline.ops(sort="self_cpu", top=5, group_by_shape=True),
+                         cli_json("ops", "--json", "--sort", "self_cpu", "--top", "5", "--group-by-shape",
+                                  fixture("train_baseline")))
+        self.assertEqual(self.baseline.gpu(), cli_json("gpu", "--json", fixture("train_baseline")))
+        self.assertEqual(self.baseline.insights(), cli_json("insights", "--json", fixture("train_baseline")))
+        optimized = kinetoscope.load(fixture("train_optimized"))
+        self.assertEqual(self.baseline.diff(optimized),
+                         cli_json("diff", "--json", fixture("train_baseline"), fixture("train_optimized")))
+        ranks = kinetoscope.ranks([kinetoscope.load(fixture("ddp_rank0")), kinetoscope.load(fixture("ddp_rank1"))])
+        expected = cli_json("ranks", "--json", fixture("ddp_rank0"), fixture("ddp_rank1"))
+        ranks.pop("match_ms")
+        expected.pop("match_ms")
+        self.assertEqual(ranks, expected)
+        with self.assertRaises(ValueError):
+            self.mlp.ops(sort="bogus")
+
+    def test_op_total_is_the_operator_tables(self):
+        mm = [r for r in self.mlp.ops() if r["name"] == "aten::mm" and not r["device"]][0]
+        mask = self.mlp.name_ids == self.mlp.strings().index("aten::mm")
+        self.assertEqual(int(self.mlp.dur[mask].sum()), round(mm["cpu_total_us"] * 1000))
+        self.assertEqual(int(mask.sum()), mm["calls"])
+
+    def test_bad_input(self):
+        with self.assertRaises(RuntimeError):
+            kinetoscope.load("/nonexistent.json")
+        with self.assertRaises(IndexError):
+            self.mlp.string(10**9)
+
+    def test_to_pandas(self):
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            with self.assertRaises(ImportError):
+                self.mlp.to_pandas()
+            self.skipTest("pandas is not installed")
+        frame = self.mlp.to_pandas()
+        self.assertEqual(len(frame), self.mlp.slice_count())
+        self.assertEqual(int(frame[frame["name"] == "aten::mm"]["dur"].sum()),
+                         self.mlp.query("SELECT sum(dur) AS s FROM slice WHERE name = 'aten::mm'")["rows"][0]["s"])
+
+
+if __name__ == "__main__":
+    unittest.main()
