@@ -31,6 +31,7 @@ int runCli(int argc, char** argv)
     ks::cli::addDiffCommand(app);
     ks::cli::addRanksCommand(app);
     ks::cli::addInsightsCommand(app);
+    ks::cli::addMemoryCommand(app);
     ks::cli::addConvertCommand(app);
     ks::cli::addCollectCommand(app);
     try {
