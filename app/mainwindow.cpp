@@ -16,6 +16,7 @@
 #include "widgets/gpuviews.h"
 #include "widgets/insightspanel.h"
 #include "widgets/kerneltablemodel.h"
+#include "widgets/memorypanel.h"
 #include "widgets/opstablemodel.h"
 #include "widgets/rankspanel.h"
 #include "widgets/searchbar.h"
@@ -239,6 +240,12 @@ void MainWindow::createDocks()
     auto* rangePanel = new StatsPanel(new RangeAggregateModel);
     rangePanel->setFollowVisibleRange(true);
     addStatsDock(tr("Range"), QStringLiteral("rangeDock"), rangePanel);
+
+    // Memory (issue 39): curves, what is alive at the peak or a chosen time, Operator memory.
+    auto* memoryDock = new QDockWidget(tr("Memory"), this);
+    memoryDock->setObjectName(QStringLiteral("memoryDock"));
+    memoryDock->setWidget(new MemoryPanel(m_timeline));
+    addDockWidget(Qt::BottomDockWidgetArea, memoryDock);
 
     // Comparison and multi-rank docks (issues 12, 13): shown when such a workspace opens.
     m_diffDock = new QDockWidget(tr("Diff"), this);
