@@ -75,8 +75,14 @@ QVariant LiveAllocationsModel::data(const QModelIndex& index, int role) const
         case AgeColumn: return QString::fromStdString(formatDuration(age));
         case AllocatedAtColumn: return QString::fromStdString(formatDuration(a.time - trace.startTime()));
         case StackColumn: {
-            const QString stack = QString::fromStdString(analysis::pythonStackText(*m_report, *m_device, a));
-            return stack.section(QLatin1Char('\n'), 0, 0); // the innermost frame; all of it in the tooltip
+            // The innermost frame of the user's code (not a torch built-in); all of them in the tooltip.
+            const QStringList frames =
+                QString::fromStdString(analysis::pythonStackText(*m_report, *m_device, a)).split(QLatin1Char('\n'));
+            for (const QString& frame : frames) {
+                if (!frame.startsWith(QLatin1String("<built-in")))
+                    return frame;
+            }
+            return frames.front();
         }
         default: return {};
         }

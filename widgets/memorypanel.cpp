@@ -55,12 +55,13 @@ MemoryPanel::MemoryPanel(TimelineWidget* timeline, QWidget* parent)
     , m_operatorView(makeTable(m_operatorModel, OperatorMemoryModel::kSortRole, this))
 {
     m_peakButton->setToolTip(tr("List the allocations alive at this device's peak"));
+    m_chart->setMinimumWidth(fontMetrics().averageCharWidth() * 70); // the curves need room beside the table
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_liveView->horizontalHeader()->setStretchLastSection(true);
     m_liveView->setToolTip(tr("Select a row to select the op that allocated it on the timeline"));
     m_tabs->addTab(m_liveView, tr("Alive"));
     m_tabs->addTab(m_operatorView, tr("Operator memory"));
-    m_operatorView->sortByColumn(OperatorMemoryModel::AllocationSizeColumn, Qt::DescendingOrder);
+    m_operatorView->sortByColumn(OperatorMemoryModel::SelfAllocationSizeColumn, Qt::DescendingOrder);
 
     auto* tools = new QHBoxLayout;
     tools->addWidget(new QLabel(tr("Device:"), this));
