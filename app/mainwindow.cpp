@@ -19,6 +19,7 @@
 #include "widgets/insightspanel.h"
 #include "widgets/kerneltablemodel.h"
 #include "widgets/memberpicker.h"
+#include "widgets/memorypanel.h"
 #include "widgets/opstablemodel.h"
 #include "widgets/querypanel.h"
 #include "widgets/rankspanel.h"
@@ -258,6 +259,11 @@ void MainWindow::createDocks()
     flameDock->setWidget(m_flamePanel);
     addDockWidget(Qt::BottomDockWidgetArea, flameDock);
     flameDock->hide();
+    // Memory (issue 39): curves, what is alive at the peak or a chosen time, Operator memory.
+    auto* memoryDock = new QDockWidget(tr("Memory"), this);
+    memoryDock->setObjectName(QStringLiteral("memoryDock"));
+    memoryDock->setWidget(new MemoryPanel(m_timeline));
+    addDockWidget(Qt::BottomDockWidgetArea, memoryDock);
 
     // Comparison and multi-rank docks (issues 12, 13): shown when such a workspace opens.
     m_diffDock = new QDockWidget(tr("Diff"), this);

@@ -59,5 +59,6 @@ void addSummarizeCommand(CLI::App& app);
 std::string writeRanksOfSummaries(const std::string& folder, std::ostream& out);
 void addTreeCommand(CLI::App& app);
 void addQueryCommand(CLI::App& app);
+void addMemoryCommand(CLI::App& app);
 
 } // namespace ks::cli

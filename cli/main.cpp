@@ -34,6 +34,7 @@ int runCli(int argc, char** argv)
     ks::cli::addTreeCommand(app);
     ks::cli::addInsightsCommand(app);
     ks::cli::addQueryCommand(app);
+    ks::cli::addMemoryCommand(app);
     ks::cli::addConvertCommand(app);
     ks::cli::addCollectCommand(app);
     try {

@@ -1,5 +1,7 @@
 #include "widgets/gpustepchart.h"
 
+#include "widgets/plotpalette.h"
+
 #include <QToolTip>
 
 #include <algorithm>
@@ -50,7 +52,7 @@ GpuStepChart::GpuStepChart(QWidget* parent)
         below = bars;
         m_bars.push_back(bars);
     }
-    applyPalette();
+    applyPlotPalette(*this);
     setMouseTracking(true);
     connect(this, &QCustomPlot::plottableClick, this,
             [this](QCPAbstractPlottable*, int dataIndex, QMouseEvent*) { Q_EMIT stepClicked(dataIndex); });
@@ -153,27 +155,8 @@ void GpuStepChart::changeEvent(QEvent* event)
 {
     QCustomPlot::changeEvent(event);
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
-        applyPalette();
+        applyPlotPalette(*this);
         replot(rpQueuedReplot);
-    }
-}
-
-// QCustomPlot draws black on white by default; a dark palette needs its own colours.
-void GpuStepChart::applyPalette()
-{
-    const QPalette& p = palette();
-    setBackground(p.brush(QPalette::Base));
-    legend->setBrush(p.brush(QPalette::Base));
-    legend->setBorderPen(Qt::NoPen);
-    legend->setTextColor(p.color(QPalette::Text));
-    for (QCPAxis* axis : {xAxis, yAxis}) {
-        const QPen pen(p.color(QPalette::Text));
-        axis->setBasePen(pen);
-        axis->setTickPen(pen);
-        axis->setSubTickPen(pen);
-        axis->setTickLabelColor(p.color(QPalette::Text));
-        axis->setLabelColor(p.color(QPalette::Text));
-        axis->grid()->setPen(QPen(p.color(QPalette::Mid), 0, Qt::DotLine));
     }
 }
 

@@ -32,7 +32,6 @@ protected:
 
 private:
     const gpu::StepBreakdownRow* barRow(int bar) const;
-    void applyPalette();
 
     std::shared_ptr<const gpu::GpuReport> m_report;
     std::vector<QCPBars*> m_bars; // one per role, stacked in role order

@@ -154,6 +154,26 @@ void TimelineRenderer::paintGpuMetricLabel(QPainter& p, const LayoutItem& item, 
     p.drawText(scale, Qt::AlignRight | Qt::AlignBottom, QStringLiteral("0 %"));
 }
 
+int TimelineRenderer::paintCounterScale(QPainter& p, const LayoutItem& item, int y) const
+{
+    const std::uint32_t counter = item.index;
+    if (item.collapsed || counter >= m_counterMax.size() || m_counterMax[counter] <= 0)
+        return 0;
+    const CounterSeries& series = m_trace->counters()[counter];
+    const double top = m_counterMax[counter];
+    const QString topText = series.derived ? QLocale().formattedDataSize(qint64(top), 1, QLocale::DataSizeSIFormat)
+                                           : QLocale().toString(top, 'g', 4);
+    const QFontMetrics metrics(m_font);
+    const int width = metrics.horizontalAdvance(topText) + 6;
+    if (item.height < 2 * metrics.height())
+        return 0;
+    p.setPen(m_chrome.mutedText);
+    const QRect scale(kLabelWidth - width - 2, y, width, item.height - 1);
+    p.drawText(scale, Qt::AlignRight | Qt::AlignTop, topText);
+    p.drawText(scale, Qt::AlignRight | Qt::AlignBottom, QStringLiteral("0"));
+    return width;
+}
+
 QString TimelineRenderer::readoutAt(const QPoint& pos, const QSize& size, const TrackLayout& layout,
                                     const TimelineViewState& state) const
 {

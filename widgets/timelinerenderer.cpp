@@ -394,10 +394,15 @@ void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v, const QRect& 
         p.fillRect(QRect(0, y + item.height - 1, kLabelWidth, 1), m_chrome.separator);
         p.setPen(m_chrome.text);
         const int left = counter ? 4 : 16; // a counter's label starts with its fold arrow
-        if (counter)
+        int scaleWidth = 0;
+        if (counter) {
             text = (item.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + text;
-        p.drawText(QRect(left, labelTop, kLabelWidth - left - 4, labelHeight), Qt::AlignVCenter,
-                   metrics.elidedText(text, Qt::ElideRight, kLabelWidth - left - 4));
+            scaleWidth = paintCounterScale(p, item, y);
+            p.setPen(m_chrome.text);
+        }
+        const int textWidth = kLabelWidth - left - 4 - scaleWidth;
+        p.drawText(QRect(left, labelTop, textWidth, labelHeight), Qt::AlignVCenter,
+                   metrics.elidedText(text, Qt::ElideRight, textWidth));
     }
     p.fillRect(QRect(kLabelWidth - 1, clip.top(), 1, clip.height()), m_chrome.labelEdge);
     p.restore();

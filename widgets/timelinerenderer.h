@@ -137,6 +137,9 @@ private:
     void paintCounter(QPainter& p, const Viewport& v, const LayoutItem& item, int y) const;
     void paintGpuMetric(QPainter& p, const Viewport& v, const LayoutItem& item, int y) const;
     void paintGpuMetricLabel(QPainter& p, const LayoutItem& item, int y) const;
+    // A counter track's y-scale against the time area (its maximum at the top, 0 at the
+    // bottom; bytes in KB/MB/GB for the [memory] curves); returns the width it took.
+    int paintCounterScale(QPainter& p, const LayoutItem& item, int y) const;
     void paintLabels(QPainter& p, const Viewport& v, const QRect& clip) const;
     void paintSelection(QPainter& p, const Viewport& v) const;
     void paintSelectedInstant(QPainter& p, const Viewport& v) const;

@@ -680,6 +680,10 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
         break;
     case TimelineHit::Kind::Counter:
     case TimelineHit::Kind::Metric:
+        clearSelection();
+        if (at.trace == 0)
+            Q_EMIT plotTimeClicked(timeAtViewportX(event->position().x()));
+        break;
     case TimelineHit::Kind::None: clearSelection(); break;
     }
 }

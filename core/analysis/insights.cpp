@@ -208,7 +208,7 @@ std::vector<Insight> findInsights(const facts::TraceFacts& facts)
     const std::vector<IdleGap> gaps = findIdleGaps(context);
     for (auto found : {detectHostSync(context, gaps), detectPageableCopy(context), detectMemcpyDtod(context),
                        detectSlowDataLoader(context), detectFp32Gemm(context), detectLowOccupancy(context),
-                       detectGpuIdle(context, gaps), detectLaunchBound(context, gaps)}) {
+                       detectGpuIdle(context, gaps), detectLaunchBound(context, gaps), detectMemoryGrowth(context)}) {
         if (found)
             out.push_back(std::move(*found));
     }

@@ -3,7 +3,8 @@
 // that prove it and a concrete fix. Computed from TraceFacts off the GUI thread.
 //
 // Finding ids are stable (the CLI's JSON and the GUI use them): host-sync, fp32-gemm,
-// pageable-copy, gpu-idle, launch-bound, low-occupancy, memcpy-dtod, cpu-bound-dataloader.
+// pageable-copy, gpu-idle, launch-bound, low-occupancy, memcpy-dtod, cpu-bound-dataloader,
+// memory-growth.
 // "Per step" means averaged over the profiled ProfilerSteps; only what lies inside them
 // counts. A trace without steps is one step.
 #include "core/facts/tracefacts.h"
@@ -43,6 +44,11 @@ inline constexpr std::size_t kMaxGapEvidence = 100;
 inline constexpr double kDtodMinShare = 0.01;
 // cpu-bound-dataloader: the plugin's rule, DataLoader time above 5 % of the step.
 inline constexpr double kDataLoaderMinShare = 0.05;
+// memory-growth: ops whose allocations stay alive to the end of the trace in at least this many
+// steps, together at least kMemoryGrowthMinBytes; high when a step keeps this share of the peak.
+inline constexpr int kMemoryGrowthMinSteps = 2;
+inline constexpr std::int64_t kMemoryGrowthMinBytes = 1 << 20;
+inline constexpr double kMemoryGrowthHighShareOfPeak = 0.01;
 } // namespace thresholds
 
 enum class Severity : std::uint8_t { Low, Medium, High };

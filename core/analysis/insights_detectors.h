@@ -59,6 +59,8 @@ std::optional<Insight> detectFp32Gemm(const InsightContext& context);
 std::optional<Insight> detectLowOccupancy(const InsightContext& context);
 std::optional<Insight> detectGpuIdle(const InsightContext& context, const std::vector<IdleGap>& gaps);
 std::optional<Insight> detectLaunchBound(const InsightContext& context, const std::vector<IdleGap>& gaps);
+// Memory kept step after step by the same ops (insights_memory.cpp).
+std::optional<Insight> detectMemoryGrowth(const InsightContext& context);
 // Across the traces opened together (ranks of one run): the rank that makes the others wait.
 std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const facts::TraceFacts>> traces);
 

@@ -43,33 +43,54 @@ json::Status forEachMember(json::Cursor& c, Member member)
 struct MemoryArgs {
     std::int64_t bytes = 0;
     std::int64_t deviceType = 0;
+    std::int64_t deviceId = -1;
+    std::int64_t address = 0, totalAllocated = 0, totalReserved = 0;
+    bool hasDeviceType = false, hasAddress = false, hasAllocated = false, hasReserved = false;
 };
 
-// "Bytes" and "Device Type" of the event's args as a DOM would give them (the last of duplicate
-// keys), each 0 when missing or not an integer, both 0 when the text is not a JSON object.
+// The allocator fields of the event's args as a DOM would give them (the last of duplicate
+// keys), each 0 (and not "has") when missing or not an integer, all 0 when the text is not a
+// JSON object.
 // Scanned in place: a profile_memory trace has 10^5 of these events, and a DOM of each took
 // most of the operator table's time.
 MemoryArgs memoryArgsOf(std::string_view text)
 {
     MemoryArgs found;
-    const auto integer = [](json::Cursor& c, std::int64_t& out) {
+    const auto integer = [](json::Cursor& c, std::int64_t& out, bool* has = nullptr) {
         out = 0;
+        if (has)
+            *has = false;
         if (*c.p == '"' || *c.p == '{' || *c.p == '[')
             return json::skipValue(c);
         std::string_view token;
         if (const auto st = json::scanScalar(c, token); st != json::Status::Ok)
             return st;
         std::int64_t value = 0;
-        const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), value);
-        if (error == std::errc() && end == token.data() + token.size())
+        const char* last = token.data() + token.size();
+        if (const auto [end, error] = std::from_chars(token.data(), last, value); error == std::errc() && end == last) {
             out = value;
+        } else if (std::uint64_t u = 0; std::from_chars(token.data(), last, u).ptr == last) {
+            out = static_cast<std::int64_t>(u); // an address above 2^63
+        } else {
+            return json::Status::Ok;
+        }
+        if (has)
+            *has = true;
         return json::Status::Ok;
     };
     const auto arg = [&](std::string_view key, json::Cursor& c) {
         if (key == "Bytes")
             return integer(c, found.bytes);
         if (key == "Device Type")
-            return integer(c, found.deviceType);
+            return integer(c, found.deviceType, &found.hasDeviceType);
+        if (key == "Device Id")
+            return integer(c, found.deviceId);
+        if (key == "Addr")
+            return integer(c, found.address, &found.hasAddress);
+        if (key == "Total Allocated")
+            return integer(c, found.totalAllocated, &found.hasAllocated);
+        if (key == "Total Reserved")
+            return integer(c, found.totalReserved, &found.hasReserved);
         return json::skipValue(c);
     };
     json::Cursor c{text.data(), text.data() + text.size()};
@@ -82,7 +103,13 @@ MemoryArgs memoryArgsOf(std::string_view text)
     return st == json::Status::Ok ? found : MemoryArgs{};
 }
 
+std::int16_t clampToInt16(std::int64_t v) { return static_cast<std::int16_t>(std::clamp<std::int64_t>(v, -1, 32767)); }
+
 } // namespace
+
+bool isHostMemoryType(int deviceType) { return deviceType == 0 || deviceType == 2 || deviceType == 5; }
+
+bool isDeviceMemoryType(int deviceType) { return deviceType == 1 || deviceType == 6 || deviceType == 20; }
 
 // Built in place: the events' instants sorted by (time, index), each event's bytes written at
 // its place and summed up after. No event array beside the result (a copy of the events, their
@@ -102,15 +129,27 @@ MemoryTimeline::MemoryTimeline(const Trace& trace)
     std::sort(byTime.begin(), byTime.end(), earlier);
     m_times.resize(byTime.size());
     m_before.resize(byTime.size() + 1);
-    for (std::size_t k = 0; k < byTime.size(); ++k)
+    m_events.resize(byTime.size());
+    for (std::size_t k = 0; k < byTime.size(); ++k) {
         m_times[k] = instants.time[byTime[k]];
+        m_events[k].time = m_times[k];
+        m_events[k].instant = byTime[k];
+    }
     trace.forEachInstantText(byTime, [&](std::uint32_t i, std::string_view text) {
-        const auto [bytes, deviceType] = memoryArgsOf(text);
-        // c10::DeviceType: CPU 0, MKLDNN 2, IDEEP 5 count as CPU; CUDA 1, HIP 6, PrivateUse1 20 as device.
-        const bool cpu = deviceType == 0 || deviceType == 2 || deviceType == 5;
-        const bool device = deviceType == 1 || deviceType == 6 || deviceType == 20;
+        const MemoryArgs args = memoryArgsOf(text);
+        const bool cpu = isHostMemoryType(static_cast<int>(args.deviceType));
+        const bool device = isDeviceMemoryType(static_cast<int>(args.deviceType));
         const auto k = std::size_t(std::lower_bound(byTime.begin(), byTime.end(), i, earlier) - byTime.begin());
-        m_before[k + 1] = {cpu ? bytes : 0, device ? bytes : 0};
+        m_before[k + 1] = {cpu ? args.bytes : 0, device ? args.bytes : 0};
+        MemoryEvent& event = m_events[k];
+        event.deviceType = args.hasDeviceType ? clampToInt16(args.deviceType) : std::int16_t(-1);
+        event.deviceId = clampToInt16(args.deviceId);
+        event.hasAddress = args.hasAddress;
+        event.hasTotals = args.hasAllocated && args.hasReserved;
+        event.bytes = args.bytes;
+        event.address = static_cast<std::uint64_t>(args.address);
+        event.totalAllocated = args.totalAllocated;
+        event.totalReserved = args.totalReserved;
     });
     for (std::size_t k = 0; k < byTime.size(); ++k)
         m_before[k + 1] += m_before[k];

@@ -36,8 +36,28 @@ struct MemoryBytes {
     }
 };
 
+// One [memory] instant's args (kineto's allocator record): the memory analysis pairs them by
+// device and address into allocations and draws the allocator's totals.
+struct MemoryEvent {
+    TimeNs time = 0;
+    std::uint32_t instant = 0; // index in trace.instants() (its thread: the allocating op's)
+    std::int16_t deviceType = -1; // c10::DeviceType; -1 when missing
+    std::int16_t deviceId = -1; // "Device Id" (-1 on the host)
+    bool hasAddress = false; // "Addr" (torch >= 1.10)
+    bool hasTotals = false; // "Total Allocated" and "Total Reserved"
+    std::int64_t bytes = 0; // > 0 allocated, < 0 freed
+    std::uint64_t address = 0;
+    std::int64_t totalAllocated = 0, totalReserved = 0; // the allocator's totals after the event
+};
+
+// c10::DeviceType: CPU 0, MKLDNN 2, IDEEP 5 count as host memory; CUDA 1, HIP 6, PrivateUse1 20
+// as device memory; anything else as neither.
+bool isHostMemoryType(int deviceType);
+bool isDeviceMemoryType(int deviceType);
+
 // Every [memory] instant of the trace, by time (ties in the model's order), as times and running sums:
-// 24 bytes per event, and the bytes inside any time range in two binary searches.
+// 24 bytes per event, and the bytes inside any time range in two binary searches. The events'
+// records (events()) are kept beside them, 56 bytes each.
 class MemoryTimeline {
 public:
     MemoryTimeline() = default;
@@ -49,10 +69,13 @@ public:
     MemoryBytes bytes(std::size_t i) const { return m_before[i + 1] - m_before[i]; }
     // Bytes of the events at times in [start, end].
     MemoryBytes within(TimeNs start, TimeNs end) const;
+    // The events' records, in the same order as time(i).
+    const std::vector<MemoryEvent>& events() const { return m_events; }
 
 private:
     std::vector<TimeNs> m_times;
     std::vector<MemoryBytes> m_before; // bytes of the events before i; one more than the events
+    std::vector<MemoryEvent> m_events;
 };
 
 } // namespace ks

@@ -1,0 +1,118 @@
+// kinetoscope-cli memory: the JSON contract on real traces, checked against the fixtures' raw
+// [memory] events (nlohmann's DOM) and the plugin's numbers (reference/plugin_memory.json);
+// text output; bad input.
+#include "tests/core/testtraces.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QProcess>
+#include <QTest>
+
+#include <fstream>
+#include <map>
+
+class TstMemoryCommand : public QObject {
+    Q_OBJECT
+private:
+    static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
+    {
+        QProcess process;
+        process.start(QStringLiteral(KS_CLI), QStringList{QStringLiteral("memory")} + args);
+        if (!process.waitForFinished(120000))
+            return -1;
+        if (out)
+            *out = process.readAllStandardOutput();
+        if (err)
+            *err = process.readAllStandardError();
+        return process.exitCode();
+    }
+
+private Q_SLOTS:
+    void jsonContract_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::newRow("train_baseline") << "train_baseline";
+        QTest::newRow("transformer") << "transformer";
+        QTest::newRow("big") << "big";
+    }
+
+    void jsonContract()
+    {
+        QFETCH(QString, fixture);
+        const std::string name = fixture.toStdString();
+        QByteArray out;
+        QCOMPARE(run({QStringLiteral("--json"), QString::fromStdString(kstest::fixture(name.c_str()))}, &out), 0);
+        const auto doc = nlohmann::json::parse(out.toStdString());
+
+        // Per device, from the raw events: allocated bytes and the number of events.
+        std::map<std::string, std::int64_t> allocated;
+        std::map<std::string, std::size_t> events;
+        const auto raw = nlohmann::json::parse(kstest::gunzipFile(kstest::fixture(name.c_str())));
+        for (const auto& e : raw["traceEvents"]) {
+            if (e.value("name", "") != "[memory]")
+                continue;
+            const auto& args = e["args"];
+            const int type = args.value("Device Type", -1);
+            const std::string device = type == 0 ? "CPU" : "GPU" + std::to_string(args.value("Device Id", -1));
+            ++events[device];
+            allocated[device] += std::max<std::int64_t>(0, args["Bytes"].get<std::int64_t>());
+        }
+        std::ifstream in(std::string(KS_TEST_DATA) + "/reference/plugin_memory.json");
+        const auto plugin = nlohmann::json::parse(in)["traces"][name];
+
+        QCOMPARE(doc["devices"].size(), events.size());
+        for (const auto& device : doc["devices"]) {
+            const std::string id = device["device"];
+            QCOMPARE(device["events"].get<std::size_t>(), events[id]);
+            QCOMPARE(device["peak_allocated_bytes"].get<std::int64_t>(),
+                     plugin[id]["peak_allocated_bytes"].get<std::int64_t>());
+            QCOMPARE(device["peak_reserved_bytes"].get<std::int64_t>(),
+                     plugin[id]["peak_reserved_bytes"].get<std::int64_t>());
+            QVERIFY(std::abs(device["peak_time_us"].get<double>() - plugin[id]["peak_time_us"].get<double>()) < 0.01);
+            QCOMPARE(device["never_freed"].get<std::uint64_t>(), plugin[id]["never_freed"].get<std::uint64_t>());
+            std::int64_t previous = INT64_MAX, live = 0;
+            for (const auto& block : device["live_at_peak"]) {
+                QVERIFY(block["bytes"].get<std::int64_t>() <= previous);
+                previous = block["bytes"].get<std::int64_t>();
+                live += previous;
+                QVERIFY(!block["op"].get<std::string>().empty());
+                QVERIFY(block["alloc_time_us"].get<double>() <= device["peak_time_us"].get<double>());
+            }
+            QVERIFY(live <= device["peak_allocated_bytes"].get<std::int64_t>());
+        }
+        // The ops' self allocation sizes add up to every allocation of the device.
+        std::map<std::string, std::int64_t> selfAllocated;
+        for (const auto& op : doc["ops"]) {
+            for (const char* key : {"name", "calls", "size_increase_bytes", "self_size_increase_bytes",
+                                    "allocation_count", "self_allocation_count", "allocation_size_bytes"})
+                QVERIFY2(op.contains(key), key);
+            selfAllocated[op["device"]] += op["self_allocation_size_bytes"].get<std::int64_t>();
+        }
+        QCOMPARE(selfAllocated, allocated);
+    }
+
+    void textNamesThePeakAndItsOps()
+    {
+        QByteArray out;
+        QCOMPARE(run({QString::fromStdString(kstest::fixture("train_baseline"))}, &out), 0);
+        QVERIFY(out.contains("GPU0: peak 543.6 MB allocated"));
+        QVERIFY(out.contains("alive at the peak"));
+        QVERIFY(out.contains("aten::"));
+    }
+
+    void withoutMemoryEventsOrFile()
+    {
+        QByteArray out;
+        QCOMPARE(run({QStringLiteral("--json"), QString::fromStdString(kstest::fixture("square"))}, &out), 0);
+        const auto doc = nlohmann::json::parse(out.toStdString());
+        QVERIFY(doc["devices"].empty());
+        QVERIFY(doc["ops"].empty());
+        QByteArray err;
+        QCOMPARE(run({QStringLiteral("/nonexistent.json")}, nullptr, &err), 1);
+        QVERIFY(err.contains("kinetoscope-cli memory"));
+        QCOMPARE(run({}), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstMemoryCommand)
+#include "tst_memorycommand.moc"
