@@ -1,8 +1,10 @@
 // Statistics and the writer on a trace of about 745k events (big.pt.trace.json.gz tiled by
 // bench/tiler): operator table (whole trace and a 10 % range, what a range change in the
-// GUI costs), kernel view, range aggregates, and writing .json / .json.gz.
+// GUI costs), the FLOPs and roofline figures the table's rows get (issue 37: at most 10 % on
+// top of the table), kernel view, range aggregates, and writing .json / .json.gz.
 #include "bench/measure.h"
 #include "bench/tiler/tracetiler.h"
+#include "core/analysis/opcosts.h"
 #include "core/loading/loader.h"
 #include "core/stats/kernelstats.h"
 #include "core/stats/operatortable.h"
@@ -47,7 +49,20 @@ int main(int argc, char** argv)
 
     auto start = Clock::now();
     const OperatorTable table = computeOperatorTable(trace);
-    std::printf("operator table, whole trace      %8.1f ms  (%zu rows)\n", msSince(start), table.rows.size());
+    const double tableMs = msSince(start);
+    std::printf("operator table, whole trace      %8.1f ms  (%zu rows)\n", tableMs, table.rows.size());
+
+    // What `ops --json` and the Operators dock add to every table: the costs of the rows' ops
+    // with a rule (their event texts read back) and each row against the device's roofs.
+    const auto flopsStart = Clock::now();
+    const auto costs = analysis::OpCosts::ofRows(trace, table.rows);
+    const auto peaks = analysis::resolveDevicePeaks(trace);
+    std::size_t withFlops = 0;
+    for (const auto& row : table.rows)
+        withFlops += analysis::rooflineOfRow(row, costs, peaks).hasFlops() ? 1 : 0;
+    const double flopsMs = msSince(flopsStart);
+    std::printf("  + FLOPs and roofline per row   %8.1f ms  (%zu rows with FLOPs, %.1f %% of the table's time)\n",
+                flopsMs, withFlops, 100.0 * flopsMs / tableMs);
 
     const TimeNs span = trace.endTime() - trace.startTime();
     OperatorTableOptions range;
