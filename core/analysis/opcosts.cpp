@@ -26,6 +26,16 @@ OpCosts OpCosts::ofRows(const Trace& trace, std::span<const OperatorRow> rows)
     return ofOps(trace, std::move(ops));
 }
 
+OpCosts OpCosts::ofTrace(const Trace& trace)
+{
+    std::vector<SliceId> ops;
+    for (SliceId s = 0; s < trace.slices().size(); ++s) {
+        if (trace.classOf(s) == SliceClass::CpuOp)
+            ops.push_back(s);
+    }
+    return ofOps(trace, std::move(ops));
+}
+
 OpCosts OpCosts::ofOps(const Trace& trace, std::vector<SliceId> ops)
 {
     std::sort(ops.begin(), ops.end());
@@ -41,15 +51,42 @@ OpCosts OpCosts::ofOps(const Trace& trace, std::vector<SliceId> ops)
     });
     OpCosts costs;
     costs.m_costs.reserve(ops.size());
-    trace.forEachEventText(ops, [&](SliceId s, std::string_view text) {
-        const ShapeArgs args = parseShapeArgs(text);
-        if (!args.warnings.empty()) {
+    // The calls of a training loop repeat a few shapes: each distinct (name, shape args) is
+    // parsed and counted once (a parse is most of the time per call).
+    struct Known {
+        OpCost cost;
+        std::string warning;
+    };
+    std::unordered_map<std::string, Known> known;
+    std::string key;
+    const auto count = [&](SliceId s, const Known& k) {
+        if (!k.warning.empty()) {
             ++costs.m_absurdOps;
             if (costs.m_warnings.size() < kMaxWarnings)
-                costs.m_warnings.push_back(std::string(trace.str(trace.slices().name[s])) + ": "
-                                           + args.warnings.front());
+                costs.m_warnings.push_back(std::string(trace.str(trace.slices().name[s])) + ": " + k.warning);
         }
-        costs.m_costs.emplace_back(s, costOf(trace.str(trace.slices().name[s]), args));
+        costs.m_costs.emplace_back(s, k.cost);
+    };
+    const auto countOf = [&](SliceId s, const ShapeArgs& args) {
+        return Known{costOf(trace.str(trace.slices().name[s]), args),
+                     args.warnings.empty() ? "" : args.warnings.front()};
+    };
+    trace.forEachEventText(ops, [&](SliceId s, std::string_view text) {
+        const auto raw = findShapeArgs(text);
+        if (!raw) {
+            count(s, countOf(s, parseShapeArgs(text)));
+            return;
+        }
+        const StringId name = trace.slices().name[s];
+        key.assign(reinterpret_cast<const char*>(&name), sizeof name);
+        for (const std::string_view part : {raw->dims, raw->types, raw->concrete}) {
+            key += part;
+            key += '\0';
+        }
+        auto it = known.find(key);
+        if (it == known.end())
+            it = known.emplace(key, countOf(s, parseShapeArgs(*raw))).first;
+        count(s, it->second);
     });
     std::sort(costs.m_costs.begin(), costs.m_costs.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });

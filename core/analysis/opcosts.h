@@ -22,6 +22,9 @@ public:
     static OpCosts ofRows(const Trace& trace, std::span<const OperatorRow> rows);
     // The same for the given op slices.
     static OpCosts ofOps(const Trace& trace, std::vector<SliceId> ops);
+    // Every CPU op of the trace that has a rule: computed once per trace (reading the texts is
+    // most of the cost), then every operator table of it (ranges, shapes) only looks up.
+    static OpCosts ofTrace(const Trace& trace);
 
     const OpCost* find(SliceId op) const; // nullptr for an op without a rule
     bool empty() const { return m_costs.empty(); }

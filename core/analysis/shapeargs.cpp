@@ -167,25 +167,23 @@ std::optional<bool> ShapeArgs::concreteBool(std::size_t i) const
     return std::nullopt;
 }
 
-ShapeArgs parseShapeArgs(std::string_view eventText)
+namespace {
+
+// The shape args from their three JSON arrays (any may be missing).
+ShapeArgs shapeArgsOf(const nlohmann::json* dims, const nlohmann::json* types, const nlohmann::json* concrete)
 {
     ShapeArgs out;
-    const auto event = parseEvent(eventText);
-    if (!event.is_object())
-        return out;
-    const auto args = event.find("args");
-    if (args == event.end() || !args->is_object())
-        return out;
-    const nlohmann::json* dims = arrayArg(*args, {"Input Dims", "Input dims"});
-    if (!dims)
+    if (!dims || !dims->is_array())
         return out;
     out.recorded = true;
     if (dims->size() > 4096) { // ops take a few dozen inputs; a longer list is a broken file
         out.warnings.push_back("more than 4096 inputs");
         return out;
     }
-    const nlohmann::json* types = arrayArg(*args, {"Input type"});
-    const nlohmann::json* concrete = arrayArg(*args, {"Concrete Inputs"});
+    if (types && !types->is_array())
+        types = nullptr;
+    if (concrete && !concrete->is_array())
+        concrete = nullptr;
     out.inputs.resize(dims->size());
     for (std::size_t i = 0; i < dims->size(); ++i) {
         ShapeInput& input = out.inputs[i];
@@ -203,6 +201,88 @@ ShapeArgs parseShapeArgs(std::string_view eventText)
         input.hasShape = readDims(d, i, input, out.warnings);
     }
     return out;
+}
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The array value of `"key":` at or after `from` (brackets matched, strings skipped); "" when
+// the key is not there; nullopt when its value is not a well-formed-looking array.
+std::optional<std::string_view> arrayValueOf(std::string_view text, std::size_t from, std::string_view key)
+{
+    for (std::size_t at = text.find(key, from); at != std::string_view::npos; at = text.find(key, at + 1)) {
+        std::size_t i = at + key.size();
+        while (i < text.size() && isSpace(text[i]))
+            ++i;
+        if (i >= text.size() || text[i] != ':')
+            continue; // the key's text inside some string value
+        ++i;
+        while (i < text.size() && isSpace(text[i]))
+            ++i;
+        if (i >= text.size() || text[i] != '[')
+            return std::nullopt;
+        const std::size_t begin = i;
+        int depth = 0;
+        for (; i < text.size(); ++i) {
+            const char c = text[i];
+            if (c == '"') {
+                for (++i; i < text.size() && text[i] != '"'; ++i)
+                    i += text[i] == '\\' ? 1 : 0;
+            } else if (c == '[') {
+                ++depth;
+            } else if (c == ']' && --depth == 0) {
+                return text.substr(begin, i + 1 - begin);
+            }
+        }
+        return std::nullopt;
+    }
+    return std::string_view();
+}
+
+} // namespace
+
+std::optional<RawShapeArgs> findShapeArgs(std::string_view eventText)
+{
+    const std::size_t args = eventText.find("\"args\"");
+    if (args == std::string_view::npos)
+        return RawShapeArgs{};
+    // Escaped key text would hide from the scan: leave such events to the full parse.
+    if (eventText.find("\\u", args) != std::string_view::npos)
+        return std::nullopt;
+    RawShapeArgs raw;
+    const auto dims = arrayValueOf(eventText, args, "\"Input Dims\"");
+    const auto oldDims = dims && dims->empty() ? arrayValueOf(eventText, args, "\"Input dims\"") : dims;
+    const auto types = arrayValueOf(eventText, args, "\"Input type\"");
+    const auto concrete = arrayValueOf(eventText, args, "\"Concrete Inputs\"");
+    if (!oldDims || !types || !concrete)
+        return std::nullopt;
+    raw.dims = *oldDims;
+    raw.types = *types;
+    raw.concrete = *concrete;
+    return raw;
+}
+
+ShapeArgs parseShapeArgs(const RawShapeArgs& raw)
+{
+    if (raw.dims.empty())
+        return {};
+    const nlohmann::json dims = parseEvent(raw.dims);
+    const nlohmann::json types = raw.types.empty() ? nlohmann::json() : parseEvent(raw.types);
+    const nlohmann::json concrete = raw.concrete.empty() ? nlohmann::json() : parseEvent(raw.concrete);
+    return shapeArgsOf(&dims, raw.types.empty() ? nullptr : &types, raw.concrete.empty() ? nullptr : &concrete);
+}
+
+ShapeArgs parseShapeArgs(std::string_view eventText)
+{
+    if (const auto raw = findShapeArgs(eventText))
+        return parseShapeArgs(*raw);
+    const auto event = parseEvent(eventText);
+    if (!event.is_object())
+        return {};
+    const auto args = event.find("args");
+    if (args == event.end() || !args->is_object())
+        return {};
+    return shapeArgsOf(arrayArg(*args, {"Input Dims", "Input dims"}), arrayArg(*args, {"Input type"}),
+                       arrayArg(*args, {"Concrete Inputs"}));
 }
 
 std::optional<std::int64_t> checkedProduct(const std::vector<std::int64_t>& factors)

@@ -50,6 +50,15 @@ inline constexpr std::size_t kMaxRank = 64;
 // From an event's whole text ({"name": ..., "args": {...}}).
 ShapeArgs parseShapeArgs(std::string_view eventText);
 
+// The raw JSON text of the three arrays in an event's args ("" where absent): calls of one op
+// with the same shapes have the same raw args, so callers can parse each distinct one once.
+struct RawShapeArgs {
+    std::string_view dims, types, concrete;
+};
+// nullopt when the text needs a full parse (escapes, arrays that do not close).
+std::optional<RawShapeArgs> findShapeArgs(std::string_view eventText);
+ShapeArgs parseShapeArgs(const RawShapeArgs& raw);
+
 // Checked products and sums: nullopt on a negative operand or past 2^63.
 std::optional<std::int64_t> checkedProduct(std::initializer_list<std::int64_t> factors);
 std::optional<std::int64_t> checkedProduct(const std::vector<std::int64_t>& factors);

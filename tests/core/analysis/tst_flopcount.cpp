@@ -61,6 +61,19 @@ private slots:
         QCOMPARE(*list.concreteInts(0), (std::vector<std::int64_t>{2, 3}));
         QCOMPARE(list.concreteBool(1), std::optional(true));
         QVERIFY(!parseShapeArgs(eventWithArgs("aten::mm", R"({"External id": 3})")).recorded);
+        // The quick scan and the full parse agree: a key in a string value is not the key, an
+        // escaped key is found by the full parse.
+        const ShapeArgs decoy =
+            parseShapeArgs(eventWithArgs("aten::mm",
+                                         "{\"note\": \"\\\"Input Dims\\\": [[1]]\", \"Input Dims\": [[2, 3], [3, 4]], "
+                                         "\"Input type\": [\"float\", \"float\"]}"));
+        QCOMPARE(decoy.inputs.size(), std::size_t(2));
+        QCOMPARE(decoy.inputs[1].dims, (std::vector<std::int64_t>{3, 4}));
+        const ShapeArgs escaped = parseShapeArgs(eventWithArgs(
+            "aten::mm", "{\"\\u0049nput Dims\": [[2, 3], [3, 4]], \"Input type\": [\"float\", \"float\"]}"));
+        QCOMPARE(escaped.inputs.size(), std::size_t(2));
+        QVERIFY(!findShapeArgs(eventWithArgs("aten::mm", R"({"Input Dims": [[2, 3], [3, 4]})")));
+        QCOMPARE(*costOf("aten::mm", escaped).flops, std::int64_t(2 * 2 * 4 * 3));
     }
 
     void absurdDimsGiveNoNumberAndAWarning()
