@@ -5,6 +5,7 @@
 #include "core/analysis/devicepeaks.h"
 #include "core/analysis/flopcount.h"
 #include "core/analysis/opcosts.h"
+#include "core/analysis/roofline.h"
 #include "core/loading/loader.h"
 #include "core/stats/operatortable.h"
 #include "tests/insights/fixtureevents.h"
@@ -279,6 +280,28 @@ private slots:
             QVERIFY(*f.tflopsPerS > 30 && *f.tflopsPerS < 67); // fp32 SIMT on an H200
             QCOMPARE(f.bound, Bound::Compute);
         }
+
+        // The roofline: one point per GEMM shape (8 of mm, 4 of addmm), each with the kernels
+        // its calls launched; the composite aten::linear is not a point of its own.
+        const auto facts = facts::makeTraceFacts(baseline());
+        const Roofline roofline = computeRoofline(*facts, costs);
+        std::map<std::string, std::size_t> pointsOf;
+        std::size_t gemmKernels = 0;
+        for (const RooflinePoint& p : roofline.points) {
+            ++pointsOf[p.name];
+            QVERIFY(p.flopsPerByte > 0 && p.tflopsPerS > 0);
+            if (p.name == "aten::mm" || p.name == "aten::addmm")
+                gemmKernels += p.kernels.size();
+        }
+        QCOMPARE(pointsOf["aten::mm"], std::size_t(8));
+        QCOMPARE(pointsOf["aten::addmm"], std::size_t(4));
+        QCOMPARE(pointsOf.count("aten::linear"), std::size_t(0));
+        std::size_t fixtureKernels = 0;
+        for (const auto& e : fixture.slices)
+            fixtureKernels += e.value("cat", "") == "kernel"
+                && gemmOfExternalId.count(e["args"].value("External id", std::int64_t(-1)));
+        QCOMPARE(gemmKernels, fixtureKernels);
+        QCOMPARE(roofline.points.front().deviceNs >= roofline.points.back().deviceNs, true);
     }
 };
 
