@@ -32,12 +32,18 @@ Roofline computeRoofline(const facts::TraceFacts& facts, const OpCosts& costs, c
         p.calls = row.calls;
         for (const SliceId op : row.slices) {
             for (const SliceId launch : facts.links.launchesOf(op)) {
-                for (const SliceId gpuOp : facts.links.gpuOpsOf(launch))
-                    p.kernels.push_back(gpuOp);
+                for (const SliceId gpuOp : facts.links.gpuOpsOf(launch)) {
+                    if (facts.kinds[gpuOp] == facts::PluginKind::Kernel)
+                        p.kernels.push_back(gpuOp);
+                }
             }
         }
-        std::sort(p.kernels.begin(), p.kernels.end(),
-                  [&](SliceId a, SliceId b) { return trace.slices().start[a] < trace.slices().start[b]; });
+        // A kernel reached through both its runtime and its driver launch counts once.
+        std::sort(p.kernels.begin(), p.kernels.end());
+        p.kernels.erase(std::unique(p.kernels.begin(), p.kernels.end()), p.kernels.end());
+        std::sort(p.kernels.begin(), p.kernels.end(), [&](SliceId a, SliceId b) {
+            return std::pair(trace.slices().start[a], a) < std::pair(trace.slices().start[b], b);
+        });
         out.points.push_back(std::move(p));
     }
     std::stable_sort(out.points.begin(), out.points.end(),
