@@ -16,10 +16,18 @@ OperatorTableModel::OperatorTableModel(QObject* parent)
 {
     addOption(tr("Group by input shapes"), tr("One row per name and input shapes (traces recorded with record_shapes)"),
               [this](bool on) { m_groupByShapes = on; });
+    // Off by default: reading every op's shapes back costs a pass over the trace's text and
+    // its memory for a moment, which a plain look at the table should not pay.
+    addOption(tr("FLOPs and % of peak"),
+              tr("GFLOPs, TFLOP/s, % of the GPU's peak, FLOPs/byte and bound per row, from the ops' recorded "
+                 "shapes (docs/roofline.md)"),
+              [this](bool on) { m_flops = on; });
     setTable({});
 }
 
 void OperatorTableModel::setGroupByInputShapes(bool group) { options().front()->setChecked(group); }
+
+void OperatorTableModel::setShowFlops(bool show) { options().at(1)->setChecked(show); }
 
 void OperatorTableModel::setTable(OperatorTable table, std::vector<analysis::RowRoofline> roofline,
                                   analysis::DevicePeaks peaks)
@@ -62,10 +70,14 @@ std::function<StatsTableModel::Installer()> OperatorTableModel::rowsJob(std::sha
     const auto costsSlot = m_costs;
     const auto costs = *m_costs;
     const auto overrides = PeakSettings::load().overrides();
-    return [trace, options, costsSlot, costs, overrides]() -> Installer {
+    return [trace, options, costsSlot, costs, overrides, withFlops = m_flops]() -> Installer {
         if (!trace)
             return [](StatsTableModel& model) { static_cast<OperatorTableModel&>(model).setTable({}); };
         auto table = std::make_shared<OperatorTable>(computeOperatorTable(*facts::sharedTraceFacts(trace), options));
+        if (!withFlops)
+            return [table](StatsTableModel& model) {
+                static_cast<OperatorTableModel&>(model).setTable(std::move(*table));
+            };
         auto readCosts = costs ? costs : std::make_shared<const analysis::OpCosts>(analysis::OpCosts::ofTrace(*trace));
         auto peaks = std::make_shared<analysis::DevicePeaks>(analysis::resolveDevicePeaks(*trace, overrides));
         auto roofline = std::make_shared<std::vector<analysis::RowRoofline>>();

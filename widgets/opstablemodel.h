@@ -1,8 +1,8 @@
 #pragma once
 // The Operators table: torch's key_averages() columns, plus memory columns when the trace
 // has [memory] events, the plugin's "Tensor Cores Used" when it has kernels, the FLOP
-// columns (GFLOPs, TFLOP/s, % of peak, FLOPs/byte, bound: docs/roofline.md) when its ops
-// have shapes, and an Input Shapes column when grouped by shapes.
+// columns (GFLOPs, TFLOP/s, % of peak, FLOPs/byte, bound: docs/roofline.md) when asked and
+// its ops have shapes, and an Input Shapes column when grouped by shapes.
 #include "core/analysis/opcosts.h"
 #include "core/stats/operatortable.h"
 #include "widgets/statstablemodel.h"
@@ -45,6 +45,7 @@ public:
 
     void setGroupByInputShapes(bool group);
     bool groupByInputShapes() const { return m_groupByShapes; }
+    void setShowFlops(bool show); // the FLOP columns (an option, off by default)
     const OperatorTable& table() const { return m_table; }
     // `roofline`: one per row (or none); `peaks` what its fractions were taken against.
     void setTable(OperatorTable table, std::vector<analysis::RowRoofline> roofline = {},
@@ -77,6 +78,7 @@ private:
     mutable std::shared_ptr<std::shared_ptr<const analysis::OpCosts>> m_costs =
         std::make_shared<std::shared_ptr<const analysis::OpCosts>>();
     bool m_groupByShapes = false;
+    bool m_flops = false;
     std::vector<Column> m_columns;
 };
 

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QShowEvent>
 #include <QVBoxLayout>
 
 namespace ks {
@@ -87,6 +88,13 @@ void RooflinePanel::analyze(std::shared_ptr<const Trace> trace)
         m_device->setText(tr("No trace"));
         return;
     }
+    if (!isVisible()) {
+        m_jobs->cancel();
+        m_stale = true;
+        m_device->setText(tr("Computing the roofline…"));
+        return;
+    }
+    m_stale = false;
     m_device->setText(tr("Computing the roofline…"));
     const auto overrides = PeakSettings::load().overrides();
     m_jobs->start(
@@ -101,6 +109,13 @@ void RooflinePanel::analyze(std::shared_ptr<const Trace> trace)
             apply(std::move(result.roofline));
         },
         [this](const QString& error) { m_device->setText(tr("The roofline could not be computed: %1").arg(error)); });
+}
+
+void RooflinePanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        analyze(m_trace);
 }
 
 void RooflinePanel::apply(std::shared_ptr<const analysis::Roofline> roofline)

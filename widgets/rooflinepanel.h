@@ -3,7 +3,8 @@
 // its roofs come from, and the user's peak overrides (kept in the settings, PeakSettings).
 // Clicking a point highlights and reveals the kernels of its op calls on the timeline.
 // The points are computed by a JobTracker on the shared analysis pool; the op costs are read
-// once per trace, so new peaks only recompute the points. GUI thread only.
+// once per trace, so new peaks only recompute the points; nothing runs while the panel is
+// hidden. GUI thread only.
 #include "core/analysis/roofline.h"
 
 #include <QPointer>
@@ -33,6 +34,9 @@ public:
 Q_SIGNALS:
     void rooflineReady(int points);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void analyze(std::shared_ptr<const Trace> trace);
     void apply(std::shared_ptr<const analysis::Roofline> roofline);
@@ -46,6 +50,7 @@ private:
     QLineEdit* m_tbps;
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const analysis::OpCosts> m_costs; // of m_trace, once read
+    bool m_stale = false; // a trace came while hidden: computed when shown (a tabbed dock rarely is)
 };
 
 } // namespace ks

@@ -54,7 +54,7 @@ OpCosts OpCosts::ofOps(const Trace& trace, std::vector<SliceId> ops)
     // The calls of a training loop repeat a few shapes: each distinct (name, shape args) is
     // parsed and counted once (a parse is most of the time per call).
     struct Known {
-        OpCost cost;
+        std::uint32_t cost = 0; // in m_distinct
         std::string warning;
     };
     std::unordered_map<std::string, Known> known;
@@ -68,8 +68,8 @@ OpCosts OpCosts::ofOps(const Trace& trace, std::vector<SliceId> ops)
         costs.m_costs.emplace_back(s, k.cost);
     };
     const auto countOf = [&](SliceId s, const ShapeArgs& args) {
-        return Known{costOf(trace.str(trace.slices().name[s]), args),
-                     args.warnings.empty() ? "" : args.warnings.front()};
+        costs.m_distinct.push_back(costOf(trace.str(trace.slices().name[s]), args));
+        return Known{std::uint32_t(costs.m_distinct.size() - 1), args.warnings.empty() ? "" : args.warnings.front()};
     };
     trace.forEachEventText(ops, [&](SliceId s, std::string_view text) {
         const auto raw = findShapeArgs(text);
@@ -88,8 +88,9 @@ OpCosts OpCosts::ofOps(const Trace& trace, std::vector<SliceId> ops)
             it = known.emplace(key, countOf(s, parseShapeArgs(*raw))).first;
         count(s, it->second);
     });
-    std::sort(costs.m_costs.begin(), costs.m_costs.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::sort(costs.m_costs.begin(), costs.m_costs.end());
+    costs.m_costs.shrink_to_fit();
+    costs.m_distinct.shrink_to_fit();
     return costs;
 }
 
@@ -97,7 +98,7 @@ const OpCost* OpCosts::find(SliceId op) const
 {
     const auto it = std::lower_bound(m_costs.begin(), m_costs.end(), op,
                                      [](const auto& entry, SliceId s) { return entry.first < s; });
-    return it != m_costs.end() && it->first == op ? &it->second : nullptr;
+    return it != m_costs.end() && it->first == op ? &m_distinct[it->second] : nullptr;
 }
 
 std::string_view boundName(Bound bound)

@@ -34,7 +34,10 @@ public:
     const std::vector<std::string>& warnings() const { return m_warnings; }
 
 private:
-    std::vector<std::pair<SliceId, OpCost>> m_costs; // by slice
+    // By slice, each an index into m_distinct: the calls of a loop share a few costs, and the
+    // GUI keeps these for the whole trace (8 bytes a call).
+    std::vector<std::pair<SliceId, std::uint32_t>> m_costs;
+    std::vector<OpCost> m_distinct;
     std::size_t m_absurdOps = 0;
     std::vector<std::string> m_warnings;
 };
