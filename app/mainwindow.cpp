@@ -23,6 +23,7 @@
 #include "widgets/opstablemodel.h"
 #include "widgets/querypanel.h"
 #include "widgets/rankspanel.h"
+#include "widgets/rooflinepanel.h"
 #include "widgets/searchbar.h"
 #include "widgets/statspanel.h"
 #include "widgets/statsrangemodel.h"
@@ -264,6 +265,15 @@ void MainWindow::createDocks()
     memoryDock->setObjectName(QStringLiteral("memoryDock"));
     memoryDock->setWidget(new MemoryPanel(m_timeline));
     addDockWidget(Qt::BottomDockWidgetArea, memoryDock);
+
+    // Roofline (issue 37): ops and shapes against the GPU's roofs; a point selects its kernels.
+    // Hidden until asked for (View > Roofline): it reads every op's shapes, and computes only
+    // while shown.
+    auto* rooflineDock = new QDockWidget(tr("Roofline"), this);
+    rooflineDock->setObjectName(QStringLiteral("rooflineDock"));
+    rooflineDock->setWidget(new RooflinePanel(m_timeline));
+    addDockWidget(Qt::BottomDockWidgetArea, rooflineDock);
+    rooflineDock->hide();
 
     // Comparison and multi-rank docks (issues 12, 13): shown when such a workspace opens.
     m_diffDock = new QDockWidget(tr("Diff"), this);

@@ -1,5 +1,6 @@
 // kinetoscope-cli ops: the operator table torch's key_averages().table() prints.
 #include "cli/command.h"
+#include "core/analysis/opcosts.h"
 #include "core/loading/loader.h"
 #include "core/stats/operatortable.h"
 #include "core/stats/operatortablejson.h"
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <tuple>
 
 namespace ks::cli {
 
@@ -21,7 +23,27 @@ struct OpsOptions {
     std::size_t top = 0; // 0: all rows
     bool groupByShape = false;
     bool json = false;
+    bool roofline = false;
+    std::string peakTflops, peakTbps;
 };
+
+using analysis::RowRoofline;
+
+// JSON null for a figure the shapes do not give.
+template <class T>
+nlohmann::ordered_json orNull(const std::optional<T>& value)
+{
+    return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+}
+
+std::string formatOptional(const std::optional<double>& value, const char* format, double scale = 1.0)
+{
+    if (!value)
+        return "-";
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, format, *value * scale);
+    return buffer;
+}
 
 // torch's _format_time: µs with three decimals, in us, ms or s.
 std::string formatTime(TimeNs ns)
@@ -103,7 +125,8 @@ std::string truncated(const std::string& text, std::size_t width)
     return text.size() > width ? text.substr(0, width - 3) + "..." : text;
 }
 
-void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows, bool shapes)
+void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows, bool shapes,
+               const std::vector<RowRoofline>* roofline)
 {
     constexpr std::size_t kNameWidth = 55, kShapesWidth = 35, kWidth = 12;
     std::size_t nameWidth = 4;
@@ -119,11 +142,16 @@ void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows,
             text.addColumn(h, kWidth);
     }
     text.addColumn("# of Calls", kWidth);
+    if (roofline) {
+        for (const char* h : {"GFLOPs", "TFLOP/s", "% of peak", "FLOPs/byte", "Bound"})
+            text.addColumn(h, kWidth);
+    }
     if (shapes)
         text.addColumn("Input Shapes", kShapesWidth);
 
     std::vector<std::vector<std::string>> cells;
-    for (const auto& r : rows) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const OperatorRow& r = rows[i];
         std::vector<std::string> c{truncated(r.name, kNameWidth), formatPercent(r.selfCpu, table.selfCpuTotal),
                                    formatTime(r.selfCpu),         formatPercent(r.cpuTotal, table.selfCpuTotal),
                                    formatTime(r.cpuTotal),        formatTime(r.cpuAverage()),
@@ -134,6 +162,15 @@ void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows,
                 c.push_back(formatMemory(bytes));
         }
         c.push_back(std::to_string(r.calls));
+        if (roofline) {
+            const RowRoofline& f = (*roofline)[i];
+            const auto flops = f.flops ? std::optional(double(*f.flops)) : std::nullopt;
+            c.push_back(formatOptional(flops, "%.3f", 1e-9));
+            c.push_back(formatOptional(f.tflopsPerS, "%.2f"));
+            c.push_back(formatOptional(f.peakFraction, "%.1f%%", 100.0));
+            c.push_back(formatOptional(f.flopsPerByte, "%.1f"));
+            c.push_back(f.bound == analysis::Bound::Unknown ? "-" : std::string(boundName(f.bound)));
+        }
         if (shapes)
             c.push_back(truncated(r.inputShapes, kShapesWidth));
         cells.push_back(std::move(c));
@@ -142,6 +179,37 @@ void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows,
     std::cout << "Self CPU time total: " << formatTime(table.selfCpuTotal) << '\n';
     if (table.hasDeviceTime)
         std::cout << "Self CUDA time total: " << formatTime(table.selfDeviceTotal) << '\n';
+}
+
+// The operator table's JSON rows (core/stats/operatortablejson.h), each with its FLOPs,
+// bytes and place on the roofline (null where the shapes give no count).
+void printJson(const OperatorTable& table, const std::vector<OperatorRow>& rows, bool shapes,
+               const std::vector<RowRoofline>& roofline)
+{
+    nlohmann::ordered_json out = operatorRowsJson(table, rows, shapes);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        nlohmann::ordered_json& j = out[i];
+        const RowRoofline& f = roofline[i];
+        j["flops"] = orNull(f.flops);
+        j["bytes"] = orNull(f.bytes);
+        j["tflops_per_s"] = orNull(f.tflopsPerS);
+        j["peak_fraction"] = orNull(f.peakFraction);
+        j["bound"] = f.bound == analysis::Bound::Unknown ? nlohmann::ordered_json(nullptr)
+                                                         : nlohmann::ordered_json(boundName(f.bound));
+        if (f.rule != analysis::CostRule::None) {
+            j["flop_rule"] = analysis::costRuleName(f.rule);
+            j["flops_per_byte"] = orNull(f.flopsPerByte);
+            j["tb_per_s"] = orNull(f.tbPerS);
+            j["peak"] = f.peakKind ? nlohmann::ordered_json(peakKindKey(*f.peakKind)) : nlohmann::ordered_json(nullptr);
+            if (f.tf32PeakFraction)
+                j["tf32_peak_fraction"] = *f.tf32PeakFraction;
+            if (f.composite)
+                j["composite"] = true;
+            if (!f.flops)
+                j["unknown_reason"] = f.unknownReason;
+        }
+    }
+    std::cout << out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 int runOps(const OpsOptions& options)
@@ -154,16 +222,40 @@ int runOps(const OpsOptions& options)
                      loaded.fatal ? loaded.fatal->located().c_str() : "cancelled");
         return 1;
     }
+    analysis::PeakOverrides overrides;
+    for (const auto& [text, parse, flag] : {std::tuple(options.peakTflops, &analysis::parsePeakTflops, "--peak-tflops"),
+                                            std::tuple(options.peakTbps, &analysis::parsePeakTBps, "--peak-tbps")}) {
+        if (text.empty())
+            continue;
+        if (const auto error = parse(text, overrides)) {
+            std::fprintf(stderr, "kinetoscope-cli ops: %s: %s\n", flag, error->c_str());
+            return 2;
+        }
+    }
     OperatorTableOptions tableOptions;
     tableOptions.groupByInputShapes = options.groupByShape;
-    const OperatorTable table = computeOperatorTable(*loaded.trace, tableOptions);
+    const Trace& trace = *loaded.trace;
+    const OperatorTable table = computeOperatorTable(trace, tableOptions);
     const std::vector<OperatorRow> rows = operatorReportRows(table, {sortKey, options.top, options.groupByShape});
-    if (options.json)
-        std::cout << operatorRowsJson(table, rows, options.groupByShape)
-                         .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << '\n';
-    else
-        printText(table, rows, options.groupByShape);
+    const auto costs = analysis::OpCosts::ofRows(trace, rows);
+    if (costs.absurdOps())
+        std::fprintf(stderr, "kinetoscope-cli ops: warning: %zu ops have absurd shapes and get no FLOPs (%s)\n",
+                     costs.absurdOps(), costs.warnings().front().c_str());
+    const analysis::DevicePeaks peaks = analysis::resolveDevicePeaks(trace, overrides);
+    std::vector<RowRoofline> roofline;
+    roofline.reserve(rows.size());
+    for (const OperatorRow& r : rows)
+        roofline.push_back(analysis::rooflineOfRow(r, costs, peaks));
+    if (options.json) {
+        printJson(table, rows, options.groupByShape, roofline);
+        return 0;
+    }
+    printText(table, rows, options.groupByShape, options.roofline ? &roofline : nullptr);
+    if (options.roofline)
+        std::cout << "Peaks: " << (peaks.name.empty() ? std::string("unknown device") : peaks.name) << " ("
+                  << (peaks.source.empty() ? std::string("no datasheet entry: use --peak-tflops/--peak-tbps")
+                                           : peaks.source)
+                  << ")\n";
     return 0;
 }
 
@@ -183,11 +275,19 @@ void addOpsCommand(CLI::App& app)
                     "torch's sort_by names (cuda_time_total, ...); default cuda_total when the trace has GPU\n"
                     "activities, else cpu_total.\n"
                     "--json rows: name, calls, self_cpu_us, cpu_total_us, self_cuda_us, cuda_total_us, device\n"
-                    "(and memory bytes, input_shapes).");
+                    "(and memory bytes, input_shapes), flops, bytes, tflops_per_s, peak_fraction, bound\n"
+                    "(null where the shapes give no count; see docs/roofline.md).");
     command->add_option("--sort", options->sort, "sort by COLUMN (see below)")->type_name("COLUMN")->check(sortColumn);
     command->add_option("--top", options->top, "print the first N rows only (0: all)")->type_name("N")->check(kCount);
     command->add_flag("--group-by-shape", options->groupByShape, "one row per name and input shapes (record_shapes)");
     command->add_flag("--json", options->json, "rows as JSON");
+    command->add_flag("--roofline", options->roofline,
+                      "add GFLOPs, TFLOP/s, % of peak, FLOPs/byte and bound columns (record_shapes)");
+    command
+        ->add_option("--peak-tflops", options->peakTflops,
+                     "compute roofs in TFLOP/s: one for all, or fp64=,fp32=,tf32=,bf16=,fp8=")
+        ->type_name("PEAK");
+    command->add_option("--peak-tbps", options->peakTbps, "memory roof in TB/s")->type_name("TBPS");
     command->add_option("FILE", options->path, "trace (.json or .json.gz)")->type_name("")->required();
     command->callback([options] { exitWith(runOps(*options)); });
 }

@@ -1,5 +1,7 @@
 #include "widgets/detailspanel.h"
 
+#include "core/analysis/flopcount.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -145,8 +147,33 @@ void DetailsPanel::showSlice(SliceId slice)
     addField(tr("Depth"), QString::number(m_trace->rowOf(slice).depth));
     if (slices.correlation[slice] != kNoId)
         addField(tr("Correlation"), QString::number(slices.correlation[slice]));
-    addArgsTree(parseArgs(m_trace->eventText(slice)));
+    const std::string text = m_trace->eventText(slice);
+    addArgsTree(parseArgs(text));
+    if (m_trace->classOf(slice) == SliceClass::CpuOp)
+        addCostFields(m_trace->str(slices.name[slice]), text);
     addFlows();
+}
+
+// One call's FLOPs and bytes from its shape args (docs/roofline.md); nothing for ops without a rule.
+void DetailsPanel::addCostFields(std::string_view name, std::string_view eventText)
+{
+    if (analysis::costRuleOf(name) == analysis::CostRule::None)
+        return;
+    const analysis::OpCost cost = analysis::costOf(name, analysis::parseShapeArgs(eventText));
+    if (!cost.flops) {
+        addField(tr("FLOPs"), tr("unknown: %1").arg(qstr(cost.unknownReason)));
+        return;
+    }
+    const QString rule = qstr(std::string(analysis::costRuleName(cost.rule)));
+    addField(tr("FLOPs"),
+             tr("%1 GFLOP (%2 rule%3)")
+                 .arg(double(*cost.flops) * 1e-9, 0, 'f', 3)
+                 .arg(rule, cost.composite ? tr(", composite: its children carry them") : QString()));
+    if (cost.bytes) {
+        addField(tr("Bytes (min. traffic)"), tr("%1 MB").arg(double(*cost.bytes) * 1e-6, 0, 'f', 3));
+        if (*cost.bytes > 0)
+            addField(tr("FLOPs per byte"), QString::number(double(*cost.flops) / double(*cost.bytes), 'f', 1));
+    }
 }
 
 void DetailsPanel::showInstant(std::uint32_t instant)

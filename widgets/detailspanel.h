@@ -9,6 +9,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <memory>
+#include <string_view>
 #include <vector>
 
 class QTreeWidget;
@@ -57,6 +58,7 @@ private:
     nlohmann::json parseArgs(const std::string& text);
     void addArgsTree(const nlohmann::json& args);
     void addMemoryFields(const nlohmann::json& args);
+    void addCostFields(std::string_view name, std::string_view eventText);
     void addFlows();
 
     std::shared_ptr<const Trace> m_trace;

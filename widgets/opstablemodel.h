@@ -1,9 +1,13 @@
 #pragma once
 // The Operators table: torch's key_averages() columns, plus memory columns when the trace
-// has [memory] events, the plugin's "Tensor Cores Used" when it has kernels, and an Input
-// Shapes column when grouped by shapes.
+// has [memory] events, the plugin's "Tensor Cores Used" when it has kernels, the FLOP
+// columns (GFLOPs, TFLOP/s, % of peak, FLOPs/byte, bound: docs/roofline.md) when asked and
+// its ops have shapes, and an Input Shapes column when grouped by shapes.
+#include "core/analysis/opcosts.h"
 #include "core/stats/operatortable.h"
 #include "widgets/statstablemodel.h"
+
+#include <memory>
 
 namespace ks {
 
@@ -27,6 +31,11 @@ public:
         DeviceMemory,
         SelfDeviceMemory,
         Calls,
+        Gflops,
+        TflopsPerS,
+        PeakPct,
+        FlopsPerByte,
+        Bound,
         TensorCores,
         InputShapes,
         ColumnCount
@@ -36,8 +45,12 @@ public:
 
     void setGroupByInputShapes(bool group);
     bool groupByInputShapes() const { return m_groupByShapes; }
+    void setShowFlops(bool show); // the FLOP columns (an option, off by default)
     const OperatorTable& table() const { return m_table; }
-    void setTable(OperatorTable table);
+    // `roofline`: one per row (or none); `peaks` what its fractions were taken against.
+    void setTable(OperatorTable table, std::vector<analysis::RowRoofline> roofline = {},
+                  analysis::DevicePeaks peaks = {});
+    const std::vector<analysis::RowRoofline>& roofline() const { return m_roofline; }
 
     std::function<Installer()> rowsJob(std::shared_ptr<const Trace> trace,
                                        std::optional<TimeRange> range) const override;
@@ -59,8 +72,17 @@ public:
     int visibleColumn(Column column) const; // -1 when hidden
 
 private:
+    QString peakToolTip(const analysis::RowRoofline& f) const;
+
     OperatorTable m_table;
+    std::vector<analysis::RowRoofline> m_roofline;
+    analysis::DevicePeaks m_peaks;
+    // The FLOP costs of the trace's ops: read once per trace, shared by every table of it.
+    mutable std::weak_ptr<const Trace> m_costsTrace;
+    mutable std::shared_ptr<std::shared_ptr<const analysis::OpCosts>> m_costs =
+        std::make_shared<std::shared_ptr<const analysis::OpCosts>>();
     bool m_groupByShapes = false;
+    bool m_flops = false;
     std::vector<Column> m_columns;
 };
 

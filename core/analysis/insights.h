@@ -4,7 +4,7 @@
 //
 // Finding ids are stable (the CLI's JSON and the GUI use them): host-sync, fp32-gemm,
 // pageable-copy, gpu-idle, launch-bound, low-occupancy, memcpy-dtod, cpu-bound-dataloader,
-// memory-growth.
+// memory-growth, low-gemm-efficiency.
 // "Per step" means averaged over the profiled ProfilerSteps; only what lies inside them
 // counts. A trace without steps is one step.
 #include "core/facts/tracefacts.h"
@@ -49,6 +49,14 @@ inline constexpr double kDataLoaderMinShare = 0.05;
 inline constexpr int kMemoryGrowthMinSteps = 2;
 inline constexpr std::int64_t kMemoryGrowthMinBytes = 1 << 20;
 inline constexpr double kMemoryGrowthHighShareOfPeak = 0.01;
+// low-gemm-efficiency: a GEMM shape whose kernels reach under this fraction of the roof its
+// inputs could run at (fp32 against TF32); reported when such GEMMs take this share of the step.
+inline constexpr double kLowGemmEfficiency = 0.4;
+inline constexpr double kLowGemmMinShare = 0.01;
+// ... with the cause "tiny dims" under this size, and "wave quantization" when the longest
+// kernel's last wave leaves the waves under this efficiency (blocks / (waves rounded up · wave)).
+inline constexpr std::int64_t kTinyGemmDim = 64;
+inline constexpr double kMinWaveEfficiency = 0.75;
 } // namespace thresholds
 
 enum class Severity : std::uint8_t { Low, Medium, High };

@@ -57,6 +57,7 @@ std::optional<Insight> detectMemcpyDtod(const InsightContext& context);
 std::optional<Insight> detectSlowDataLoader(const InsightContext& context);
 std::optional<Insight> detectFp32Gemm(const InsightContext& context);
 std::optional<Insight> detectLowOccupancy(const InsightContext& context);
+std::optional<Insight> detectLowGemmEfficiency(const InsightContext& context); // insights_gemm.cpp
 std::optional<Insight> detectGpuIdle(const InsightContext& context, const std::vector<IdleGap>& gaps);
 std::optional<Insight> detectLaunchBound(const InsightContext& context, const std::vector<IdleGap>& gaps);
 // Memory kept step after step by the same ops (insights_memory.cpp).

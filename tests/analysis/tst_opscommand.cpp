@@ -1,15 +1,21 @@
-// kinetoscope-cli ops: torch's text table, --json rows, --sort/--top and bad options.
+// kinetoscope-cli ops: torch's text table, --json rows, --sort/--top and bad options; FLOPs,
+// TFLOP/s and % of peak per row (--peak-tflops / --peak-tbps, absurd dims).
 #include <nlohmann/json.hpp>
 
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <fstream>
 
 class TestOpsCommand : public QObject {
     Q_OBJECT
 private:
     static QString mlpOps() { return QStringLiteral(KS_TEST_DATA "/mlp_ops.pt.trace.json.gz"); }
 
-    static int run(const QStringList& args, QByteArray* out = nullptr)
+    static QString baseline() { return QStringLiteral(KS_TEST_DATA "/train_baseline.pt.trace.json.gz"); }
+
+    static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
         QProcess process;
         process.start(QStringLiteral(KS_CLI), QStringList{QStringLiteral("ops")} + args);
@@ -17,7 +23,18 @@ private:
             return -1;
         if (out)
             *out = process.readAllStandardOutput();
+        if (err)
+            *err = process.readAllStandardError();
         return process.exitCode();
+    }
+
+    static nlohmann::json rowNamed(const nlohmann::json& rows, const std::string& name)
+    {
+        for (const auto& r : rows) {
+            if (r["name"] == name && !r["device"].get<bool>())
+                return r;
+        }
+        return {};
     }
 
 private Q_SLOTS:
@@ -56,8 +73,71 @@ private Q_SLOTS:
             QVERIFY(rows[2].contains(key));
     }
 
+    // train_baseline's fp32 GEMMs (H200, TF32 off): aten::mm's FLOPs are 2·M·N·K over its
+    // 48 calls (16 shapes of 3 steps: computed from the dims in the core test), its % of peak
+    // is against the H200's FP32 roof, and the figures follow --peak-tflops.
+    void jsonRowsCarryFlopsAndPeakFractions()
+    {
+        QByteArray out;
+        QCOMPARE(run({QStringLiteral("--json"), baseline()}, &out), 0);
+        const auto rows = nlohmann::json::parse(out.toStdString());
+        const auto mm = rowNamed(rows, "aten::mm");
+        QCOMPARE(mm["calls"].get<int>(), 48);
+        QCOMPARE(mm["flops"].get<std::int64_t>(), std::int64_t(309237645312));
+        const double tflops = double(mm["flops"].get<std::int64_t>()) / (mm["cuda_total_us"].get<double>() * 1e6);
+        QVERIFY(std::abs(mm["tflops_per_s"].get<double>() - tflops) < 1e-3);
+        QVERIFY(std::abs(mm["peak_fraction"].get<double>() - tflops / 67.0) < 1e-3);
+        QVERIFY(std::abs(mm["tf32_peak_fraction"].get<double>() - tflops / 494.5) < 1e-3);
+        QCOMPARE(mm["peak"].get<std::string>(), std::string("fp32"));
+        QCOMPARE(mm["bound"].get<std::string>(), std::string("compute"));
+        // Rows without a rule carry the fields as null.
+        const auto step = rowNamed(rows, "AddmmBackward0");
+        QVERIFY(step.contains("flops") && step["flops"].is_null() && step["bound"].is_null());
+        // A lower roof: the same TFLOP/s is a larger fraction of it.
+        QCOMPARE(run({QStringLiteral("--json"), QStringLiteral("--peak-tflops"), QStringLiteral("fp32=50"), baseline()},
+                     &out),
+                 0);
+        const auto custom = rowNamed(nlohmann::json::parse(out.toStdString()), "aten::mm");
+        QVERIFY(std::abs(custom["peak_fraction"].get<double>() - tflops / 50.0) < 1e-3);
+        // Per shape: the rows of one name add up to its whole.
+        QCOMPARE(run({QStringLiteral("--json"), QStringLiteral("--group-by-shape"), baseline()}, &out), 0);
+        std::int64_t byShape = 0;
+        for (const auto& r : nlohmann::json::parse(out.toStdString())) {
+            if (r["name"] == "aten::mm")
+                byShape += r["flops"].get<std::int64_t>();
+        }
+        QCOMPARE(byShape, mm["flops"].get<std::int64_t>());
+        QCOMPARE(run({QStringLiteral("--roofline"), baseline()}, &out), 0);
+        QVERIFY(out.contains("Peaks: NVIDIA H200"));
+        QVERIFY(out.contains("TFLOP/s"));
+    }
+
+    void absurdDimsGetNoNumberAndAWarning()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("absurd.json"));
+        std::ofstream(path.toStdString()) << R"({"traceEvents": [
+{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1, "dur": 5,
+ "args": {"External id": 1, "Input type": ["float", "float"], "Input Dims": [[-4, 8], [8, 8]]}},
+{"ph": "X", "cat": "cpu_op", "name": "aten::bmm", "pid": 1, "tid": 1, "ts": 10, "dur": 5,
+ "args": {"External id": 2, "Input type": ["float", "float"],
+          "Input Dims": [[4294967296, 4294967296, 8], [4294967296, 8, 4294967296]]}},
+{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 20, "dur": 5,
+ "args": {"External id": 3, "Input type": ["float", "float"], "Input Dims": [[4, 8], [8, 2]]}}
+]})";
+        QByteArray out, err;
+        QCOMPARE(run({QStringLiteral("--json"), path}, &out, &err), 0);
+        QVERIFY2(err.contains("warning: 2 ops have absurd shapes"), err.constData());
+        const auto rows = nlohmann::json::parse(out.toStdString());
+        QVERIFY(rowNamed(rows, "aten::mm")["flops"].is_null()); // one of its two calls is unknown
+        QVERIFY(rowNamed(rows, "aten::bmm")["flops"].is_null());
+        QVERIFY(!rowNamed(rows, "aten::mm")["unknown_reason"].get<std::string>().empty());
+    }
+
     void rejectsBadOptions()
     {
+        QCOMPARE(run({QStringLiteral("--peak-tflops"), QStringLiteral("fp99=3"), mlpOps()}), 2);
+        QCOMPARE(run({QStringLiteral("--peak-tbps"), QStringLiteral("-1"), mlpOps()}), 2);
         QCOMPARE(run({QStringLiteral("--sort"), QStringLiteral("bogus"), mlpOps()}), 2);
         QCOMPARE(run({QStringLiteral("--top"), QStringLiteral("x"), mlpOps()}), 2);
         QCOMPARE(run({}), 2);

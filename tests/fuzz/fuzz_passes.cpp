@@ -1,9 +1,10 @@
 // Everything computed over a loaded trace: the operator table (also grouped by input
-// shapes, which decodes args), kernel statistics, range aggregates, the GPU report (metrics,
-// step breakdown, nvprof summary) and Save As: the written file must reload with as many
-// slices and instants as the trace had.
+// shapes, which decodes args) with its FLOPs per row, kernel statistics, range aggregates,
+// the GPU report (metrics, step breakdown, nvprof summary) and Save As: the written file
+// must reload with as many slices and instants as the trace had.
 #include "tests/fuzz/fuzzsupport.h"
 
+#include "core/analysis/opcosts.h"
 #include "core/gpu/gpureport.h"
 #include "core/stats/kernelstats.h"
 #include "core/stats/operatortable.h"
@@ -24,9 +25,15 @@ void checkOperatorTable(const Trace& trace, bool byShapes)
 {
     OperatorTableOptions options;
     options.groupByInputShapes = byShapes;
+    const OperatorTable table = computeOperatorTable(trace, options);
+    const auto costs = analysis::OpCosts::ofRows(trace, table.rows);
+    const auto peaks = analysis::resolveDevicePeaks(trace);
     nlohmann::json names = nlohmann::json::array();
-    for (const auto& row : computeOperatorTable(trace, options).rows)
-        names.push_back({row.name, row.inputShapes});
+    for (const auto& row : table.rows) {
+        const auto roofline = analysis::rooflineOfRow(row, costs, peaks);
+        fuzz::check(!roofline.flops || *roofline.flops >= 0, "negative FLOPs");
+        names.push_back({row.name, row.inputShapes, roofline.tflopsPerS.value_or(0.0)});
+    }
     (void)names.dump(); // as `ops --json`: must not throw
 }
 

@@ -9,7 +9,7 @@
 #
 # Corpora grow in $FUZZ_WORK (default BINDIR/work); seeds come from tests/fuzz/corpus.
 # FUZZ_TIMEOUT (default 10 s per input) is the hang limit: raise it on a starved machine.
-# FUZZ_TARGETS (default: all three) picks targets, e.g. FUZZ_TARGETS="fuzz_loader fuzz_passes".
+# FUZZ_TARGETS (default: all four) picks targets, e.g. FUZZ_TARGETS="fuzz_loader fuzz_passes".
 # FUZZ_MAX_LEN (default 65536) caps the size of generated inputs; smaller caps run more inputs
 # per second (the seeds above the cap are still read, truncated).
 # FUZZ_ENTROPIC (default 0): libFuzzer's entropic schedule keeps per-feature counts for every
@@ -25,8 +25,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
 # target -> seed corpus / reproducer folder
-declare -A corpusOf=([fuzz_loader]=trace [fuzz_passes]=trace [fuzz_collector]=collector)
-read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_loader fuzz_passes fuzz_collector}"
+declare -A corpusOf=([fuzz_loader]=trace [fuzz_passes]=trace [fuzz_collector]=collector [fuzz_shapeargs]=shapeargs)
+read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_loader fuzz_passes fuzz_collector fuzz_shapeargs}"
 
 findBin() {
   local dir="$1"

@@ -1,0 +1,171 @@
+#include "core/analysis/opcosts.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ks::analysis {
+
+namespace {
+
+constexpr std::size_t kMaxWarnings = 5;
+
+bool hasRuleRow(const OperatorRow& row)
+{
+    return !row.isDevice && !row.isUserAnnotation && costRuleOf(row.name) != CostRule::None;
+}
+
+} // namespace
+
+OpCosts OpCosts::ofRows(const Trace& trace, std::span<const OperatorRow> rows)
+{
+    std::vector<SliceId> ops;
+    for (const OperatorRow& row : rows) {
+        if (hasRuleRow(row))
+            ops.insert(ops.end(), row.slices.begin(), row.slices.end());
+    }
+    return ofOps(trace, std::move(ops));
+}
+
+OpCosts OpCosts::ofTrace(const Trace& trace)
+{
+    std::vector<SliceId> ops;
+    for (SliceId s = 0; s < trace.slices().size(); ++s) {
+        if (trace.classOf(s) == SliceClass::CpuOp)
+            ops.push_back(s);
+    }
+    return ofOps(trace, std::move(ops));
+}
+
+OpCosts OpCosts::ofOps(const Trace& trace, std::vector<SliceId> ops)
+{
+    std::sort(ops.begin(), ops.end());
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+    // Rules are looked up once per name, not per call.
+    std::unordered_map<StringId, bool> ruleOfName;
+    std::erase_if(ops, [&](SliceId s) {
+        const StringId name = trace.slices().name[s];
+        auto [it, inserted] = ruleOfName.try_emplace(name, false);
+        if (inserted)
+            it->second = costRuleOf(trace.str(name)) != CostRule::None;
+        return !it->second;
+    });
+    OpCosts costs;
+    costs.m_costs.reserve(ops.size());
+    // The calls of a training loop repeat a few shapes: each distinct (name, shape args) is
+    // parsed and counted once (a parse is most of the time per call).
+    struct Known {
+        std::uint32_t cost = 0; // in m_distinct
+        std::string warning;
+    };
+    std::unordered_map<std::string, Known> known;
+    std::string key;
+    const auto count = [&](SliceId s, const Known& k) {
+        if (!k.warning.empty()) {
+            ++costs.m_absurdOps;
+            if (costs.m_warnings.size() < kMaxWarnings)
+                costs.m_warnings.push_back(std::string(trace.str(trace.slices().name[s])) + ": " + k.warning);
+        }
+        costs.m_costs.emplace_back(s, k.cost);
+    };
+    const auto countOf = [&](SliceId s, const ShapeArgs& args) {
+        costs.m_distinct.push_back(costOf(trace.str(trace.slices().name[s]), args));
+        return Known{std::uint32_t(costs.m_distinct.size() - 1), args.warnings.empty() ? "" : args.warnings.front()};
+    };
+    trace.forEachEventText(ops, [&](SliceId s, std::string_view text) {
+        const auto raw = findShapeArgs(text);
+        if (!raw) {
+            count(s, countOf(s, parseShapeArgs(text)));
+            return;
+        }
+        const StringId name = trace.slices().name[s];
+        key.assign(reinterpret_cast<const char*>(&name), sizeof name);
+        for (const std::string_view part : {raw->dims, raw->types, raw->concrete}) {
+            key += part;
+            key += '\0';
+        }
+        auto it = known.find(key);
+        if (it == known.end())
+            it = known.emplace(key, countOf(s, parseShapeArgs(*raw))).first;
+        count(s, it->second);
+    });
+    std::sort(costs.m_costs.begin(), costs.m_costs.end());
+    costs.m_costs.shrink_to_fit();
+    costs.m_distinct.shrink_to_fit();
+    return costs;
+}
+
+const OpCost* OpCosts::find(SliceId op) const
+{
+    const auto it = std::lower_bound(m_costs.begin(), m_costs.end(), op,
+                                     [](const auto& entry, SliceId s) { return entry.first < s; });
+    return it != m_costs.end() && it->first == op ? &m_distinct[it->second] : nullptr;
+}
+
+std::string_view boundName(Bound bound)
+{
+    switch (bound) {
+    case Bound::Compute: return "compute";
+    case Bound::Memory: return "memory";
+    case Bound::Unknown: break;
+    }
+    return "unknown";
+}
+
+RowRoofline rooflineOfRow(const OperatorRow& row, const OpCosts& costs, const DevicePeaks& peaks)
+{
+    RowRoofline out;
+    if (row.isDevice || row.isUserAnnotation || row.slices.empty())
+        return out;
+    std::optional<std::int64_t> flops = 0, bytes = 0;
+    std::optional<ElementType> type;
+    bool mixedTypes = false;
+    for (const SliceId s : row.slices) {
+        const OpCost* cost = costs.find(s);
+        if (!cost)
+            return out;
+        out.rule = cost->rule;
+        out.composite = cost->composite;
+        if (!cost->flops && out.unknownReason.empty())
+            out.unknownReason = cost->unknownReason;
+        flops = checkedAdd(flops, cost->flops);
+        bytes = checkedAdd(bytes, cost->bytes);
+        if (type && *type != cost->type)
+            mixedTypes = true;
+        type = cost->type;
+    }
+    out.flops = flops;
+    out.bytes = bytes;
+    if (!mixedTypes)
+        out.type = type;
+    if (!flops)
+        return out;
+    // fp32 math on tensor cores is TF32 (the kernels' names tell, gpu::usesTensorCores).
+    const bool tensorCores = row.tensorCoreKernels > 0;
+    if (out.type)
+        out.peakKind = peakKindOf(*out.type, tensorCores);
+    const double seconds = double(row.deviceTotal) * 1e-9;
+    if (seconds > 0) {
+        out.tflopsPerS = double(*flops) / seconds * 1e-12;
+        if (bytes)
+            out.tbPerS = double(*bytes) / seconds * 1e-12;
+        if (out.peakKind) {
+            if (const auto peak = peaks.peakTflops(*out.peakKind))
+                out.peakFraction = *out.tflopsPerS / *peak;
+        }
+        if (out.type == ElementType::Fp32) {
+            if (const auto peak = peaks.peakTflops(PeakKind::Tf32))
+                out.tf32PeakFraction = *out.tflopsPerS / *peak;
+        }
+    }
+    if (bytes && *bytes > 0)
+        out.flopsPerByte = double(*flops) / double(*bytes);
+    // Under the memory roof while the intensity is left of the ridge (peak FLOP/s / peak B/s).
+    const auto peak = out.peakKind ? peaks.peakTflops(*out.peakKind) : std::nullopt;
+    if (out.flopsPerByte && peak && peaks.peakTBps())
+        out.bound = *out.flopsPerByte >= *peak / *peaks.peakTBps() ? Bound::Compute : Bound::Memory;
+    else if (*flops == 0 && bytes && *bytes > 0)
+        out.bound = Bound::Memory; // copies and lookups: no math at all
+    return out;
+}
+
+} // namespace ks::analysis

@@ -1,0 +1,134 @@
+// The FLOP columns of the Operators table and the Roofline dock (issue 37) on train_baseline
+// (H200, fp32 GEMMs on SIMT kernels): aten::mm's row and point carry 2·M·N·K over its calls
+// (computed from its dims in tests/core/analysis/tst_flopcount), the plot has the H200's five
+// roofs and one point per op and shape, and clicking a point highlights its kernels.
+#include "core/analysis/roofline.h"
+#include "tests/analysis_gpu/fixtureloader.h"
+#include "widgets/detailspanel.h"
+#include "widgets/opstablemodel.h"
+#include "widgets/peaksettings.h"
+#include "widgets/rooflinepanel.h"
+#include "widgets/rooflineplot.h"
+#include "widgets/timelinewidget.h"
+
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace ks;
+
+class TstRooflinePanel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("kinetoscope-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_rooflinepanel"));
+        QSettings().clear();
+    }
+
+    void operatorsTableHasFlopColumns()
+    {
+        OperatorTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto trace = testing::fixtureTrace("train_baseline");
+        model.rowsJob(trace, std::nullopt)()(model); // the job and its installer, here in turn
+        QCOMPARE(model.visibleColumn(OperatorTableModel::Gflops), -1); // an option, off by default
+        model.setShowFlops(true);
+        model.rowsJob(trace, std::nullopt)()(model);
+        const int gflops = model.visibleColumn(OperatorTableModel::Gflops);
+        QVERIFY(gflops > 0);
+        QCOMPARE(model.headerData(model.visibleColumn(OperatorTableModel::PeakPct), Qt::Horizontal).toString(),
+                 QStringLiteral("% of peak"));
+        int mm = -1;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            if (model.index(r, OperatorTableModel::Name).data().toString() == QLatin1String("aten::mm"))
+                mm = r;
+        }
+        QVERIFY(mm >= 0);
+        QCOMPARE(model.index(mm, gflops).data().toString(), QStringLiteral("309.238"));
+        const auto& f = model.roofline()[std::size_t(mm)];
+        QCOMPARE(model.index(mm, model.visibleColumn(OperatorTableModel::PeakPct)).data().toString(),
+                 QString::number(100.0 * *f.peakFraction, 'f', 1) + QStringLiteral(" %"));
+        QCOMPARE(model.index(mm, model.visibleColumn(OperatorTableModel::Bound)).data().toString(),
+                 QStringLiteral("compute"));
+        QVERIFY(
+            model.index(mm, gflops).data(Qt::ToolTipRole).toString().contains(QLatin1String("FP32 of NVIDIA H200")));
+        // A row without a rule shows "-" and says why.
+        QCOMPARE(model.index(0, gflops).data().toString(), QStringLiteral("-"));
+        // A range: the costs read for the whole trace are reused, the calls are the range's.
+        const TimeNs mid = (trace->startTime() + trace->endTime()) / 2;
+        model.rowsJob(trace, TimeRange{trace->startTime(), mid})()(model);
+        QVERIFY(model.rowCount() > 0);
+    }
+
+    void detailsShowTheCallsFlops()
+    {
+        const auto trace = testing::fixtureTrace("train_baseline");
+        DetailsPanel details;
+        details.setTrace(trace);
+        for (SliceId s = 0; s < trace->slices().size(); ++s) {
+            // The fixture's aten::mm of External id 539: [4096, 512] @ [512, 2048], fp32.
+            if (trace->str(trace->slices().name[s]) != "aten::mm" || trace->slices().externalId[s] != 539)
+                continue;
+            details.showSlice(s);
+            QCOMPARE(details.fieldValue(QStringLiteral("FLOPs")),
+                     QStringLiteral("%1 GFLOP (matmul rule)").arg(2.0 * 4096 * 512 * 2048 * 1e-9, 0, 'f', 3));
+            QCOMPARE(details.fieldValue(QStringLiteral("Bytes (min. traffic)")),
+                     QStringLiteral("%1 MB").arg(4.0 * (4096 * 512 + 512 * 2048 + 4096 * 2048) * 1e-6, 0, 'f', 3));
+            return;
+        }
+        QFAIL("no aten::mm");
+    }
+
+    void plotAndPanel()
+    {
+        TimelineWidget timeline;
+        timeline.resize(1400, 700);
+        RooflinePanel panel(&timeline);
+        panel.resize(900, 500);
+        QSignalSpy ready(&panel, &RooflinePanel::rooflineReady);
+        const auto trace = testing::fixtureTrace("train_baseline");
+        timeline.setTrace(trace);
+        QTest::qWait(100);
+        QCOMPARE(ready.count(), 0); // hidden: nothing computed
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(ready.wait(60000));
+        RooflinePlot* plot = panel.plot();
+        const auto& roofline = plot->roofline();
+        QCOMPARE(roofline.peaks.name, std::string("NVIDIA H200"));
+        QCOMPARE(int(ready.last().at(0).toInt()), int(roofline.points.size()));
+        QCOMPARE(plot->graphCount(), 5 + int(roofline.points.size())); // five roofs, one graph per point
+        // The largest point (first: by device time) is an fp32 GEMM under the FP32 roof.
+        const auto& top = roofline.points.front();
+        QVERIFY(top.name == "aten::mm" || top.name == "aten::addmm");
+        plot->replot();
+        const QPointF at(plot->xAxis->coordToPixel(top.flopsPerByte), plot->yAxis->coordToPixel(top.tflopsPerS));
+        QCOMPARE(plot->pointAt(at), 0);
+        QVERIFY(plot->pointText(0).contains(QLatin1String("% of the FP32 peak")));
+        QSignalSpy clicked(plot, &RooflinePlot::pointClicked);
+        QTest::mouseClick(plot, Qt::LeftButton, {}, at.toPoint());
+        QCOMPARE(clicked.count(), 1);
+        // Shapes of one intensity and speed can overlap: the point nearest the click is chosen.
+        const auto& chosen = roofline.points[std::size_t(clicked.first().at(0).toInt())];
+        QCOMPARE(timeline.highlightedSlices().size(), chosen.kernels.size());
+        QVERIFY(std::is_sorted(chosen.kernels.begin(), chosen.kernels.end(), [&](SliceId a, SliceId b) {
+            return trace->slices().start[a] < trace->slices().start[b];
+        }));
+
+        // Peaks from the settings fields: a lower FP32 roof, the same points.
+        panel.findChildren<QLineEdit*>().at(0)->setText(QStringLiteral("fp32=50"));
+        panel.applyPeaks();
+        QVERIFY(ready.wait(60000));
+        QCOMPARE(plot->roofline().peaks.peakTflops(analysis::PeakKind::Fp32), std::optional(50.0));
+        QCOMPARE(PeakSettings::load().tflops, QStringLiteral("fp32=50"));
+        QSettings().clear();
+    }
+};
+
+QTEST_MAIN(TstRooflinePanel)
+#include "tst_rooflinepanel.moc"
