@@ -95,6 +95,7 @@ public:
         return QString(name.substr(0, name.find('.')));
     }
     QString path() const { return QString(m_path.parent_path().string()); }
+    QString filePath() const { return QString(m_path.string()); }
     QString absoluteFilePath() const { return QString(std::filesystem::absolute(m_path).string()); }
     bool exists() const { return std::filesystem::exists(m_path); }
     bool isDir() const { return std::filesystem::is_directory(m_path); }
