@@ -12,6 +12,7 @@
 // machine may be shared. No GPU needed.
 #include "bench/measure.h"
 #include "collector/host/collectedtrace.h"
+#include "collector/host/processrecorder.h"
 #include "collector/injection/nvtxrecorder.h"
 #include "collector/injection/recordtranslator.h"
 #include "fakeactivityapi.h"

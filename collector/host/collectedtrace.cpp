@@ -1,5 +1,6 @@
 #include "collector/host/collectedtrace.h"
 
+#include "collector/host/torchops.h"
 #include "core/model/timelimits.h"
 #include "core/model/tracebuilder.h"
 
@@ -466,26 +467,6 @@ private:
 };
 
 } // namespace
-
-DeviceProperties toDeviceProperties(const wire::Device& d)
-{
-    DeviceProperties p;
-    p.id = static_cast<int>(d.id);
-    p.name = d.name;
-    p.totalGlobalMem = d.totalGlobalMem;
-    p.computeMajor = d.computeMajor;
-    p.computeMinor = d.computeMinor;
-    p.numSms = d.numSms;
-    p.maxThreadsPerBlock = d.maxThreadsPerBlock;
-    p.maxThreadsPerMultiprocessor = d.maxThreadsPerMultiprocessor;
-    p.regsPerBlock = d.regsPerBlock;
-    p.regsPerMultiprocessor = d.regsPerMultiprocessor;
-    p.warpSize = d.warpSize;
-    p.sharedMemPerBlock = d.sharedMemPerBlock;
-    p.sharedMemPerMultiprocessor = d.sharedMemPerMultiprocessor;
-    p.sharedMemPerBlockOptin = d.sharedMemPerBlockOptin;
-    return p;
-}
 
 Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options)
 {

@@ -2,7 +2,8 @@
 // Builds the immutable trace model from what the collector has recorded so far. Called
 // for every live snapshot and once at the end; the inputs are copies, so the receiving
 // thread keeps running while a snapshot is built.
-#include "collector/host/processrecorder.h"
+#include "collector/host/recordedprocess.h"
+#include "collector/host/textarena.h"
 #include "core/model/tracebuilder.h"
 
 #include <memory>
@@ -52,7 +53,5 @@ private:
     std::vector<AddedProcess> m_added; // parallel to the processes
     std::set<std::int64_t> m_devicesOfSeveral;
 };
-
-DeviceProperties toDeviceProperties(const wire::Device& device);
 
 } // namespace ks::collector

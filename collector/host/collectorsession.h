@@ -7,6 +7,7 @@
 #include "collector/host/collectedtrace.h"
 #include "collector/host/collectorserver.h"
 #include "collector/host/launcher.h"
+#include "collector/host/processrecorder.h"
 
 #include <map>
 #include <memory>

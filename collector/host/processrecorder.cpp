@@ -1,6 +1,5 @@
 #include "collector/host/processrecorder.h"
 
-#include "collector/host/collectedtrace.h"
 #include "collector/host/demangle.h"
 #include "core/gpu/occupancy.h"
 
@@ -98,72 +97,6 @@ std::string_view quotedCategory(EventCategory category)
 }
 
 } // namespace
-
-std::string_view categoryName(EventCategory category)
-{
-    switch (category) {
-    case EventCategory::Runtime: return "cuda_runtime";
-    case EventCategory::Driver: return "cuda_driver";
-    case EventCategory::Kernel: return "kernel";
-    case EventCategory::Memcpy: return "gpu_memcpy";
-    case EventCategory::Memset: return "gpu_memset";
-    case EventCategory::Sync: return "cuda_sync";
-    case EventCategory::Annotation: return "user_annotation";
-    case EventCategory::Overhead: return "overhead";
-    case EventCategory::CpuOp: return "cpu_op";
-    case EventCategory::GpuAnnotation: return "gpu_user_annotation";
-    }
-    return "";
-}
-
-bool isGpuCategory(EventCategory category)
-{
-    return category == EventCategory::Kernel || category == EventCategory::Memcpy || category == EventCategory::Memset
-        || category == EventCategory::Sync || category == EventCategory::GpuAnnotation;
-}
-
-namespace {
-
-template <class T>
-void appendTail(std::vector<T>& copy, const std::vector<T>& recorded)
-{
-    if (copy.size() < recorded.size())
-        copy.insert(copy.end(), recorded.begin() + static_cast<std::ptrdiff_t>(copy.size()), recorded.end());
-}
-
-} // namespace
-
-void RecordedProcess::catchUp(const RecordedProcess& recorded)
-{
-    hello = recorded.hello;
-    state = recorded.state;
-    appendTail(names, recorded.names);
-    appendTail(slices, recorded.slices);
-    appendTail(gpuOps, recorded.gpuOps);
-    appendTail(ops, recorded.ops);
-    appendTail(instants, recorded.instants);
-    appendTail(flows, recorded.flows);
-    devices = recorded.devices; // a device record may replace an earlier one
-    errors = recorded.errors;
-    threadNames = recorded.threadNames;
-    dropped = recorded.dropped;
-    goodbye = recorded.goodbye;
-    counts = recorded.counts;
-    distributed = recorded.distributed;
-}
-
-std::string RecordedProcess::executableName() const
-{
-    const auto slash = hello.executable.rfind('/');
-    return slash == std::string::npos ? hello.executable : hello.executable.substr(slash + 1);
-}
-
-std::string RecordedProcess::displayName() const { return executableName() + " (" + std::to_string(hello.pid) + ")"; }
-
-std::uint64_t RecordedProcess::droppedTotal() const
-{
-    return dropped.cuptiRecords + dropped.zeroTimestamps + counts.zeroTimestamps;
-}
 
 std::string procThreadName(std::int64_t pid, std::int64_t tid)
 {

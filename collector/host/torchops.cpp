@@ -1,6 +1,6 @@
 #include "collector/host/torchops.h"
 
-#include "collector/host/processrecorder.h"
+#include "collector/host/recordedprocess.h"
 
 #include <algorithm>
 #include <charconv>

@@ -38,13 +38,6 @@ NvtxOpParse parseNvtxOp(std::string_view text, NvtxOp& op);
 // "autograd::engine::evaluate_function: SumBackward0" -> "SumBackward0", else "".
 std::string_view evaluatedNodeName(std::string_view name);
 
-// What one recorded op range carries beyond its slice.
-struct TorchOp {
-    std::int64_t externalId = 0;
-    std::int64_t sequence = -1;
-    bool backward = false;
-};
-
 struct TorchOpLinks {
     std::vector<std::int64_t> externalIdOfSlice; // by RecordedProcess slice index; kNoId if none
     std::vector<std::pair<std::uint32_t, std::uint32_t>> fwdbwd; // (forward op slice, backward op slice)

@@ -165,8 +165,9 @@ std::span<const std::uint32_t> Trace::outgoingFlows(SliceId s) const
 
 std::span<const FlowHalf> Trace::unpairedFlowHalves(SliceId s) const
 {
-    auto range = std::equal_range(m_unpairedHalves.begin(), m_unpairedHalves.end(), FlowHalf{0, 0, 0, s, false},
-                                  [](const FlowHalf& a, const FlowHalf& b) { return a.slice < b.slice; });
+    auto range =
+        std::equal_range(m_unpairedHalves.begin(), m_unpairedHalves.end(), FlowHalf{0, 0, 0, s, kNoIndex, false},
+                         [](const FlowHalf& a, const FlowHalf& b) { return a.slice < b.slice; });
     return {m_unpairedHalves.data() + (range.first - m_unpairedHalves.begin()),
             static_cast<std::size_t>(range.second - range.first)};
 }
@@ -227,7 +228,7 @@ Trace::MemoryUse Trace::memoryUse() const
     for (const auto& c : m_counters)
         m.counters += bytes(c.time) + bytes(c.value) + c.name.capacity();
     m.kept = bytes(m_keptEntries);
-    m.flows = bytes(m_flows) + bytes(m_flowsByTo) + bytes(m_flowsByFrom) + bytes(m_unpairedHalves);
+    m.flows = bytes(m_flows) + bytes(m_flowsByTo) + bytes(m_flowsByFrom) + bytes(m_unpairedHalves) + bytes(m_flowTexts);
     m.lanes = bytes(m_rows) + bytes(m_tracks) + bytes(m_processes);
     for (const auto& tr : m_tracks)
         m.lanes += bytes(tr.lanes) + tr.name.capacity();

@@ -163,6 +163,10 @@ struct Flow {
     SliceId from = kNoSlice;
     SliceId to = kNoSlice;
     std::uint64_t id = 0; // as the source wrote it (arrows of one s/t/f chain share it)
+    // The source's s/t/f event at each end (index into Trace::flowTexts()), kNoIndex for flows
+    // without one (v2 bind_id, the collector's): the writer copies those events as written.
+    std::uint32_t fromText = kNoIndex;
+    std::uint32_t toText = kNoIndex;
 };
 
 // A flow event whose other half never came (kineto's orphan f on most CUDA calls, the s of
@@ -172,6 +176,7 @@ struct FlowHalf {
     StringId name = kEmptyString;
     std::uint64_t id = 0;
     SliceId slice = kNoSlice;
+    std::uint32_t text = kNoIndex; // its s/t/f event in Trace::flowTexts(), as for Flow
     bool isStart = false;
 };
 
@@ -293,6 +298,8 @@ public:
     // Unpaired flow halves bound to the slice (sorted by slice).
     std::span<const FlowHalf> unpairedFlowHalves(SliceId s) const;
     const std::vector<FlowHalf>& unpairedFlowHalves() const { return m_unpairedHalves; }
+    // The text of every s/t/f event bound to a slice (Flow::fromText/toText, FlowHalf::text).
+    const std::vector<TextSpan>& flowTexts() const { return m_flowTexts; }
 
     // --- entries kept verbatim (sorted by offset) ---
     const std::vector<KeptEntry>& keptEntries() const { return m_keptEntries; }
@@ -341,6 +348,7 @@ private:
     std::vector<std::uint32_t> m_flowsByFrom; // flow indices sorted by `from`
     std::vector<FlowCategoryStats> m_flowStats;
     std::vector<FlowHalf> m_unpairedHalves; // sorted by slice
+    std::vector<TextSpan> m_flowTexts;
     std::vector<KeptEntry> m_keptEntries; // sorted by offset
     std::vector<SliceId> m_gpuOpSlices; // sorted; parallel to m_gpuOpRecordOf
     std::vector<std::uint32_t> m_gpuOpRecordOf; // index into m_gpuOpRecords

@@ -188,6 +188,15 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
     if (m_snapshotOf)
         m_snapshotOf->m_flowOrder = order;
     std::erase_if(order, [&](std::uint32_t e) { return boundTo[e] == kNoSlice; });
+    // The text of each bound s/t/f event, in event order, so that the writer copies it.
+    auto& texts = m_trace.m_flowTexts;
+    std::vector<std::uint32_t> textOf(events.size(), kNoIndex);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        if (boundTo[i] != kNoSlice && events[i].rawLength) {
+            textOf[i] = static_cast<std::uint32_t>(texts.size());
+            texts.push_back({events[i].rawOffset, events[i].rawLength});
+        }
+    }
     auto& flows = m_trace.m_flows;
     flows.reserve(order.size() / 2); // most flows: a start and an end
     auto& halves = m_trace.m_unpairedHalves;
@@ -209,19 +218,20 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
         auto& s = *lastStats;
         auto unpairedStart = [&] {
             ++s.unpairedStarts;
-            halves.push_back({events[open].category, events[open].name, events[open].id, boundTo[open], true});
+            halves.push_back(
+                {events[open].category, events[open].name, events[open].id, boundTo[open], textOf[open], true});
         };
         for (; j < order.size() && sameFlow(order[j], first); ++j) {
             const std::uint32_t h = order[j];
             const auto& b = events[h];
             if (b.phase != FlowPhase::Start) { // End or Step closes an arrow from the open start
                 if (open != kNone) {
-                    flows.push_back({b.category, b.name, boundTo[open], boundTo[h], b.id});
+                    flows.push_back({b.category, b.name, boundTo[open], boundTo[h], b.id, textOf[open], textOf[h]});
                     openUsed = true;
                     ++s.paired;
                 } else {
                     ++s.unpairedEnds;
-                    halves.push_back({b.category, b.name, b.id, boundTo[h], false});
+                    halves.push_back({b.category, b.name, b.id, boundTo[h], textOf[h], false});
                 }
             }
             if (b.phase != FlowPhase::End) { // Start or Step opens the next arrow

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -88,8 +89,11 @@ private:
     void assignFlowIds();
     void writeEventsWithText();
     void writeKept(std::string_view text);
+    void writeFlowText(std::uint32_t i, std::string_view text);
     void writeSlice(SliceId s, std::string_view rawText);
-    void writeFlowHalves(SliceId s, const Json& pid, const Json& tid);
+    std::optional<std::uint64_t> writeV2Flow(SliceId s, std::string_view rawText, EventText& text);
+    void writeFlowHalves(SliceId s, const Json& pid, const Json& tid, std::optional<std::uint64_t> v2Id);
+    std::uint64_t halfId(const FlowHalf& half) const;
     std::string argsText(SliceId s, std::string_view rawText);
     Json sliceArgs(SliceId s, std::string_view rawText);
     Json synthesizedArgs(SliceId s) const;
@@ -111,6 +115,10 @@ private:
     std::set<std::string> m_keysWritten;
     std::set<Json> m_namedPids; // written pids that have a process_name
     std::vector<std::uint64_t> m_flowId; // per flow of the current input
+    struct FlowTextId {
+        std::uint64_t source = 0, written = 0;
+    };
+    std::vector<FlowTextId> m_flowTextId; // per flowTexts() entry of the current input
 };
 
 // Real traces nest 2-5 levels; deeper values are left out of rewritten entries (and counted).
@@ -261,7 +269,7 @@ void TraceJsonWriter::writeInput()
 void TraceJsonWriter::writeEventsWithText()
 {
     const Trace& t = trace();
-    enum class Kind : std::uint8_t { Slice, Instant, Kept };
+    enum class Kind : std::uint8_t { Slice, Instant, Kept, Flow };
     struct Item {
         Kind kind;
         std::uint32_t index;
@@ -287,12 +295,18 @@ void TraceJsonWriter::writeEventsWithText()
         spans.push_back({kept[i].offset, kept[i].length});
         items.push_back({Kind::Kept, i});
     }
+    const auto& flowTexts = t.flowTexts();
+    for (std::uint32_t i = 0; i < flowTexts.size(); ++i) {
+        spans.push_back(flowTexts[i]);
+        items.push_back({Kind::Flow, i});
+    }
     t.forEachText(spans, [&](std::uint32_t n, std::string_view text) {
         const Item item = items[n];
         switch (item.kind) {
         case Kind::Slice: writeSlice(item.index, text); break;
         case Kind::Instant: writeInstant(item.index, text); break;
         case Kind::Kept: writeKept(text); break;
+        case Kind::Flow: writeFlowText(item.index, text); break;
         }
     });
 }
@@ -321,6 +335,31 @@ void TraceJsonWriter::writeKept(std::string_view text)
         if (isText("ph", "M") && isText("name", "process_name"))
             m_namedPids.insert(parsed["pid"]);
     }
+    event(dumpJson(parsed));
+}
+
+// A source s/t/f event as written (ts, bp, string ids, any other keys): only an id that the
+// plan moves and, when normalizing, its pid change.
+void TraceJsonWriter::writeFlowText(std::uint32_t i, std::string_view text)
+{
+    if (text.empty()) {
+        lose("entries whose text could not be read again from the source file");
+        return;
+    }
+    const FlowTextId id = m_flowTextId[i];
+    if (!m_plan.normalizing() && id.written == id.source && isStrictJson(text)) {
+        event(text);
+        return;
+    }
+    Json parsed = parseSource(text);
+    if (!parsed.is_object()) {
+        lose("entries that are not valid JSON");
+        return;
+    }
+    if (id.written != id.source)
+        parsed["id"] = id.written;
+    if (parsed.contains("pid"))
+        parsed["pid"] = m_plan.pid(m_k, parsed["pid"]);
     event(dumpJson(parsed));
 }
 
@@ -430,6 +469,28 @@ void TraceJsonWriter::assignFlowIds()
         usedIds.emplace(candidate, group);
         m_flowId[i] = idOfGroup[group] = candidate;
     }
+    m_flowTextId.assign(t.flowTexts().size(), {});
+    for (std::uint32_t i = 0; i < flows.size(); ++i) {
+        for (const auto text : {flows[i].toText, flows[i].fromText}) // a t's outgoing arrow last
+            if (text != kNoIndex)
+                m_flowTextId[text] = {flows[i].id, m_flowId[i]};
+    }
+    for (const auto& half : t.unpairedFlowHalves()) {
+        if (half.text != kNoIndex)
+            m_flowTextId[half.text] = {half.id, halfId(half)};
+    }
+}
+
+// An unpaired half keeps its id: an ac2g half the correlation of its slice, as kineto writes it.
+std::uint64_t TraceJsonWriter::halfId(const FlowHalf& half) const
+{
+    const Trace& t = trace();
+    const bool isCorrelation = half.category == t.strings().find("ac2g") && half.slice != kNoSlice
+        && std::int64_t(half.id) == t.slices().correlation[half.slice];
+    if (isCorrelation)
+        return std::uint64_t(m_plan.correlation(m_k, half.slice));
+    const auto domain = half.slice == kNoSlice ? 0 : m_plan.domainOf(m_k, half.slice);
+    return m_plan.flowId(m_k, domain, half.category, half.id);
 }
 
 void TraceJsonWriter::writeSlice(SliceId s, std::string_view rawText)
@@ -446,8 +507,46 @@ void TraceJsonWriter::writeSlice(SliceId s, std::string_view rawText)
     const std::string args = argsText(s, rawText);
     if (!args.empty())
         text.validated("args", args);
+    const auto v2Id = writeV2Flow(s, rawText, text);
     event(text.finish());
-    writeFlowHalves(s, pid, tid);
+    writeFlowHalves(s, pid, tid, v2Id);
+}
+
+// A v2 flow (bind_id with flow_in / flow_out on the slice) stays on its slice as written; its
+// id changes only where the plan moves it. Returns the source id of the flows it wrote.
+std::optional<std::uint64_t> TraceJsonWriter::writeV2Flow(SliceId s, std::string_view rawText, EventText& text)
+{
+    if (rawText.find("\"bind_id\"") == std::string_view::npos)
+        return std::nullopt;
+    const Json parsed = parseSource(rawText);
+    if (!parsed.is_object() || !parsed.contains("bind_id"))
+        return std::nullopt;
+    const Trace& t = trace();
+    const StringId flowCategory = t.strings().find("flow");
+    const auto isV2 = [&](StringId category, StringId name, std::uint32_t textIndex) {
+        return category == flowCategory && name == kEmptyString && textIndex == kNoIndex;
+    };
+    std::optional<std::uint64_t> source, written;
+    for (const auto i : t.incomingFlows(s)) {
+        if (isV2(t.flows()[i].category, t.flows()[i].name, t.flows()[i].toText))
+            source = t.flows()[i].id, written = m_flowId[i];
+    }
+    for (const auto i : t.outgoingFlows(s)) {
+        if (isV2(t.flows()[i].category, t.flows()[i].name, t.flows()[i].fromText))
+            source = t.flows()[i].id, written = m_flowId[i];
+    }
+    for (const auto& half : t.unpairedFlowHalves(s)) {
+        if (isV2(half.category, half.name, half.text))
+            source = half.id, written = halfId(half);
+    }
+    if (!source)
+        return std::nullopt;
+    text.field("bind_id", *written == *source ? parsed["bind_id"] : Json(*written));
+    for (const char* key : {"flow_in", "flow_out"}) {
+        if (parsed.contains(key))
+            text.field(key, parsed[key]);
+    }
+    return source;
 }
 
 // Args are copied as written, once nlohmann has validated them: exact numbers and key order,
@@ -484,12 +583,18 @@ std::string TraceJsonWriter::argsText(SliceId s, std::string_view rawText)
     return rebuilt.is_null() ? std::string() : dumpJson(rebuilt);
 }
 
-// Flow halves directly after their slice, with its pid, tid and ts, so that a reader binds
-// them to this slice even when a parent starts at the same time. A slice that ends one arrow
-// of a flow and starts the next (same written id) gets one t, as the source had.
-void TraceJsonWriter::writeFlowHalves(SliceId s, const Json& pid, const Json& tid)
+// Flows the source wrote no s/t/f event for (v2 flows whose slice has no bind_id left, the
+// collector's) get halves directly after their slice, with its pid, tid and ts, so that a
+// reader binds them to this slice even when a parent starts at the same time. A slice that
+// ends one arrow of a flow and starts the next (same written id) gets one t.
+void TraceJsonWriter::writeFlowHalves(SliceId s, const Json& pid, const Json& tid, std::optional<std::uint64_t> v2Id)
 {
     const Trace& t = trace();
+    const StringId flowCategory = t.strings().find("flow");
+    const auto synthesized = [&](StringId category, StringId name, std::uint64_t id, std::uint32_t text) {
+        const bool writtenAsBindId = v2Id && *v2Id == id && category == flowCategory && name == kEmptyString;
+        return text == kNoIndex && !writtenAsBindId;
+    };
     const auto flowEvent = [&](const char* ph, std::uint64_t id, StringId category, StringId name) {
         EventText f;
         f.field("ph", ph).field("id", id).field("pid", pid).field("tid", tid);
@@ -502,26 +607,25 @@ void TraceJsonWriter::writeFlowHalves(SliceId s, const Json& pid, const Json& ti
     std::set<Key> incoming, started;
     for (const auto i : t.incomingFlows(s)) {
         const auto& flow = t.flows()[i];
-        if (flow.from != kNoSlice)
+        if (flow.from != kNoSlice && synthesized(flow.category, flow.name, flow.id, flow.toText))
             incoming.emplace(flow.category, flow.name, m_flowId[i]);
     }
     for (const auto i : t.outgoingFlows(s)) {
         const auto& flow = t.flows()[i];
         const Key key{flow.category, flow.name, m_flowId[i]};
-        if (flow.to != kNoSlice && started.insert(key).second)
+        if (flow.to != kNoSlice && synthesized(flow.category, flow.name, flow.id, flow.fromText)
+            && started.insert(key).second)
             flowEvent(incoming.count(key) ? "t" : "s", m_flowId[i], flow.category, flow.name);
     }
     for (const auto i : t.incomingFlows(s)) {
         const auto& flow = t.flows()[i];
-        if (flow.from != kNoSlice && !started.count({flow.category, flow.name, m_flowId[i]}))
+        if (flow.from != kNoSlice && synthesized(flow.category, flow.name, flow.id, flow.toText)
+            && !started.count({flow.category, flow.name, m_flowId[i]}))
             flowEvent("f", m_flowId[i], flow.category, flow.name);
     }
-    const StringId ac2g = t.strings().find("ac2g");
     for (const auto& half : t.unpairedFlowHalves(s)) {
-        const bool isCorrelation = half.category == ac2g && std::int64_t(half.id) == t.slices().correlation[s];
-        const std::uint64_t id = isCorrelation ? std::uint64_t(m_plan.correlation(m_k, s))
-                                               : m_plan.flowId(m_k, m_plan.domainOf(m_k, s), half.category, half.id);
-        flowEvent(half.isStart ? "s" : "f", id, half.category, half.name);
+        if (synthesized(half.category, half.name, half.id, half.text))
+            flowEvent(half.isStart ? "s" : "f", halfId(half), half.category, half.name);
     }
 }
 

@@ -2,6 +2,7 @@
 // Synthesized record streams for the collector's host-side tests: frames encoded and decoded
 // as the wire carries them, handed to one ProcessRecorder; and lookups into the trace built.
 #include "collector/host/collectedtrace.h"
+#include "collector/host/processrecorder.h"
 
 #include <QTest>
 

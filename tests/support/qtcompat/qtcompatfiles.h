@@ -23,8 +23,12 @@ public:
         std::ios::openmode m = std::ios::binary;
         if (mode & QIODevice::ReadOnly)
             m |= std::ios::in;
+        // As Qt: WriteOnly truncates, ReadWrite keeps the contents unless asked to truncate.
+        const bool truncate = !(mode & QIODevice::ReadOnly) || (mode & QIODevice::Truncate);
         if (mode & QIODevice::WriteOnly)
-            m |= (mode & QIODevice::Append) ? std::ios::app : std::ios::out | std::ios::trunc;
+            m |= (mode & QIODevice::Append) ? std::ios::app
+                : truncate                  ? std::ios::out | std::ios::trunc
+                                            : std::ios::out;
         m_stream.open(m_path, m);
         return m_stream.is_open();
     }
@@ -46,6 +50,13 @@ public:
     {
         m_stream.write(data, std::streamsize(n));
         return m_stream ? n : -1;
+    }
+    bool seek(qint64 pos)
+    {
+        m_stream.clear();
+        m_stream.seekg(pos);
+        m_stream.seekp(pos);
+        return bool(m_stream);
     }
     void close() { m_stream.close(); }
     bool exists() const { return exists(m_path); }
@@ -84,6 +95,7 @@ public:
         return QString(name.substr(0, name.find('.')));
     }
     QString path() const { return QString(m_path.parent_path().string()); }
+    QString filePath() const { return QString(m_path.string()); }
     QString absoluteFilePath() const { return QString(std::filesystem::absolute(m_path).string()); }
     bool exists() const { return std::filesystem::exists(m_path); }
     bool isDir() const { return std::filesystem::is_directory(m_path); }
