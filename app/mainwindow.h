@@ -30,6 +30,7 @@ class DiagnosticsPanel;
 class DiffPanel;
 class RanksPanel;
 struct LoadedFile;
+class StepChoices;
 class WorkspaceController;
 class SearchBar;
 class TimelineWidget;
@@ -121,6 +122,7 @@ private:
     QDockWidget* m_diffDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;
     WorkspaceController* m_workspace = nullptr;
+    StepChoices* m_stepChoices = nullptr;
     QMenu* m_alignMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -23,6 +23,7 @@ struct GpuOptions {
     std::string path;
     bool json = false;
     bool pluginCompat = false;
+    facts::StepRules steps;
 };
 
 double toUs(double ns) { return ns / 1000.0; }
@@ -80,7 +81,10 @@ void printJson(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBre
                    {"global_end_us", toUs(double(w.globalEnd))},
                    {"global_span_us", toUs(double(w.globalSpan()))},
                    {"steps", w.steps.size()},
+                   {"steps_source", w.sourceName},
                    {"has_profiler_steps", w.hasProfilerSteps}};
+    j["steps"] = w.source == facts::StepSource::None ? 0 : w.steps.size();
+    j["steps_source"] = w.sourceName;
     j["gpus"] = nlohmann::json::array();
     for (const auto& s : a.summaries) {
         const DeviceProperties* d = trace.deviceFor(s.device);
@@ -131,8 +135,9 @@ void printNvprofSection(const char* title, const std::vector<gpu::NvprofRow>& ro
 void printText(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBreakdown& b, const gpu::NvprofSummary& nv)
 {
     const auto& w = a.windows;
-    std::printf("Steps window: %s (%zu steps)   global window: %s\n", formatDuration(w.stepsSpan()).c_str(),
-                w.steps.size(), formatDuration(w.globalSpan()).c_str());
+    std::printf("Steps window: %s (%zu step(s), steps from %s)   global window: %s\n",
+                formatDuration(w.stepsSpan()).c_str(), w.steps.size(), w.sourceName.c_str(),
+                formatDuration(w.globalSpan()).c_str());
     if (!w.hasHostEvents)
         std::printf("  (no host events: the steps window is the global window)\n");
     for (const auto& s : a.summaries) {
@@ -179,7 +184,7 @@ int runGpu(const GpuOptions& options)
     const auto gpuSteps = options.pluginCompat ? facts::GpuStepAnnotations::AsSteps : facts::GpuStepAnnotations::Ignore;
     const std::vector<facts::PluginKind> kinds = facts::classifySlices(trace); // once for all three
     const gpu::GpuAnalysis analysis =
-        gpu::analyzeGpus(trace, kinds, facts::computePluginWindows(trace, kinds, gpuSteps));
+        gpu::analyzeGpus(trace, kinds, facts::computePluginWindows(trace, kinds, gpuSteps, options.steps));
     gpu::BreakdownOptions breakdownOptions;
     breakdownOptions.pluginFreeTimeReset = options.pluginCompat;
     const gpu::StepBreakdown breakdown = gpu::computeStepBreakdown(trace, kinds, analysis.windows, breakdownOptions);
@@ -201,9 +206,12 @@ void addGpuCommand(CLI::App& app)
     command->footer("GPU Utilization, Est. SM Efficiency and Est. Achieved Occupancy per GPU over the steps window,\n"
                     "the step-time breakdown, and nvprof's GPU activities / API calls.\n\n"
                     "--plugin-compat counts GPU-side ProfilerStep copies as steps and keeps the free-time reset,\n"
-                    "as TensorBoard's profiler plugin did.");
+                    "as TensorBoard's profiler plugin did.\n\n"
+                    "Steps: ProfilerStep#N, else --steps, else top-level labels with a counter (step0, step1,\n"
+                    "...), else repeated Optimizer.step#...; --json steps and steps_source say which.");
     command->add_flag("--json", options->json, "machine-readable output");
     command->add_flag("--plugin-compat", options->pluginCompat, "TensorBoard profiler plugin's Overview numbers");
+    addStepsOption(command, options->steps);
     command->add_option("FILE", options->path, "trace (.json or .json.gz)")->type_name("")->required();
     command->callback([options] { exitWith(runGpu(*options)); });
 }

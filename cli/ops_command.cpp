@@ -1,5 +1,6 @@
 // kinetoscope-cli ops: the operator table torch's key_averages().table() prints.
 #include "cli/command.h"
+#include "core/facts/tracefacts.h"
 #include "core/loading/loader.h"
 #include "core/stats/operatortable.h"
 
@@ -20,6 +21,7 @@ struct OpsOptions {
     std::size_t top = 0; // 0: all rows
     bool groupByShape = false;
     bool json = false;
+    facts::StepRules steps;
 };
 
 // torch's _format_time: µs with three decimals, in us, ms or s.
@@ -102,7 +104,8 @@ std::string truncated(const std::string& text, std::size_t width)
     return text.size() > width ? text.substr(0, width - 3) + "..." : text;
 }
 
-void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows, bool shapes)
+void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows, bool shapes,
+               const facts::TraceFacts& facts)
 {
     constexpr std::size_t kNameWidth = 55, kShapesWidth = 35, kWidth = 12;
     std::size_t nameWidth = 4;
@@ -141,6 +144,9 @@ void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows,
     std::cout << "Self CPU time total: " << formatTime(table.selfCpuTotal) << '\n';
     if (table.hasDeviceTime)
         std::cout << "Self CUDA time total: " << formatTime(table.selfDeviceTotal) << '\n';
+    // The table covers the whole trace (as key_averages does); the steps say what it spans.
+    std::cout << "Steps: " << (facts.hasSteps() ? facts.windows.steps.size() : 0) << " from "
+              << facts.windows.sourceName << '\n';
 }
 
 void printJson(const OperatorTable& table, const std::vector<OperatorRow>& rows, bool shapes)
@@ -180,7 +186,8 @@ int runOps(const OpsOptions& options)
     }
     OperatorTableOptions tableOptions;
     tableOptions.groupByInputShapes = options.groupByShape;
-    const OperatorTable table = computeOperatorTable(*loaded.trace, tableOptions);
+    const auto facts = facts::makeTraceFacts(loaded.trace, options.steps);
+    const OperatorTable table = computeOperatorTable(*facts, tableOptions);
     std::vector<OperatorRow> rows = table.rows;
     sortOperatorRows(rows,
                      sortKey.value_or(table.hasDeviceTime ? OperatorSortKey::DeviceTotal : OperatorSortKey::CpuTotal));
@@ -189,7 +196,7 @@ int runOps(const OpsOptions& options)
     if (options.json)
         printJson(table, rows, options.groupByShape);
     else
-        printText(table, rows, options.groupByShape);
+        printText(table, rows, options.groupByShape, *facts);
     return 0;
 }
 
@@ -214,6 +221,7 @@ void addOpsCommand(CLI::App& app)
     command->add_option("--top", options->top, "print the first N rows only (0: all)")->type_name("N")->check(kCount);
     command->add_flag("--group-by-shape", options->groupByShape, "one row per name and input shapes (record_shapes)");
     command->add_flag("--json", options->json, "rows as JSON");
+    addStepsOption(command, options->steps);
     command->add_option("FILE", options->path, "trace (.json or .json.gz)")->type_name("")->required();
     command->callback([options] { exitWith(runOps(*options)); });
 }

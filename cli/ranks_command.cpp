@@ -19,7 +19,23 @@ struct RanksCommandOptions {
     std::size_t top = 20; // collectives listed in the text output (0: all)
     bool json = false;
     bool alignSteps = false;
+    facts::StepRules steps;
 };
+
+// The rule that gave the members' steps; "mixed" when they differ, "none" when no member has
+// steps (members without steps, like a merged file's launcher, do not count).
+std::string stepsSource(const analysis::Workspace& ws)
+{
+    std::string source;
+    for (const auto& m : ws.members()) {
+        if (m.steps.empty())
+            continue;
+        if (!source.empty() && m.stepsSource != source)
+            return "mixed";
+        source = m.stepsSource;
+    }
+    return source.empty() ? "none" : source;
+}
 
 double us(TimeNs ns) { return double(ns) / 1000.0; }
 
@@ -36,6 +52,7 @@ nlohmann::json reportJson(const analysis::Workspace& ws, const analysis::RanksRe
                               {"world_size", id.worldSize},
                               {"rank_inferred", id.rankInferred},
                               {"steps", s.steps},
+                              {"steps_source", ws.members()[s.member].stepsSource},
                               {"step_time_us", us(s.stepTimeMean)},
                               {"kernel_time_us", us(s.kernelTime)},
                               {"collective_time_us", us(s.collectiveTime)},
@@ -73,6 +90,7 @@ nlohmann::json reportJson(const analysis::Workspace& ws, const analysis::RanksRe
                       {"worst_step", v.worstStep},
                       {"worst_step_wait_caused_us", us(v.worstStepWaitCaused)},
                       {"verdict", v.text}};
+    j["steps_source"] = stepsSource(ws); // "steps" (below) is the per-step waits; each rank has its count
     j["steps"] = nlohmann::json::array();
     for (const auto& s : r.steps)
         j["steps"].push_back({{"step", s.step},
@@ -103,7 +121,8 @@ std::string ms(TimeNs ns)
 void printText(const analysis::Workspace& ws, const analysis::RanksReport& r,
                const analysis::AlignmentReport& alignment, std::size_t top)
 {
-    std::printf("%zu rank(s); %s\n\n", ws.size(), alignment.description.c_str());
+    std::printf("%zu rank(s); %s\nsteps from %s\n\n", ws.size(), alignment.description.c_str(),
+                stepsSource(ws).c_str());
     std::printf("%-32s %5s %10s %10s %10s %10s %10s %10s\n", "rank (times in ms)", "steps", "step", "compute",
                 "collective", "wait", "idle", "caused");
     for (const auto& s : r.ranks) {
@@ -112,7 +131,7 @@ void printText(const analysis::Workspace& ws, const analysis::RanksReport& r,
                     ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(), ms(s.collectiveWait).c_str(),
                     ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
     }
-    std::printf("(step: mean ProfilerStep, or the span of the rank's GPU work when it has no steps; the others are "
+    std::printf("(step: mean step time, or the span of the rank's GPU work when it has no steps; the others are "
                 "totals over the steps or that span; caused: the others' wait when this rank arrived last)\n\n%s\n",
                 r.straggler.text.c_str());
     for (const auto& s : r.steps) {
@@ -143,7 +162,7 @@ int runRanks(const RanksCommandOptions& o)
 {
     std::vector<analysis::FileError> errors;
     const auto files = analysis::expandTracePaths(o.paths, errors);
-    auto loaded = analysis::loadWorkspace(files);
+    auto loaded = analysis::loadWorkspace(files, nullptr, 0, o.steps);
     errors.insert(errors.end(), loaded.errors.begin(), loaded.errors.end());
     for (const auto& e : errors)
         std::fprintf(stderr, "kinetoscope-cli ranks: %s: %s\n", e.file.c_str(), e.message.c_str());
@@ -174,7 +193,8 @@ void addRanksCommand(CLI::App& app)
                     "a merged collector file), matches NCCL collectives across ranks per process group, and names\n"
                     "the rank that makes the others wait. Times are on rank 0's clock (baseTimeNanoseconds + ts).\n"
                     "Files that fail to load are reported; the others are analysed.\n"
-                    "--json: ranks, collectives, straggler, steps, alignment, warnings, errors.");
+                    "--json: ranks (each with steps, steps_source), collectives, straggler, steps (per-step waits),\n"
+                    "steps_source, alignment, warnings, errors.");
     command
         ->add_option("--top", options->top,
                      "collectives listed in the text output, longest wait first (default 20; 0: all)")
@@ -183,6 +203,7 @@ void addRanksCommand(CLI::App& app)
     command->add_flag("--align-steps", options->alignSteps,
                       "align ranks at the first common ProfilerStep instead of the absolute clock");
     command->add_flag("--json", options->json, "the report as JSON");
+    addStepsOption(command, options->steps);
     command->add_option("FILE", options->paths, "rank trace files or folders")->type_name("")->required();
     command->callback([options] { exitWith(runRanks(*options)); });
 }

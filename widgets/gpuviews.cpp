@@ -23,6 +23,10 @@ GpuViews::GpuViews(TimelineWidget* timeline, QObject* parent)
     , m_jobs(new JobTracker(this, sharedAnalysisPool()))
 {
     connect(timeline, &TimelineWidget::traceChanged, this, &GpuViews::analyze);
+    connect(timeline, &TimelineWidget::stepRulesChanged, this, [this] {
+        if (m_timeline->trace())
+            analyze(m_timeline->trace());
+    });
     connect(timeline, &TimelineWidget::visibleRangeChanged, this, &GpuViews::followTimeline);
     connect(timeline, &TimelineWidget::rangeSelected, this, &GpuViews::followTimeline);
     connect(timeline, &TimelineWidget::rangeCleared, this, &GpuViews::followTimeline);
@@ -51,7 +55,9 @@ void GpuViews::analyze(std::shared_ptr<const Trace> trace)
         m_summary->setAnalysing();
     m_jobs->start(
         JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
-        [trace = std::move(trace)] { return gpu::makeGpuReport(facts::sharedTraceFacts(trace)); },
+        [trace = std::move(trace), rules = m_timeline ? m_timeline->stepRules() : facts::StepRules{}] {
+            return gpu::makeGpuReport(facts::sharedTraceFacts(trace, rules));
+        },
         [this](const std::shared_ptr<const gpu::GpuReport>& report) { apply(report); },
         [this](const QString& error) {
             qWarning().noquote() << "GPU analysis failed:" << error;

@@ -71,6 +71,10 @@ InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     connect(m_visibleOnly, &QCheckBox::toggled, this, &InsightsPanel::setVisibleRangeOnly);
     if (timeline) {
         connect(timeline, &TimelineWidget::traceChanged, this, &InsightsPanel::analyze);
+        connect(timeline, &TimelineWidget::stepRulesChanged, this, [this] {
+            if (m_timeline->trace())
+                analyze(m_timeline->trace());
+        });
         connect(timeline, &TimelineWidget::visibleRangeChanged, this, &InsightsPanel::onVisibleRangeChanged);
         if (timeline->trace())
             analyze(timeline->trace());
@@ -91,7 +95,9 @@ void InsightsPanel::analyze(std::shared_ptr<const Trace> trace)
     m_countLabel->setText(tr("Insights: analysing…"));
     m_jobs->start(
         JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
-        [trace = std::move(trace)] { return analysis::findInsights(*facts::sharedTraceFacts(trace)); },
+        [trace = std::move(trace), rules = m_timeline ? m_timeline->stepRules() : facts::StepRules{}] {
+            return analysis::findInsights(*facts::sharedTraceFacts(trace, rules));
+        },
         [this](std::vector<analysis::Insight> insights) { apply(std::move(insights)); },
         [this](const QString& error) {
             apply({});
