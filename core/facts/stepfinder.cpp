@@ -93,6 +93,20 @@ std::optional<CounterLabel> counterLabel(std::string_view name)
 
 long long labelNumber(std::string_view name) { return counterLabel(name)->number; }
 
+// Candidate groups of step ranges: more ranges win, then the earlier first one.
+bool moreSteps(const Trace& trace, const std::vector<SliceId>& a, const std::vector<SliceId>& b)
+{
+    if (a.size() != b.size())
+        return a.size() > b.size();
+    const auto first = [&](const std::vector<SliceId>& g) {
+        TimeNs t = std::numeric_limits<TimeNs>::max();
+        for (SliceId s : g)
+            t = std::min(t, trace.slices().start[s]);
+        return t;
+    };
+    return first(a) < first(b);
+}
+
 } // namespace
 
 std::string stepPatternError(const std::string& pattern)
@@ -173,21 +187,22 @@ FoundSteps StepFinder::find(const Trace& trace, const std::vector<bool>& owned) 
         }
     }
 
-    // 3. Top-level labels with a counter; the template with the most ranges wins.
-    std::map<std::string, std::vector<SliceId>> byTemplate;
+    // 3. Top-level labels with a counter; the template and thread with the most ranges win
+    // (one thread's loop: in a merged file of several ranks, the first rank's).
+    std::map<std::pair<std::uint32_t, std::string>, std::vector<SliceId>> byTemplate;
     forEachHostSlice(trace, owned, [&](SliceId s) {
         if (trace.classOf(s) != SliceClass::UserAnnotation)
             return;
         const auto label = counterLabel(trace.str(slices.name[s]));
         if (label && isTopLevel(trace, s))
-            byTemplate[label->prefix].push_back(s);
+            byTemplate[{trace.trackOf(s), label->prefix}].push_back(s);
     });
     const std::vector<SliceId>* best = nullptr;
     const std::string* bestPrefix = nullptr;
-    for (const auto& [prefix, group] : byTemplate) {
-        if (group.size() >= 2 && (!best || group.size() > best->size())) {
+    for (const auto& [key, group] : byTemplate) {
+        if (group.size() >= 2 && (!best || moreSteps(trace, group, *best))) {
             best = &group;
-            bestPrefix = &prefix;
+            bestPrefix = &key.second;
         }
     }
     if (best) {
@@ -202,7 +217,7 @@ FoundSteps StepFinder::find(const Trace& trace, const std::vector<bool>& owned) 
 
     // 4. Optimizer.step#...: each step runs from the previous one's end (the first from the
     // first host event) to the end of its optimizer step.
-    std::map<std::string_view, std::vector<SliceId>> byOptimizer;
+    std::map<std::pair<std::uint32_t, std::string_view>, std::vector<SliceId>> byOptimizer;
     TimeNs firstHost = std::numeric_limits<TimeNs>::max();
     forEachHostSlice(trace, owned, [&](SliceId s) {
         const SliceClass c = trace.classOf(s);
@@ -211,11 +226,11 @@ FoundSteps StepFinder::find(const Trace& trace, const std::vector<bool>& owned) 
         firstHost = std::min(firstHost, slices.start[s]);
         const std::string_view name = trace.str(slices.name[s]);
         if (isHostRange(c) && name.starts_with(kOptimizerStep))
-            byOptimizer[name].push_back(s);
+            byOptimizer[{trace.trackOf(s), name}].push_back(s);
     });
     const std::vector<SliceId>* optimizer = nullptr;
-    for (const auto& [name, group] : byOptimizer) {
-        if (group.size() >= 2 && (!optimizer || group.size() > optimizer->size()))
+    for (const auto& [key, group] : byOptimizer) {
+        if (group.size() >= 2 && (!optimizer || moreSteps(trace, group, *optimizer)))
             optimizer = &group;
     }
     if (optimizer) {
