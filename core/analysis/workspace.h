@@ -90,7 +90,8 @@ class Workspace {
 public:
     // Members' steps are found by `stepRules` (the user's choice, when the traces have no
     // ProfilerStep); analyses of the members build their facts with the same rules.
-    explicit Workspace(facts::StepRules stepRules = {})
+    Workspace() = default;
+    explicit Workspace(facts::StepRules stepRules)
         : m_stepRules(std::move(stepRules))
     {
     }
