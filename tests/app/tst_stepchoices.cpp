@@ -4,6 +4,7 @@
 #include "app/mainwindow.h"
 #include "core/gpu/gpureport.h"
 #include "tests/core/facts/stepvariants.h"
+#include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
 #include "widgets/gpuviews.h"
 #include "widgets/timelinewidget.h"
