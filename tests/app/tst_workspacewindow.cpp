@@ -283,7 +283,9 @@ private Q_SLOTS:
             const Trace& trace = *members[r.member].trace;
             std::vector<TimeNs> optimizerEnds;
             for (SliceId s = 0; s < trace.slices().size(); ++s) {
-                if (members[r.member].ownsSlice(s) && trace.str(trace.slices().name[s]) == "Optimizer.step#SGD.step")
+                const std::uint32_t process = trace.tracks()[trace.trackOf(s)].process;
+                if (members[r.member].ownsProcess(process) && !trace.processes()[process].isDevice
+                    && trace.str(trace.slices().name[s]) == "Optimizer.step#SGD.step")
                     optimizerEnds.push_back(trace.slices().end(s));
             }
             std::sort(optimizerEnds.begin(), optimizerEnds.end());
