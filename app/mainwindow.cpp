@@ -5,6 +5,7 @@
 #include "app/memberdocks.h"
 #include "app/recordingcontroller.h"
 #include "app/shortcutshelp.h"
+#include "app/stepchoices.h"
 #include "app/timelinekeys.h"
 #include "app/traceloadjob.h"
 #include "app/workspacecontroller.h"
@@ -212,6 +213,9 @@ void MainWindow::createDocks()
 
     // GPU metric overlays directly under the timeline, and the GPU summary (issue 5).
     auto* gpuViews = new GpuViews(m_timeline, this);
+    m_stepChoices = new StepChoices(m_timeline, this); // "Use as Steps", remembered per file
+    statusBar()->addPermanentWidget(m_stepChoices->label());
+    connect(gpuViews, &GpuViews::reportReady, m_stepChoices, &StepChoices::showReport);
     centralWidget()->layout()->addWidget(gpuViews->overlay());
     auto* gpuDock = new QDockWidget(tr("GPU Summary"), this);
     gpuDock->setObjectName(QStringLiteral("gpuSummaryDock"));
@@ -590,7 +594,7 @@ void MainWindow::onLoaded(const std::vector<LoadedFile>& loaded)
             failures << tr("%1: %2").arg(QDir::toNativeSeparators(file.path), file.error);
     }
     // A merged collector file that names its ranks opens as those ranks (showWorkspace).
-    const bool namedRanks = ok.size() == 1 && analysis::namesSeveralRanks(*ok.front().trace);
+    const bool namedRanks = ok.size() == 1 && analysis::holdsSeveralRanks(*ok.front().trace);
     if (files.size() == 1 && m_loadKind == OpenKind::Files && !namedRanks) {
         if (!ok.empty()) {
             addRecentFile(ok.front().path);
@@ -619,13 +623,14 @@ void MainWindow::onLoaded(const std::vector<LoadedFile>& loaded)
 void MainWindow::showWorkspace(const std::vector<LoadedFile>& files, OpenKind kind, QStringList messages)
 {
     const bool comparison = kind == OpenKind::Comparison;
-    const bool oneFileOfRanks = files.size() == 1 && !comparison && analysis::namesSeveralRanks(*files.front().trace);
+    const bool oneFileOfRanks = files.size() == 1 && !comparison && analysis::holdsSeveralRanks(*files.front().trace);
     if (files.size() == 1 && !oneFileOfRanks) {
         addRecentFile(files.front().path);
         setTrace(files.front().trace, files.front().path);
     } else if (!files.empty()) {
         if (oneFileOfRanks)
             addRecentFile(files.front().path);
+        m_stepChoices->prepare(QString()); // the ranks' and sides' own steps
         messages << m_workspace->open(
             files, comparison ? WorkspaceController::Kind::Comparison : WorkspaceController::Kind::Ranks);
         const QString title = comparison
@@ -677,6 +682,8 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     m_workspace->clear();
     m_flamePanel->setComparison(nullptr, nullptr);
     m_alignMenu->setEnabled(false);
+    if (!newerSnapshot)
+        m_stepChoices->prepare(path);
     if (newerSnapshot)
         m_timeline->setNewerSnapshot(trace);
     else

@@ -31,6 +31,7 @@ class DiffPanel;
 class FlameGraphPanel;
 class RanksPanel;
 struct LoadedFile;
+class StepChoices;
 class WorkspaceController;
 class SearchBar;
 class TimelineWidget;
@@ -125,6 +126,7 @@ private:
     QDockWidget* m_diffDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;
     WorkspaceController* m_workspace = nullptr;
+    StepChoices* m_stepChoices = nullptr;
     QMenu* m_alignMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -10,6 +10,8 @@
 //   2. Declare addFooCommand below, call it from main.cpp, add the file to cli/CMakeLists.txt.
 // Usage errors (unknown option, missing or bad value, extra argument) exit with 2 and name the
 // option; `--help` works on every subcommand and `--opt=value` is accepted everywhere.
+#include "core/facts/stepfinder.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -44,6 +46,25 @@ inline const CLI::Validator kCount(
         return {};
     },
     "");
+
+// --steps NAME|REGEX: the user's steps for traces without ProfilerStep#N (facts::StepFinder);
+// a bad regex is a usage error naming the option.
+inline void addStepsOption(CLI::App* command, facts::StepRules& rules)
+{
+    const CLI::Validator pattern(
+        [](const std::string& text) -> std::string {
+            if (text.empty())
+                return "needs a slice name or a regular expression";
+            const std::string error = facts::stepPatternError(text);
+            return error.empty() ? std::string() : "'" + text + "' is " + error;
+        },
+        "");
+    command
+        ->add_option("--steps", rules.userPattern,
+                     "steps without ProfilerStep#N: ranges named NAME, or whose names match REGEX")
+        ->type_name("NAME|REGEX")
+        ->check(pattern);
+}
 
 void addInfoCommand(CLI::App& app);
 void addGpuCommand(CLI::App& app);

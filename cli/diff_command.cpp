@@ -20,6 +20,7 @@ struct DiffCommandOptions {
     bool json = false;
     bool families = false;
     bool groupByShape = false;
+    facts::StepRules steps;
 };
 
 std::string cell(double ns, bool present)
@@ -65,8 +66,9 @@ void printTable(const char* title, const std::vector<analysis::DiffRow>& rows, s
 
 void printText(const analysis::DiffReport& r, const DiffCommandOptions& o)
 {
-    std::printf("BASE %s: %zu steps, %s\nNEW  %s: %zu steps, %s\n\n%s\n", r.base.file.c_str(), r.base.steps,
-                r.base.device.c_str(), r.neu.file.c_str(), r.neu.steps, r.neu.device.c_str(), r.summary.c_str());
+    std::printf("BASE %s: %zu steps from %s, %s\nNEW  %s: %zu steps from %s, %s\n\n%s\n", r.base.file.c_str(),
+                r.base.steps, r.base.stepsSource.c_str(), r.base.device.c_str(), r.neu.file.c_str(), r.neu.steps,
+                r.neu.stepsSource.c_str(), r.neu.device.c_str(), r.summary.c_str());
     for (const auto& note : r.notes)
         std::printf("note: %s\n", note.c_str());
     printTable("Step time breakdown (per step)", r.categories, 0, false);
@@ -79,12 +81,13 @@ void printText(const analysis::DiffReport& r, const DiffCommandOptions& o)
 
 int runDiff(const DiffCommandOptions& o)
 {
-    auto loaded = analysis::loadDiffPair(o.base, o.neu);
+    auto loaded = analysis::loadDiffPair(o.base, o.neu, nullptr, o.steps);
     if (loaded.error) {
         std::fprintf(stderr, "kinetoscope-cli diff: %s\n", loaded.error->c_str());
         return 1;
     }
     analysis::DiffOptions options;
+    options.stepRules = o.steps;
     options.kernelFamilies = o.families;
     options.groupOpsByInputShapes = o.groupByShape;
     const auto report = analysis::diffTraces(loaded.workspace.members()[0], loaded.workspace.members()[1], options);
@@ -104,13 +107,15 @@ void addDiffCommand(CLI::App& app)
     auto options = std::make_shared<DiffCommandOptions>();
     auto* command = app.add_subcommand("diff", "compare two traces: step time, categories, operators, kernels, copies");
     command->footer("Compares BASE and NEW: step time, the step-time breakdown, operators, kernels and memcpy\n"
-                    "kinds, each BASE / NEW / delta, per step (averaged over each side's ProfilerSteps; counts are\n"
-                    "totals). Sorted by |delta|. --json: base, new (file, steps, step_time_us), speedup, summary,\n"
-                    "notes, categories, kernels, kernel_families, ops, memcpy.");
+                    "kinds, each BASE / NEW / delta, per step (averaged over each side's steps: ProfilerStep#N, else\n"
+                    "--steps, counter labels or Optimizer.step; counts are totals). Sorted by |delta|.\n"
+                    "--json: base, new (file, steps, steps_source, step_time_us), steps and steps_source ({base,\n"
+                    "new}), speedup, summary, notes, categories, kernels, kernel_families, ops, memcpy.");
     command->add_option("--top", options->top, "rows per table (default 20; 0: all)")->type_name("N")->check(kCount);
     command->add_flag("--families", options->families, "kernels grouped by family (GEMM, attention, elementwise, ...)");
     command->add_flag("--group-by-shape", options->groupByShape, "operators per name and input shapes (record_shapes)");
     command->add_flag("--json", options->json, "the report as JSON");
+    addStepsOption(command, options->steps);
     command->add_option("BASE", options->base, "the trace before (.json or .json.gz)")->type_name("")->required();
     command->add_option("NEW", options->neu, "the trace after")->type_name("")->required();
     command->callback([options] { exitWith(runDiff(*options)); });

@@ -24,6 +24,7 @@ struct GpuOptions {
     std::string path;
     bool json = false;
     bool pluginCompat = false;
+    facts::StepRules steps;
 };
 
 double toUs(double ns) { return ns / 1000.0; }
@@ -47,8 +48,9 @@ void printNvprofSection(const char* title, const std::vector<gpu::NvprofRow>& ro
 void printText(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBreakdown& b, const gpu::NvprofSummary& nv)
 {
     const auto& w = a.windows;
-    std::printf("Steps window: %s (%zu steps)   global window: %s\n", formatDuration(w.stepsSpan()).c_str(),
-                w.steps.size(), formatDuration(w.globalSpan()).c_str());
+    std::printf("Steps window: %s (%zu step(s), steps from %s)   global window: %s\n",
+                formatDuration(w.stepsSpan()).c_str(), w.steps.size(), w.sourceName.c_str(),
+                formatDuration(w.globalSpan()).c_str());
     if (!w.hasHostEvents)
         std::printf("  (no host events: the steps window is the global window)\n");
     for (const auto& s : a.summaries) {
@@ -92,7 +94,7 @@ int runGpu(const GpuOptions& options)
         return 1;
     }
     const Trace& trace = *loaded.trace;
-    const gpu::GpuReportParts parts = gpu::computeGpuReportParts(trace, options.pluginCompat);
+    const gpu::GpuReportParts parts = gpu::computeGpuReportParts(trace, options.pluginCompat, options.steps);
     if (options.json)
         std::cout << gpu::gpuReportJson(trace, parts).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                   << '\n';
@@ -111,9 +113,12 @@ void addGpuCommand(CLI::App& app)
     command->footer("GPU Utilization, Est. SM Efficiency and Est. Achieved Occupancy per GPU over the steps window,\n"
                     "the step-time breakdown, and nvprof's GPU activities / API calls.\n\n"
                     "--plugin-compat counts GPU-side ProfilerStep copies as steps and keeps the free-time reset,\n"
-                    "as TensorBoard's profiler plugin did.");
+                    "as TensorBoard's profiler plugin did.\n\n"
+                    "Steps: ProfilerStep#N, else --steps, else top-level labels with a counter (step0, step1,\n"
+                    "...), else repeated Optimizer.step#...; --json steps and steps_source say which.");
     command->add_flag("--json", options->json, "machine-readable output");
     command->add_flag("--plugin-compat", options->pluginCompat, "TensorBoard profiler plugin's Overview numbers");
+    addStepsOption(command, options->steps);
     command->add_option("FILE", options->path, "trace (.json or .json.gz)")->type_name("")->required();
     command->callback([options] { exitWith(runGpu(*options)); });
 }

@@ -41,9 +41,26 @@ void printText(const std::vector<analysis::Insight>& insights, const std::vector
     }
 }
 
+void printStepsHeader(const std::vector<std::string>& files,
+                      const std::vector<std::shared_ptr<const facts::TraceFacts>>& traces)
+{
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+        const facts::TraceFacts& t = *traces[i];
+        if (files.size() > 1)
+            std::cout << files[i] << ": ";
+        if (t.hasSteps())
+            std::printf("%zu step(s) from %s, mean %s; per-step times are averages over them\n", t.windows.steps.size(),
+                        t.windows.sourceName.c_str(), formatDuration(t.meanStepTime()).c_str());
+        else
+            std::printf("no steps found: per-step times are over the whole trace (--steps NAME|REGEX picks them)\n");
+    }
+    std::cout << '\n';
+}
+
 struct InsightsOptions {
     std::vector<std::string> files;
     bool json = false;
+    facts::StepRules steps;
 };
 
 int runInsights(const InsightsOptions& options)
@@ -57,15 +74,17 @@ int runInsights(const InsightsOptions& options)
                          loaded.fatal ? loaded.fatal->located().c_str() : "cancelled");
             return 1;
         }
-        traces.push_back(facts::makeTraceFacts(loaded.trace));
+        traces.push_back(facts::makeTraceFacts(loaded.trace, options.steps));
     }
     const auto insights = analysis::findInsights(traces);
-    if (options.json)
+    if (options.json) {
         std::cout << analysis::insightsToJson(insights, traces, files)
                          .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
                   << '\n';
-    else
+    } else {
+        printStepsHeader(files, traces);
         printText(insights, files, traces);
+    }
     return 0;
 }
 
@@ -77,9 +96,11 @@ void addInsightsCommand(CLI::App& app)
     auto* command = app.add_subcommand("insights", "what to fix: findings with time per step, evidence and advice");
     command->footer("Findings with the time they cost per step, the events that prove them and the fix.\n"
                     "Several FILEs are the ranks of one run.\n\n"
-                    "--json: {\"insights\":[{\"id\",\"severity\",\"title\",\"time_us\",\"share\",\n"
-                    "        \"evidence\":[{\"name\",\"ts_us\",\"dur_us\",\"track\"}],\"advice\",...}]}");
+                    "--json: {\"steps\",\"steps_source\",\"insights\":[{\"id\",\"severity\",\"title\",\"time_us\",\n"
+                    "        \"share\",\"evidence\":[{\"name\",\"ts_us\",\"dur_us\",\"track\"}],\"advice\",...}],\n"
+                    "        \"traces\":[{\"steps\",\"steps_source\",\"mean_step_us\",\"file\"}]}");
     command->add_flag("--json", options->json, "machine-readable output");
+    addStepsOption(command, options->steps);
     command->add_option("FILE", options->files, "trace files (.json or .json.gz); several = ranks of one run")
         ->type_name("")
         ->required();

@@ -1,6 +1,7 @@
 // kinetoscope-cli ops: the operator table torch's key_averages().table() prints.
 #include "cli/command.h"
 #include "core/analysis/opcosts.h"
+#include "core/facts/tracefacts.h"
 #include "core/loading/loader.h"
 #include "core/stats/operatortable.h"
 #include "core/stats/operatortablejson.h"
@@ -25,6 +26,7 @@ struct OpsOptions {
     bool json = false;
     bool roofline = false;
     std::string peakTflops, peakTbps;
+    facts::StepRules steps;
 };
 
 using analysis::RowRoofline;
@@ -126,7 +128,7 @@ std::string truncated(const std::string& text, std::size_t width)
 }
 
 void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows, bool shapes,
-               const std::vector<RowRoofline>* roofline)
+               const std::vector<RowRoofline>* roofline, const facts::TraceFacts& facts)
 {
     constexpr std::size_t kNameWidth = 55, kShapesWidth = 35, kWidth = 12;
     std::size_t nameWidth = 4;
@@ -179,6 +181,9 @@ void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows,
     std::cout << "Self CPU time total: " << formatTime(table.selfCpuTotal) << '\n';
     if (table.hasDeviceTime)
         std::cout << "Self CUDA time total: " << formatTime(table.selfDeviceTotal) << '\n';
+    // The table covers the whole trace (as key_averages does); the steps say what it spans.
+    std::cout << "Steps: " << (facts.hasSteps() ? facts.windows.steps.size() : 0) << " from "
+              << facts.windows.sourceName << '\n';
 }
 
 // The operator table's JSON rows (core/stats/operatortablejson.h), each with its FLOPs,
@@ -235,7 +240,8 @@ int runOps(const OpsOptions& options)
     OperatorTableOptions tableOptions;
     tableOptions.groupByInputShapes = options.groupByShape;
     const Trace& trace = *loaded.trace;
-    const OperatorTable table = computeOperatorTable(trace, tableOptions);
+    const auto facts = facts::makeTraceFacts(loaded.trace, options.steps);
+    const OperatorTable table = computeOperatorTable(*facts, tableOptions);
     const std::vector<OperatorRow> rows = operatorReportRows(table, {sortKey, options.top, options.groupByShape});
     const auto costs = analysis::OpCosts::ofRows(trace, rows);
     if (costs.absurdOps())
@@ -250,7 +256,7 @@ int runOps(const OpsOptions& options)
         printJson(table, rows, options.groupByShape, roofline);
         return 0;
     }
-    printText(table, rows, options.groupByShape, options.roofline ? &roofline : nullptr);
+    printText(table, rows, options.groupByShape, options.roofline ? &roofline : nullptr, *facts);
     if (options.roofline)
         std::cout << "Peaks: " << (peaks.name.empty() ? std::string("unknown device") : peaks.name) << " ("
                   << (peaks.source.empty() ? std::string("no datasheet entry: use --peak-tflops/--peak-tbps")
@@ -288,6 +294,7 @@ void addOpsCommand(CLI::App& app)
                      "compute roofs in TFLOP/s: one for all, or fp64=,fp32=,tf32=,bf16=,fp8=")
         ->type_name("PEAK");
     command->add_option("--peak-tbps", options->peakTbps, "memory roof in TB/s")->type_name("TBPS");
+    addStepsOption(command, options->steps);
     command->add_option("FILE", options->path, "trace (.json or .json.gz)")->type_name("")->required();
     command->callback([options] { exitWith(runOps(*options)); });
 }

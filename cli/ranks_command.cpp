@@ -22,6 +22,7 @@ struct RanksCommandOptions {
     std::size_t top = 20; // collectives listed in the text output (0: all)
     bool json = false;
     bool alignSteps = false;
+    facts::StepRules steps;
 };
 
 std::string ms(TimeNs ns)
@@ -35,6 +36,7 @@ std::string ms(TimeNs ns)
 struct RankSet {
     std::vector<analysis::TraceIdentity> identities; // per member
     std::vector<std::string> warnings; // the workspace's (different runs, duplicate ranks, ...)
+    std::vector<std::string> stepsSources; // per member: the rule that gave its steps
 };
 
 void printText(const RankSet& ws, const analysis::RanksReport& r, const analysis::AlignmentReport& alignment,
@@ -49,7 +51,7 @@ void printText(const RankSet& ws, const analysis::RanksReport& r, const analysis
                     ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(), ms(s.collectiveWait).c_str(),
                     ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
     }
-    std::printf("(step: mean ProfilerStep, or the span of the rank's GPU work when it has no steps; the others are "
+    std::printf("(step: mean step time, or the span of the rank's GPU work when it has no steps; the others are "
                 "totals over the steps or that span; caused: the others' wait when this rank arrived last)\n\n%s\n",
                 r.straggler.text.c_str());
     for (const auto& s : r.steps) {
@@ -80,7 +82,7 @@ void printReport(const RanksCommandOptions& o, const RankSet& set, const analysi
                  const std::vector<analysis::FileError>& errors, const analysis::AlignmentReport& alignment)
 {
     if (o.json)
-        std::cout << analysis::ranksReportJson(set.identities, set.warnings, report, errors, alignment)
+        std::cout << analysis::ranksReportJson(set.identities, set.warnings, report, errors, alignment, set.stepsSources)
                          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                   << '\n';
     else
@@ -132,7 +134,7 @@ int runRanks(const RanksCommandOptions& o)
         return runRanksOnSummaries(o);
     std::vector<analysis::FileError> errors;
     const auto files = analysis::expandTracePaths(o.paths, errors);
-    auto loaded = analysis::loadWorkspace(files);
+    auto loaded = analysis::loadWorkspace(files, nullptr, 0, o.steps);
     errors.insert(errors.end(), loaded.errors.begin(), loaded.errors.end());
     for (const auto& e : errors)
         std::fprintf(stderr, "kinetoscope-cli ranks: %s: %s\n", e.file.c_str(), e.message.c_str());
@@ -143,8 +145,10 @@ int runRanks(const RanksCommandOptions& o)
     }
     const auto alignment = o.alignSteps ? ws.alignAtStep() : ws.alignAbsoluteClock();
     RankSet set;
-    for (const auto& m : ws.members())
+    for (const auto& m : ws.members()) {
         set.identities.push_back(m.identity);
+        set.stepsSources.push_back(m.stepsSource);
+    }
     set.warnings = ws.warnings();
     printReport(o, set, analysis::analyzeRanks(ws), errors, alignment);
     return 0;
@@ -182,6 +186,7 @@ void addRanksCommand(CLI::App& app)
     command->add_flag("--align-steps", options->alignSteps,
                       "align ranks at the first common ProfilerStep instead of the absolute clock");
     command->add_flag("--json", options->json, "the report as JSON");
+    addStepsOption(command, options->steps);
     command->add_option("FILE", options->paths, "rank trace files or folders")->type_name("")->required();
     command->callback([options] { exitWith(runRanks(*options)); });
 }

@@ -145,8 +145,12 @@ void GpuSummaryPanel::setReport(const std::shared_ptr<const gpu::GpuReport>& rep
     QString text = tr("Steps window %1 (%n step(s)), trace window %2.", nullptr, int(w.steps.size()))
                        .arg(QString::fromStdString(formatDuration(w.stepsSpan())),
                             QString::fromStdString(formatDuration(w.globalSpan())));
-    if (!w.hasProfilerSteps)
-        text += QLatin1Char(' ') + tr("No ProfilerStep in this trace: one step spans the host events.");
+    if (w.source == facts::StepSource::None)
+        text += QLatin1Char(' ')
+            + tr("No steps found (no ProfilerStep, step labels or Optimizer.step): one step spans the host events; "
+                 "right-click a range ▸ Use as Steps to choose them.");
+    else
+        text += QLatin1Char(' ') + tr("Steps from %1.").arg(QString::fromStdString(w.sourceName));
     if (report->analysis.summaries.empty())
         text += QLatin1Char(' ') + tr("No kernels with a device: no GPU metrics.");
     m_window->setText(text);

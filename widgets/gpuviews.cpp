@@ -22,6 +22,10 @@ GpuViews::GpuViews(TimelineWidget* timeline, QObject* parent)
     , m_summary(new GpuSummaryPanel)
 {
     connect(timeline, &TimelineWidget::traceChanged, this, &GpuViews::analyze);
+    connect(timeline, &TimelineWidget::stepRulesChanged, this, [this] {
+        if (m_timeline->trace())
+            analyze(m_timeline->trace());
+    });
     connect(timeline, &TimelineWidget::visibleRangeChanged, this, &GpuViews::followTimeline);
     connect(timeline, &TimelineWidget::rangeSelected, this, &GpuViews::followTimeline);
     connect(timeline, &TimelineWidget::rangeCleared, this, &GpuViews::followTimeline);
@@ -92,7 +96,9 @@ void GpuViews::analyzeMember(std::uint32_t member)
     std::shared_ptr<const Trace> trace = m_timeline->traceAt(member);
     jobsFor(member)->start(
         JobTracker::letFinishIf(m_timeline->showsNewerSnapshot()),
-        [trace = std::move(trace)] { return gpu::makeGpuReport(facts::sharedTraceFacts(trace)); },
+        [trace = std::move(trace), rules = m_timeline->stepRules()] {
+            return gpu::makeGpuReport(facts::sharedTraceFacts(trace, rules));
+        },
         [this, member](const std::shared_ptr<const gpu::GpuReport>& report) { apply(member, report); },
         [this, member](const QString& error) {
             qWarning().noquote() << "GPU analysis failed:" << error;

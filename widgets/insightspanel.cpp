@@ -92,6 +92,10 @@ InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     connect(m_allMembers, &QCheckBox::toggled, this, &InsightsPanel::setAllMembers);
     if (timeline) {
         connect(timeline, &TimelineWidget::traceChanged, this, &InsightsPanel::analyze);
+        connect(timeline, &TimelineWidget::stepRulesChanged, this, [this] {
+            if (m_timeline->trace())
+                analyze(m_timeline->trace());
+        });
         connect(timeline, &TimelineWidget::visibleRangeChanged, this, &InsightsPanel::onVisibleRangeChanged);
         if (timeline->trace())
             analyze(timeline->trace());
@@ -142,7 +146,9 @@ void InsightsPanel::request()
         const std::uint32_t member = m_member;
         m_jobs->start(
             JobTracker::letFinishIf(m_timeline->showsNewerSnapshot()),
-            [trace = m_timeline->traceAt(member)] { return analysis::findInsights(*facts::sharedTraceFacts(trace)); },
+            [trace = m_timeline->traceAt(member), rules = m_timeline->stepRules()] {
+                return analysis::findInsights(*facts::sharedTraceFacts(trace, rules));
+            },
             [this, member](std::vector<analysis::Insight> insights) {
                 for (analysis::Insight& insight : insights)
                     insight.traceIndex = int(member);
@@ -167,10 +173,10 @@ void InsightsPanel::request()
         }
     }
     m_jobs->start(
-        [traces = std::move(traces)] {
+        [traces = std::move(traces), rules = m_timeline->stepRules()] {
             std::vector<std::shared_ptr<const facts::TraceFacts>> facts;
             for (const auto& trace : traces)
-                facts.push_back(facts::sharedTraceFacts(trace));
+                facts.push_back(facts::sharedTraceFacts(trace, rules));
             return analysis::findInsights(std::span<const std::shared_ptr<const facts::TraceFacts>>(facts));
         },
         [this, memberOf = std::move(memberOf)](std::vector<analysis::Insight> insights) {

@@ -130,7 +130,8 @@ void RanksPanel::setReport(std::shared_ptr<const analysis::RanksReport> report, 
     m_rankModel->setHorizontalHeaderLabels({tr("Rank"), tr("Steps"), tr("Step time"), tr("Compute"), tr("Collectives"),
                                             tr("Wait"), tr("Idle"), tr("Wait caused"), tr("Last arrivals")});
     m_rankModel->horizontalHeaderItem(2)->setToolTip(
-        tr("Mean ProfilerStep; without steps, the span of the rank's GPU work (the others are totals over it)"));
+        tr("Mean step (ProfilerStep, else step labels or Optimizer.step); without steps, the span of the rank's "
+           "GPU work (the others are totals over it)"));
     for (const analysis::RankSummary& rank : m_report->ranks) {
         const QString label = labels.value(int(rank.member), QString::number(rank.rank));
         QList<QStandardItem*> row{textItem(label),

@@ -11,6 +11,9 @@
 //   - Shift+drag on the tracks or a drag on the ruler selects a time range (F zooms to it,
 //     Esc clears it): rangeSelected(start, end) / rangeCleared() report it, and
 //     focusRange() is that range when there is one, else the visible range;
+//   - the user's steps (timelinesteps.cpp): a slice's context menu chooses its name (or a
+//     pattern, through stepsDialogRequested) as the steps of traces without ProfilerStep;
+//     stepRulesChanged() tells the analyses, which build their facts with stepRules();
 //   - the track layout (timelinetracks.cpp): pinned tracks, GPU first, folded Python lanes
 //     and groups dragged by their header, from the label column's context menu, kept per
 //     trace kind in QSettings; GPU metric tracks in each GPU's group after setGpuReport().
@@ -20,6 +23,7 @@
 // tracks); selections, history and highlights are per trace (TraceSlice), and
 // cross-trace links (matched collectives) are drawn on selection or all on a toggle.
 // Everything here runs on the GUI thread; the traces are immutable and shared read-only.
+#include "core/facts/stepfinder.h"
 #include "core/timeline/contentextent.h"
 #include "core/timeline/navigationhistory.h"
 #include "core/timeline/tracklayout.h"
@@ -122,6 +126,8 @@ public:
         return trackLayout().isMetricCollapsed(process, metric);
     }
     bool showsGpuMetricTracks() const { return m_gpuMetricTracks; }
+    // The user's choice of steps for the primary trace (facts::StepRules; empty: none).
+    const facts::StepRules& stepRules() const { return m_stepRules; }
     // What the tooltip shows at a viewport point (a slice, a counter's or GPU metric's
     // value); empty where there is nothing.
     QString toolTipTextAt(const QPoint& pos) const;
@@ -197,6 +203,8 @@ public Q_SLOTS:
     void setGpuReport(std::shared_ptr<const ks::gpu::GpuReport> report);
     // Off: no GPU metric tracks (the separate overlay block shows them instead).
     void setGpuMetricTracksShown(bool shown);
+    // The user's steps (timelinesteps.cpp); stepRulesChanged() when they differ.
+    void setStepRules(ks::facts::StepRules rules);
     // In the primary trace's time.
     void setSelectedRange(ks::TimeNs start, ks::TimeNs end);
     void clearSelectedRange();
@@ -217,6 +225,9 @@ Q_SIGNALS:
     void historyChanged();
     void rangeSelected(ks::TimeNs start, ks::TimeNs end);
     void rangeCleared();
+    void stepRulesChanged(const ks::facts::StepRules& rules);
+    // "Use as Steps…" on a slice: the host asks for a name or pattern, starting from `name`.
+    void stepsDialogRequested(const QString& name);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -274,6 +285,8 @@ private:
     void ensureVisible(TraceSlice target);
     void followFlow(bool incoming);
     void showTraces(std::vector<TimelineTrace> traces);
+    // The context menu of a slice of the primary trace: its name as the steps (timelinesteps.cpp).
+    void execSliceMenu(SliceId slice, const QPoint& globalPos);
     void rebuildLayout();
     void updateScrollBars();
     // The view in axis time (every trace's times plus its offset).
@@ -342,6 +355,7 @@ private:
     bool m_gpuReportCarried = false;
     bool m_showsNewerSnapshot = false;
     bool m_gpuMetricTracks = true;
+    facts::StepRules m_stepRules;
     std::uint32_t m_groupDrag = kNoIndex; // the process whose header is dragged
 };
 

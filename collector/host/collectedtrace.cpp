@@ -449,6 +449,8 @@ private:
                 m_builder.addMetadata("cuda_runtime_version", std::to_string(hello.runtimeVersion));
         }
         m_builder.addMetadata("displayTimeUnit", "\"ms\"");
+        if (!options.stepMarker.empty())
+            m_builder.addMetadata("stepMarker", nlohmann::json(options.stepMarker).dump());
         addDistributedInfo(m_builder, m_processes);
         m_builder.addMetadata("baseTimeNanoseconds", std::to_string(options.baseNs));
         std::vector<DeviceProperties> properties;

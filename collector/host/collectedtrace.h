@@ -15,6 +15,9 @@ namespace ks::collector {
 struct TraceBuildOptions {
     std::int64_t baseNs = 0; // Unix-epoch ns of ts 0 (session start floored to 1 s)
     std::shared_ptr<const TextArena> arena;
+    // --step-marker: written as the "stepMarker" metadata, so that viewers can say that the
+    // ProfilerStep#N ranges are the marker's (facts::StepSource::StepMarker).
+    std::string stepMarker;
 };
 
 // GPU rows use pid = device index, as kineto writes them; in a file of several processes, the

@@ -189,6 +189,7 @@ TraceBuildOptions CollectorSession::buildOptions() const
     TraceBuildOptions options;
     options.baseNs = m_baseNs;
     options.arena = m_arena;
+    options.stepMarker = m_options.stepMarker;
     return options;
 }
 

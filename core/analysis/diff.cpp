@@ -25,16 +25,17 @@ struct SideData {
     double perStep = 1.0; // divisor turning window totals into per-step figures
 };
 
-SideData analyzeSide(const WorkspaceMember& member)
+SideData analyzeSide(const WorkspaceMember& member, const facts::StepRules& stepRules)
 {
     const Trace& trace = *member.trace;
     SideData d;
     d.side.file = member.identity.file;
-    d.facts = facts::sharedTraceFacts(member.trace);
+    d.facts = facts::sharedTraceFacts(member.trace, stepRules);
     const auto& windows = d.facts->windows;
     d.breakdown = gpu::computeStepBreakdown(trace, d.facts->kinds, windows);
     const bool hasSteps = d.facts->hasSteps() && !member.steps.empty();
     d.side.steps = hasSteps ? windows.steps.size() : 0;
+    d.side.stepsSource = hasSteps ? windows.sourceName : std::string("none");
     d.side.windowStart = hasSteps ? windows.stepsStart : trace.startTime();
     d.side.windowEnd = hasSteps ? windows.stepsEnd : trace.endTime();
     if (hasSteps) {
@@ -242,7 +243,7 @@ std::string kernelFamily(std::string_view name)
 DiffReport diffTraces(const WorkspaceMember& base, const WorkspaceMember& neu, const DiffOptions& options)
 {
     DiffReport r;
-    const SideData b = analyzeSide(base), n = analyzeSide(neu);
+    const SideData b = analyzeSide(base, options.stepRules), n = analyzeSide(neu, options.stepRules);
     r.base = b.side;
     r.neu = n.side;
     if (r.neu.stepTimeNs > 0)
@@ -277,7 +278,7 @@ DiffReport diffTraces(const WorkspaceMember& base, const WorkspaceMember& neu, c
     for (const auto* side : {&r.base, &r.neu}) {
         if (side->steps == 0)
             r.notes.push_back(std::string(side == &r.base ? "BASE" : "NEW")
-                              + " has no ProfilerStep: its whole span is compared as one step");
+                              + " has no steps: its whole span is compared as one step");
     }
     if (!r.base.device.empty() && !r.neu.device.empty() && r.base.device != r.neu.device)
         r.notes.push_back("the runs used different GPUs: BASE " + r.base.device + ", NEW " + r.neu.device);
@@ -289,7 +290,8 @@ DiffReport diffTraces(const WorkspaceMember& base, const WorkspaceMember& neu, c
     return r;
 }
 
-LoadedDiff loadDiffPair(const std::string& basePath, const std::string& newPath, MultiLoadProgress* progress)
+LoadedDiff loadDiffPair(const std::string& basePath, const std::string& newPath, MultiLoadProgress* progress,
+                        const facts::StepRules& stepRules)
 {
     LoadedDiff out;
     auto results = loadTraceFiles({basePath, newPath}, progress, 2);
@@ -309,14 +311,14 @@ LoadedDiff loadDiffPair(const std::string& basePath, const std::string& newPath,
             return out;
         }
     }
-    out.workspace = diffWorkspace(results[0].trace, basePath, results[1].trace, newPath);
+    out.workspace = diffWorkspace(results[0].trace, basePath, results[1].trace, newPath, stepRules);
     return out;
 }
 
 Workspace diffWorkspace(std::shared_ptr<const Trace> base, const std::string& basePath,
-                        std::shared_ptr<const Trace> neu, const std::string& newPath)
+                        std::shared_ptr<const Trace> neu, const std::string& newPath, const facts::StepRules& stepRules)
 {
-    Workspace workspace;
+    Workspace workspace(stepRules);
     workspace.add(std::move(base), basePath, false);
     workspace.add(std::move(neu), newPath, false);
     workspace.alignAtStep();

@@ -5,8 +5,9 @@
 //
 // Everything is counted inside each side's steps window (the TensorBoard plugin's [S, E],
 // which covers the GPU work of the steps) and times are averages per step, so runs with
-// different step counts compare; counts are totals inside the window. Without ProfilerStep
-// events the whole spans are compared (one "step" each) and the notes say so.
+// different step counts compare; counts are totals inside the window. Steps are ProfilerStep#N,
+// else what facts::StepFinder finds; without steps the whole spans are compared (one "step"
+// each) and the notes say so.
 #include "core/analysis/workspace.h"
 
 #include <optional>
@@ -17,8 +18,9 @@ namespace ks::analysis {
 
 struct DiffSide {
     std::string file;
-    std::size_t steps = 0; // ProfilerStep#N in the window; 0: whole span compared
-    double stepTimeNs = 0; // mean ProfilerStep#N duration (the span when no steps)
+    std::size_t steps = 0; // steps in the window; 0: whole span compared
+    std::string stepsSource = "none"; // the rule that found them (facts::FoundSteps::sourceName)
+    double stepTimeNs = 0; // mean step duration (the span when no steps)
     TimeNs windowStart = 0, windowEnd = 0;
     std::string device; // first GPU's name, "" if unknown
 };
@@ -42,6 +44,7 @@ struct DiffRow {
 };
 
 struct DiffOptions {
+    facts::StepRules stepRules; // the workspace's (Workspace::stepRules)
     bool groupOpsByInputShapes = false;
     bool kernelFamilies = false; // kernels grouped by family instead of full name
 };
@@ -72,10 +75,12 @@ struct LoadedDiff {
     Workspace workspace; // member 0 BASE, member 1 NEW, aligned at the first common step
     std::optional<std::string> error;
 };
-LoadedDiff loadDiffPair(const std::string& basePath, const std::string& newPath, MultiLoadProgress* progress = nullptr);
 // Two loaded traces as loadDiffPair pairs them: member 0 BASE, member 1 NEW, aligned at the
 // first common step.
 Workspace diffWorkspace(std::shared_ptr<const Trace> base, const std::string& basePath,
-                        std::shared_ptr<const Trace> neu, const std::string& newPath);
+                        std::shared_ptr<const Trace> neu, const std::string& newPath,
+                        const facts::StepRules& stepRules = {});
+LoadedDiff loadDiffPair(const std::string& basePath, const std::string& newPath, MultiLoadProgress* progress = nullptr,
+                        const facts::StepRules& stepRules = {});
 
 } // namespace ks::analysis

@@ -10,7 +10,11 @@ double us(double ns) { return std::round(ns) / 1000.0; }
 
 nlohmann::json sideJson(const DiffSide& side)
 {
-    return {{"file", side.file}, {"steps", side.steps}, {"step_time_us", us(side.stepTimeNs)}, {"device", side.device}};
+    return {{"file", side.file},
+            {"steps", side.steps},
+            {"steps_source", side.stepsSource},
+            {"step_time_us", us(side.stepTimeNs)},
+            {"device", side.device}};
 }
 
 template <class Fill>
@@ -35,6 +39,8 @@ nlohmann::json diffReportJson(const DiffReport& r, std::size_t top, bool familie
     nlohmann::json j;
     j["base"] = sideJson(r.base);
     j["new"] = sideJson(r.neu);
+    j["steps"] = {{"base", r.base.steps}, {"new", r.neu.steps}};
+    j["steps_source"] = {{"base", r.base.stepsSource}, {"new", r.neu.stepsSource}};
     j["speedup"] = r.speedup;
     j["summary"] = r.summary;
     j["notes"] = r.notes;

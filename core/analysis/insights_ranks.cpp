@@ -31,7 +31,7 @@ std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const fac
 {
     if (traces.size() < 2)
         return std::nullopt;
-    Workspace workspace;
+    Workspace workspace(traces.front()->stepRules);
     for (const auto& facts : traces)
         workspace.add(facts->trace, {}, /*splitMergedRanks=*/false);
     workspace.sortByRank();

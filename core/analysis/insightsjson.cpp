@@ -41,7 +41,24 @@ nlohmann::ordered_json insightsToJson(const std::vector<Insight>& insights,
             j["file"] = files[std::size_t(insight.traceIndex)];
         list.push_back(std::move(j));
     }
-    return nlohmann::ordered_json{{"insights", std::move(list)}};
+    // The steps "per step" divides by: the first trace's at the top, each trace's in "traces".
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    nlohmann::ordered_json perTrace = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+        nlohmann::ordered_json t{{"steps", traces[i]->hasSteps() ? traces[i]->windows.steps.size() : 0},
+                                 {"steps_source", traces[i]->windows.sourceName},
+                                 {"mean_step_us", double(traces[i]->meanStepTime()) / 1000.0}};
+        if (i < files.size() && !files[i].empty())
+            t["file"] = files[i];
+        if (i == 0) {
+            out["steps"] = t["steps"];
+            out["steps_source"] = t["steps_source"];
+        }
+        perTrace.push_back(std::move(t));
+    }
+    out["insights"] = std::move(list);
+    out["traces"] = std::move(perTrace);
+    return out;
 }
 
 } // namespace ks::analysis

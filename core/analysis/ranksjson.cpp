@@ -12,14 +12,17 @@ nlohmann::json ranksReportJson(const Workspace& ws, const RanksReport& r, const 
                                const AlignmentReport& alignment)
 {
     std::vector<TraceIdentity> identities;
-    for (const auto& m : ws.members())
+    std::vector<std::string> stepsSources;
+    for (const auto& m : ws.members()) {
         identities.push_back(m.identity);
-    return ranksReportJson(identities, ws.warnings(), r, errors, alignment);
+        stepsSources.push_back(m.stepsSource);
+    }
+    return ranksReportJson(identities, ws.warnings(), r, errors, alignment, stepsSources);
 }
 
 nlohmann::json ranksReportJson(const std::vector<TraceIdentity>& identities, const std::vector<std::string>& warnings,
                                const RanksReport& r, const std::vector<FileError>& errors,
-                               const AlignmentReport& alignment)
+                               const AlignmentReport& alignment, const std::vector<std::string>& stepsSources)
 {
     nlohmann::json j;
     j["ranks"] = nlohmann::json::array();
@@ -31,6 +34,7 @@ nlohmann::json ranksReportJson(const std::vector<TraceIdentity>& identities, con
                               {"world_size", id.worldSize},
                               {"rank_inferred", id.rankInferred},
                               {"steps", s.steps},
+                              {"steps_source", s.member < stepsSources.size() ? stepsSources[s.member] : ""},
                               {"step_time_us", us(s.stepTimeMean)},
                               {"kernel_time_us", us(s.kernelTime)},
                               {"collective_time_us", us(s.collectiveTime)},
@@ -68,6 +72,15 @@ nlohmann::json ranksReportJson(const std::vector<TraceIdentity>& identities, con
                       {"worst_step", v.worstStep},
                       {"worst_step_wait_caused_us", us(v.worstStepWaitCaused)},
                       {"verdict", v.text}};
+    // The rule that gave the members' steps; "mixed" when they differ, "none" when no member
+    // has steps. ("steps" below is the per-step waits; each rank has its count.)
+    std::string source;
+    for (std::size_t m = 0; m < stepsSources.size(); ++m) {
+        if (stepsSources[m].empty() || stepsSources[m] == "none")
+            continue;
+        source = source.empty() || source == stepsSources[m] ? stepsSources[m] : "mixed";
+    }
+    j["steps_source"] = source.empty() ? "none" : source;
     j["steps"] = nlohmann::json::array();
     for (const auto& s : r.steps)
         j["steps"].push_back({{"step", s.step},

@@ -1,6 +1,5 @@
 #include "core/analysis/workspace.h"
 
-#include "core/facts/pluginkind.h"
 #include "core/model/boundedjson.h"
 
 #include <nlohmann/json.hpp>
@@ -95,23 +94,11 @@ std::vector<DeclaredRank> declaredRanks(const Trace& trace)
     return ranks;
 }
 
-std::vector<StepSpan> profilerSteps(const Trace& trace, const std::vector<bool>& ownedProcess)
+// "ProfilerStep#3", or "step 3" for steps found otherwise (labels, Optimizer.step, ...).
+std::string stepName(const WorkspaceMember& member, long long number)
 {
-    std::vector<StepSpan> steps;
-    const auto& slices = trace.slices();
-    for (const Track& track : trace.tracks()) {
-        if (track.kind != TrackKind::CpuThread || !ownedProcess[track.process])
-            continue;
-        for (SliceId s = track.sliceBegin; s < track.sliceEnd; ++s) {
-            if (trace.classOf(s) != SliceClass::UserAnnotation)
-                continue;
-            const long long n = facts::profilerStepNumber(trace.str(slices.name[s]));
-            if (n >= 0)
-                steps.push_back({n, slices.start[s], slices.end(s), s});
-        }
-    }
-    std::sort(steps.begin(), steps.end(), [](const StepSpan& a, const StepSpan& b) { return a.start < b.start; });
-    return steps;
+    const bool profilerSteps = member.stepsSource == "ProfilerStep" || member.stepsSource == "step-marker";
+    return (profilerSteps ? "ProfilerStep#" : "step ") + std::to_string(number);
 }
 
 TimeNs firstGpuActivity(const Trace& trace, const std::vector<bool>& ownedProcess)
@@ -214,6 +201,16 @@ RankGroups inferRanks(const Trace& trace)
 
 bool namesSeveralRanks(const Trace& trace) { return declaredRanks(trace).size() >= 2; }
 
+bool holdsSeveralRanks(const Trace& trace)
+{
+    if (namesSeveralRanks(trace))
+        return true;
+    const RankGroups groups = inferRanks(trace);
+    return !groups.roots.empty() && std::all_of(groups.owned.begin(), groups.owned.end(), [&](const auto& owned) {
+        return std::any_of(owned.begin(), owned.end(), [&](std::uint32_t p) { return !trace.processes()[p].isDevice; });
+    });
+}
+
 std::string TraceIdentity::label() const
 {
     std::string name = worker.empty() ? std::filesystem::path(file).filename().string() : worker;
@@ -252,7 +249,11 @@ std::size_t Workspace::add(std::shared_ptr<const Trace> trace, std::string file,
         m.trace = trace;
         m.identity = std::move(identity);
         m.processes = std::move(processes);
-        m.steps = profilerSteps(*trace, owned);
+        const facts::FoundSteps found = facts::StepFinder(m_stepRules).find(*trace, owned);
+        m.steps.reserve(found.steps.size());
+        for (const facts::FoundStep& step : found.steps)
+            m.steps.push_back({step.number, step.start, step.end, step.slice});
+        m.stepsSource = found.sourceName();
         m.firstGpuActivity = firstGpuActivity(*trace, owned);
         m_members.push_back(std::move(m));
     };
@@ -278,7 +279,11 @@ std::size_t Workspace::add(std::shared_ptr<const Trace> trace, std::string file,
     }
     for (std::size_t i = 0; i < groups.roots.size(); ++i) {
         TraceIdentity rankId = id;
-        rankId.worker = trace->processDisplayName(groups.roots[i]);
+        // Named after the rank's CPU process ("python3.12 (1134)"), else its GPU.
+        const auto& owned = groups.owned[i];
+        const auto host =
+            std::find_if(owned.begin(), owned.end(), [&](std::uint32_t p) { return !trace->processes()[p].isDevice; });
+        rankId.worker = trace->processDisplayName(host != owned.end() ? *host : groups.roots[i]);
         if (declared.empty()) {
             rankId.rank = static_cast<int>(i);
             rankId.worldSize = static_cast<int>(groups.roots.size());
@@ -371,7 +376,7 @@ AlignmentReport Workspace::alignAbsoluteClock()
     }
     report.startSpread = hi - lo;
     report.description = "aligned by the absolute clock (baseTimeNanoseconds + ts); "
-        + std::string(common.empty() ? "first events" : "ProfilerStep#" + std::to_string(common.front()))
+        + (common.empty() ? std::string("first events") : stepName(m_members.front(), common.front()))
         + " start within " + formatDuration(report.startSpread);
     return report;
 }
@@ -402,9 +407,9 @@ AlignmentReport Workspace::alignAtStep(std::optional<long long> step)
         m.offset = anchor0 - anchor(m);
     report.step = haveStep ? *step : -1;
     report.usedGpuActivity = !haveStep && haveGpu;
-    report.description = haveStep ? "aligned at the start of ProfilerStep#" + std::to_string(*step)
-        : haveGpu                 ? std::string("no common ProfilerStep: aligned at the first GPU activity")
-                  : std::string("no common ProfilerStep and no GPU activity: aligned at the first event");
+    report.description = haveStep ? "aligned at the start of " + stepName(m_members.front(), *step)
+        : haveGpu                 ? std::string("no common step: aligned at the first GPU activity")
+                                  : std::string("no common step and no GPU activity: aligned at the first event");
     return report;
 }
 
@@ -535,9 +540,11 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths,
     return files;
 }
 
-LoadedWorkspace loadWorkspace(const std::vector<std::string>& files, MultiLoadProgress* progress, unsigned maxThreads)
+LoadedWorkspace loadWorkspace(const std::vector<std::string>& files, MultiLoadProgress* progress, unsigned maxThreads,
+                              const facts::StepRules& stepRules)
 {
     LoadedWorkspace out;
+    out.workspace = Workspace(stepRules);
     auto results = loadTraceFiles(files, progress, maxThreads);
     for (std::size_t i = 0; i < files.size(); ++i) {
         LoadResult& r = results[i];

@@ -7,6 +7,7 @@
 // collector file becomes one member per rank, all sharing the same Trace, each owning a subset
 // of its processes: the ranks its distributedRanks names (torchrun's processes), else one per
 // GPU with work.
+#include "core/facts/stepfinder.h"
 #include "core/loading/loader.h"
 #include "core/model/trace.h"
 
@@ -38,7 +39,8 @@ struct TraceIdentity {
     std::string label() const;
 };
 
-// A host-side ProfilerStep#N range of a member, in the member's own time.
+// A host-side step range of a member (ProfilerStep#N, else by facts::StepFinder's rules), in
+// the member's own time.
 struct StepSpan {
     long long number = -1;
     TimeNs start = 0, end = 0;
@@ -51,6 +53,7 @@ struct WorkspaceMember {
     // Processes of `trace` that belong to this member; empty: all of them.
     std::vector<std::uint32_t> processes;
     std::vector<StepSpan> steps; // in time order
+    std::string stepsSource = "none"; // facts::FoundSteps::sourceName() of its steps
     TimeNs firstGpuActivity = -1; // start of its first kernel/memcpy/memset, -1 if none
     // Added to the member's times to place them on the workspace's axis.
     TimeNs offset = 0;
@@ -78,9 +81,22 @@ struct AlignmentReport {
 // A merged collector file that names two or more ranks (its "distributedRanks"): it opens as
 // its ranks, like the files of a run.
 bool namesSeveralRanks(const Trace& trace);
+// A merged collector file of several ranks, named or not: its distributedRanks, else two or
+// more GPUs with work, each driven by a CPU process of its own (torchrun's ranks, when the
+// collector could not read their rank). A single process driving several GPUs is not.
+bool holdsSeveralRanks(const Trace& trace);
 
 class Workspace {
 public:
+    // Members' steps are found by `stepRules` (the user's choice, when the traces have no
+    // ProfilerStep); analyses of the members build their facts with the same rules.
+    Workspace() = default;
+    explicit Workspace(facts::StepRules stepRules)
+        : m_stepRules(std::move(stepRules))
+    {
+    }
+    const facts::StepRules& stepRules() const { return m_stepRules; }
+
     // Adds a loaded trace. With splitMergedRanks, a merged collector file becomes one member
     // per rank of its distributedRanks (with the rank's GPU rows: those it launched onto),
     // and a file with several GPUs and no rank information one member per GPU; processes of
@@ -109,6 +125,7 @@ public:
     std::optional<TimeNs> stepOffset(std::size_t member, long long number) const;
 
 private:
+    facts::StepRules m_stepRules;
     std::vector<WorkspaceMember> m_members;
 };
 
@@ -165,6 +182,6 @@ struct LoadedWorkspace {
     bool cancelled = false;
 };
 LoadedWorkspace loadWorkspace(const std::vector<std::string>& files, MultiLoadProgress* progress = nullptr,
-                              unsigned maxThreads = 0);
+                              unsigned maxThreads = 0, const facts::StepRules& stepRules = {});
 
 } // namespace ks::analysis

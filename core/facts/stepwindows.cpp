@@ -51,8 +51,11 @@ void setGlobalWindow(const Trace& trace, const std::vector<PluginKind>& kinds, P
     }
 }
 
-// Steps 1-5 of §2: extend each step to the device work its runtime calls launched.
-void adjustToDevice(const Trace& trace, const std::vector<PluginKind>& kinds, std::vector<StepWindow>& steps)
+// Steps 1-5 of §2: extend each step to the device work its runtime calls launched. trimTail:
+// the plugin's tail trim, for ProfilerStep (the profiler stops inside its last step; ranges
+// found otherwise close with their iteration).
+void adjustToDevice(const Trace& trace, const std::vector<PluginKind>& kinds, std::vector<StepWindow>& steps,
+                    bool trimTail)
 {
     const auto& slices = trace.slices();
     const std::vector<SliceId> runtimes =
@@ -125,7 +128,7 @@ void adjustToDevice(const Trace& trace, const std::vector<PluginKind>& kinds, st
 
     // Tail trim: drop steps after the last one with device work, and that one too if it is
     // clearly incomplete (fewer than 80 % of the previous step's device events).
-    if (steps.size() > 1) {
+    if (trimTail && steps.size() > 1) {
         std::size_t last = steps.size();
         while (last > 0 && steps[last - 1].deviceEventCount == 0)
             --last;
@@ -160,7 +163,7 @@ std::vector<SliceId> slicesInFileOrder(const Trace& trace, const std::vector<Plu
 }
 
 PluginWindows computePluginWindows(const Trace& trace, const std::vector<PluginKind>& kinds,
-                                   GpuStepAnnotations gpuSteps)
+                                   GpuStepAnnotations gpuSteps, const StepRules& rules)
 {
     const auto& slices = trace.slices();
     PluginWindows w;
@@ -182,8 +185,19 @@ PluginWindows computePluginWindows(const Trace& trace, const std::vector<PluginK
             return slices.start[a] < slices.start[b];
         return slices.rawOffset[a] < slices.rawOffset[b];
     });
-    w.hasHostEvents = hostLo <= hostHi;
     w.hasProfilerSteps = !stepSlices.empty();
+    // Without ProfilerStep: the user's choice, counter labels, Optimizer.step (StepFinder);
+    // the plugin's emulation (AsSteps) knows ProfilerStep only, as the plugin did.
+    const FoundSteps found = w.hasProfilerSteps   ? profilerStepOrigin(trace)
+        : gpuSteps == GpuStepAnnotations::AsSteps ? FoundSteps{}
+                                                  : StepFinder(rules).find(trace);
+    w.source = found.source;
+    w.sourceName = found.sourceName();
+    for (const FoundStep& step : found.steps) {
+        hostLo = std::min(hostLo, step.start);
+        hostHi = std::max(hostHi, step.end);
+    }
+    w.hasHostEvents = hostLo <= hostHi;
     if (!w.hasHostEvents) {
         // No ops and no steps (a collected trace of a non-PyTorch program): the window is the
         // GPU's busy span, not the process lifetime that runtime calls and NVTX ranges cover
@@ -201,7 +215,15 @@ PluginWindows computePluginWindows(const Trace& trace, const std::vector<PluginK
         return w;
     }
 
-    if (stepSlices.empty()) {
+    for (const FoundStep& range : found.steps) {
+        StepWindow step;
+        step.name = std::to_string(range.number);
+        step.hostStart = range.start;
+        step.hostEnd = range.end;
+        step.slice = range.slice;
+        w.steps.push_back(step);
+    }
+    if (stepSlices.empty() && found.steps.empty()) {
         StepWindow step;
         step.name = "0";
         step.hostStart = hostLo;
@@ -221,7 +243,7 @@ PluginWindows computePluginWindows(const Trace& trace, const std::vector<PluginK
         step.start = step.hostStart;
         step.end = step.hostEnd;
     }
-    adjustToDevice(trace, kinds, w.steps);
+    adjustToDevice(trace, kinds, w.steps, w.hasProfilerSteps);
     w.stepsStart = w.steps.front().start;
     w.stepsEnd = w.steps.back().end;
     return w;

@@ -160,24 +160,26 @@ int TraceFacts::deviceStepOf(SliceId gpuOp) const
     return -1;
 }
 
-std::shared_ptr<const TraceFacts> makeTraceFacts(std::shared_ptr<const Trace> trace)
+std::shared_ptr<const TraceFacts> makeTraceFacts(std::shared_ptr<const Trace> trace, const StepRules& rules)
 {
     auto facts = std::make_shared<TraceFacts>();
+    facts->stepRules = rules;
     facts->kinds = facts::classifySlices(*trace);
-    facts->windows = facts::computePluginWindows(*trace, facts->kinds);
+    facts->windows = facts::computePluginWindows(*trace, facts->kinds, GpuStepAnnotations::Ignore, rules);
     facts->links = CorrelationIndex(*trace, facts->kinds);
     facts->memory = MemoryTimeline(*trace);
     facts->trace = std::move(trace);
     return facts;
 }
 
-std::shared_ptr<const TraceFacts> sharedTraceFacts(const std::shared_ptr<const Trace>& trace)
+std::shared_ptr<const TraceFacts> sharedTraceFacts(const std::shared_ptr<const Trace>& trace, const StepRules& rules)
 {
     using Facts = std::shared_ptr<const TraceFacts>;
     // Facts refer to their trace, so the table keeps neither strongly once they are built
     // (that would be a cycle); a build under way is shared through its future.
     struct Entry {
         std::weak_ptr<const Trace> trace;
+        StepRules rules;
         std::weak_ptr<const TraceFacts> built;
         std::shared_future<Facts> building;
     };
@@ -186,7 +188,8 @@ std::shared_ptr<const TraceFacts> sharedTraceFacts(const std::shared_ptr<const T
 
     // Called under the lock; the vector may have changed between two calls.
     const auto entryOfTrace = [&] {
-        return std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.trace.lock() == trace; });
+        return std::find_if(entries.begin(), entries.end(),
+                            [&](const Entry& e) { return e.trace.lock() == trace && e.rules == rules; });
     };
     std::promise<Facts> promise;
     std::shared_future<Facts> pending;
@@ -200,7 +203,7 @@ std::shared_ptr<const TraceFacts> sharedTraceFacts(const std::shared_ptr<const T
                 return facts;
             pending = it->building;
         } else {
-            entries.push_back({trace, {}, promise.get_future().share()});
+            entries.push_back({trace, rules, {}, promise.get_future().share()});
         }
     }
     if (pending.valid())
@@ -219,7 +222,7 @@ std::shared_ptr<const TraceFacts> sharedTraceFacts(const std::shared_ptr<const T
     };
     Facts facts;
     try {
-        facts = makeTraceFacts(trace);
+        facts = makeTraceFacts(trace, rules);
     } catch (...) {
         promise.set_exception(std::current_exception());
         finish(nullptr);

@@ -47,11 +47,11 @@ nlohmann::json nvprofRowsJson(const std::vector<NvprofRow>& rows)
 
 } // namespace
 
-GpuReportParts computeGpuReportParts(const Trace& trace, bool pluginCompat)
+GpuReportParts computeGpuReportParts(const Trace& trace, bool pluginCompat, const facts::StepRules& steps)
 {
     const auto gpuSteps = pluginCompat ? facts::GpuStepAnnotations::AsSteps : facts::GpuStepAnnotations::Ignore;
     const std::vector<facts::PluginKind> kinds = facts::classifySlices(trace); // once for all three
-    GpuReportParts parts{analyzeGpus(trace, kinds, facts::computePluginWindows(trace, kinds, gpuSteps)), {}, {}};
+    GpuReportParts parts{analyzeGpus(trace, kinds, facts::computePluginWindows(trace, kinds, gpuSteps, steps)), {}, {}};
     BreakdownOptions breakdownOptions;
     breakdownOptions.pluginFreeTimeReset = pluginCompat;
     parts.breakdown = computeStepBreakdown(trace, kinds, parts.analysis.windows, breakdownOptions);
@@ -73,7 +73,10 @@ nlohmann::json gpuReportJson(const Trace& trace, const GpuReportParts& parts)
                    {"global_end_us", toUs(double(w.globalEnd))},
                    {"global_span_us", toUs(double(w.globalSpan()))},
                    {"steps", w.steps.size()},
+                   {"steps_source", w.sourceName},
                    {"has_profiler_steps", w.hasProfilerSteps}};
+    j["steps"] = w.source == facts::StepSource::None ? 0 : w.steps.size();
+    j["steps_source"] = w.sourceName;
     j["gpus"] = nlohmann::json::array();
     for (const auto& s : a.summaries) {
         const DeviceProperties* d = trace.deviceFor(s.device);

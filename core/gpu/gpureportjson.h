@@ -19,7 +19,7 @@ struct GpuReportParts {
 
 // Kinetoscope's defaults, or with `pluginCompat` the TensorBoard plugin's (GPU-side
 // ProfilerStep copies as steps, its free-time reset).
-GpuReportParts computeGpuReportParts(const Trace& trace, bool pluginCompat);
+GpuReportParts computeGpuReportParts(const Trace& trace, bool pluginCompat, const facts::StepRules& steps = {});
 
 nlohmann::json gpuReportJson(const Trace& trace, const GpuReportParts& parts);
 

@@ -59,10 +59,18 @@ constexpr StepRole kNoRole = StepRole(kStepRoleCount);
 // What a slice counts as in the breakdown, kNoRole for what it leaves out.
 class RoleOf {
 public:
-    RoleOf(const Trace& trace, const std::vector<facts::PluginKind>& kinds)
+    RoleOf(const Trace& trace, const std::vector<facts::PluginKind>& kinds, const facts::PluginWindows& windows)
         : m_trace(trace)
         , m_kinds(kinds)
     {
+        // Ranges that mark the steps (counter labels, the user's choice) are no role either,
+        // like ProfilerStep's; an Optimizer.step range is work and keeps its role.
+        if (windows.source == facts::StepSource::Labels || windows.source == facts::StepSource::User) {
+            for (const auto& step : windows.steps) {
+                if (step.slice != kNoSlice)
+                    m_stepNames.insert(trace.slices().name[step.slice]);
+            }
+        }
         // External ids of communication ops: their kernels count as Communication, not Kernel.
         const auto& slices = trace.slices();
         for (SliceId s = 0; s < slices.size(); ++s) {
@@ -88,7 +96,8 @@ public:
             const std::string_view name = m_trace.str(m_trace.slices().name[s]);
             // Steps are never a role; with GpuStepAnnotations::Ignore their GPU-side copies
             // are left out as if the trace did not have them.
-            if (facts::profilerStepNumber(name) >= 0 && kind != facts::PluginKind::Python)
+            if (kind != facts::PluginKind::Python
+                && (facts::profilerStepNumber(name) >= 0 || m_stepNames.count(m_trace.slices().name[s])))
                 return kNoRole;
             if (isCommunicationName(name))
                 return StepRole::Communication;
@@ -104,6 +113,7 @@ private:
     const Trace& m_trace;
     const std::vector<facts::PluginKind>& m_kinds;
     std::unordered_set<std::int64_t> m_commExternalIds;
+    std::unordered_set<StringId> m_stepNames;
 };
 
 struct RoleUnions {
@@ -168,7 +178,7 @@ StepBreakdown computeStepBreakdown(const Trace& trace, const std::vector<facts::
                                    const facts::PluginWindows& windows, const BreakdownOptions& options)
 {
     StepBreakdown result;
-    RoleUnions roles = unionsByRole(trace, RoleOf(trace, kinds));
+    RoleUnions roles = unionsByRole(trace, RoleOf(trace, kinds, windows));
     for (std::size_t r = 0; r <= std::size_t(StepRole::Memset); ++r)
         result.hasGpuColumns = result.hasGpuColumns || roles.seen[r];
     // Runtime calls also make the GPU columns appear (§5 Display).

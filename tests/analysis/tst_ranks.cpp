@@ -311,9 +311,14 @@ private Q_SLOTS:
         for (int r = 0; r < 2; ++r) {
             QCOMPARE(report.ranks[r].collectiveWait, waited[r]);
             QCOMPARE(report.ranks[r].collectiveTime, busy[r]);
-            QCOMPARE(report.ranks[r].steps, std::size_t(0));
-            // No steps: the window is the rank's GPU activity, which begins with the allgather
-            // only if no copy or kernel came before it.
+            // No ProfilerStep: the rank's steps are its Optimizer.step#SGD.step iterations
+            // (issue 35), the first from the rank's first host event; the window holds its GPU work.
+            std::size_t optimizerSteps = 0;
+            for (const auto& e : json["traceEvents"])
+                optimizerSteps += e.value("ph", "") == "X" && e.value("name", "") == "Optimizer.step#SGD.step"
+                    && e.value("pid", 0) == 1134 + r;
+            QCOMPARE(optimizerSteps, std::size_t(10));
+            QCOMPARE(report.ranks[r].steps, optimizerSteps);
             QVERIFY(report.ranks[r].windowStart <= onDevice[r].front().start);
             QVERIFY(report.ranks[r].windowEnd >= onDevice[r].back().end);
         }

@@ -204,6 +204,25 @@ private Q_SLOTS:
         }
         QCOMPARE(ws.members()[2].identity.rank, -1);
         QCOMPARE(pidOf(ws.members()[2].processes.at(0)), std::int64_t(50));
+        // Two processes, each driving its own GPU: ranks, named after their processes.
+        QVERIFY(!namesSeveralRanks(t));
+        QVERIFY(holdsSeveralRanks(t));
+        for (std::uint32_t r = 0; r < 2; ++r) {
+            const auto& m = ws.members()[r];
+            const auto cpu = std::find_if(m.processes.begin(), m.processes.end(),
+                                          [&](std::uint32_t p) { return !t.processes()[p].isDevice; });
+            QVERIFY(cpu != m.processes.end());
+            QCOMPARE(pidOf(*cpu), std::int64_t(100 * (r + 1)));
+            QCOMPARE(m.identity.worker, t.processDisplayName(*cpu));
+        }
+
+        // One process driving both GPUs (DataParallel) is not a run of ranks.
+        std::string single = text;
+        for (std::size_t at = single.find(R"("pid":200)"); at != std::string::npos; at = single.find(R"("pid":200)"))
+            single.replace(at, 9, R"("pid":100)");
+        const auto one = loadTraceFromMemory(single, "single.pt.trace.json");
+        QVERIFY(one.ok());
+        QVERIFY(!holdsSeveralRanks(*one.trace));
     }
 
     // collect --merge of a 2-rank torchrun on one GPU (gloo): the launcher (890) and two ranks

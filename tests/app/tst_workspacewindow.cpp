@@ -7,6 +7,7 @@
 #include "app/mainwindow.h"
 #include "app/workspacecontroller.h"
 #include "core/loading/loader.h"
+#include "fixturejson.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diffpanel.h"
 #include "widgets/rankspanel.h"
@@ -236,14 +237,34 @@ private Q_SLOTS:
     }
 
     // The same with NCCL on two GPUs: the Ranks dock lists both ranks, torchrun's process
-    // apart, and the 15 collectives matched without kineto's args; without steps each rank's
-    // step time is the span of its GPU work, as the column's tooltip says.
+    // apart, and the 15 collectives matched without kineto's args; without ProfilerStep each
+    // rank's steps are its 10 Optimizer.step#SGD.step iterations. Also when the file does not
+    // name its ranks (no distributedRanks: the collector could not read torchrun's
+    // environment): each GPU's launching process is a rank.
+    void ncclMergedFileFillsTheRanksDock_data()
+    {
+        QTest::addColumn<bool>("namesRanks");
+        QTest::newRow("distributedRanks") << true;
+        QTest::newRow("inferred") << false;
+    }
+
     void ncclMergedFileFillsTheRanksDock()
     {
+        QFETCH(bool, namesRanks);
+        QTemporaryDir dir;
+        QString path = fixture("collected_nccl_merged");
+        if (!namesRanks) {
+            auto doc = kstest::readGz(path.toStdString());
+            QVERIFY(doc.erase("distributedRanks") == 1);
+            path = dir.filePath(QStringLiteral("merged.pt.trace.json"));
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(QByteArray::fromStdString(doc.dump()));
+        }
         MainWindow window;
         window.show();
         QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
-        window.openFiles({fixture("collected_nccl_merged")});
+        window.openFiles({path});
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
         auto* panel = window.findChild<RanksPanel*>();
         QVERIFY(panel);
@@ -253,15 +274,37 @@ private Q_SLOTS:
         QCOMPARE(ranks->rowCount(), 3);
         QCOMPARE(panel->collectiveTable()->model()->rowCount(), 15);
         QCOMPARE(report->matching.collectives.size(), std::size_t(15));
-        QVERIFY(ranks->headerData(2, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QStringLiteral("GPU work")));
+        const auto& members = window.workspace()->workspace().members();
         for (int row = 0; row < 2; ++row) {
             const analysis::RankSummary& r = report->ranks[std::size_t(row)];
-            QCOMPARE(ranks->index(row, 1).data().toString(), QStringLiteral("0")); // steps
-            QCOMPARE(r.stepTimeMean, r.windowEnd - r.windowStart);
+            QCOMPARE(ranks->index(row, 1).data().toString(), QStringLiteral("10")); // steps
+            QCOMPARE(members[r.member].stepsSource, std::string("Optimizer.step"));
+            // Each step ends with the rank's optimizer step: their mean is the step time.
+            const Trace& trace = *members[r.member].trace;
+            std::vector<TimeNs> optimizerEnds;
+            for (SliceId s = 0; s < trace.slices().size(); ++s) {
+                const std::uint32_t process = trace.tracks()[trace.trackOf(s)].process;
+                if (members[r.member].ownsProcess(process) && !trace.processes()[process].isDevice
+                    && trace.str(trace.slices().name[s]) == "Optimizer.step#SGD.step")
+                    optimizerEnds.push_back(trace.slices().end(s));
+            }
+            std::sort(optimizerEnds.begin(), optimizerEnds.end());
+            QCOMPARE(optimizerEnds.size(), std::size_t(10));
+            QCOMPARE(members[r.member].steps.back().end, optimizerEnds.back());
+            QCOMPARE(members[r.member].steps[1].start, optimizerEnds[0]);
             QVERIFY(r.collectiveTime > 0);
         }
-        QVERIFY(ranks->index(0, 0).data().toString().startsWith(QStringLiteral("Rank 0")));
-        QVERIFY(ranks->index(1, 0).data().toString().startsWith(QStringLiteral("Rank 1")));
+        // The processes are the ranks', named by them; the launcher is apart.
+        QVERIFY(ranks->index(0, 0).data().toString().startsWith(QStringLiteral("Rank 0 \u00B7 python3.12 (")));
+        QVERIFY(ranks->index(1, 0).data().toString().startsWith(QStringLiteral("Rank 1 \u00B7 python3.12 (")));
+        const QStringList titles = window.workspace()->titles();
+        QVERIFY(titles.value(0).startsWith(QStringLiteral("Rank 0")));
+        QVERIFY(titles.value(1).startsWith(QStringLiteral("Rank 1")));
+        QVERIFY2(titles.value(2).endsWith(QStringLiteral("(other processes)")), qPrintable(titles.value(2)));
+        // The straggler verdict, as the analysis gave it.
+        QVERIFY(!report->straggler.text.empty());
+        QVERIFY2(panel->verdictLabel()->text().contains(QString::fromStdString(report->straggler.text).left(30)),
+                 qPrintable(panel->verdictLabel()->text()));
     }
 
     void corruptFileAmongThreeNamesItselfAndTheOthersOpen()

@@ -43,7 +43,8 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("mentions");
         QTest::newRow("top") << QStringList{"--help"} << QStringList{"info", "gpu", "ops", "collect", "--version"};
         QTest::newRow("info") << QStringList{"info", "--help"} << QStringList{"--json", "FILE"};
-        QTest::newRow("gpu") << QStringList{"gpu", "--help"} << QStringList{"--json", "--plugin-compat", "FILE"};
+        QTest::newRow("gpu") << QStringList{"gpu", "--help"}
+                             << QStringList{"--json", "--plugin-compat", "--steps", "NAME|REGEX", "FILE"};
         QTest::newRow("ops") << QStringList{"ops", "-h"}
                              << QStringList{"--sort", "--top", "--group-by-shape", "--json", "FILE"};
         QTest::newRow("collect") << QStringList{"collect", "--help"}

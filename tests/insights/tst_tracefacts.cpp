@@ -14,7 +14,6 @@
 #include <map>
 
 using namespace ks;
-using namespace ks::analysis;
 
 class TstTraceFacts : public QObject {
     Q_OBJECT
@@ -116,7 +115,10 @@ private slots:
 
     void withoutStepsTheTraceIsOneStep()
     {
-        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("multistream"));
+        // square has no ProfilerStep, no step labels and no optimizer (multistream's iter0..3
+        // labels are its steps: tests/core/facts/tst_stepfinder.cpp).
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("square"));
+        QCOMPARE(facts->windows.sourceName, std::string("none"));
         QVERIFY(!facts->hasSteps());
         QCOMPARE(facts->stepCount(), std::size_t(1));
         QCOMPARE(facts->hostStepOf(facts->windows.stepsStart, facts->windows.stepsStart), 0);

@@ -1,0 +1,252 @@
+// Steps without ProfilerStep#N (issue 35): train_baseline rewritten as users' traces come
+// (counter labels, only Optimizer.step, nothing), the user's pattern, and what the per-step
+// figures (facts, GPU step breakdown, insights, diff, workspace) make of them.
+#include "core/analysis/diff.h"
+#include "core/analysis/insights.h"
+#include "core/facts/stepfinder.h"
+#include "core/facts/tracefacts.h"
+#include "core/gpu/stepbreakdown.h"
+#include "core/loading/loader.h"
+#include "tests/core/facts/stepvariants.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace ks;
+
+namespace {
+
+std::shared_ptr<const Trace> load(const nlohmann::json& doc)
+{
+    auto result = loadTraceFromMemory(doc.dump(), "variant.pt.trace.json");
+    return result.trace;
+}
+
+std::shared_ptr<const Trace> original()
+{
+    static const auto trace = loadTraceFile(kstest::fixture("train_baseline")).trace;
+    return trace;
+}
+
+// Host events the Optimizer.step rule starts the first step at (CPU threads, µs).
+double firstHostEventUs(const nlohmann::json& doc)
+{
+    double first = INFINITY;
+    for (const auto& e : doc["traceEvents"]) {
+        const std::string cat = e.value("cat", "");
+        if (e.value("ph", "") == "X"
+            && (cat == "cpu_op" || cat == "user_annotation" || cat == "python_function" || cat == "cuda_runtime"
+                || cat == "cuda_driver"))
+            first = std::min(first, e["ts"].get<double>());
+    }
+    return first;
+}
+
+const analysis::Insight* insightWithId(const std::vector<analysis::Insight>& insights, const std::string& id)
+{
+    for (const auto& i : insights) {
+        if (i.id == id)
+            return &i;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TstStepFinder : public QObject {
+    Q_OBJECT
+
+private slots:
+    void profilerStepsComeFirst()
+    {
+        const auto facts = facts::makeTraceFacts(original(), {"MLP"}); // the user's choice loses
+        QVERIFY(facts->windows.hasProfilerSteps);
+        QCOMPARE(facts->windows.source, facts::StepSource::ProfilerStep);
+        QCOMPARE(facts->windows.sourceName, std::string("ProfilerStep"));
+        QCOMPARE(facts->stepCount(), std::size_t(3));
+    }
+
+    // The collector's --step-marker names the marker's ranges ProfilerStep#N and says so.
+    void collectorStepMarker()
+    {
+        auto doc = kstest::baselineWithLabels("ProfilerStep#");
+        doc["stepMarker"] = "train_step";
+        const auto facts = facts::makeTraceFacts(load(doc));
+        QCOMPARE(facts->windows.source, facts::StepSource::StepMarker);
+        QCOMPARE(facts->windows.sourceName, std::string("step-marker"));
+        QCOMPARE(facts->stepCount(), std::size_t(3));
+        QCOMPARE(facts->meanStepTime(), facts::makeTraceFacts(original())->meanStepTime());
+        const auto found = facts::StepFinder().find(*facts->trace);
+        QCOMPARE(found.source, facts::StepSource::StepMarker);
+        QCOMPARE(found.detail, std::string("train_step"));
+        QCOMPARE(found.steps.size(), std::size_t(3));
+    }
+
+    void counterLabels_data()
+    {
+        QTest::addColumn<QString>("prefix");
+        QTest::newRow("step0") << QStringLiteral("step");
+        QTest::newRow("train_step_12") << QStringLiteral("train_step_");
+        QTest::newRow("iteration 3") << QStringLiteral("iteration ");
+        QTest::newRow("Iteration #3") << QStringLiteral("Iteration #");
+    }
+
+    // Renamed ProfilerSteps give the same windows, hence the same per-step figures.
+    void counterLabels()
+    {
+        QFETCH(QString, prefix);
+        const std::string p = prefix.toStdString();
+        const auto trace = load(kstest::baselineWithLabels(p));
+        QVERIFY(trace);
+        const auto labels = facts::makeTraceFacts(trace);
+        const auto reference = facts::makeTraceFacts(original());
+        QVERIFY(labels->hasSteps());
+        QVERIFY(!labels->windows.hasProfilerSteps);
+        QCOMPARE(labels->windows.source, facts::StepSource::Labels);
+        QCOMPARE(labels->windows.sourceName, "labels:" + p + "<N>");
+        QCOMPARE(labels->stepCount(), std::size_t(3));
+        const auto ranges = kstest::baselineStepRanges();
+        for (std::size_t i = 0; i < 3; ++i) {
+            const auto& step = labels->windows.steps[i];
+            const auto& ref = reference->windows.steps[i];
+            QCOMPARE(step.name, std::to_string(i));
+            QVERIFY(std::fabs(double(step.hostStart) / 1000.0 - ranges[i].first) < 0.001);
+            QVERIFY(std::fabs(double(step.hostEnd) / 1000.0 - ranges[i].second) < 0.001);
+            QCOMPARE(step.start, ref.start);
+            QCOMPARE(step.end, ref.end);
+        }
+        QCOMPARE(labels->meanStepTime(), reference->meanStepTime());
+        QCOMPARE(labels->windows.stepsStart, reference->windows.stepsStart);
+        QCOMPARE(labels->windows.stepsEnd, reference->windows.stepsEnd);
+    }
+
+    // Only Optimizer.step#AdamW.step left: step k ends where the k-th optimizer step does, and
+    // begins where step k-1 ended (the first at the first host event).
+    void optimizerStepsEndTheSteps()
+    {
+        const auto doc = kstest::baselineWithSteps([](long long) { return std::string(); });
+        const auto facts = facts::makeTraceFacts(load(doc));
+        QCOMPARE(facts->windows.sourceName, std::string("Optimizer.step"));
+        QVERIFY(facts->hasSteps());
+        QCOMPARE(facts->stepCount(), std::size_t(3));
+        std::vector<double> optimizerEnds;
+        for (const auto& e : doc["traceEvents"]) {
+            if (e.value("ph", "") == "X" && e.value("cat", "") == "user_annotation"
+                && e.value("name", "") == "Optimizer.step#AdamW.step")
+                optimizerEnds.push_back(e["ts"].get<double>() + e["dur"].get<double>());
+        }
+        QCOMPARE(optimizerEnds.size(), std::size_t(3));
+        const auto& steps = facts->windows.steps;
+        QVERIFY(std::fabs(double(steps[0].hostStart) / 1000.0 - firstHostEventUs(doc)) < 0.001);
+        for (std::size_t i = 0; i < 3; ++i) {
+            QVERIFY(std::fabs(double(steps[i].hostEnd) / 1000.0 - optimizerEnds[i]) < 0.001);
+            if (i > 0)
+                QCOMPARE(steps[i].hostStart, steps[i - 1].hostEnd);
+        }
+    }
+
+    void noStepRuleMatches()
+    {
+        const auto facts = facts::makeTraceFacts(
+            load(kstest::baselineWithSteps([](long long) { return std::string(); }, /*dropOptimizer=*/true)));
+        QCOMPARE(facts->windows.source, facts::StepSource::None);
+        QCOMPARE(facts->windows.sourceName, std::string("none"));
+        QVERIFY(!facts->hasSteps());
+        QCOMPARE(facts->stepCount(), std::size_t(1));
+    }
+
+    // The user's pattern: a name, or a regex over whole names; outermost ranges only.
+    void userPattern()
+    {
+        const auto trace =
+            load(kstest::baselineWithSteps([](long long) { return std::string(); }, /*dropOptimizer=*/true));
+        const auto byName = facts::makeTraceFacts(trace, {"MLP"});
+        QCOMPARE(byName->windows.sourceName, std::string("user:MLP"));
+        QCOMPARE(byName->stepCount(), std::size_t(6)); // two MLP blocks per step, 3 steps
+        const auto byRegex = facts::makeTraceFacts(trace, {R"(Optimizer\.zero_grad#.*)"});
+        QCOMPARE(byRegex->windows.sourceName, std::string(R"(user:Optimizer\.zero_grad#.*)"));
+        QCOMPARE(byRegex->stepCount(), std::size_t(3));
+        const auto nothing = facts::makeTraceFacts(trace, {"no such range"});
+        QCOMPARE(nothing->windows.source, facts::StepSource::None);
+        QVERIFY(!facts::stepPatternError("step(").empty());
+        QVERIFY(facts::stepPatternError("step[0-9]+").empty());
+        const auto bad = facts::makeTraceFacts(trace, {"step("});
+        QCOMPARE(bad->windows.source, facts::StepSource::None);
+    }
+
+    // Facts are shared per trace and rules: another pattern gets its own.
+    void sharedFactsFollowTheRules()
+    {
+        const auto trace = load(kstest::baselineWithLabels("step"));
+        const auto plain = facts::sharedTraceFacts(trace);
+        const auto mlp = facts::sharedTraceFacts(trace, {"MLP"});
+        QVERIFY(plain != mlp);
+        QCOMPARE(facts::sharedTraceFacts(trace), plain);
+        QCOMPARE(facts::sharedTraceFacts(trace, {"MLP"}), mlp);
+        QCOMPARE(plain->windows.sourceName, std::string("labels:step<N>"));
+        QCOMPARE(mlp->windows.sourceName, std::string("user:MLP"));
+        QCOMPARE(mlp->stepRules.userPattern, std::string("MLP"));
+    }
+
+    // Per-step figures over the labels' 3 steps equal those over the ProfilerSteps; over no
+    // steps they are per trace.
+    void breakdownAndInsightsPerLabelStep()
+    {
+        const auto labels = facts::makeTraceFacts(load(kstest::baselineWithLabels("step")));
+        const auto reference = facts::makeTraceFacts(original());
+        const auto a = gpu::computeStepBreakdown(*labels->trace, labels->kinds, labels->windows);
+        const auto b = gpu::computeStepBreakdown(*reference->trace, reference->kinds, reference->windows);
+        QCOMPARE(a.steps.size(), std::size_t(3));
+        QCOMPARE(a.steps.size(), b.steps.size());
+        QCOMPARE(a.steps[0].name, std::string("0"));
+        QCOMPARE(a.average.total, b.average.total);
+        for (std::size_t r = 0; r < gpu::kStepRoleCount; ++r)
+            QCOMPARE(a.average.parts[r], b.average.parts[r]);
+
+        const auto idleOf = [](const facts::TraceFacts& f) {
+            const auto insights = analysis::findInsights(f);
+            const auto* idle = insightWithId(insights, "gpu-idle");
+            return idle ? idle->timeUs : -1.0;
+        };
+        const double labelIdle = idleOf(*labels), referenceIdle = idleOf(*reference);
+        QVERIFY(referenceIdle > 0);
+        QCOMPARE(labelIdle, referenceIdle);
+    }
+
+    // diff: 3 steps from the labels, the step time the mean of the renamed ranges.
+    void diffOverLabelSteps()
+    {
+        analysis::Workspace ws;
+        ws.add(load(kstest::baselineWithLabels("step")), "labels.json", false);
+        ws.add(original(), "profilerstep.json", false);
+        const auto report = analysis::diffTraces(ws.members()[0], ws.members()[1]);
+        QCOMPARE(report.base.steps, std::size_t(3));
+        QCOMPARE(report.base.stepsSource, std::string("labels:step<N>"));
+        QCOMPARE(report.neu.stepsSource, std::string("ProfilerStep"));
+        double meanUs = 0;
+        for (const auto& [a, b] : kstest::baselineStepRanges())
+            meanUs += (b - a) / 3.0;
+        QVERIFY(std::fabs(report.base.stepTimeNs / 1000.0 - meanUs) < 0.002);
+        QCOMPARE(report.base.stepTimeNs, report.neu.stepTimeNs);
+        QVERIFY(std::none_of(report.notes.begin(), report.notes.end(),
+                             [](const std::string& n) { return n.find("no steps") != std::string::npos; }));
+    }
+
+    // multistream's record_function("iter0".."iter3") loop: four steps, in the workspace too.
+    void realLoopLabels()
+    {
+        const auto trace = loadTraceFile(kstest::fixture("multistream")).trace;
+        const auto facts = facts::makeTraceFacts(trace);
+        QCOMPARE(facts->windows.sourceName, std::string("labels:iter<N>"));
+        QCOMPARE(facts->stepCount(), std::size_t(4));
+        analysis::Workspace ws;
+        ws.add(trace, "multistream.json", false);
+        QCOMPARE(ws.members()[0].steps.size(), std::size_t(4));
+        QCOMPARE(ws.members()[0].stepsSource, std::string("labels:iter<N>"));
+        QCOMPARE(ws.members()[0].steps[3].number, 3LL);
+    }
+};
+
+QTEST_MAIN(TstStepFinder)
+#include "tst_stepfinder.moc"
