@@ -52,5 +52,6 @@ void addInsightsCommand(CLI::App& app);
 void addConvertCommand(CLI::App& app);
 void addDiffCommand(CLI::App& app);
 void addRanksCommand(CLI::App& app);
+void addCriticalPathCommand(CLI::App& app);
 
 } // namespace ks::cli
