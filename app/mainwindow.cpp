@@ -189,14 +189,12 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, insightsDock);
     statusBar()->addPermanentWidget(insights->countLabel());
 
-    // Critical path (issue 36): tabbed with Insights; View > Critical Path highlights it.
+    // Critical path (issue 36): with the bottom panels; View > Critical Path highlights it.
     auto* criticalPath = new CriticalPathPanel(m_timeline);
     auto* criticalPathDock = new QDockWidget(tr("Critical Path"), this);
     criticalPathDock->setObjectName(QStringLiteral("criticalPathDock"));
     criticalPathDock->setWidget(criticalPath);
-    addDockWidget(Qt::RightDockWidgetArea, criticalPathDock);
-    tabifyDockWidget(insightsDock, criticalPathDock);
-    insightsDock->raise();
+    addDockWidget(Qt::BottomDockWidgetArea, criticalPathDock);
 
     m_diagnosticsDock = new QDockWidget(tr("Warnings"), this);
     m_diagnosticsDock->setObjectName(QStringLiteral("warningsDock"));

@@ -25,14 +25,17 @@ namespace ks {
 
 namespace {
 
-QTableView* makeTable(QAbstractItemModel* model, int stretchColumn, QWidget* parent)
+// `fitContents`: columns sized to their contents, for short tables only (sizing a path's
+// thousands of segments would hold the GUI thread).
+QTableView* makeTable(QAbstractItemModel* model, int stretchColumn, bool fitContents, QWidget* parent)
 {
     auto* view = new QTableView(parent);
     view->setModel(model);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->verticalHeader()->hide();
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setSectionResizeMode(fitContents ? QHeaderView::ResizeToContents
+                                                               : QHeaderView::Interactive);
     view->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
     view->setWordWrap(false);
     return view;
@@ -48,8 +51,8 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
     , m_segments(new CriticalPathSegmentsModel(this))
     , m_stepBox(new QComboBox(this))
     , m_summary(new QLabel(this))
-    , m_breakdownView(makeTable(m_breakdown, CriticalPathBreakdownModel::CategoryColumn, this))
-    , m_segmentsView(makeTable(m_segments, CriticalPathSegmentsModel::NameColumn, this))
+    , m_breakdownView(makeTable(m_breakdown, CriticalPathBreakdownModel::CategoryColumn, true, this))
+    , m_segmentsView(makeTable(m_segments, CriticalPathSegmentsModel::NameColumn, false, this))
     , m_kind(new QComboBox(this))
     , m_pattern(new QLineEdit(this))
     , m_factor(new QDoubleSpinBox(this))
