@@ -10,6 +10,7 @@
 #include "app/traceloadjob.h"
 #include "app/workspacecontroller.h"
 #include "core/analysis/workspace.h"
+#include "widgets/criticalpathpanel.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diagnosticspanel.h"
 #include "widgets/diffpanel.h"
@@ -203,6 +204,13 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, insightsDock);
     statusBar()->addPermanentWidget(insights->countLabel());
 
+    // Critical path (issue 36): with the bottom panels; View > Critical Path highlights it.
+    auto* criticalPath = new CriticalPathPanel(m_timeline);
+    auto* criticalPathDock = new QDockWidget(tr("Critical Path"), this);
+    criticalPathDock->setObjectName(QStringLiteral("criticalPathDock"));
+    criticalPathDock->setWidget(criticalPath);
+    addDockWidget(Qt::BottomDockWidgetArea, criticalPathDock);
+
     m_diagnosticsDock = new QDockWidget(tr("Warnings"), this);
     m_diagnosticsDock->setObjectName(QStringLiteral("warningsDock"));
     m_diagnosticsDock->setWidget(m_diagnostics);
@@ -384,6 +392,19 @@ void MainWindow::createActions()
     allFlows->setToolTip(tr("Draw every flow arrow in view (at most %1)").arg(TimelineRenderer::kMaxFlowsInView));
     connect(allFlows, &QAction::toggled, m_timeline, &TimelineWidget::setShowAllFlows);
     m_flowMenu = m_viewMenu->addMenu(tr("Flow &Categories"));
+    QAction* criticalPath = m_viewMenu->addAction(tr("&Critical Path"));
+    criticalPath->setObjectName(QStringLiteral("criticalPathAction"));
+    criticalPath->setCheckable(true);
+    criticalPath->setToolTip(tr("Highlight the step's critical path on the timeline and dim the rest"));
+    connect(criticalPath, &QAction::toggled, this, [this](bool on) {
+        auto* dock = findChild<QDockWidget*>(QStringLiteral("criticalPathDock"));
+        if (auto* panel = dock ? qobject_cast<CriticalPathPanel*>(dock->widget()) : nullptr)
+            panel->setPathHighlighted(on);
+        if (on && dock) {
+            dock->show();
+            dock->raise();
+        }
+    });
     // Issue 19: GPU metrics are tracks in each GPU's group unless the old block is asked for.
     if (auto* gpuViews = findChild<GpuViews*>()) {
         QAction* block = m_viewMenu->addAction(tr("GPU Metrics as a Separate &Block"));
@@ -417,6 +438,7 @@ void MainWindow::createActions()
     toolbar->addAction(timelineKeys.fitAll);
     toolbar->addAction(timelineKeys.fitSelection);
     toolbar->addAction(allFlows);
+    toolbar->addAction(criticalPath);
     toolbar->addAction(find);
     installShortcutsHelp(*this, *help);
     updateHistoryActions();

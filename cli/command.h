@@ -81,5 +81,6 @@ std::string writeRanksOfSummaries(const std::string& folder, std::ostream& out);
 void addTreeCommand(CLI::App& app);
 void addQueryCommand(CLI::App& app);
 void addMemoryCommand(CLI::App& app);
+void addCriticalPathCommand(CLI::App& app);
 
 } // namespace ks::cli

@@ -28,6 +28,7 @@ int runCli(int argc, char** argv)
     ks::cli::addInfoCommand(app);
     ks::cli::addGpuCommand(app);
     ks::cli::addOpsCommand(app);
+    ks::cli::addCriticalPathCommand(app);
     ks::cli::addDiffCommand(app);
     ks::cli::addRanksCommand(app);
     ks::cli::addSummarizeCommand(app);

@@ -1,0 +1,204 @@
+// kinetoscope-cli critical-path: what bounds each step (issue 36), with what-ifs.
+#include "cli/command.h"
+#include "core/analysis/criticalpath.h"
+#include "core/analysis/workspace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+
+namespace ks::cli {
+
+namespace {
+
+struct CriticalPathOptions {
+    std::vector<std::string> paths;
+    std::vector<std::string> whatIfs;
+    long long step = -1; // -1: every step
+    bool stepGiven = false;
+    bool json = false;
+    std::size_t top = 12; // segments listed per step in the text output (grouped by name)
+};
+
+double us(TimeNs ns) { return double(ns) / 1000.0; }
+
+nlohmann::json breakdownJson(const analysis::CriticalPath& path)
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (int k = 0; k < analysis::kPathKindCount; ++k)
+        j[std::string(analysis::pathKindName(analysis::PathKind(k)))] = us(path.breakdown[std::size_t(k)]);
+    return j;
+}
+
+nlohmann::json segmentsJson(const analysis::CriticalPath& path)
+{
+    nlohmann::json segments = nlohmann::json::array();
+    for (const auto& s : path.segments) {
+        nlohmann::json j = {{"kind", analysis::pathKindName(s.kind)},
+                            {"name", s.name},
+                            {"start_us", us(s.start)},
+                            {"dur_us", us(s.duration)},
+                            {"track", s.track}};
+        if (!s.family.empty())
+            j["family"] = s.family;
+        segments.push_back(std::move(j));
+    }
+    return segments;
+}
+
+nlohmann::json reportJson(const std::vector<analysis::StepCriticalPath>& steps,
+                          const std::vector<analysis::WhatIf>& whatIfs, const std::vector<std::string>& warnings)
+{
+    nlohmann::json j;
+    j["steps"] = nlohmann::json::array();
+    for (const auto& s : steps) {
+        nlohmann::json step = {{"step", s.step},
+                               {"start_us", us(s.start)},
+                               {"end_us", us(s.end)},
+                               {"length_us", us(s.path.length)},
+                               {"breakdown", breakdownJson(s.path)},
+                               {"segments", segmentsJson(s.path)},
+                               {"warnings", s.warnings}};
+        if (s.whatIf) {
+            step["what_if_length_us"] = us(s.whatIf->length);
+            step["what_if_breakdown"] = breakdownJson(*s.whatIf);
+            step["what_if_segments"] = segmentsJson(*s.whatIf);
+        }
+        j["steps"].push_back(std::move(step));
+    }
+    j["what_if"] = nlohmann::json::array();
+    for (const auto& w : whatIfs)
+        j["what_if"].push_back(w.text());
+    j["warnings"] = warnings;
+    return j;
+}
+
+void printPath(const analysis::CriticalPath& path, std::size_t top)
+{
+    for (int k = 0; k < analysis::kPathKindCount; ++k) {
+        const TimeNs t = path.breakdown[std::size_t(k)];
+        if (t > 0)
+            std::printf("  %-16s %10.3f ms %6.1f%%\n",
+                        std::string(analysis::pathKindName(analysis::PathKind(k))).c_str(), double(t) / 1e6,
+                        path.length ? 100.0 * double(t) / double(path.length) : 0.0);
+    }
+    // The path's time by what it is spent on (kind and name), longest first.
+    std::map<std::pair<analysis::PathKind, std::string>, std::pair<TimeNs, std::size_t>> byName;
+    for (const auto& s : path.segments) {
+        auto& [t, n] = byName[{s.kind, s.name}];
+        t += s.duration;
+        ++n;
+    }
+    std::vector<std::pair<TimeNs, std::string>> rows;
+    for (const auto& [key, value] : byName) {
+        char line[64];
+        std::snprintf(line, sizeof line, " %-15s %5zu× ", std::string(analysis::pathKindName(key.first)).c_str(),
+                      value.second);
+        rows.emplace_back(value.first, line + (key.second.empty() ? std::string("(between ops)") : key.second));
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::printf("  longest on the path:\n");
+    for (std::size_t i = 0; i < rows.size() && (top == 0 || i < top); ++i)
+        std::printf("  %10.3f ms %s\n", double(rows[i].first) / 1e6, rows[i].second.substr(0, 110).c_str());
+}
+
+int runCriticalPath(const CriticalPathOptions& o)
+{
+    std::vector<analysis::WhatIf> whatIfs;
+    for (const auto& text : o.whatIfs) {
+        std::string error;
+        whatIfs.push_back(*analysis::WhatIf::parse(text, error)); // checked by the option's validator
+    }
+    std::vector<analysis::FileError> errors;
+    const auto files = analysis::expandTracePaths(o.paths, errors);
+    auto loaded = analysis::loadWorkspace(files);
+    errors.insert(errors.end(), loaded.errors.begin(), loaded.errors.end());
+    for (const auto& e : errors)
+        std::fprintf(stderr, "kinetoscope-cli critical-path: %s: %s\n", e.file.c_str(), e.message.c_str());
+    analysis::Workspace& ws = loaded.workspace;
+    if (ws.size() == 0) {
+        std::fprintf(stderr, "kinetoscope-cli critical-path: no trace could be opened\n");
+        return 1;
+    }
+    std::vector<std::string> warnings = ws.warnings();
+    analysis::CollectiveMatching matching;
+    if (ws.size() > 1) {
+        ws.alignAbsoluteClock();
+        matching = analysis::matchCollectives(ws);
+        warnings.insert(warnings.end(), matching.warnings.begin(), matching.warnings.end());
+    }
+    const auto analysis = analysis::criticalPathOf(ws, ws.size() > 1 ? &matching : nullptr);
+    auto steps = analysis.analyzeSteps(whatIfs);
+    if (o.stepGiven) {
+        std::erase_if(steps, [&](const auto& s) { return s.step != o.step; });
+        if (steps.empty()) {
+            std::fprintf(stderr, "kinetoscope-cli critical-path: --step: the trace has no step %lld\n", o.step);
+            return 1;
+        }
+    }
+    for (const auto& s : steps)
+        if (s.warnings > 0)
+            warnings.push_back("step " + std::to_string(s.step) + ": " + std::to_string(s.warnings)
+                               + " dependencies against time or in cycles were ignored (broken flows or clock skew)");
+    if (o.json) {
+        std::cout << reportJson(steps, whatIfs, warnings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
+        return 0;
+    }
+    for (const auto& s : steps) {
+        std::printf("step %lld: %.3f ms critical path over [%.3f, %.3f] ms\n", s.step, double(s.path.length) / 1e6,
+                    double(s.start) / 1e6, double(s.end) / 1e6);
+        printPath(s.path, o.top);
+        if (s.whatIf) {
+            std::printf("  what-if: %.3f ms (%+.1f%%)\n", double(s.whatIf->length) / 1e6,
+                        s.path.length ? 100.0 * (double(s.whatIf->length) / double(s.path.length) - 1.0) : 0.0);
+            printPath(*s.whatIf, o.top);
+        }
+        std::printf("\n");
+    }
+    for (const auto& w : warnings)
+        std::printf("warning: %s\n", w.c_str());
+    return 0;
+}
+
+const CLI::Validator kWhatIfText(
+    [](const std::string& text) -> std::string {
+        std::string error;
+        return analysis::WhatIf::parse(text, error) ? std::string() : error;
+    },
+    "");
+
+} // namespace
+
+void addCriticalPathCommand(CLI::App& app)
+{
+    auto options = std::make_shared<CriticalPathOptions>();
+    auto* command = app.add_subcommand("critical-path", "the critical path of each step, with what-ifs");
+    command->footer(
+        "The longest chain of dependencies through each step: CPU ops on their threads, launches, GPU work\n"
+        "on its streams, events between streams, host waits, the forward -> backward hand-off and, with\n"
+        "several rank files, collectives waiting for the last rank. Its length is the step's span; the\n"
+        "breakdown says what the path is spent on. --what-if scales matching work by a factor (0 removes,\n"
+        "0.5 halves) and re-solves: 'kernel:REGEX=F', 'op:REGEX=F', 'family:NAME=F' (kernel family, e.g.\n"
+        "GEMM), 'category:NAME=F' (cpu_op, launch, kernel, memcpy, memset, sync_wait, gpu_idle,\n"
+        "collective_wait, other). Several --what-if combine.");
+    command->add_option("--step", options->step, "only the step with this number (ProfilerStep#N)")
+        ->type_name("N")
+        ->each([options](const std::string&) { options->stepGiven = true; });
+    command->add_option("--what-if", options->whatIfs, "KIND:PATTERN=FACTOR, repeatable")
+        ->type_name("SPEC")
+        ->check(kWhatIfText);
+    command->add_option("--top", options->top, "groups of segments listed per step in the text output (0: all)")
+        ->type_name("N")
+        ->check(kCount);
+    command->add_flag("--json", options->json, "the paths as JSON");
+    command->add_option("FILE", options->paths, "trace files (several: the ranks of one run)")
+        ->type_name("")
+        ->required();
+    command->callback([options] { exitWith(runCriticalPath(*options)); });
+}
+
+} // namespace ks::cli

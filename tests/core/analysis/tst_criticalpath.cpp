@@ -1,0 +1,327 @@
+// The critical path (issue 36): tiny traces with known longest paths, then the fixtures.
+#include "core/analysis/criticalpath.h"
+#include "core/loading/loader.h"
+#include "tests/analysis_gpu/fixtureloader.h"
+
+#include <QTest>
+
+#include <chrono>
+#include <numeric>
+
+using namespace ks;
+using namespace ks::analysis;
+
+namespace {
+
+// A trace from its events (µs): the CPU thread is pid/tid 100, streams are pid 0's tids.
+std::shared_ptr<const Trace> traceOf(const std::string& events)
+{
+    const std::string text = R"({"schemaVersion":1,"traceEvents":[)" + events + "]}";
+    const LoadResult loaded = loadTraceFromMemory(text, "inline.json");
+    if (!loaded.ok())
+        qFatal("inline trace did not load");
+    return loaded.trace;
+}
+
+std::string cpu(const std::string& cat, const std::string& name, double ts, double dur, long corr = -1, int tid = 100)
+{
+    std::string e = R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":100,"tid":)"
+        + std::to_string(tid) + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur);
+    if (corr >= 0)
+        e += R"(,"args":{"correlation":)" + std::to_string(corr) + "}";
+    return e + "},";
+}
+
+std::string gpu(const std::string& name, double ts, double dur, long corr, int stream = 7,
+                const std::string& cat = "kernel")
+{
+    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":0,"tid":)" + std::to_string(stream)
+        + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":{"correlation":)"
+        + std::to_string(corr) + R"(,"device":0,"stream":)" + std::to_string(stream) + "}},";
+}
+
+std::string step(double ts, double dur) { return cpu("user_annotation", "ProfilerStep#1", ts, dur); }
+
+// Drops the trailing comma of the last event.
+std::string events(std::string text)
+{
+    text.pop_back();
+    return text;
+}
+
+TimeNs breakdownOf(const CriticalPath& p, PathKind k) { return p.breakdown[std::size_t(k)]; }
+
+TimeNs us(double v) { return TimeNs(v * 1000.0); }
+
+// The invariants of every path: it spans its window, its breakdown and segments add up.
+void checkAddsUp(const StepCriticalPath& s)
+{
+    QCOMPARE(s.path.length, s.end - s.start);
+    QCOMPARE(std::accumulate(s.path.breakdown.begin(), s.path.breakdown.end(), TimeNs(0)), s.path.length);
+    TimeNs segments = 0;
+    TimeNs cursor = s.start;
+    for (const auto& seg : s.path.segments) {
+        QVERIFY(seg.duration > 0);
+        QCOMPARE(seg.start, cursor); // contiguous, in time order
+        cursor += seg.duration;
+        segments += seg.duration;
+    }
+    QCOMPARE(segments, s.path.length);
+}
+
+bool hasSegment(const CriticalPath& p, PathKind kind, const std::string& nameContains)
+{
+    return std::any_of(p.segments.begin(), p.segments.end(), [&](const PathSegment& s) {
+        return s.kind == kind && s.name.find(nameContains) != std::string::npos;
+    });
+}
+
+WhatIf whatIf(const std::string& text)
+{
+    std::string error;
+    auto w = WhatIf::parse(text, error);
+    if (!w)
+        qFatal("%s", error.c_str());
+    return *w;
+}
+
+StepCriticalPath onlyStep(const std::shared_ptr<const Trace>& trace, const std::vector<WhatIf>& whatIfs = {})
+{
+    const auto steps = criticalPathOf(facts::makeTraceFacts(trace)).analyzeSteps(whatIfs);
+    if (steps.size() != 1)
+        qFatal("expected one step");
+    return steps.front();
+}
+
+} // namespace
+
+class TstCriticalPath : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Short kernels launched from long ops: the path stays on the CPU.
+    void launchBound()
+    {
+        const auto s = onlyStep(traceOf(
+            events(step(0, 100) + cpu("cpu_op", "aten::add", 10, 20) + cpu("cuda_runtime", "cudaLaunchKernel", 20, 5, 1)
+                   + cpu("cpu_op", "aten::mul", 50, 20) + cpu("cuda_runtime", "cudaLaunchKernel", 60, 5, 2)
+                   + gpu("add_kernel", 27, 2, 1) + gpu("mul_kernel", 67, 2, 2))));
+        checkAddsUp(s);
+        QCOMPARE(s.path.length, us(100));
+        QCOMPARE(breakdownOf(s.path, PathKind::Launch), us(10));
+        QCOMPARE(breakdownOf(s.path, PathKind::CpuOp), us(90));
+        QCOMPARE(breakdownOf(s.path, PathKind::Kernel), TimeNs(0));
+        QVERIFY(hasSegment(s.path, PathKind::CpuOp, "aten::add"));
+    }
+
+    // Long kernels and a device sync: the path runs through the GPU and back through the sync.
+    void gpuBoundWithSyncWait()
+    {
+        const auto trace = traceOf(events(step(0, 100) + cpu("cuda_runtime", "cudaLaunchKernel", 5, 3, 1)
+                                          + cpu("cuda_runtime", "cudaLaunchKernel", 9, 3, 2)
+                                          + cpu("cuda_runtime", "cudaDeviceSynchronize", 15, 77) + gpu("k1", 10, 40, 1)
+                                          + gpu("k2", 51, 39, 2)));
+        const auto s = onlyStep(trace, {whatIf("kernel:^k1$=0.5")});
+        checkAddsUp(s);
+        QCOMPARE(breakdownOf(s.path, PathKind::Kernel), us(79));
+        QCOMPARE(breakdownOf(s.path, PathKind::Launch), us(5)); // cudaLaunchKernel at 5 -> k1 at 10
+        QCOMPARE(breakdownOf(s.path, PathKind::GpuIdle), us(1));
+        QCOMPARE(breakdownOf(s.path, PathKind::SyncWait), us(2)); // k2 ends at 90, the sync returns at 92
+        QCOMPARE(breakdownOf(s.path, PathKind::CpuOp), us(13));
+        QVERIFY(hasSegment(s.path, PathKind::SyncWait, "cudaDeviceSynchronize"));
+        // k1 halved: k2 follows it at 31 (1 µs gap kept), ends at 70; the sync at 72, the step 8 later.
+        QVERIFY(s.whatIf);
+        QCOMPARE(s.whatIf->length, us(80));
+        // Factor 1 reproduces the measured path.
+        const auto same = onlyStep(trace, {whatIf("kernel:.=1"), whatIf("op:.=1"), whatIf("category:other=1")});
+        QCOMPARE(same.whatIf->length, same.path.length);
+        // Removing the sync's wait category leaves the GPU: the CPU still waits for k2.
+        const auto removed = onlyStep(trace, {whatIf("kernel:.=0")});
+        QVERIFY(removed.whatIf->length < us(40));
+    }
+
+    // Stream 8 waits for stream 7 through an event: the path crosses streams.
+    void twoStreamsJoinedByEvent()
+    {
+        const auto trace = traceOf(events(
+            step(0, 90) + cpu("cuda_runtime", "cudaLaunchKernel", 2, 2, 1)
+            + cpu("cuda_runtime", "cudaEventRecordWithFlags", 5, 1) + cpu("cuda_runtime", "cudaStreamWaitEvent", 7, 1)
+            + cpu("cuda_runtime", "cudaLaunchKernel", 9, 2, 2) + cpu("cuda_runtime", "cudaDeviceSynchronize", 12, 70)
+            + gpu("producer", 5, 55, 1, 7) + gpu("consumer", 61, 19, 2, 8)));
+        const auto s = onlyStep(trace, {whatIf("kernel:producer=0")});
+        checkAddsUp(s);
+        QCOMPARE(breakdownOf(s.path, PathKind::Kernel), us(74)); // both kernels
+        QCOMPARE(breakdownOf(s.path, PathKind::Launch), us(3)); // not the consumer's 52 µs "launch"
+        QCOMPARE(breakdownOf(s.path, PathKind::GpuIdle), us(1));
+        QVERIFY(hasSegment(s.path, PathKind::Kernel, "producer"));
+        QVERIFY(hasSegment(s.path, PathKind::Kernel, "consumer"));
+        // Without the producer, the consumer starts after its launch (9 + 3 µs typical latency).
+        QCOMPARE(s.whatIf->length, us(41));
+    }
+
+    // One cudaGraphLaunch, three kernels with its correlation id.
+    void cudaGraphLaunchesMany()
+    {
+        const auto s = onlyStep(traceOf(events(step(0, 80) + cpu("cuda_runtime", "cudaGraphLaunch", 5, 5, 5)
+                                               + cpu("cuda_runtime", "cudaStreamSynchronize", 11, 61)
+                                               + gpu("g1", 12, 18, 5) + gpu("g2", 31, 19, 5) + gpu("g3", 51, 19, 5))));
+        checkAddsUp(s);
+        QCOMPARE(breakdownOf(s.path, PathKind::Kernel), us(56));
+        QCOMPARE(breakdownOf(s.path, PathKind::Launch), us(7));
+        for (const char* k : {"g1", "g2", "g3"})
+            QVERIFY(hasSegment(s.path, PathKind::Kernel, k));
+        QVERIFY(hasSegment(s.path, PathKind::SyncWait, "cudaStreamSynchronize"));
+    }
+
+    // Rank 0 waits in an all-reduce for rank 1, whose CPU was busy in aten::mm: rank 0's
+    // path goes through rank 1's op.
+    void crossRankCollective()
+    {
+        const std::string nccl = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+        const auto rank0 =
+            traceOf(events(step(0, 80) + cpu("cuda_runtime", "cudaLaunchKernel", 5, 1, 1)
+                           + cpu("cuda_runtime", "cudaStreamSynchronize", 10, 62) + gpu(nccl, 8, 62, 1)));
+        const auto rank1 = traceOf(
+            events(step(0, 80) + cpu("cpu_op", "aten::mm", 2, 53) + cpu("cuda_runtime", "cudaLaunchKernel", 56, 1, 1)
+                   + cpu("cuda_runtime", "cudaStreamSynchronize", 58, 14) + gpu(nccl, 60, 10, 1)));
+        std::vector<PathMember> members(2);
+        members[0] = {facts::makeTraceFacts(rank0), {}, 0, "rank 0"};
+        members[1] = {facts::makeTraceFacts(rank1), {}, 0, "rank 1"};
+        auto ncclSlice = [](const Trace& t) {
+            for (SliceId s = 0; s < t.slices().size(); ++s)
+                if (t.classOf(s) == SliceClass::Kernel)
+                    return s;
+            return kNoSlice;
+        };
+        CollectiveMatching matching;
+        MatchedCollective c;
+        c.name = "allreduce";
+        c.lastRank = 1;
+        c.ranks.push_back({0, 0, 0, ncclSlice(*rank0), us(8), us(70), us(52)});
+        c.ranks.push_back({1, 1, 0, ncclSlice(*rank1), us(60), us(70), 0});
+        matching.collectives.push_back(c);
+        const CriticalPathAnalysis analysis(CriticalPathGraphBuilder(members, &matching));
+        const auto steps = analysis.analyzeSteps({whatIf("op:aten::mm=0")});
+        QCOMPARE(steps.size(), std::size_t(1));
+        const auto& s = steps.front();
+        checkAddsUp(s);
+        QCOMPARE(breakdownOf(s.path, PathKind::CpuOp), us(2 + 53 + 1 + 8));
+        QCOMPARE(breakdownOf(s.path, PathKind::Launch), us(4));
+        QCOMPARE(breakdownOf(s.path, PathKind::Kernel), us(10)); // the all-reduce once all arrived
+        QCOMPARE(breakdownOf(s.path, PathKind::SyncWait), us(2));
+        const auto mm = std::find_if(s.path.segments.begin(), s.path.segments.end(),
+                                     [](const PathSegment& seg) { return seg.name == "aten::mm"; });
+        QVERIFY(mm != s.path.segments.end());
+        QVERIFY(mm->track.starts_with("rank 1"));
+        // Without rank 1's mm it launches at 3 and arrives at 7: rank 0 (at 8) is then last;
+        // the all-reduce ends at 18, the sync at 20, the step at 28.
+        QCOMPARE(s.whatIf->length, us(28));
+        // Rank 0 alone: its kernel's wait is its own (no edge to the other rank).
+        const auto alone = onlyStep(rank0);
+        checkAddsUp(alone);
+        QCOMPARE(breakdownOf(alone.path, PathKind::Kernel), us(62));
+    }
+
+    void badWhatIfsAreRejected()
+    {
+        std::string error;
+        QVERIFY(!WhatIf::parse("kernel:sgemm", error));
+        QVERIFY(!WhatIf::parse("warp:sgemm=1", error));
+        QVERIFY(error.find("warp") != std::string::npos);
+        QVERIFY(!WhatIf::parse("kernel:(=1", error));
+        QVERIFY(!WhatIf::parse("kernel:x=-1", error));
+        QVERIFY(!WhatIf::parse("kernel:x=nan", error));
+        QVERIFY(!WhatIf::parse("category:cpu=1", error));
+        QVERIFY(WhatIf::parse("category:sync_wait=0", error));
+        QVERIFY(WhatIf::parse("op:a=b=0.5", error)); // the last '=' starts the factor
+    }
+
+    // A flow cycle and a GPU op before its launch: warnings, no hang, the path still adds up.
+    void brokenInputNeverHangs()
+    {
+        const auto trace = traceOf(
+            events(step(0, 50) + cpu("cuda_runtime", "cudaLaunchKernel", 20, 2, 1) + gpu("early", 5, 10, 1)
+                   + R"({"ph":"s","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":100,"ts":20,"id":1},)"
+                   + R"({"ph":"f","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":100,"ts":0,"id":1,"bp":"e"},)"));
+        const auto s = onlyStep(trace);
+        checkAddsUp(s);
+        QVERIFY(s.warnings >= 1); // the launch edge into the past was dropped
+    }
+
+    void fixturesAddUp_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        for (const char* f : {"train_baseline", "train_optimized", "launchbound", "multistream", "mlp_ops",
+                              "transformer", "ddp_rank0", "slowloader"})
+            QTest::newRow(f) << QString(f);
+    }
+    void fixturesAddUp()
+    {
+        QFETCH(QString, fixture);
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace(fixture.toStdString()));
+        const auto analysis = criticalPathOf(facts);
+        const auto steps = analysis.analyzeSteps({whatIf("kernel:.=1"), whatIf("op:.=1"), whatIf("family:GEMM=1")});
+        QCOMPARE(steps.size(), facts->stepCount());
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const auto& s = steps[i];
+            checkAddsUp(s);
+            if (facts->hasSteps()) {
+                QCOMPARE(s.start, facts->windows.steps[i].start);
+                QCOMPARE(s.end, facts->windows.steps[i].end);
+                QCOMPARE(std::to_string(s.step), facts->windows.steps[i].name);
+            }
+            QCOMPARE(s.whatIf->length, s.path.length);
+        }
+    }
+
+    // train_baseline is CPU-bound (its GPU is busy about half of each step): the path shows
+    // the two cudaStreamSynchronize waits (the pageable copy's and loss.item()'s), the whole
+    // pageable H2D copy, which the CPU waits for, and no fp32 sgemm: halving them changes
+    // nothing, halving the optimizer's CPU time does.
+    void trainBaselineShowsSyncsCopiesAndSgemm()
+    {
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const Trace& trace = *facts->trace;
+        const auto analysis = criticalPathOf(facts);
+        const auto steps = analysis.analyzeSteps({whatIf("kernel:sgemm=0.5")});
+        const auto optimizer = analysis.analyzeSteps({whatIf("op:^Optimizer\\.step=0.5")});
+        QCOMPARE(steps.size(), std::size_t(3));
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const auto& s = steps[i];
+            std::size_t syncs = 0, pageable = 0;
+            TimeNs pageableTime = 0;
+            for (const auto& seg : s.path.segments) {
+                if (seg.kind == PathKind::SyncWait && seg.name == "cudaStreamSynchronize")
+                    ++syncs;
+                if (seg.kind == PathKind::Memcpy && seg.name.find("Pageable") != std::string::npos) {
+                    ++pageable;
+                    pageableTime += seg.duration;
+                    QCOMPARE(seg.duration, trace.slices().duration[seg.item.slice]); // the whole copy
+                }
+            }
+            QCOMPARE(syncs, std::size_t(2));
+            QCOMPARE(pageable, std::size_t(1));
+            const double copyShare = double(pageableTime) / double(s.path.length);
+            QVERIFY2(copyShare > 0.06 && copyShare < 0.08, std::to_string(copyShare).c_str());
+            QVERIFY(breakdownOf(s.path, PathKind::Kernel) < s.path.length / 1000);
+            QCOMPARE(s.whatIf->length, s.path.length);
+            QVERIFY(double(optimizer[i].whatIf->length) < 0.95 * double(s.path.length));
+            const double host = double(breakdownOf(s.path, PathKind::CpuOp) + breakdownOf(s.path, PathKind::Launch));
+            QVERIFY(host > 0.8 * double(s.path.length));
+        }
+    }
+
+    // launchbound: tiny kernels launched from Python; the path is on the CPU.
+    void launchBoundFixtureIsMostlyCpu()
+    {
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("launchbound"));
+        for (const auto& s : criticalPathOf(facts).analyzeSteps()) {
+            const TimeNs host = breakdownOf(s.path, PathKind::CpuOp) + breakdownOf(s.path, PathKind::Launch)
+                + breakdownOf(s.path, PathKind::Other);
+            QVERIFY2(double(host) > 0.9 * double(s.path.length), std::to_string(host).c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCriticalPath)
+#include "tst_criticalpath.moc"

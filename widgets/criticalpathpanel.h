@@ -1,0 +1,89 @@
+#pragma once
+// The Critical Path dock (issue 36): for the timeline's trace, each step's critical path as a
+// breakdown and a list of segments (clicking one selects it on the timeline), and a what-if
+// editor (kind, pattern, factor; add, remove) that re-solves the path and shows the new step
+// time. With the highlight on, the timeline shows the chosen step's path and dims the rest
+// (the mechanism an insight's evidence uses). A range selected on the timeline gets its own
+// path, listed after the steps.
+//
+// It follows the timeline by itself: paths are computed by a JobTracker on the views' shared
+// analysis pool, never on the GUI thread; a newer trace or what-if supersedes the running job.
+#include "core/analysis/criticalpath.h"
+
+#include <QPointer>
+#include <QWidget>
+
+#include <optional>
+#include <utility>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class QTableView;
+
+namespace ks {
+
+class CriticalPathBreakdownModel;
+class CriticalPathSegmentsModel;
+class JobTracker;
+class TimelineWidget;
+
+class CriticalPathPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit CriticalPathPanel(TimelineWidget* timeline, QWidget* parent = nullptr);
+    ~CriticalPathPanel() override;
+
+    const std::vector<analysis::StepCriticalPath>& steps() const { return m_steps; }
+    const std::vector<analysis::WhatIf>& whatIfs() const { return m_whatIfs; }
+    int currentStep() const;
+    CriticalPathSegmentsModel* segmentsModel() const { return m_segments; }
+    CriticalPathBreakdownModel* breakdownModel() const { return m_breakdown; }
+    QTableView* segmentsView() const { return m_segmentsView; }
+    QLabel* summaryLabel() const { return m_summary; }
+    bool isPathHighlighted() const { return m_highlight; }
+
+public Q_SLOTS:
+    void setPathHighlighted(bool on);
+    void selectStep(int index);
+    // Adds a what-if (as `kinetoscope-cli critical-path --what-if` reads it) and re-solves.
+    void addWhatIf(const ks::analysis::WhatIf& whatIf);
+    void removeWhatIf(int index);
+    void selectSegment(int row);
+
+Q_SIGNALS:
+    // New paths are in the panel (after the trace or the what-ifs changed).
+    void pathsReady();
+
+private:
+    void analyze();
+    void apply(std::vector<analysis::StepCriticalPath> steps);
+    void showCurrentStep();
+    void addWhatIfFromEditor();
+    void updateHighlight();
+
+    QPointer<TimelineWidget> m_timeline;
+    std::shared_ptr<const Trace> m_trace;
+    JobTracker* m_jobs;
+    CriticalPathBreakdownModel* m_breakdown;
+    CriticalPathSegmentsModel* m_segments;
+    QComboBox* m_stepBox;
+    QLabel* m_summary;
+    QTableView* m_breakdownView;
+    QTableView* m_segmentsView;
+    QComboBox* m_kind;
+    QLineEdit* m_pattern;
+    QDoubleSpinBox* m_factor;
+    QPushButton* m_add;
+    QListWidget* m_whatIfList;
+    QPushButton* m_remove;
+    std::vector<analysis::StepCriticalPath> m_steps;
+    std::vector<analysis::WhatIf> m_whatIfs;
+    std::optional<std::pair<TimeNs, TimeNs>> m_range; // selected on the timeline
+    bool m_highlight = false;
+};
+
+} // namespace ks
