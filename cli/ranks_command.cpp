@@ -46,10 +46,9 @@ void printText(const RankSet& ws, const analysis::RanksReport& r, const analysis
     std::printf("%-32s %5s %10s %10s %10s %10s %10s %10s\n", "rank (times in ms)", "steps", "step", "compute",
                 "collective", "wait", "idle", "caused");
     for (const auto& s : r.ranks) {
-        std::printf("%-32s %5zu %10s %10s %10s %10s %10s %10s\n",
-                    ws.identities[s.member].label().substr(0, 32).c_str(), s.steps, ms(s.stepTimeMean).c_str(),
-                    ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(), ms(s.collectiveWait).c_str(),
-                    ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
+        std::printf("%-32s %5zu %10s %10s %10s %10s %10s %10s\n", ws.identities[s.member].label().substr(0, 32).c_str(),
+                    s.steps, ms(s.stepTimeMean).c_str(), ms(s.kernelTime).c_str(), ms(s.collectiveTime).c_str(),
+                    ms(s.collectiveWait).c_str(), ms(s.idleTime).c_str(), ms(s.waitCaused).c_str());
     }
     std::printf("(step: mean step time, or the span of the rank's GPU work when it has no steps; the others are "
                 "totals over the steps or that span; caused: the others' wait when this rank arrived last)\n\n%s\n",
@@ -82,7 +81,8 @@ void printReport(const RanksCommandOptions& o, const RankSet& set, const analysi
                  const std::vector<analysis::FileError>& errors, const analysis::AlignmentReport& alignment)
 {
     if (o.json)
-        std::cout << analysis::ranksReportJson(set.identities, set.warnings, report, errors, alignment, set.stepsSources)
+        std::cout << analysis::ranksReportJson(set.identities, set.warnings, report, errors, alignment,
+                                               set.stepsSources)
                          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                   << '\n';
     else
@@ -120,7 +120,8 @@ std::optional<SummaryAnalysis> analyzeSummaryFolder(const std::string& folder)
 int runRanksOnSummaries(const RanksCommandOptions& o)
 {
     if (o.alignSteps)
-        std::fprintf(stderr, "kinetoscope-cli ranks: --align-steps needs the traces; summaries use the absolute clock\n");
+        std::fprintf(stderr,
+                     "kinetoscope-cli ranks: --align-steps needs the traces; summaries use the absolute clock\n");
     const auto a = analyzeSummaryFolder(o.paths.front());
     if (!a)
         return 1;

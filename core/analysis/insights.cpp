@@ -206,11 +206,10 @@ std::vector<Insight> findInsights(const facts::TraceFacts& facts)
         return out; // no host events: nothing to put per step
     const InsightContext context(facts);
     const std::vector<IdleGap> gaps = findIdleGaps(context);
-    for (auto found :
-         {detectHostSync(context, gaps), detectPageableCopy(context), detectMemcpyDtod(context),
-          detectSlowDataLoader(context), detectFp32Gemm(context), detectLowOccupancy(context),
-          detectLowGemmEfficiency(context), detectGpuIdle(context, gaps), detectLaunchBound(context, gaps),
-          detectMemoryGrowth(context)}) {
+    for (auto found : {detectHostSync(context, gaps), detectPageableCopy(context), detectMemcpyDtod(context),
+                       detectSlowDataLoader(context), detectFp32Gemm(context), detectLowOccupancy(context),
+                       detectLowGemmEfficiency(context), detectGpuIdle(context, gaps), detectLaunchBound(context, gaps),
+                       detectMemoryGrowth(context)}) {
         if (found)
             out.push_back(std::move(*found));
     }
