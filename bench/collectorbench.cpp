@@ -146,7 +146,7 @@ int main(int argc, char** argv)
     std::vector<RecordedProcess> live(1); // the view's own copy, kept between snapshots
     LiveTraceBuilder liveBuilder; // and its builder
     std::shared_ptr<const Trace> shown; // the GUI keeps the last snapshot while the next is built
-    const TraceBuildOptions options{kBase, arena};
+    const TraceBuildOptions options{kBase, arena, {}};
     double liveMs = 0, lateLiveMs = 0, lateWallMs = 0; // the last snapshot; sums over those past 90 %
     int lateSnapshots = 0;
     const auto liveSnapshot = [&] {

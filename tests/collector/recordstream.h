@@ -118,7 +118,7 @@ public:
     // The CPU thread of the calls and markers that follow.
     void setThread(std::int64_t tid) { m_thread = tid; }
     ProcessRecorder& recorder() { return m_recorder; }
-    Trace trace() const { return buildCollectedTrace({m_recorder.data()}, {kBase, m_arena}); }
+    Trace trace() const { return buildCollectedTrace({m_recorder.data()}, {kBase, m_arena, {}}); }
     std::shared_ptr<TextArena> arena() const { return m_arena; }
 
 private:

@@ -41,7 +41,7 @@ Trace captured(Stream& s, const CaptureSpec& spec, CaptureOutcome* outcomeOut = 
     const CaptureOutcome outcome = applyCapture(processes, spec);
     if (outcomeOut)
         *outcomeOut = outcome;
-    return buildCollectedTrace(processes, {kBase, s.arena()});
+    return buildCollectedTrace(processes, {kBase, s.arena(), {}});
 }
 
 CaptureSpec spec(const char* text)
@@ -238,7 +238,7 @@ private slots:
         std::vector<RecordedProcess> processes{s.recorder().data()};
         const CaptureOutcome outcome = session.applyCapture(processes);
         QCOMPARE(outcome.droppedSlices, std::size_t(2));
-        const Trace t = buildCollectedTrace(processes, {kBase, s.arena()});
+        const Trace t = buildCollectedTrace(processes, {kBase, s.arena(), {}});
         QCOMPARE(kernelStartsUs(t), (std::vector<TimeNs>{pausedUs - 80, pause.end / 1000 + 120}));
     }
 };

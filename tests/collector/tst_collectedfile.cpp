@@ -225,7 +225,7 @@ private slots:
         int snapshots = 0;
         s.afterEachRecord = [&] {
             live.front().catchUp(s.recorder().data());
-            const Trace snapshot = builder.build(live, {kBase, s.arena()});
+            const Trace snapshot = builder.build(live, {kBase, s.arena(), {}});
             const Trace oneShot = s.trace();
             QCOMPARE(snapshot.slices().size(),
                      s.recorder().data().slices.size()
@@ -238,7 +238,7 @@ private slots:
         s.recorder().connectionClosed(); // after GOODBYE: state Finished
         s.afterEachRecord();
         QCOMPARE(snapshots, 35); // the 34 records of recordAStep, and the close
-        const Counts last = countsOf(buildCollectedTrace(live, {kBase, s.arena()}));
+        const Counts last = countsOf(buildCollectedTrace(live, {kBase, s.arena(), {}}));
         QCOMPARE(last.flows.at("ac2g"), std::size_t(6));
         QCOMPARE(last.flows.at("fwdbwd"), std::size_t(1));
         QCOMPARE(last.slices.at(SliceClass::Kernel), std::size_t(3));
@@ -258,7 +258,7 @@ private slots:
                                                rank1.recorder().data()};
         const Counts one = countsOf(rank0.trace());
         QVERIFY(!rank0.trace().metadataValue("distributedRanks"));
-        const Trace all = buildCollectedTrace(processes, {kBase, arena});
+        const Trace all = buildCollectedTrace(processes, {kBase, arena, {}});
         const auto loaded = writtenAndLoaded(all, true);
         QVERIFY(loaded);
         for (const auto& p : loaded->processes())
@@ -298,7 +298,7 @@ private slots:
             s.send(wire::Goodbye{});
         }
         const Trace all =
-            buildCollectedTrace({a.recorder().data(), b.recorder().data(), c.recorder().data()}, {kBase, arena});
+            buildCollectedTrace({a.recorder().data(), b.recorder().data(), c.recorder().data()}, {kBase, arena, {}});
         const auto loaded = writtenAndLoaded(all, true);
         QVERIFY(loaded);
         std::map<int, std::vector<std::int64_t>> pidsOfDevice;

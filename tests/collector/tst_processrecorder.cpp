@@ -437,7 +437,7 @@ private slots:
             feed(k);
             processes.push_back(r.data());
         }
-        const Trace t = buildCollectedTrace(processes, {kBase, arena});
+        const Trace t = buildCollectedTrace(processes, {kBase, arena, {}});
         const auto kernels = slicesNamed(t, "busy(float*, int)");
         QCOMPARE(kernels.size(), std::size_t(2));
         QVERIFY(t.trackOf(kernels[0]) != t.trackOf(kernels[1]));
