@@ -450,7 +450,9 @@ private:
         }
         m_builder.addMetadata("displayTimeUnit", "\"ms\"");
         if (!options.stepMarker.empty())
-            m_builder.addMetadata("stepMarker", nlohmann::json(options.stepMarker).dump());
+            m_builder.addMetadata(
+                "stepMarker",
+                nlohmann::json(options.stepMarker).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         addDistributedInfo(m_builder, m_processes);
         m_builder.addMetadata("baseTimeNanoseconds", std::to_string(options.baseNs));
         std::vector<DeviceProperties> properties;

@@ -148,7 +148,9 @@ std::variant<RankSummaryFile, std::string> rankSummaryFromJson(const Json& j, co
     if (!j.is_object() || !j.contains("format") || j["format"] != kRankSummaryFormat)
         return where + ": not a Kinetoscope rank summary";
     if (!j.contains("version") || !j["version"].is_number_integer() || j["version"] != kRankSummaryVersion)
-        return where + ": rank summary format version " + (j.contains("version") ? j["version"].dump() : "?")
+        return where + ": rank summary format version "
+            + (j.contains("version") ? j["version"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                                     : "?")
             + ", this build reads version " + std::to_string(kRankSummaryVersion) + " (summarize the trace again)";
     RankSummaryFile s;
     try {

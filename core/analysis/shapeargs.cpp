@@ -43,7 +43,8 @@ bool readDims(const nlohmann::json& value, std::size_t index, ShapeInput& input,
             return false;
         if (!d.is_number_integer() || (d.is_number_unsigned() && d.get<std::uint64_t>() > INT64_MAX)
             || d.get<std::int64_t>() < 0) {
-            warnings.push_back("input " + std::to_string(index) + ": size " + d.dump() + " is not a size");
+            warnings.push_back("input " + std::to_string(index) + ": size "
+                               + d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + " is not a size");
             return false;
         }
         dims.push_back(d.get<std::int64_t>());
