@@ -34,7 +34,9 @@ int runCli(int argc, char** argv)
     ks::cli::addSummarizeCommand(app);
     ks::cli::addTreeCommand(app);
     ks::cli::addInsightsCommand(app);
+#ifdef KS_HAVE_QUERY
     ks::cli::addQueryCommand(app);
+#endif
     ks::cli::addMemoryCommand(app);
     ks::cli::addConvertCommand(app);
     ks::cli::addCollectCommand(app);
