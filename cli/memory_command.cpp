@@ -1,11 +1,8 @@
 // kinetoscope-cli memory: per device the allocator's peaks, what is alive at the peak and which
 // op allocated it, and the Operator memory table (profile_memory=True traces; docs/memory.md).
 #include "cli/command.h"
-#include "core/analysis/memoryoptable.h"
-#include "core/analysis/memoryreport.h"
+#include "core/analysis/memoryjson.h"
 #include "core/loading/loader.h"
-
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -17,65 +14,6 @@ namespace ks::cli {
 namespace {
 
 double usFrom(TimeNs origin, TimeNs t) { return double(t - origin) / 1000.0; }
-
-std::string opName(const analysis::MemoryReport& report, SliceId op)
-{
-    const Trace& trace = *report.facts->trace;
-    return op == kNoSlice ? std::string(analysis::kUnknownOp) : std::string(trace.str(trace.slices().name[op]));
-}
-
-nlohmann::json toJson(const analysis::MemoryReport& report, const std::vector<analysis::OperatorMemoryTable>& tables)
-{
-    const Trace& trace = *report.facts->trace;
-    const TimeNs origin = trace.startTime();
-    nlohmann::json devices = nlohmann::json::array();
-    for (const analysis::DeviceMemory& device : report.devices) {
-        nlohmann::json live = nlohmann::json::array();
-        for (const std::uint32_t i : analysis::liveAllocations(device, device.peakEvent)) {
-            const analysis::Allocation& a = device.allocations[i];
-            nlohmann::json item = {{"bytes", a.bytes},
-                                   {"op", opName(report, a.op)},
-                                   {"alloc_time_us", usFrom(origin, a.time)},
-                                   {"address", a.address}};
-            if (const std::string stack = analysis::pythonStackText(report, device, a); !stack.empty())
-                item["python_stack"] = stack;
-            live.push_back(std::move(item));
-        }
-        const analysis::MemoryAnomalies& bad = device.anomalies;
-        devices.push_back({{"device", device.name},
-                           {"peak_allocated_bytes", device.peakAllocated},
-                           {"peak_reserved_bytes", device.peakReserved},
-                           {"peak_time_us", usFrom(origin, device.peakTime)},
-                           {"events", device.events.size()},
-                           {"allocations", device.allocations.size()},
-                           {"never_freed", device.neverFreed},
-                           {"anomalies",
-                            {{"unmatched_frees", bad.unmatchedFrees},
-                             {"reused_addresses", bad.reusedAddresses},
-                             {"size_mismatches", bad.sizeMismatches},
-                             {"negative_totals", bad.negativeTotals},
-                             {"absurd_sizes", bad.absurdSizes},
-                             {"without_address", bad.withoutAddress}}},
-                           {"live_at_peak", std::move(live)}});
-    }
-    nlohmann::json ops = nlohmann::json::array();
-    for (const analysis::OperatorMemoryTable& table : tables) {
-        for (const analysis::OperatorMemoryRow& row : table.rows) {
-            ops.push_back({{"device", table.device},
-                           {"name", row.name},
-                           {"calls", row.calls},
-                           {"size_increase_bytes", row.sizeIncrease},
-                           {"self_size_increase_bytes", row.selfSizeIncrease},
-                           {"allocation_count", row.allocationCount},
-                           {"self_allocation_count", row.selfAllocationCount},
-                           {"allocation_size_bytes", row.allocationSize},
-                           {"self_allocation_size_bytes", row.selfAllocationSize}});
-        }
-    }
-    return {{"devices", std::move(devices)},
-            {"ops", std::move(ops)},
-            {"events_without_device", report.eventsWithoutDevice}};
-}
 
 // "512 B", "1.5 KB", "33.6 MB", "1.32 GB" (powers of 1000, as the GUI's axis).
 std::string humanBytes(std::int64_t bytes)
@@ -122,7 +60,8 @@ void printText(const analysis::MemoryReport& report, const std::vector<analysis:
         for (std::size_t k = 0; k < live.size() && k < kShown; ++k) {
             const analysis::Allocation& a = device.allocations[live[k]];
             std::printf("    %12s  %-40s allocated at %.3f ms\n", humanBytes(a.bytes).c_str(),
-                        opName(report, a.op).c_str(), usFrom(origin, a.time) / 1000.0);
+                        std::string(analysis::allocationOpName(*report.facts->trace, a.op)).c_str(),
+                        usFrom(origin, a.time) / 1000.0);
         }
         std::printf("  operators by self allocation size:\n    %-40s %8s %14s %14s %10s %14s\n", "Name", "Calls",
                     "Size Increase", "Self Increase", "Self Allocs", "Self Size");
@@ -153,7 +92,9 @@ int runMemory(const MemoryOptions& options)
     const auto report = analysis::makeMemoryReport(facts::makeTraceFacts(loaded.trace));
     const auto tables = analysis::makeOperatorMemoryTables(report);
     if (options.json)
-        std::cout << toJson(report, tables).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        std::cout << analysis::memoryReportToJson(report, tables)
+                         .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
     else
         printText(report, tables);
     return 0;

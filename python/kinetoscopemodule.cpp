@@ -6,6 +6,7 @@
 // and return jsonToPython(...) from a .def on PyTrace below.
 #include "core/analysis/diffjson.h"
 #include "core/analysis/insightsjson.h"
+#include "core/analysis/memoryjson.h"
 #include "core/analysis/ranksjson.h"
 #include "core/facts/tracefacts.h"
 #include "core/gpu/gpureportjson.h"
@@ -226,6 +227,13 @@ PYBIND11_MODULE(kinetoscope, m)
             },
             py::arg("other"), py::arg("top") = 20, py::arg("families") = false, py::arg("group_by_shape") = false,
             "kinetoscope-cli diff --json, this trace as BASE")
+        .def(
+            "memory",
+            [](const PyTrace& t) {
+                const auto report = analysis::makeMemoryReport(factsOf(t));
+                return jsonToPython(analysis::memoryReportToJson(report, analysis::makeOperatorMemoryTables(report)));
+            },
+            "kinetoscope-cli memory --json")
         .def("to_pandas", &toPandas, "The slices as a pandas DataFrame (needs pandas)");
 
     m.def(

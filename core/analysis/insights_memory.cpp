@@ -42,7 +42,7 @@ std::optional<Insight> detectMemoryGrowth(const InsightContext& context)
             const int step = context.facts.hostStepOf(a.time, a.time);
             if (step < 0)
                 continue;
-            const std::string name(a.op == kNoSlice ? kUnknownOp : trace.str(trace.slices().name[a.op]));
+            const std::string name(allocationOpName(trace, a.op));
             Retained& r = byOp[name];
             r.bytesPerStep.resize(steps.size());
             r.bytesPerStep[std::size_t(step)] += a.bytes;

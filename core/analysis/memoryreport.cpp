@@ -212,6 +212,11 @@ std::vector<std::uint32_t> liveAllocationsAt(const MemoryReport& report, const D
     return liveAllocations(device, device.positionAt(report.events(), t));
 }
 
+std::string_view allocationOpName(const Trace& trace, SliceId op)
+{
+    return op == kNoSlice ? kUnknownOp : trace.str(trace.slices().name[op]);
+}
+
 std::string pythonStackText(const MemoryReport& report, const DeviceMemory& device, const Allocation& a)
 {
     const Trace& trace = *report.facts->trace;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ks::analysis {
@@ -102,6 +103,8 @@ bool isMemoryOwnerClass(SliceClass c);
 void opChainAt(const Trace& trace, std::uint32_t track, TimeNs time, std::vector<SliceId>& chain);
 // The python_function frames around `time` on a thread, outermost first (with_stack traces).
 std::vector<SliceId> pythonStackAt(const Trace& trace, std::uint32_t track, TimeNs time);
+// The name of the op an allocation is attributed to, kUnknownOp for none.
+std::string_view allocationOpName(const Trace& trace, SliceId op);
 // The stack of an allocation's event as text, innermost frame first, one per line.
 std::string pythonStackText(const MemoryReport& report, const DeviceMemory& device, const Allocation& a);
 

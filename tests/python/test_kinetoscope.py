@@ -100,6 +100,12 @@ class TestModule(unittest.TestCase):
         with self.assertRaises(ValueError):
             self.mlp.ops(sort="bogus")
 
+    def test_memory_is_the_clis_json(self):
+        memory = self.baseline.memory()
+        self.assertEqual(memory, cli_json("memory", "--json", fixture("train_baseline")))
+        self.assertGreater(memory["devices"][0]["peak_allocated_bytes"], 0)
+        self.assertTrue(any(row["self_allocation_count"] > 0 for row in memory["ops"]))
+
     def test_op_total_is_the_operator_tables(self):
         mm = [r for r in self.mlp.ops() if r["name"] == "aten::mm" and not r["device"]][0]
         mask = self.mlp.name_ids == self.mlp.strings().index("aten::mm")
