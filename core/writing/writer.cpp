@@ -115,6 +115,11 @@ private:
     std::set<std::string> m_keysWritten;
     std::set<Json> m_namedPids; // written pids that have a process_name
     std::vector<std::uint64_t> m_flowId; // per flow of the current input
+    // The id domain of each source flow (category, name, id) of the current input: an s/t/f
+    // chain is one flow wherever its events are (an IPC chain crosses processes), so all its
+    // events take the domain of its first arrow and keep one written id.
+    std::map<std::tuple<StringId, StringId, std::uint64_t>, std::uint32_t> m_chainDomain;
+    std::uint32_t chainDomain(StringId category, StringId name, std::uint64_t id, SliceId slice) const;
     struct FlowTextId {
         std::uint64_t source = 0, written = 0;
     };
@@ -430,14 +435,20 @@ void TraceJsonWriter::assignFlowIds()
     std::map<Group, std::uint64_t> idOfGroup;
     std::map<std::pair<StringId, StringId>, std::map<std::uint64_t, Group>> used;
     const StringId ac2g = t.strings().find("ac2g");
+    m_chainDomain.clear();
+    for (const auto& f : flows)
+        if (f.category != ac2g)
+            m_chainDomain.try_emplace({f.category, f.name, f.id},
+                                      f.from == kNoSlice ? 0 : m_plan.domainOf(m_k, f.from));
     for (const auto& half : t.unpairedFlowHalves()) { // they keep their ids
-        const auto domain = half.slice == kNoSlice ? 0 : m_plan.domainOf(m_k, half.slice);
-        used[{half.category, half.name}].emplace(m_plan.flowId(m_k, domain, half.category, half.id), Group{});
+        const auto domain = chainDomain(half.category, half.name, half.id, half.slice);
+        used[{half.category, half.name}].emplace(m_plan.flowId(m_k, domain, half.category, half.id),
+                                                 Group{half.category, half.name, half.id, domain});
     }
     std::vector<std::uint32_t> collided;
     for (std::uint32_t i = 0; i < flows.size(); ++i) {
         const auto& f = flows[i];
-        const auto domain = f.from == kNoSlice ? 0 : m_plan.domainOf(m_k, f.from);
+        const auto domain = chainDomain(f.category, f.name, f.id, f.from);
         const Group group{f.category, f.name, f.id, domain};
         if (auto it = idOfGroup.find(group); it != idOfGroup.end()) {
             m_flowId[i] = it->second;
@@ -447,8 +458,9 @@ void TraceJsonWriter::assignFlowIds()
         const std::uint64_t candidate = f.category == ac2g && corr != kNoId && corr >= 0
             ? std::uint64_t(corr)
             : m_plan.flowId(m_k, domain, f.category, f.id);
-        auto& usedIds = used[{f.category, f.name}];
-        if (usedIds.emplace(candidate, group).second)
+        // Taken by this flow's own group (a dangling t or f of its chain) is no collision.
+        const auto [taken, inserted] = used[{f.category, f.name}].emplace(candidate, group);
+        if (inserted || taken->second == group)
             m_flowId[i] = idOfGroup[group] = candidate;
         else
             collided.push_back(i);
@@ -456,7 +468,7 @@ void TraceJsonWriter::assignFlowIds()
     std::map<std::pair<StringId, StringId>, std::uint64_t> next;
     for (const auto i : collided) {
         const auto& f = flows[i];
-        const Group group{f.category, f.name, f.id, f.from == kNoSlice ? 0 : m_plan.domainOf(m_k, f.from)};
+        const Group group{f.category, f.name, f.id, chainDomain(f.category, f.name, f.id, f.from)};
         if (auto it = idOfGroup.find(group); it != idOfGroup.end()) {
             m_flowId[i] = it->second;
             continue;
@@ -489,8 +501,14 @@ std::uint64_t TraceJsonWriter::halfId(const FlowHalf& half) const
         && std::int64_t(half.id) == t.slices().correlation[half.slice];
     if (isCorrelation)
         return std::uint64_t(m_plan.correlation(m_k, half.slice));
-    const auto domain = half.slice == kNoSlice ? 0 : m_plan.domainOf(m_k, half.slice);
-    return m_plan.flowId(m_k, domain, half.category, half.id);
+    return m_plan.flowId(m_k, chainDomain(half.category, half.name, half.id, half.slice), half.category, half.id);
+}
+
+std::uint32_t TraceJsonWriter::chainDomain(StringId category, StringId name, std::uint64_t id, SliceId slice) const
+{
+    if (const auto it = m_chainDomain.find({category, name, id}); it != m_chainDomain.end())
+        return it->second;
+    return slice == kNoSlice ? 0 : m_plan.domainOf(m_k, slice);
 }
 
 void TraceJsonWriter::writeSlice(SliceId s, std::string_view rawText)

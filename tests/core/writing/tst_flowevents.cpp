@@ -125,6 +125,32 @@ private slots:
         QCOMPARE(written({reloaded.trace.get()}), text);
     }
 
+    // An IPC chain crosses processes (as Chrome's do): convert gives each process its own id
+    // space, but the chain is one flow, so its s, t and f keep one id, the source's.
+    void chainAcrossProcessesKeepsItsId()
+    {
+        const char* const source = R"json({"traceEvents":[
+ {"ph":"X","cat":"ipc","name":"send","pid":1,"tid":1,"ts":10,"dur":10},
+ {"ph":"s","cat":"ipc","name":"IPC","id":"8780d402","pid":1,"tid":1,"ts":12},
+ {"ph":"X","cat":"ipc","name":"route","pid":2,"tid":1,"ts":20,"dur":10},
+ {"ph":"t","cat":"ipc","name":"IPC","id":"8780d402","pid":2,"tid":1,"ts":22},
+ {"ph":"X","cat":"ipc","name":"receive","pid":3,"tid":1,"ts":30,"dur":10},
+ {"ph":"f","cat":"ipc","name":"IPC","id":"8780d402","pid":3,"tid":1,"ts":33,"bp":"e"},
+ {"ph":"X","cat":"ipc","name":"other","pid":2,"tid":1,"ts":40,"dur":10},
+ {"ph":"s","cat":"ipc","name":"IPC","id":"0x8780d402","pid":2,"tid":1,"ts":41},
+ {"ph":"X","cat":"ipc","name":"other end","pid":2,"tid":2,"ts":50,"dur":10},
+ {"ph":"f","cat":"ipc","name":"IPC","id":"0x8780d402","pid":2,"tid":2,"ts":51,"bp":"e"}
+]})json";
+        const auto original = loadTraceFromMemory(source, "ipc");
+        QVERIFY(original.ok());
+        const std::string text = written({original.trace.get()});
+        QCOMPARE(flowEvents(Json::parse(text)), flowEvents(Json::parse(source)));
+        const auto reloaded = loadTraceFromMemory(text, "written");
+        QVERIFY(reloaded.ok());
+        QCOMPARE(arrows(*reloaded.trace), arrows(*original.trace));
+        QCOMPARE(reloaded.trace->flows().size(), std::size_t(3));
+    }
+
     // Merged with itself, the second copy's ids and pids collide: they move, and every other
     // field of its flow events stays as written; the ac2g ids follow the moved correlations.
     void mergedFlowEventsChangeOnlyIds()
