@@ -3,7 +3,7 @@
 // steps makes them the steps of every analysis, and the choice comes back with the file.
 #include "app/mainwindow.h"
 #include "core/gpu/gpureport.h"
-#include "tests/core/facts/stepvariants.h"
+#include "stepvariants.h"
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
 #include "widgets/gpuviews.h"

@@ -1,7 +1,7 @@
 // kinetoscope-cli memory: the JSON contract on real traces, checked against the fixtures' raw
 // [memory] events (nlohmann's DOM) and the plugin's numbers (reference/plugin_memory.json);
 // text output; bad input.
-#include "tests/core/testtraces.h"
+#include "testtraces.h"
 
 #include <nlohmann/json.hpp>
 

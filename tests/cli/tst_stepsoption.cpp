@@ -1,6 +1,6 @@
 // Steps without ProfilerStep#N through the CLI (issue 35): steps and steps_source on gpu,
 // insights, diff and ranks; --steps NAME|REGEX on each command; a bad regex is a usage error.
-#include "tests/core/facts/stepvariants.h"
+#include "stepvariants.h"
 
 #include <QProcess>
 #include <QTemporaryDir>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Live GUI recording of a real CUDA program (tests/collector/tst_livegpurecording).
+# Live GUI recording of a real CUDA program (tests/app/tst_livegpurecording).
 # The GPU machine has no Qt, so this runs in two steps:
 #   tests/gpu/run-gui.sh bundle DIR   on the Qt machine, after building build/: copies the
 #                                     test, the injection library, the Qt libraries and the
@@ -14,7 +14,7 @@ case "$mode" in
 bundle)
     stage=$(mktemp -d)
     mkdir -p "$stage/lib" "$stage/plugins/platforms"
-    cp "$ROOT/build/tests/collector/tst_livegpurecording" "$ROOT/build/collector/injection/libkinetoscope_injection.so" "$stage/"
+    cp "$ROOT/build/tests/app/tst_livegpurecording" "$ROOT/build/collector/injection/libkinetoscope_injection.so" "$stage/"
     plugin=$(find /usr/lib -path '*qt6/plugins/platforms/libqoffscreen.so' | head -1)
     cp "$plugin" "$stage/plugins/platforms/"
     # Every shared library they need, but glibc and the C++ runtime (the GPU machine's are newer).

@@ -1,7 +1,7 @@
 // The Critical Path dock: paths arrive off the GUI thread, the highlight shows the chosen
 // step's path on the timeline, a what-if re-solves it, a segment click selects its slice.
 #include "core/analysis/criticalpath.h"
-#include "tests/analysis_gpu/fixtureloader.h"
+#include "fixtureloader.h"
 #include "widgets/criticalpathbreakdownmodel.h"
 #include "widgets/criticalpathpanel.h"
 #include "widgets/criticalpathsegmentsmodel.h"

@@ -4,7 +4,7 @@
 #include "core/analysis/calltree.h"
 #include "core/facts/tracefacts.h"
 #include "core/gpu/tensorcores.h"
-#include "tests/analysis_gpu/fixtureloader.h"
+#include "fixtureloader.h"
 #include "widgets/calltreemodel.h"
 #include "widgets/flamegraphpanel.h"
 #include "widgets/flamegraphwidget.h"

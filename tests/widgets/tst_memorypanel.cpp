@@ -3,7 +3,7 @@
 // a row selects its op on the timeline, a chosen time lists what is alive then, and the
 // Operator memory tab holds the device's table.
 #include "core/analysis/memoryreport.h"
-#include "tests/analysis_gpu/fixtureloader.h"
+#include "fixtureloader.h"
 #include "widgets/liveallocationsmodel.h"
 #include "widgets/memorychart.h"
 #include "widgets/memorypanel.h"

@@ -3,7 +3,7 @@
 // (computed from its dims in tests/core/analysis/tst_flopcount), the plot has the H200's five
 // roofs and one point per op and shape, and clicking a point highlights its kernels.
 #include "core/analysis/roofline.h"
-#include "tests/analysis_gpu/fixtureloader.h"
+#include "fixtureloader.h"
 #include "widgets/detailspanel.h"
 #include "widgets/opstablemodel.h"
 #include "widgets/peaksettings.h"

@@ -9,7 +9,7 @@
 #include "core/loading/loader.h"
 #include "core/stats/kernelstats.h"
 #include "core/stats/operatortable.h"
-#include "tests/analysis_gpu/fixtureloader.h"
+#include "fixtureloader.h"
 
 #include <QTest>
 

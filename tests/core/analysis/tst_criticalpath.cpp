@@ -1,7 +1,7 @@
 // The critical path (issue 36): tiny traces with known longest paths, then the fixtures.
 #include "core/analysis/criticalpath.h"
 #include "core/loading/loader.h"
-#include "tests/analysis_gpu/fixtureloader.h"
+#include "fixtureloader.h"
 
 #include <QTest>
 

@@ -8,7 +8,7 @@
 #include "core/analysis/roofline.h"
 #include "core/loading/loader.h"
 #include "core/stats/operatortable.h"
-#include "tests/insights/fixtureevents.h"
+#include "fixtureevents.h"
 
 #include <QTest>
 

@@ -4,8 +4,8 @@
 // stays silent.
 #include "core/analysis/insights.h"
 #include "core/loading/loader.h"
-#include "tests/analysis_gpu/fixtureloader.h"
-#include "tests/core/testtraces.h"
+#include "fixtureloader.h"
+#include "testtraces.h"
 
 #include <QTest>
 

@@ -5,8 +5,8 @@
 #include "core/analysis/memoryoptable.h"
 #include "core/analysis/memoryreport.h"
 #include "core/loading/loader.h"
-#include "tests/analysis_gpu/fixtureloader.h"
-#include "tests/core/testtraces.h"
+#include "fixtureloader.h"
+#include "testtraces.h"
 
 #include <QTest>
 

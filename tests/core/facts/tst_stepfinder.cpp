@@ -7,7 +7,7 @@
 #include "core/facts/tracefacts.h"
 #include "core/gpu/stepbreakdown.h"
 #include "core/loading/loader.h"
-#include "tests/core/facts/stepvariants.h"
+#include "stepvariants.h"
 
 #include <QTest>
 

@@ -6,7 +6,7 @@
 #include "core/query/tracedatabase.h"
 #include "core/stats/kernelstats.h"
 #include "core/stats/operatortable.h"
-#include "tests/analysis_gpu/fixtureloader.h"
+#include "fixtureloader.h"
 
 #include <QTest>
 

@@ -3,7 +3,7 @@
 // users' traces come: its step ranges renamed to step0.., "Iteration N", removed so that only
 // Optimizer.step is left, or removed with the optimizer ranges too. Host ranges and their GPU
 // copies are rewritten alike; everything else is the real trace.
-#include "tests/core/testtraces.h"
+#include "testtraces.h"
 
 #include <nlohmann/json.hpp>
 

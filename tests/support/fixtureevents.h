@@ -1,7 +1,7 @@
 #pragma once
 // The insights tests' independent view of a fixture: its raw traceEvents through nlohmann's
 // DOM (the loader never uses it), with the ProfilerStep ranges to count "inside steps".
-#include "tests/core/testtraces.h"
+#include "testtraces.h"
 
 #include <nlohmann/json.hpp>
 
