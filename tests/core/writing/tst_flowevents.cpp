@@ -126,7 +126,8 @@ private slots:
     }
 
     // An IPC chain crosses processes (as Chrome's do): convert gives each process its own id
-    // space, but the chain is one flow, so its s, t and f keep one id, the source's.
+    // space, but the chain is one flow, so its s, t and f keep one id, the source's; so does a
+    // chain that starts with a t (its arrow t → f, and the t's dangling incoming half).
     void chainAcrossProcessesKeepsItsId()
     {
         const char* const source = R"json({"traceEvents":[
@@ -139,7 +140,11 @@ private slots:
  {"ph":"X","cat":"ipc","name":"other","pid":2,"tid":1,"ts":40,"dur":10},
  {"ph":"s","cat":"ipc","name":"IPC","id":"0x8780d402","pid":2,"tid":1,"ts":41},
  {"ph":"X","cat":"ipc","name":"other end","pid":2,"tid":2,"ts":50,"dur":10},
- {"ph":"f","cat":"ipc","name":"IPC","id":"0x8780d402","pid":2,"tid":2,"ts":51,"bp":"e"}
+ {"ph":"f","cat":"ipc","name":"IPC","id":"0x8780d402","pid":2,"tid":2,"ts":51,"bp":"e"},
+ {"ph":"X","cat":"ipc","name":"swap","pid":1,"tid":1,"ts":60,"dur":10},
+ {"ph":"t","cat":"ipc","name":"IPC","id":"0xc00001527","pid":1,"tid":1,"ts":61},
+ {"ph":"X","cat":"ipc","name":"draw","pid":3,"tid":1,"ts":70,"dur":10},
+ {"ph":"f","cat":"ipc","name":"IPC","id":"0xc00001527","pid":3,"tid":1,"ts":71}
 ]})json";
         const auto original = loadTraceFromMemory(source, "ipc");
         QVERIFY(original.ok());
@@ -148,7 +153,7 @@ private slots:
         const auto reloaded = loadTraceFromMemory(text, "written");
         QVERIFY(reloaded.ok());
         QCOMPARE(arrows(*reloaded.trace), arrows(*original.trace));
-        QCOMPARE(reloaded.trace->flows().size(), std::size_t(3));
+        QCOMPARE(reloaded.trace->flows().size(), std::size_t(4));
     }
 
     // Merged with itself, the second copy's ids and pids collide: they move, and every other
