@@ -1,15 +1,26 @@
 // Every table model of the docks under QAbstractItemModelTester, filled from real traces and
 // refilled (a reset), so that views never see an inconsistent model. The models' own values
 // are asserted where they are cheap to know independently.
+#include "core/analysis/calltree.h"
+#include "core/analysis/criticalpath.h"
 #include "core/analysis/diff.h"
 #include "core/analysis/insights.h"
+#include "core/analysis/memoryoptable.h"
+#include "core/analysis/memoryreport.h"
 #include "core/facts/tracefacts.h"
 #include "core/gpu/gpureport.h"
 #include "core/loading/loader.h"
 #include "core/timeline/namesearch.h"
+#include "widgets/calltreemodel.h"
+#include "widgets/criticalpathbreakdownmodel.h"
+#include "widgets/criticalpathsegmentsmodel.h"
 #include "widgets/difftablemodel.h"
+#include "widgets/flamegraphdata.h"
 #include "widgets/insightsmodel.h"
+#include "widgets/liveallocationsmodel.h"
 #include "widgets/nvprofmodel.h"
+#include "widgets/operatormemorymodel.h"
+#include "widgets/queryresultmodel.h"
 #include "widgets/searchresultsmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -24,15 +35,17 @@ std::shared_ptr<const Trace> fixture(const char* name)
     return loadTraceFile(std::string(KS_TEST_DATA) + "/" + name + ".pt.trace.json.gz").trace;
 }
 
-// Reads every cell in the roles a view asks for (the tester checks their types).
-void readEveryCell(const QAbstractItemModel& model)
+// Reads every cell in the roles a view asks for (the tester checks their types), children
+// included (tree models).
+void readEveryCell(const QAbstractItemModel& model, const QModelIndex& parent = {})
 {
-    for (int row = 0; row < model.rowCount(); ++row) {
-        for (int column = 0; column < model.columnCount(); ++column) {
-            const QModelIndex index = model.index(row, column);
+    for (int row = 0; row < model.rowCount(parent); ++row) {
+        for (int column = 0; column < model.columnCount(parent); ++column) {
+            const QModelIndex index = model.index(row, column, parent);
             for (const int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole), int(Qt::TextAlignmentRole)})
                 (void)model.data(index, role);
         }
+        readEveryCell(model, model.index(row, 0, parent));
     }
 }
 
@@ -112,6 +125,83 @@ private Q_SLOTS:
             model.setRows({});
             QCOMPARE(model.rowCount(), 0);
         }
+    }
+
+    void callTreeModel()
+    {
+        const auto facts = facts::makeTraceFacts(fixture("mlp_ops"));
+        analysis::CallTreeOptions options;
+        options.gpuFrames = true;
+        const auto tree = analysis::buildCallTree(*facts, options);
+        CallTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setData(makeFlameGraphData(*facts->trace, tree, analysis::FoldedTime::Gpu));
+        QVERIFY(model.rowCount() > 0);
+        readEveryCell(model);
+        model.setData(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void criticalPathModels()
+    {
+        const auto steps = analysis::criticalPathOf(facts::makeTraceFacts(fixture("train_baseline"))).analyzeSteps();
+        QVERIFY(!steps.empty());
+        CriticalPathBreakdownModel breakdown;
+        QAbstractItemModelTester breakdownTester(&breakdown, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        breakdown.setStep(steps.front());
+        QVERIFY(breakdown.rowCount() > 0);
+        readEveryCell(breakdown);
+        breakdown.clear();
+        QCOMPARE(breakdown.rowCount(), 0);
+        CriticalPathSegmentsModel segments;
+        QAbstractItemModelTester segmentsTester(&segments, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        segments.setPath(steps.front().path, steps.front().start);
+        QCOMPARE(segments.rowCount(), int(steps.front().path.segments.size()));
+        readEveryCell(segments);
+        segments.setPath({}, 0);
+        QCOMPARE(segments.rowCount(), 0);
+    }
+
+    void memoryModels()
+    {
+        const auto report = std::make_shared<const analysis::MemoryReport>(
+            analysis::makeMemoryReport(facts::makeTraceFacts(fixture("train_baseline"))));
+        QVERIFY(!report->devices.empty());
+        const analysis::DeviceMemory& device = report->devices.front();
+        LiveAllocationsModel live;
+        QAbstractItemModelTester liveTester(&live, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        live.setPeak(report, &device);
+        QCOMPARE(live.rowCount(), int(analysis::liveAllocations(device, device.peakEvent).size()));
+        QVERIFY(live.rowCount() > 0);
+        readEveryCell(live);
+        live.clear();
+        QCOMPARE(live.rowCount(), 0);
+        auto tables = analysis::makeOperatorMemoryTables(*report);
+        const std::size_t rows = tables.front().rows.size();
+        OperatorMemoryModel ops;
+        QAbstractItemModelTester opsTester(&ops, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ops.setTable(std::move(tables.front()));
+        QCOMPARE(ops.rowCount(), int(rows));
+        readEveryCell(ops);
+        ops.setTable({});
+        QCOMPARE(ops.rowCount(), 0);
+    }
+
+    // Pages arrive one after the other (the Query dock's paging); a new query resets.
+    void queryResultModel()
+    {
+        QueryResultModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.reset({QStringLiteral("name"), QStringLiteral("n")});
+        QCOMPARE(model.columnCount(), 2);
+        model.appendRows({{QStringLiteral("aten::mm"), 3}, {QStringLiteral("aten::add"), 2}}, false);
+        model.appendRows({{QStringLiteral("aten::relu"), 1}}, true);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.value(2, 0).toString(), QStringLiteral("aten::relu"));
+        readEveryCell(model);
+        model.reset({QStringLiteral("x")});
+        QCOMPARE(model.rowCount(), 0);
+        model.finish();
     }
 };
 
