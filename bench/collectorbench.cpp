@@ -1,7 +1,9 @@
 // Injection side first: the sender thread's translation of CUPTI records into frames, in ns per
 // record (through the fake CUPTI's decoder: the real one walks CUPTI's buffer in place), and the
 // NVTX path of nvtx=own: a push/pop pair on the application's thread (timestamp from the fake,
-// a virtual call; CUPTI's own is a few tens of ns more) and its drain + translation.
+// a virtual call; CUPTI's own is a few tens of ns more) and its drain + translation; the PyTorch
+// observer's path (ops=observer): an operator's begin+end on the program's thread (interned
+// name, binary sizes) and, on ours, its drain, formatting into emit_nvtx's text and translation.
 // Host side of the collector: how fast records are decoded and joined into events, and how
 // many live snapshots per second the GUI's recording can take as the recording grows to a
 // million events (it asks for one every 100 ms). The stream is replayed as the receiving
@@ -15,6 +17,7 @@
 #include "collector/host/processrecorder.h"
 #include "collector/injection/nvtxrecorder.h"
 #include "collector/injection/recordtranslator.h"
+#include "collector/injection/torchoppayload.h"
 #include "fakeactivityapi.h"
 
 #include <algorithm>
@@ -85,6 +88,52 @@ void injectionSide(int launches)
                 "translate %.0f ns per record on ours (%zu records, %llu dropped)\n",
                 pushPopNs / ranges, drainNs / double(drained), drained,
                 static_cast<unsigned long long>(recorder.dropped()));
+
+    // The observer's operators: 20 names at stable addresses, sizes as aten::addmm's on every other.
+    std::vector<std::string> names;
+    for (int i = 0; i < 20; ++i)
+        names.push_back("aten::op" + std::to_string(i));
+    const std::uint32_t ranks[] = {1, 2, 2, 0, 0};
+    const std::int64_t dims[] = {64, 32, 64, 64, 64};
+    injection::NvtxRecorder ops(fake, 64u << 20);
+    injection::TorchOpTexts opTexts;
+    std::size_t opRecords = 0;
+    double beginEndNs = 0, opDrainNs = 0;
+    for (int done = 0; done < ranges;) {
+        const int round = std::min(50000, ranges - done);
+        start = bench::cpuSeconds();
+        for (int i = 0; i < round; ++i) {
+            KinetoscopeTorchOp op{};
+            op.size = sizeof op;
+            op.name = names[std::size_t(i) % names.size()].c_str();
+            op.sequence = i;
+            op.opId = std::uint64_t(done + i + 1);
+            if (i % 2) {
+                op.shapeCount = 5;
+                op.ranks = ranks;
+                op.dims = dims;
+                op.dimCount = 5;
+            }
+            ops.beginTorchOp(op);
+            ops.endTorchOp();
+        }
+        beginEndNs += (bench::cpuSeconds() - start) * 1e9;
+        frames.clear();
+        start = bench::cpuSeconds();
+        opRecords += ops.drain([&](const injection::NvtxRecord& r, std::string_view payload) {
+            if (!(r.flags & injection::NvtxRecord::TorchOp))
+                return translator.nvtx(r, payload, frames);
+            injection::NvtxRecord range = r;
+            range.flags &= ~injection::NvtxRecord::TorchOp;
+            translator.nvtx(range, opTexts.text(payload), frames);
+        });
+        opDrainNs += (bench::cpuSeconds() - start) * 1e9;
+        done += round;
+    }
+    std::printf("collector injection: PyTorch observer (ops=observer) begin+end %.0f ns per operator on the program's "
+                "thread; drain + format + translate %.0f ns per record on ours (%zu records, %llu dropped)\n",
+                beginEndNs / ranges, opDrainNs / double(opRecords), opRecords,
+                static_cast<unsigned long long>(ops.dropped()));
 }
 
 } // namespace

@@ -353,8 +353,14 @@ void ActivityCollector::sendNvtx(std::vector<std::uint8_t>& frames)
     {
         const StageTimer timer(m_options.stats, m_stats.translateNs);
         m_nvtx->drain([&](const NvtxRecord& record, std::string_view text) {
-            if (translate)
-                m_translator.nvtx(record, text, frames);
+            if (!translate)
+                return;
+            if (!(record.flags & NvtxRecord::TorchOp))
+                return m_translator.nvtx(record, text, frames);
+            // The observer's operator: the range emit_nvtx would have pushed.
+            NvtxRecord range = record;
+            range.flags &= ~NvtxRecord::TorchOp;
+            m_translator.nvtx(range, m_torchOpTexts.text(text), frames);
         });
     }
     send(frames);

@@ -21,6 +21,7 @@
 #include "collector/injection/nvtxrecorder.h"
 #include "collector/injection/recordtranslator.h"
 #include "collector/injection/stagestats.h"
+#include "collector/injection/torchoppayload.h"
 #include "collector/protocol/injectionoptions.h"
 
 #include <atomic>
@@ -55,6 +56,8 @@ public:
     void forkedChild();
     // Where the NVTX handlers record (nvtx=own); nullptr with nvtx=cupti.
     NvtxRecorder* nvtxRecorder() { return m_nvtx.get(); }
+    // Where the PyTorch observer records operators; nullptr with ops=nvtx or nvtx=cupti.
+    NvtxRecorder* torchOpRecorder() { return m_options.torchObserver ? m_nvtx.get() : nullptr; }
 
 private:
     ActivityCollector(ActivityApi& api, const CollectorOptions& options);
@@ -82,6 +85,7 @@ private:
     Connection m_connection;
     BufferPool m_pool;
     RecordTranslator m_translator; // sender thread only
+    TorchOpTexts m_torchOpTexts; // sender thread only
     StageStats m_stats; // filled only with stats=1
     std::unique_ptr<NvtxRecorder> m_nvtx;
     pid_t m_initPid = 0;

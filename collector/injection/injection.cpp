@@ -5,9 +5,11 @@
 // the library while our threads may be running in it. InitializeInjectionNvtx2 passes on
 // CUPTI's answer when it can forward, else returns 1 (the markers then stay NVTX no-ops);
 // with nvtx=own (the default) it installs our own handlers instead and returns 1.
+// kinetoscope_torch_ops hands the PyTorch observer library (torchopsabi.h) our recorder.
 #include "collector/injection/activitycollector.h"
 #include "collector/injection/cuptiactivityapi.h"
 #include "collector/injection/nvtxhandlers.h"
+#include "collector/injection/torchopsabi.h"
 
 #include <cupti.h>
 #include <dlfcn.h>
@@ -52,6 +54,15 @@ void startOnce()
     });
 }
 
+ks::injection::NvtxRecorder* g_torchOps = nullptr; // set once, before the observer gets the api
+
+int beginTorchOp(const KinetoscopeTorchOp* op)
+{
+    return op && op->size >= sizeof(KinetoscopeTorchOp) && g_torchOps->beginTorchOp(*op) ? 1 : 0;
+}
+
+void endTorchOp() { g_torchOps->endTorchOp(); }
+
 using NvtxInitialize = int (*)(const void* (*)(std::uint32_t));
 
 // NVTX must reach the CUPTI the process already loaded (torch ships its own copy; loading
@@ -86,4 +97,12 @@ InitializeInjectionNvtx2(const void* (*getExportTable)(std::uint32_t))
         return 1;
     const NvtxInitialize forward = cuptiNvtxEntry();
     return forward ? forward(getExportTable) : 1;
+}
+
+extern "C" __attribute__((visibility("default"))) const KinetoscopeTorchOpsApi* kinetoscope_torch_ops(void)
+{
+    startOnce();
+    static const KinetoscopeTorchOpsApi api{sizeof(KinetoscopeTorchOpsApi), &beginTorchOp, &endTorchOp};
+    g_torchOps = g_active ? g_active->torchOpRecorder() : nullptr;
+    return g_torchOps ? &api : nullptr;
 }

@@ -1,5 +1,7 @@
 #include "collector/injection/nvtxrecorder.h"
 
+#include "collector/injection/torchoppayload.h"
+
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -7,6 +9,10 @@ namespace ks::injection {
 namespace {
 
 std::atomic<std::uint64_t> g_generations{0};
+
+// Marks the observer's operators on a thread's stack of open ranges (never written out: their
+// records name the default domain, as emit_nvtx's did).
+const char kTorchOpStack = 0;
 
 // The calling thread's state for the recorder of one generation; retires its ring when the
 // thread exits (the recorder frees it once drained).
@@ -56,7 +62,7 @@ NvtxRecorder::ThreadState* NvtxRecorder::threadState() noexcept
     }
 }
 
-void NvtxRecorder::write(ThreadState& state, std::uint32_t id, std::uint32_t flags, const void* domain,
+bool NvtxRecorder::write(ThreadState& state, std::uint32_t id, std::uint32_t flags, const void* domain,
                          std::string_view text) noexcept
 {
     NvtxRecord record;
@@ -65,7 +71,7 @@ void NvtxRecorder::write(ThreadState& state, std::uint32_t id, std::uint32_t fla
     record.flags = flags;
     record.domain = domain;
     record.threadId = state.threadId;
-    state.ring.write(record, text);
+    return state.ring.write(record, text);
 }
 
 void NvtxRecorder::mark(const void* domain, std::string_view text) noexcept
@@ -121,7 +127,44 @@ int NvtxRecorder::push(const void* domain, std::string_view text) noexcept
     return static_cast<int>(state->open.size()) - 1;
 }
 
-int NvtxRecorder::pop(const void* domain) noexcept
+int NvtxRecorder::pop(const void* domain) noexcept { return popRange(domain, domain); }
+
+bool NvtxRecorder::beginTorchOp(const KinetoscopeTorchOp& op) noexcept
+{
+    if (m_stopped.load(std::memory_order_relaxed) || !op.name)
+        return false;
+    ThreadState* state = threadState();
+    if (!state) {
+        m_lost.fetch_add(1, std::memory_order_relaxed);
+        return false;
+    }
+    const std::uint32_t id = m_nextId.fetch_add(1, std::memory_order_relaxed);
+    try {
+        state->open.emplace_back(&kTorchOpStack, id);
+    } catch (...) {
+        m_lost.fetch_add(1, std::memory_order_relaxed);
+        return false;
+    }
+    TorchOpName name;
+    name.id = state->torchOpNames.find(op.name);
+    name.sendText = name.id == 0;
+    if (name.sendText)
+        name.id = m_nextTorchOpName.fetch_add(1, std::memory_order_relaxed);
+    if (!encodeTorchOp(op, name, state->torchOpPayload)) {
+        m_lost.fetch_add(1, std::memory_order_relaxed);
+        return true; // its end still pops the range: the host counts an end without a start
+    }
+    const std::string_view payload(reinterpret_cast<const char*>(state->torchOpPayload.data()),
+                                   state->torchOpPayload.size());
+    // A name is known on this thread only once its text is in the ring (a full ring drops it).
+    if (write(*state, id, NvtxRecord::Start | NvtxRecord::TorchOp, nullptr, payload) && name.sendText)
+        state->torchOpNames.remember(op.name, name.id);
+    return true;
+}
+
+void NvtxRecorder::endTorchOp() noexcept { popRange(&kTorchOpStack, nullptr); }
+
+int NvtxRecorder::popRange(const void* stackDomain, const void* recordDomain) noexcept
 {
     if (m_stopped.load(std::memory_order_relaxed))
         return -1;
@@ -131,11 +174,11 @@ int NvtxRecorder::pop(const void* domain) noexcept
     // Ranges nest per domain: the innermost open range of this domain closes.
     auto& open = state->open;
     for (std::size_t i = open.size(); i-- > 0;) {
-        if (open[i].first != domain)
+        if (open[i].first != stackDomain)
             continue;
         const std::uint32_t id = open[i].second;
         open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));
-        write(*state, id, NvtxRecord::End, domain, {});
+        write(*state, id, NvtxRecord::End, recordDomain, {});
         return static_cast<int>(i);
     }
     return -1;

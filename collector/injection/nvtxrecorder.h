@@ -8,6 +8,8 @@
 // on the start), so the host needs no change. Rings of threads that exit are freed once drained.
 #include "collector/injection/activityapi.h"
 #include "collector/injection/nvtxring.h"
+#include "collector/injection/torchopnames.h"
+#include "collector/injection/torchopsabi.h"
 
 #include <atomic>
 #include <cstdint>
@@ -39,6 +41,10 @@ public:
     void endRange(std::uint32_t id) noexcept;
     int push(const void* domain, std::string_view text) noexcept; // the new range's depth (0: outermost)
     int pop(const void* domain) noexcept; // the closed range's depth, -1 when none was open
+    // PyTorch operators from the observer library (torchopsabi.h): ranges of the default domain
+    // like emit_nvtx's, nested apart from the program's own NVTX ranges. False when not recorded.
+    bool beginTorchOp(const KinetoscopeTorchOp& op) noexcept;
+    void endTorchOp() noexcept;
     // After a fork in the child, or once detached: every call becomes a no-op.
     void stop() noexcept { m_stopped.store(true, std::memory_order_relaxed); }
 
@@ -57,15 +63,19 @@ private:
         NvtxRing ring;
         std::uint64_t threadId = 0;
         std::vector<std::pair<const void*, std::uint32_t>> open; // pushed ranges: domain, id
+        TorchOpNames torchOpNames;
+        std::vector<std::uint8_t> torchOpPayload; // reused for every operator
     };
     ThreadState* threadState() noexcept;
-    void write(ThreadState& state, std::uint32_t id, std::uint32_t flags, const void* domain,
+    bool write(ThreadState& state, std::uint32_t id, std::uint32_t flags, const void* domain,
                std::string_view text) noexcept;
+    int popRange(const void* stackDomain, const void* recordDomain) noexcept;
 
     ActivityApi& m_api;
     const std::size_t m_ringBytes;
     const std::uint64_t m_generation; // tells this recorder's thread states from an earlier one's
     std::atomic<std::uint32_t> m_nextId{1};
+    std::atomic<std::uint32_t> m_nextTorchOpName{1};
     std::atomic<bool> m_stopped{false};
     std::atomic<std::uint64_t> m_lost{0}; // records of threads without a ring
     mutable std::mutex m_threadsMutex; // taken once per thread, and by drain()

@@ -14,7 +14,12 @@
 namespace ks::injection {
 
 struct NvtxRecord {
-    enum Flags : std::uint32_t { Instant = 1, Start = 2, End = 4 }; // as wire::Marker's
+    enum Flags : std::uint32_t {
+        Instant = 1, // these three as wire::Marker's
+        Start = 2,
+        End = 4,
+        TorchOp = 8, // a Start whose text is a TorchOpPayload (an operator from the PyTorch observer)
+    };
     std::int64_t time = 0;
     std::uint32_t id = 0;
     std::uint32_t flags = 0;

@@ -55,6 +55,13 @@ bool parseItem(std::string_view key, std::string_view value, InjectionOptions& o
         options.ownNvtx = !cupti;
         return true;
     }
+    if (key == "ops") {
+        bool nvtx = false;
+        if (!choice(value, "observer", "nvtx", nvtx))
+            return false;
+        options.torchObserver = !nvtx;
+        return true;
+    }
     if (key == "stats")
         return choice(value, "0", "1", options.stats);
     return false;
@@ -74,8 +81,8 @@ bool parseInjectionOptions(std::string_view text, InjectionOptions& options, std
         if (eq == std::string_view::npos || !parseItem(item.substr(0, eq), item.substr(eq + 1), options)) {
             error = "bad collector option '" + std::string(item)
                 + "': expected buffer_mb=1..1024, max_buffers=1..4096, flush_ms=1..3600000, "
-                  "consumer=translate|drop, kinds=all|kineto, api=kineto|all, nvtx=own|cupti, thread_ids=system|cupti "
-                  "or stats=0|1";
+                  "consumer=translate|drop, kinds=all|kineto, api=kineto|all, nvtx=own|cupti, ops=observer|nvtx, "
+                  "thread_ids=system|cupti or stats=0|1";
             return false;
         }
     }

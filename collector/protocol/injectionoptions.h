@@ -29,6 +29,10 @@ struct InjectionOptions {
     // nvtx=own: NVTX ranges and marks are recorded by the injection itself (a per-thread ring,
     // no lock); nvtx=cupti leaves them to CUPTI's MARKER records (several µs a range).
     bool ownNvtx = true;
+    // ops=observer: PyTorch operators come from the observer library (RecordFunction callbacks,
+    // no text formatted on the program's threads) where it was built and nvtx=own; ops=nvtx:
+    // always from emit_nvtx's NVTX ranges (the sitecustomize's fallback).
+    bool torchObserver = true;
     // stats=1: the injection prints its per-stage counters and timers on stderr at exit.
     bool stats = false;
 };

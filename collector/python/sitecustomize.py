@@ -1,7 +1,10 @@
 """Kinetoscope's PyTorch hook, put first on PYTHONPATH by `kinetoscope-cli collect --pytorch=...`.
 
-Once the program imports torch, PyTorch's operators are reported as NVTX ranges
-(torch.autograd.profiler.emit_nvtx), which the collector turns into kineto's cpu_op events.
+Once the program imports torch, PyTorch's operators are recorded: by the observer library
+(libkinetoscope_torch_observer.so beside the injection library, built against this torch: one
+RecordFunction callback handing each operator to the injection, no text formatted on the
+program's threads), else as NVTX ranges (torch.autograd.profiler.emit_nvtx). The collector turns
+both into kineto's cpu_op events.
 The user's own sitecustomize (next on sys.path) still runs, and their script is untouched.
 Only the standard library is used here, and nothing in this file may stop the program:
 every failure becomes a one-line message on stderr.
@@ -11,7 +14,8 @@ import sys
 
 _MODE = os.environ.get("KINETOSCOPE_PYTORCH", "ops")
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_state = {"torch_seen": False, "ours": None, "paused": False}
+_OBSERVER = "libkinetoscope_torch_observer.so"
+_state = {"torch_seen": False, "ours": None, "paused": False, "observer": None}
 
 
 def _say(text):
@@ -35,6 +39,52 @@ def _chain_user_sitecustomize():
             raise
         _say("your sitecustomize (%s) raised %s: %s; the program continues without the rest of it"
              % (spec.origin, type(error).__name__, error))
+
+
+class _Observer:
+    """The observer library, started: records operators until paused."""
+
+    def __init__(self, library):
+        self._library = library
+
+    def pause(self):
+        self._library.kinetoscope_observer_pause(1)
+
+    def resume(self):
+        self._library.kinetoscope_observer_pause(0)
+
+
+def _start_observer(torch):
+    """The observer when it was built for this torch and the collector takes its operators, else None."""
+    injection = os.environ.get("CUDA_INJECTION64_PATH", "")
+    path = os.path.join(os.path.dirname(injection), _OBSERVER) if injection else ""
+    if not path or not os.path.exists(path):
+        return None  # not built (no torch where Kinetoscope was built): emit_nvtx, as documented
+    import ctypes
+
+    fallback = ": recording operators through emit_nvtx"
+    try:
+        library = ctypes.CDLL(path)
+    except OSError as error:
+        _say("the PyTorch observer does not load with torch %s (%s)%s" % (torch.__version__, error, fallback))
+        return None
+    library.kinetoscope_observer_torch_release.restype = ctypes.c_char_p
+    built = library.kinetoscope_observer_torch_release().decode()
+    release = ".".join(torch.__version__.split("+")[0].split(".")[:2])
+    if built != release:
+        _say("the PyTorch observer was built for torch %s, this program imports %s%s"
+             % (built, torch.__version__, fallback))
+        return None
+    library.kinetoscope_observer_start.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
+    library.kinetoscope_observer_pause.argtypes = [ctypes.c_int]
+    error = ctypes.create_string_buffer(512)
+    started = library.kinetoscope_observer_start(injection.encode(), int(_MODE == "ops-shapes"), error, len(error))
+    if started == 1:
+        return None  # the collector asks for emit_nvtx (ops=nvtx, nvtx=cupti)
+    if started != 0:
+        _say("the PyTorch observer cannot start (%s)%s" % (error.value.decode(errors="replace"), fallback))
+        return None
+    return _Observer(library)
 
 
 def _enter_emit_nvtx(torch):
@@ -83,7 +133,11 @@ def _guard_user_profilers(torch, profiler):
         return
 
     def enable_kineto(*args, **kwargs):
-        if _state["ours"] is not None and not _state["paused"]:
+        if _state["observer"] is not None and not _state["paused"]:
+            _say("torch.profiler starts: PyTorch op ranges pause until it stops")
+            _state["observer"].pause()
+            _state["paused"] = True
+        elif _state["ours"] is not None and not _state["paused"]:
             _say("torch.profiler starts: PyTorch op ranges pause until it stops")
             disable()
             _state["paused"] = True
@@ -91,7 +145,10 @@ def _guard_user_profilers(torch, profiler):
 
     def disable_kineto(*args, **kwargs):
         result = disable(*args, **kwargs)
-        if _state["paused"]:
+        if _state["paused"] and _state["observer"] is not None:
+            _state["paused"] = False
+            _state["observer"].resume()
+        elif _state["paused"]:
             _state["paused"] = False
             _state["ours"].entered = False
             _enter_again()
@@ -113,7 +170,15 @@ def _guard_user_profilers(torch, profiler):
 def _torch_imported(torch):
     _state["torch_seen"] = True
     try:
-        _enter_emit_nvtx(torch)
+        try:
+            _state["observer"] = _start_observer(torch)
+        except Exception as error:  # an observer library without our entry points
+            _say("the PyTorch observer failed (%s: %s): recording operators through emit_nvtx"
+                 % (type(error).__name__, error))
+        if _state["observer"] is None:
+            _enter_emit_nvtx(torch)
+        else:
+            _guard_user_profilers(torch, torch.autograd.profiler)
     except Exception as error:
         _say("cannot record PyTorch operators (torch %s): %s: %s"
              % (getattr(torch, "__version__", "?"), type(error).__name__, error))

@@ -3,7 +3,9 @@
 // emit_nvtx entered once torch is imported (with shapes for ops-shapes, without a GPU
 // synchronise), the user's sitecustomize chained, and a clear message for a script that
 // enters emit_nvtx itself, a user sitecustomize that raises, a torch too old for shapes and
-// a program that never imports torch.
+// a program that never imports torch. Where the observer library lies beside the injection
+// library (a stand-in here), it replaces emit_nvtx, pauses while torch.profiler runs, and
+// emit_nvtx comes back when it was built for another torch, declines or fails.
 #include "collector/host/pythonsite.h"
 
 #include <QProcess>
@@ -77,10 +79,14 @@ class TestPythonSite : public QObject {
 private:
     QString m_python;
 
-    PythonRun run(const QString& pythonPath, const QString& mode, const QString& code, const QString& logPath)
+    PythonRun run(const QString& pythonPath, const QString& mode, const QString& code, const QString& logPath,
+                  const QStringList& extraEnvironment = {})
     {
         QProcess p;
         auto env = QProcessEnvironment::systemEnvironment();
+        env.remove("CUDA_INJECTION64_PATH");
+        for (const QString& item : extraEnvironment)
+            env.insert(item.section('=', 0, 0), item.section('=', 1));
         env.insert("PYTHONPATH", pythonPath);
         env.insert("KINETOSCOPE_PYTORCH", mode);
         env.insert("FAKE_TORCH_LOG", logPath);
@@ -166,6 +172,63 @@ private slots:
         QCOMPARE(plain.log, QStringList({"user site", "enter record_shapes=False"}));
         const PythonRun off = run(path, "off", "import torch\n", dir.filePath("log3"));
         QCOMPARE(off.log, QStringList({"user site"}));
+    }
+
+    void observerReplacesEmitNvtxWhereBuilt()
+    {
+        if (m_python.isEmpty())
+            QSKIP("no python3");
+        QTemporaryDir dir;
+        QDir().mkpath(dir.filePath("torchpkg/torch"));
+        QDir().mkpath(dir.filePath("lib"));
+        writeFile(dir.filePath("torchpkg/torch/__init__.py"), fakeTorch(true) + R"(
+def _enable_profiler(*args, **kwargs):
+    log("kineto on")
+def _disable_profiler(*args, **kwargs):
+    log("kineto off")
+profiler._enable_profiler = _enable_profiler
+profiler._disable_profiler = _disable_profiler
+)");
+        QVERIFY(QFile::copy(QStringLiteral(KS_FAKE_OBSERVER), dir.filePath("lib/libkinetoscope_torch_observer.so")));
+        const QString injection = dir.filePath("lib/libkinetoscope_injection.so");
+        const QString path = QStringLiteral(KS_PYTHON_SITE) + ":" + dir.filePath("torchpkg");
+        const QString script = "import torch\n"
+                               "profiler = torch.autograd.profiler\n"
+                               "profiler._enable_profiler()\n"
+                               "profiler._disable_profiler()\n"
+                               "with profiler.emit_nvtx(record_shapes=True):\n"
+                               "    pass\n";
+        const PythonRun r =
+            run(path, "ops-shapes", script, dir.filePath("log"), {"CUDA_INJECTION64_PATH=" + injection});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.stderrText));
+        QCOMPARE(r.log,
+                 QStringList({"observer start injection=" + injection + " shapes=1", "observer pause 1", "kineto on",
+                              "kineto off", "observer pause 0"}));
+        QVERIFY2(r.stderrText.contains("torch.profiler starts"), qPrintable(r.stderrText));
+        QVERIFY2(r.stderrText.contains("enters emit_nvtx itself"), qPrintable(r.stderrText));
+
+        // Built for another torch: emit_nvtx, and why.
+        const PythonRun other = run(path, "ops", "import torch\n", dir.filePath("log2"),
+                                    {"CUDA_INJECTION64_PATH=" + injection, "FAKE_OBSERVER_RELEASE=1.0"});
+        QCOMPARE(other.log, QStringList({"enter record_shapes=False"}));
+        QVERIFY2(other.stderrText.contains("built for torch 1.0, this program imports 9.9-fake"),
+                 qPrintable(other.stderrText));
+        // The collector asks for emit_nvtx (ops=nvtx, nvtx=cupti): no message.
+        const PythonRun declined = run(path, "ops", "import torch\n", dir.filePath("log3"),
+                                       {"CUDA_INJECTION64_PATH=" + injection, "FAKE_OBSERVER_START=1"});
+        QCOMPARE(declined.log,
+                 QStringList({"observer start injection=" + injection + " shapes=0", "enter record_shapes=False"}));
+        QVERIFY2(!declined.stderrText.contains("observer"), qPrintable(declined.stderrText));
+        const PythonRun failed = run(path, "ops", "import torch\n", dir.filePath("log4"),
+                                     {"CUDA_INJECTION64_PATH=" + injection, "FAKE_OBSERVER_START=2"});
+        QCOMPARE(failed.log.last(), QString("enter record_shapes=False"));
+        QVERIFY2(failed.stderrText.contains("cannot start (fake failure)"), qPrintable(failed.stderrText));
+        // No observer beside the injection library (torch was not found at build time): emit_nvtx, silently.
+        const PythonRun absent =
+            run(path, "ops", "import torch\n", dir.filePath("log5"),
+                {"CUDA_INJECTION64_PATH=" + dir.filePath("elsewhere/libkinetoscope_injection.so")});
+        QCOMPARE(absent.log, QStringList({"enter record_shapes=False"}));
+        QVERIFY2(!absent.stderrText.contains("observer"), qPrintable(absent.stderrText));
     }
 
     void faultsGetClearMessages()

@@ -8,6 +8,7 @@
 
 #include "collector/injection/activitycollector.h"
 #include "collector/injection/recordtranslator.h"
+#include "collector/injection/torchopsabi.h"
 #include "collector/protocol/framing.h"
 
 #include <chrono>
@@ -93,9 +94,11 @@ private:
     std::vector<std::uint8_t> m_bytes;
 };
 
-CollectorOptions optionsFor(const FakeCollector& server, std::size_t maxBuffers = 4, bool dropBuffers = false)
+CollectorOptions optionsFor(const FakeCollector& server, std::size_t maxBuffers = 4, bool dropBuffers = false,
+                            bool torchObserver = true)
 {
     CollectorOptions options;
+    options.torchObserver = torchObserver;
     options.dropBuffers = dropBuffers;
     options.socketPath = server.path;
     options.token = "token-42";
@@ -112,10 +115,11 @@ struct Recording {
     FakeCollector server;
     ActivityCollector* collector = nullptr;
     bool dropBuffers = false; // consumer=drop
+    bool torchObserver = true; // ops=observer
 
     bool start(std::size_t maxBuffers = 4, bool hangUpAfterHello = false)
     {
-        collector = ActivityCollector::start(fake, optionsFor(server, maxBuffers, dropBuffers));
+        collector = ActivityCollector::start(fake, optionsFor(server, maxBuffers, dropBuffers, torchObserver));
         server.serve(hangUpAfterHello);
         return collector != nullptr;
     }
@@ -619,6 +623,74 @@ KS_TEST(ownNvtxRangesReachTheCollector)
     const auto dropped = recordsOf<wire::Dropped>(frames);
     KS_CHECK(!dropped.empty());
     KS_CHECK_EQ(dropped.back().cuptiRecords, std::uint64_t(0));
+}
+
+// The PyTorch observer's operators (ops=observer, the default) reach the collector as the very
+// MARKER ranges emit_nvtx's texts became: the same texts, formatted on our sender thread, in the
+// default domain, nested apart from the program's own NVTX ranges; ops=nvtx declines them.
+KS_TEST(observerOpsReachTheCollectorAsEmitNvtxRanges)
+{
+    Recording r;
+    KS_CHECK(r.start());
+    injection::NvtxRecorder* ops = r.collector->torchOpRecorder();
+    KS_CHECK(ops != nullptr);
+    const std::uint32_t ranks[] = {2, 2, 0};
+    const std::int64_t dims[] = {8, 16, 16, 4};
+    KinetoscopeTorchOp linear{};
+    linear.size = sizeof linear;
+    linear.name = "aten::linear";
+    linear.sequence = 3;
+    linear.opId = 7;
+    linear.shapeCount = 3;
+    linear.ranks = ranks;
+    linear.dims = dims;
+    linear.dimCount = 4;
+    KinetoscopeTorchOp label{};
+    label.size = sizeof label;
+    label.name = "## forward ##";
+    label.sequence = -1;
+    label.opId = 6;
+    KS_CHECK(ops->beginTorchOp(label));
+    KS_CHECK(ops->beginTorchOp(linear));
+    // The program's own range inside the op: its depth counts the ops, as emit_nvtx's pushes did.
+    KS_CHECK_EQ(ops->push(nullptr, "user range"), 2);
+    ops->endTorchOp(); // closes aten::linear, not the user's range
+    linear.opId = 8; // the same name again: sent as an id only, read back as text
+    KS_CHECK(ops->beginTorchOp(linear));
+    ops->endTorchOp();
+    KS_CHECK_EQ(ops->pop(nullptr), 1);
+    ops->endTorchOp();
+    const auto frames = r.finish();
+
+    // The fake's clock stands still: the ranges' nesting shows in the order of their frames.
+    const auto markers = recordsOf<wire::Marker>(frames);
+    std::map<std::uint32_t, std::vector<std::size_t>> byId; // id: indexes of its start and end
+    for (std::size_t i = 0; i < markers.size(); ++i)
+        byId[markers[i].id].push_back(i);
+    std::map<std::string, std::pair<std::size_t, std::size_t>> rangeOf; // text: start, end
+    for (const auto& [id, at] : byId) {
+        KS_CHECK_EQ(at.size(), std::size_t(2));
+        const wire::Marker& start = markers[at[0]];
+        KS_CHECK_EQ(start.flags, std::uint32_t(wire::Marker::Start)); // TorchOp never reaches the wire
+        KS_CHECK_EQ(markers[at[1]].flags, std::uint32_t(wire::Marker::End));
+        KS_CHECK_EQ(start.domain, 0u);
+        rangeOf[stringText(frames, start.name)] = {at[0], at[1]};
+    }
+    KS_CHECK_EQ(rangeOf.size(), std::size_t(4));
+    const auto outer = rangeOf["## forward ##, op_id = 6"];
+    const auto first = rangeOf["aten::linear, seq = 3, op_id = 7, sizes = [[8, 16], [16, 4], []]"];
+    const auto second = rangeOf["aten::linear, seq = 3, op_id = 8, sizes = [[8, 16], [16, 4], []]"];
+    const auto user = rangeOf["user range"];
+    KS_CHECK(outer.second > 0 && first.second > 0 && second.second > 0 && user.second > 0);
+    KS_CHECK(outer.first < first.first && first.second < second.first && second.second < outer.second);
+    KS_CHECK(first.first < user.first && first.second < user.second && user.second < outer.second);
+
+    Recording declined;
+    declined.torchObserver = false; // ops=nvtx: the sitecustomize falls back to emit_nvtx
+    KS_CHECK(declined.start());
+    KS_CHECK(declined.collector->torchOpRecorder() == nullptr);
+    KS_CHECK(declined.collector->nvtxRecorder() != nullptr);
+    declined.finish();
 }
 
 KS_TEST_MAIN()

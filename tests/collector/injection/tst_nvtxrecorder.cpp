@@ -2,7 +2,9 @@
 // ring drops and counts, nothing is lost or reordered across thousands of wrap-arounds), the
 // recorder (push/pop nest per domain, start/end ranges may end on another thread, every thread
 // its own ring, exited threads' rings freed once drained) and the translation into MARKER
-// frames. Qt-free, on the fake CUPTI.
+// frames. The PyTorch observer's operators: their binary payloads read back as emit_nvtx's very
+// texts, names interned per thread by address and checked by text, a name lost to a full ring
+// sent again. Qt-free, on the fake CUPTI.
 #include "fakeactivityapi.h"
 #include "minitest.h"
 #include "wireframes.h"
@@ -10,7 +12,10 @@
 #include "collector/injection/nvtxrecorder.h"
 #include "collector/injection/nvtxring.h"
 #include "collector/injection/recordtranslator.h"
+#include "collector/injection/torchoppayload.h"
 
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <string>
 #include <thread>
@@ -188,6 +193,134 @@ KS_TEST(translatorWritesMarkerFrames)
     KS_CHECK_EQ(markers[2].flags, std::uint32_t(wire::Marker::End));
     KS_CHECK_EQ(testing::recordsOf<wire::StringDef>(frames).size(), std::size_t(3));
     KS_CHECK_EQ(translator.records(), std::uint64_t(3));
+}
+
+namespace {
+
+KinetoscopeTorchOp torchOp(const char* name, std::int64_t sequence, std::uint64_t opId)
+{
+    KinetoscopeTorchOp op{};
+    op.size = sizeof op;
+    op.name = name;
+    op.sequence = sequence;
+    op.opId = opId;
+    return op;
+}
+
+std::string textOf(injection::TorchOpTexts& texts, const KinetoscopeTorchOp& op, injection::TorchOpName name)
+{
+    std::vector<std::uint8_t> payload;
+    if (!injection::encodeTorchOp(op, name, payload))
+        return "(not encoded)";
+    return std::string(texts.text(std::string_view(reinterpret_cast<const char*>(payload.data()), payload.size())));
+}
+
+// Every record the recorder wrote, as the sender thread turns them into MARKER texts.
+std::vector<Drained> drainTexts(NvtxRecorder& recorder, injection::TorchOpTexts& texts,
+                                std::vector<std::size_t>* payloadBytes = nullptr)
+{
+    std::vector<Drained> out;
+    recorder.drain([&](const NvtxRecord& r, std::string_view text) {
+        if (r.flags & NvtxRecord::TorchOp && payloadBytes)
+            payloadBytes->push_back(text.size());
+        out.push_back({r, std::string(r.flags & NvtxRecord::TorchOp ? texts.text(text) : text)});
+    });
+    return out;
+}
+
+} // namespace
+
+// As torch's getNvtxStr writes them (torch/csrc/profiler/util.cpp): ", seq = " only for a
+// sequence number >= 0, ", op_id = " only for a handle > 0, ", sizes = " only with shapes,
+// one list per input (empty for a non-tensor).
+KS_TEST(torchOpPayloadsReadBackAsEmitNvtxTexts)
+{
+    injection::TorchOpTexts texts;
+    const injection::TorchOpName inlineName; // id 0: the text travels every time
+    KS_CHECK_EQ(textOf(texts, torchOp("aten::empty", -1, 0), inlineName), std::string("aten::empty"));
+    KS_CHECK_EQ(textOf(texts, torchOp("aten::mm", 0, 8), inlineName), std::string("aten::mm, seq = 0, op_id = 8"));
+    KS_CHECK_EQ(textOf(texts, torchOp("my_label", -1, 17), inlineName), std::string("my_label, op_id = 17"));
+    KinetoscopeTorchOp cat = torchOp("aten::cat", 2, 19);
+    const std::uint32_t ranks[] = {2, 2, 0, 4};
+    const std::int64_t dims[] = {8, 16, 8, 16, 1, 3, 224, 224};
+    cat.shapeCount = 4;
+    cat.ranks = ranks;
+    cat.dims = dims;
+    cat.dimCount = 8;
+    KS_CHECK_EQ(textOf(texts, cat, inlineName),
+                std::string("aten::cat, seq = 2, op_id = 19, sizes = [[8, 16], [8, 16], [], [1, 3, 224, 224]]"));
+    cat.dimCount = 7; // ranks and sizes disagree: not a payload of ours
+    std::vector<std::uint8_t> payload;
+    KS_CHECK(injection::encodeTorchOp(cat, inlineName, payload));
+    KS_CHECK(texts.text(std::string_view(reinterpret_cast<const char*>(payload.data()), payload.size())).empty());
+    KS_CHECK(texts.text("short").empty());
+
+    // Interned: the first record defines id 5, later ones carry the id alone.
+    KS_CHECK_EQ(textOf(texts, torchOp("aten::addmm", 4, 20), {5, true}),
+                std::string("aten::addmm, seq = 4, op_id = 20"));
+    KS_CHECK_EQ(textOf(texts, torchOp("ignored", 4, 21), {5, false}), std::string("aten::addmm, seq = 4, op_id = 21"));
+    KS_CHECK(textOf(texts, torchOp("aten::relu", 1, 22), {6, false}).empty()); // id 6 never defined
+}
+
+KS_TEST(torchOpNamesAreInternedByAddressAndCheckedByText)
+{
+    testing::FakeActivityApi fake;
+    NvtxRecorder recorder(fake, 1 << 16);
+    injection::TorchOpTexts texts;
+    static const char* const kMm = "aten::mm";
+    char reused[32] = "LinearBackward0"; // a RecordFunction's own name buffer, reused for the next node
+    for (int i = 0; i < 3; ++i) {
+        KS_CHECK(recorder.beginTorchOp(torchOp(kMm, i, 100 + static_cast<std::uint64_t>(i))));
+        recorder.endTorchOp();
+    }
+    KS_CHECK(recorder.beginTorchOp(torchOp(reused, 3, 200)));
+    recorder.endTorchOp();
+    std::snprintf(reused, sizeof reused, "ReluBackward0");
+    KS_CHECK(recorder.beginTorchOp(torchOp(reused, 4, 201)));
+    recorder.endTorchOp();
+    std::snprintf(reused, sizeof reused, "LinearBackward0");
+    KS_CHECK(recorder.beginTorchOp(torchOp(reused, 5, 202)));
+    recorder.endTorchOp();
+    std::vector<std::size_t> payloadBytes;
+    const auto drained = drainTexts(recorder, texts, &payloadBytes);
+    std::vector<std::string> starts;
+    for (const auto& d : drained) {
+        if (d.record.flags & NvtxRecord::Start) {
+            KS_CHECK(d.record.flags & NvtxRecord::TorchOp);
+            KS_CHECK(d.record.domain == nullptr); // emit_nvtx's ranges were in the default domain
+            starts.push_back(d.text);
+        } else {
+            KS_CHECK_EQ(d.record.flags, std::uint32_t(NvtxRecord::End));
+        }
+    }
+    KS_CHECK_EQ(starts.size(), std::size_t(6));
+    KS_CHECK_EQ(starts[0], std::string("aten::mm, seq = 0, op_id = 100"));
+    KS_CHECK_EQ(starts[2], std::string("aten::mm, seq = 2, op_id = 102"));
+    KS_CHECK_EQ(starts[3], std::string("LinearBackward0, seq = 3, op_id = 200"));
+    KS_CHECK_EQ(starts[4], std::string("ReluBackward0, seq = 4, op_id = 201"));
+    KS_CHECK_EQ(starts[5], std::string("LinearBackward0, seq = 5, op_id = 202"));
+    // The name's text travels with its first record on this thread only.
+    KS_CHECK_EQ(payloadBytes[0], payloadBytes[1] + std::strlen(kMm));
+    KS_CHECK_EQ(payloadBytes[1], payloadBytes[2]);
+    KS_CHECK(payloadBytes[4] > payloadBytes[1]); // a new name at a known address: sent
+    KS_CHECK_EQ(payloadBytes[5], payloadBytes[1]); // a known name at that address again: by id
+}
+
+KS_TEST(torchOpNameLostToAFullRingIsSentAgain)
+{
+    testing::FakeActivityApi fake;
+    NvtxRecorder recorder(fake, 4096);
+    injection::TorchOpTexts texts;
+    while (recorder.push(nullptr, std::string(200, 'x')) >= 0 && recorder.dropped() == 0) { }
+    KS_CHECK(recorder.beginTorchOp(torchOp("aten::addmm", 1, 1))); // its name's first record: dropped
+    recorder.endTorchOp();
+    KS_CHECK(recorder.dropped() >= 2);
+    drainTexts(recorder, texts);
+    KS_CHECK(recorder.beginTorchOp(torchOp("aten::addmm", 2, 2)));
+    recorder.endTorchOp();
+    const auto drained = drainTexts(recorder, texts);
+    KS_CHECK_EQ(drained.size(), std::size_t(2));
+    KS_CHECK_EQ(drained[0].text, std::string("aten::addmm, seq = 2, op_id = 2"));
 }
 
 KS_TEST_MAIN()
