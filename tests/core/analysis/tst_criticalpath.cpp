@@ -222,6 +222,37 @@ private slots:
         QCOMPARE(breakdownOf(alone.path, PathKind::Kernel), us(62));
     }
 
+    // A copy call whose copy ends inside it, behind a 60 µs GEMM on the stream: from pageable
+    // memory the call waits for the copy (and so for the GEMM before it); between device
+    // buffers it returns at once, and the path stays on the CPU.
+    void onlyBlockingCopiesWait_data()
+    {
+        QTest::addColumn<QString>("copy");
+        QTest::addColumn<bool>("blocks");
+        QTest::newRow("pageable") << QStringLiteral("Memcpy HtoD (Pageable -> Device)") << true;
+        QTest::newRow("device") << QStringLiteral("Memcpy DtoD (Device -> Device)") << false;
+    }
+    void onlyBlockingCopiesWait()
+    {
+        QFETCH(QString, copy);
+        QFETCH(bool, blocks);
+        const auto s = onlyStep(
+            traceOf(events(step(0, 100) + cpu("cuda_runtime", "cudaLaunchKernel", 5, 2, 1)
+                           + cpu("cuda_runtime", "cudaMemcpyAsync", 60, 10, 2) + cpu("cpu_op", "aten::add", 72, 28)
+                           + gpu("sgemm_big", 8, 60, 1) + gpu(copy.toStdString(), 68, 1, 2, 7, "gpu_memcpy"))));
+        checkAddsUp(s);
+        if (blocks) {
+            QCOMPARE(breakdownOf(s.path, PathKind::Kernel), us(60));
+            QCOMPARE(breakdownOf(s.path, PathKind::Memcpy), us(1));
+            QCOMPARE(breakdownOf(s.path, PathKind::SyncWait), us(1)); // the copy ends at 69, the call at 70
+            QVERIFY(hasSegment(s.path, PathKind::Kernel, "sgemm_big"));
+        } else {
+            QCOMPARE(breakdownOf(s.path, PathKind::Kernel), TimeNs(0));
+            QCOMPARE(breakdownOf(s.path, PathKind::Launch), us(2 + 10)); // the launch, the whole copy call
+            QCOMPARE(breakdownOf(s.path, PathKind::SyncWait), TimeNs(0));
+        }
+    }
+
     void badWhatIfsAreRejected()
     {
         std::string error;
@@ -246,6 +277,44 @@ private slots:
         const auto s = onlyStep(trace);
         checkAddsUp(s);
         QVERIFY(s.warnings >= 1); // the launch edge into the past was dropped
+    }
+
+    // Equal-time nodes joined both ways (what zero-length ops handing off between two threads
+    // give): Kahn's order stops at the cycle, the rest follows by time, the solve ends.
+    void cycleInTheGraphIsCountedNotFollowed()
+    {
+        CriticalPathGraph g;
+        g.source = g.addNode(0);
+        g.sink = g.addNode(us(10));
+        const auto a = g.addNode(us(5)), b = g.addNode(us(5));
+        g.addEdge(g.source, a, us(5), PathKind::CpuOp, kNoIndex);
+        g.addEdge(a, b, 0, PathKind::Other, kNoIndex);
+        g.addEdge(b, a, 0, PathKind::Other, kNoIndex);
+        g.addEdge(b, g.sink, us(5), PathKind::CpuOp, kNoIndex);
+        g.finish();
+        QCOMPARE(g.cycleNodes, std::size_t(3)); // a, b and the sink behind them
+        QCOMPARE(g.topoOrder.size(), std::size_t(4));
+        const auto solution = CriticalPathSolver::solve(g);
+        QCOMPARE(solution.length, us(10));
+        QCOMPARE(CriticalPathSolver::pathEdges(g, solution).size(), std::size_t(3)); // source, a, b, sink
+    }
+
+    // Two threads joined by fwdbwd flows (one of them broken: no end), each with a zero-length
+    // op at 10 after a gap in which the other's ends: hand-offs both ways form a cycle.
+    void flowCycleBetweenThreadsNeverHangs()
+    {
+        const std::string flows =
+            R"({"ph":"s","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":100,"ts":2,"id":1},)"
+            R"({"ph":"f","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":101,"ts":3,"id":1,"bp":"e"},)"
+            R"({"ph":"s","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":101,"ts":3,"id":2},)"
+            R"({"ph":"f","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":100,"ts":2,"id":2,"bp":"e"},)"
+            R"({"ph":"s","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":101,"ts":10,"id":3},)";
+        const auto s = onlyStep(traceOf(
+            events(step(0, 20) + cpu("cpu_op", "aten::a1", 1, 4) + cpu("cpu_op", "aten::az", 10, 0)
+                   + cpu("cpu_op", "aten::b1", 1, 3, -1, 101) + cpu("cpu_op", "aten::bz", 10, 0, -1, 101) + flows)));
+        checkAddsUp(s);
+        QCOMPARE(s.path.length, us(20));
+        QVERIFY2(s.warnings >= 2, std::to_string(s.warnings).c_str()); // the nodes in the cycle
     }
 
     void fixturesAddUp_data()
