@@ -1,5 +1,6 @@
 // The critical path (issue 36): tiny traces with known longest paths, then the fixtures.
 #include "core/analysis/criticalpath.h"
+#include "core/analysis/diff.h"
 #include "core/loading/loader.h"
 #include "tests/analysis_gpu/fixtureloader.h"
 
@@ -377,6 +378,69 @@ private slots:
             QVERIFY(double(optimizer[i].whatIf->length) < 0.95 * double(s.path.length));
             const double host = double(breakdownOf(s.path, PathKind::CpuOp) + breakdownOf(s.path, PathKind::Launch));
             QVERIFY(host > 0.8 * double(s.path.length));
+        }
+    }
+
+    // Where the CPU waits, the path goes through the wait into the GPU work: after the pageable
+    // copy, the cudaStreamSynchronize that returns after it (5.0 µs later on step 3); at the
+    // step's end, .item()'s DtoH copy, then its sync. No GEMM is on the measured path: no GEMM
+    // runs while the CPU waits. With the CPU 5x faster (what-if) the step is GPU-bound and the
+    // re-solved path holds every GEMM of the step (3.77 ms of fp32 GEMMs, 59 % of it), through
+    // the same sync edges.
+    void trainBaselineWaitsGoThroughTheGpu()
+    {
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const Trace& trace = *facts->trace;
+        const auto steps =
+            criticalPathOf(facts).analyzeSteps({whatIf("category:cpu_op=0.2"), whatIf("category:other=0.2")});
+        QCOMPARE(steps.size(), std::size_t(3));
+        for (const auto& s : steps) {
+            const auto& segs = s.path.segments;
+            const auto copy = std::find_if(segs.begin(), segs.end(), [](const PathSegment& seg) {
+                return seg.name == "Memcpy HtoD (Pageable -> Device)";
+            });
+            QVERIFY(copy != segs.end() && copy + 1 != segs.end());
+            const PathSegment& sync = *(copy + 1);
+            QCOMPARE(sync.kind, PathKind::SyncWait);
+            QCOMPARE(sync.name, std::string("cudaStreamSynchronize"));
+            QCOMPARE(sync.start, trace.slices().end(copy->item.slice));
+            QCOMPARE(sync.start + sync.duration, trace.slices().end(sync.item.slice));
+            QVERIFY(sync.duration > us(4) && sync.duration < us(6));
+            // The step ends in .item(): its DtoH copy, then the sync returning after it.
+            const auto dtoh = std::find_if(segs.begin(), segs.end(), [](const PathSegment& seg) {
+                return seg.name == "Memcpy DtoH (Device -> Pinned)";
+            });
+            QVERIFY(dtoh != segs.end() && dtoh + 1 != segs.end());
+            QCOMPARE((dtoh + 1)->kind, PathKind::SyncWait);
+            QCOMPARE((dtoh + 1)->name, std::string("cudaStreamSynchronize"));
+            QCOMPARE((dtoh + 1)->start, trace.slices().end(dtoh->item.slice));
+            QVERIFY(s.end - ((dtoh + 1)->start + (dtoh + 1)->duration) < us(100)); // then the step's last µs
+            // The measured path: no kernel, so no GEMM.
+            QCOMPARE(breakdownOf(s.path, PathKind::Kernel), TimeNs(0));
+
+            // Every GEMM kernel of the step (its GPU time from the trace) is on the what-if path.
+            TimeNs gemmOnGpu = 0;
+            for (SliceId k = 0; k < trace.slices().size(); ++k)
+                if (trace.classOf(k) == SliceClass::Kernel && trace.slices().start[k] >= s.start
+                    && trace.slices().start[k] < s.end && kernelFamily(trace.str(trace.slices().name[k])) == "GEMM")
+                    gemmOnGpu += trace.slices().duration[k];
+            TimeNs gemmOnPath = 0;
+            for (const auto& seg : s.whatIf->segments)
+                if (seg.kind == PathKind::Kernel && seg.family == "GEMM")
+                    gemmOnPath += seg.duration;
+            QVERIFY2(gemmOnGpu > us(3700) && gemmOnGpu < us(3800), std::to_string(gemmOnGpu).c_str());
+            QCOMPARE(gemmOnPath, gemmOnGpu);
+            const double share = double(gemmOnPath) / double(s.whatIf->length);
+            QVERIFY2(share > 0.55 && share < 0.62, std::to_string(share).c_str());
+            // .item()'s copy now waits for the GPU's queue (a kernel or the gap after one), not
+            // for its launch, and the sync returns after it.
+            const auto& wi = s.whatIf->segments;
+            const auto wiCopy = std::find_if(wi.begin(), wi.end(), [](const PathSegment& seg) {
+                return seg.name == "Memcpy DtoH (Device -> Pinned)";
+            });
+            QVERIFY(wiCopy != wi.begin() && wiCopy != wi.end() && wiCopy + 1 != wi.end());
+            QVERIFY((wiCopy - 1)->kind == PathKind::Kernel || (wiCopy - 1)->kind == PathKind::GpuIdle);
+            QCOMPARE((wiCopy + 1)->kind, PathKind::SyncWait);
         }
     }
 
