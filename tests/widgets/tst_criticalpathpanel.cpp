@@ -109,7 +109,7 @@ private slots:
         for (std::size_t i = 0; i < expected1.size(); ++i) {
             QCOMPARE(panel.steps()[i].start, expected1[i].start); // rank 1's own time
             QCOMPARE(panel.steps()[i].path.length, expected1[i].path.length);
-            QCOMPARE(panel.steps()[i].path.breakdown, expected1[i].path.breakdown);
+            QVERIFY(panel.steps()[i].path.breakdown == expected1[i].path.breakdown);
         }
         // The ranks' steps differ (rank 1's step 3 waits 2.8 ms in cudaEventSynchronize).
         QVERIFY(expected1[1].path.length != expected0[1].path.length);
@@ -134,9 +134,11 @@ private slots:
             QCOMPARE(timeline.selection().slice, clicked->item.slice);
         }
 
-        // A range selected on the axis over rank 1's step 3 (its long cudaEventSynchronize):
-        // its path is the core's for the same range in rank 1's time.
-        const TimeNs from = expected1[1].start + 100'000, to = expected1[1].start + 6'000'000;
+        // A range selected on the axis over rank 1's step 2 window less its first 0.1 ms: it
+        // waits 2.8 ms in cudaEventSynchronize for copies queued behind an all-reduce (through
+        // an event recorded inside the range). Its path is the core's for the same range in
+        // rank 1's time.
+        const TimeNs from = expected1[0].start + 100'000, to = expected1[0].end;
         timeline.setSelectedRange(timeline.toPrimaryTime(1, from), timeline.toPrimaryTime(1, to));
         QVERIFY(ready.wait(60000));
         QCOMPARE(panel.steps().size(), expected1.size() + 1);
@@ -144,9 +146,9 @@ private slots:
         const auto& shown = panel.steps().back();
         QCOMPARE(shown.start, from);
         QCOMPARE(shown.path.length, to - from);
-        QCOMPARE(shown.path.breakdown, range.path.breakdown);
+        QVERIFY(shown.path.breakdown == range.path.breakdown);
         QCOMPARE(shown.path.segments.size(), range.path.segments.size());
-        // The range's path waits in the 2.8 ms cudaEventSynchronize for the all-reduce.
+        // The range's path waits in the cudaEventSynchronize for the all-reduces.
         TimeNs nccl = 0;
         for (const auto& seg : shown.path.segments)
             if (seg.kind == analysis::PathKind::Kernel && seg.family == "NCCL")
