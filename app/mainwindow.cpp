@@ -208,7 +208,8 @@ void MainWindow::createDocks()
     auto* criticalPath = new CriticalPathPanel(m_timeline);
     auto* criticalPathDock = new QDockWidget(tr("Critical Path"), this);
     criticalPathDock->setObjectName(QStringLiteral("criticalPathDock"));
-    criticalPathDock->setWidget(criticalPath);
+    connect(placeUnderMemberPicker(*criticalPathDock, criticalPath, *m_timeline), &MemberPicker::memberChanged,
+            criticalPath, &CriticalPathPanel::setMember);
     addDockWidget(Qt::BottomDockWidgetArea, criticalPathDock);
 
     m_diagnosticsDock = new QDockWidget(tr("Warnings"), this);
@@ -398,7 +399,7 @@ void MainWindow::createActions()
     criticalPath->setToolTip(tr("Highlight the step's critical path on the timeline and dim the rest"));
     connect(criticalPath, &QAction::toggled, this, [this](bool on) {
         auto* dock = findChild<QDockWidget*>(QStringLiteral("criticalPathDock"));
-        if (auto* panel = dock ? qobject_cast<CriticalPathPanel*>(dock->widget()) : nullptr)
+        if (auto* panel = dock ? dock->findChild<CriticalPathPanel*>() : nullptr)
             panel->setPathHighlighted(on);
         if (on && dock) {
             dock->show();

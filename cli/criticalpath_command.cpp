@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -18,6 +19,7 @@ struct CriticalPathOptions {
     std::vector<std::string> paths;
     std::vector<std::string> whatIfs;
     long long step = -1; // -1: every step
+    int rank = -1; // whose steps (several rank files); -1: the first member's
     bool stepGiven = false;
     bool json = false;
     std::size_t top = 12; // segments listed per step in the text output (grouped by name)
@@ -130,8 +132,19 @@ int runCriticalPath(const CriticalPathOptions& o)
         matching = analysis::matchCollectives(ws);
         warnings.insert(warnings.end(), matching.warnings.begin(), matching.warnings.end());
     }
+    std::uint32_t primary = 0;
+    if (o.rank >= 0) {
+        const auto& members = ws.members();
+        const auto found = std::find_if(members.begin(), members.end(),
+                                        [&](const analysis::WorkspaceMember& m) { return m.identity.rank == o.rank; });
+        if (found == members.end()) {
+            std::fprintf(stderr, "kinetoscope-cli critical-path: --rank: no file is rank %d\n", o.rank);
+            return 1;
+        }
+        primary = std::uint32_t(found - members.begin());
+    }
     const auto analysis = analysis::criticalPathOf(ws, ws.size() > 1 ? &matching : nullptr);
-    auto steps = analysis.analyzeSteps(whatIfs);
+    auto steps = analysis.analyzeSteps(whatIfs, primary);
     if (o.stepGiven) {
         std::erase_if(steps, [&](const auto& s) { return s.step != o.step; });
         if (steps.empty()) {
@@ -188,6 +201,11 @@ void addCriticalPathCommand(CLI::App& app)
     command->add_option("--step", options->step, "only the step with this number (ProfilerStep#N)")
         ->type_name("N")
         ->each([options](const std::string&) { options->stepGiven = true; });
+    command
+        ->add_option("--rank", options->rank,
+                     "with several rank files: the rank whose steps are analyzed (default: the lowest)")
+        ->type_name("N")
+        ->check(CLI::NonNegativeNumber);
     command->add_option("--what-if", options->whatIfs, "KIND:PATTERN=FACTOR, repeatable")
         ->type_name("SPEC")
         ->check(kWhatIfText);

@@ -104,9 +104,11 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
     connect(m_remove, &QPushButton::clicked, this, [this] { removeWhatIf(m_whatIfList->currentRow()); });
     if (timeline) {
         connect(timeline, &TimelineWidget::traceChanged, this, [this](std::shared_ptr<const Trace> trace) {
+            m_member = 0; // new traces: the picker shows the primary one again
             m_trace = std::move(trace);
             analyze();
         });
+        connect(timeline, &TimelineWidget::stepRulesChanged, this, [this] { analyze(); });
         connect(timeline, &TimelineWidget::rangeSelected, this, [this](TimeNs start, TimeNs end) {
             m_range = std::make_pair(start, end);
             analyze();
@@ -124,6 +126,17 @@ CriticalPathPanel::~CriticalPathPanel() = default;
 
 int CriticalPathPanel::currentStep() const { return m_stepBox->currentIndex(); }
 
+void CriticalPathPanel::setMember(std::uint32_t member)
+{
+    if (!m_timeline || member >= m_timeline->traceCount() || member == m_member)
+        return;
+    if (m_highlight)
+        m_timeline->setHighlightedSlices(m_member, {});
+    m_member = member;
+    m_trace = m_timeline->traceAt(member);
+    analyze();
+}
+
 void CriticalPathPanel::analyze()
 {
     if (!m_trace) {
@@ -132,10 +145,16 @@ void CriticalPathPanel::analyze()
         return;
     }
     m_summary->setText(tr("Computing the critical path…"));
+    // The range in the member's own time (the timeline reports the primary trace's).
+    auto range = m_range;
+    if (range && m_timeline)
+        range = std::make_pair(m_timeline->toTraceTime(m_member, range->first),
+                               m_timeline->toTraceTime(m_member, range->second));
     m_jobs->start(
         JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
-        [trace = m_trace, whatIfs = m_whatIfs, range = m_range] {
-            const auto analysis = analysis::criticalPathOf(facts::sharedTraceFacts(trace));
+        [trace = m_trace, rules = m_timeline ? m_timeline->stepRules() : facts::StepRules{}, whatIfs = m_whatIfs,
+         range] {
+            const auto analysis = analysis::criticalPathOf(facts::sharedTraceFacts(trace, rules));
             auto steps = analysis.analyzeSteps(whatIfs);
             if (range) {
                 steps.push_back(analysis.analyzeRange(range->first, range->second, whatIfs));
@@ -232,7 +251,7 @@ void CriticalPathPanel::selectSegment(int row)
 {
     const analysis::PathSegment* s = m_segments->segmentAt(row);
     if (s && m_timeline && s->item.slice != kNoSlice && s->item.member == 0)
-        m_timeline->revealSlice(s->item.slice);
+        m_timeline->revealTraceSlice({m_member, s->item.slice});
 }
 
 void CriticalPathPanel::setPathHighlighted(bool on)
@@ -241,7 +260,7 @@ void CriticalPathPanel::setPathHighlighted(bool on)
         return;
     m_highlight = on;
     if (!on && m_timeline)
-        m_timeline->setHighlightedSlices({});
+        m_timeline->setHighlightedSlices(m_member, {});
     updateHighlight();
 }
 
@@ -260,7 +279,7 @@ void CriticalPathPanel::updateHighlight()
                 && m_trace->classOf(s.item.slice) != SliceClass::UserAnnotation)
                 slices.push_back(s.item.slice);
     }
-    m_timeline->setHighlightedSlices(std::move(slices));
+    m_timeline->setHighlightedSlices(m_member, std::move(slices));
 }
 
 } // namespace ks

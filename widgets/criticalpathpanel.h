@@ -1,10 +1,11 @@
 #pragma once
-// The Critical Path dock (issue 36): for the timeline's trace, each step's critical path as a
+// The Critical Path dock (issue 36): for one of the timeline's traces (setMember(): the member
+// picked above the dock; the primary one at first), each step's critical path as a
 // breakdown and a list of segments (clicking one selects it on the timeline), and a what-if
 // editor (kind, pattern, factor; add, remove) that re-solves the path and shows the new step
 // time. With the highlight on, the timeline shows the chosen step's path and dims the rest
 // (the mechanism an insight's evidence uses). A range selected on the timeline gets its own
-// path, listed after the steps.
+// path, listed after the steps (in the member's own time).
 //
 // It follows the timeline by itself: paths are computed by a JobTracker on the views' shared
 // analysis pool, never on the GUI thread; a newer trace or what-if supersedes the running job.
@@ -45,9 +46,13 @@ public:
     QTableView* segmentsView() const { return m_segmentsView; }
     QLabel* summaryLabel() const { return m_summary; }
     bool isPathHighlighted() const { return m_highlight; }
+    // The timeline trace whose paths are shown.
+    std::uint32_t member() const { return m_member; }
 
 public Q_SLOTS:
     void setPathHighlighted(bool on);
+    // Shows the paths of the timeline's trace `member` (a rank, BASE or NEW).
+    void setMember(std::uint32_t member);
     void selectStep(int index);
     // Adds a what-if (as `kinetoscope-cli critical-path --what-if` reads it) and re-solves.
     void addWhatIf(const ks::analysis::WhatIf& whatIf);
@@ -66,7 +71,8 @@ private:
     void updateHighlight();
 
     QPointer<TimelineWidget> m_timeline;
-    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const Trace> m_trace; // the member's
+    std::uint32_t m_member = 0;
     JobTracker* m_jobs;
     CriticalPathBreakdownModel* m_breakdown;
     CriticalPathSegmentsModel* m_segments;
@@ -82,7 +88,7 @@ private:
     QPushButton* m_remove;
     std::vector<analysis::StepCriticalPath> m_steps;
     std::vector<analysis::WhatIf> m_whatIfs;
-    std::optional<std::pair<TimeNs, TimeNs>> m_range; // selected on the timeline
+    std::optional<std::pair<TimeNs, TimeNs>> m_range; // selected on the timeline (primary time)
     bool m_highlight = false;
 };
 

@@ -417,10 +417,19 @@ private:
         }
     }
 
-    // The GPU op a host call returned after: for a copy, one it launched that ended inside it
-    // (a blocking copy: cudaMemcpy, or cudaMemcpyAsync from pageable memory); for a synchronize
-    // call, the last GPU op launched before it that ended inside it. (A kernel may end before
-    // its launch call returns without the call waiting for it.)
+    // Whether a copy call returns only once its copy is done (or staged): the synchronous API
+    // (cudaMemcpy, cudaMemcpy2D, ...), or an async one from or to pageable memory. An async
+    // copy between device and pinned memory returns at once, even when the copy happens to
+    // end inside the call.
+    bool blocksOnCopy(std::uint32_t call, std::uint32_t copy) const
+    {
+        return nameOf(call).find("Async") == std::string_view::npos
+            || nameOf(copy).find("Pageable") != std::string_view::npos;
+    }
+
+    // The GPU op a host call returned after: for a blocking copy, its copy if that ended inside
+    // the call; for a synchronize call, the last GPU op launched before it that ended inside it.
+    // (A kernel may end before its launch call returns without the call waiting for it.)
     std::uint32_t waitTarget(std::uint32_t w) const
     {
         const Item& it = m_item[w];
@@ -429,7 +438,7 @@ private:
         for (const SliceId op :
              copy ? m_members[it.member].facts->links.gpuOpsOf(it.slice) : std::span<const SliceId>{}) {
             const auto gi = itemOf(it.member, op);
-            if (gi != kNoIndex && m_item[gi].end <= it.end && m_item[gi].end > it.start
+            if (gi != kNoIndex && m_item[gi].end <= it.end && m_item[gi].end > it.start && blocksOnCopy(w, gi)
                 && (target == kNoIndex || m_item[gi].end > m_item[target].end))
                 target = gi;
         }

@@ -63,17 +63,10 @@ void CriticalPathGraph::finish()
         addEdge(from, v, nodeTime[v] - nodeTime[from], PathKind::Other, kNoIndex);
     }
 
-    outBegin.assign(n + 1, 0);
-    for (auto u : edgeFrom)
-        ++outBegin[u + 1];
-    std::partial_sum(outBegin.begin(), outBegin.end(), outBegin.begin());
-    outEdges.resize(edgeCount());
-    std::vector<std::uint32_t> fill(outBegin.begin(), outBegin.end() - 1);
+    indexOutEdges();
     std::vector<std::uint32_t> inDegree(n, 0);
-    for (std::uint32_t e = 0; e < edgeCount(); ++e) {
-        outEdges[fill[edgeFrom[e]]++] = e;
-        ++inDegree[edgeTo[e]];
-    }
+    for (auto v : edgeTo)
+        ++inDegree[v];
 
     topoOrder.clear();
     topoOrder.reserve(n);
@@ -96,7 +89,52 @@ void CriticalPathGraph::finish()
         cycleNodes = rest.size();
         std::stable_sort(rest.begin(), rest.end(), [&](auto a, auto b) { return nodeTime[a] < nodeTime[b]; });
         topoOrder.insert(topoOrder.end(), rest.begin(), rest.end());
+        explainAfterCycles();
     }
+}
+
+void CriticalPathGraph::indexOutEdges()
+{
+    outBegin.assign(nodeCount() + 1, 0);
+    for (auto u : edgeFrom)
+        ++outBegin[u + 1];
+    std::partial_sum(outBegin.begin(), outBegin.end(), outBegin.begin());
+    outEdges.resize(edgeCount());
+    std::vector<std::uint32_t> fill(outBegin.begin(), outBegin.end() - 1);
+    for (std::uint32_t e = 0; e < edgeCount(); ++e)
+        outEdges[fill[edgeFrom[e]]++] = e;
+}
+
+// The solver follows no edge into a node already placed, so a node whose tight edge came
+// from later in the order (from inside its cycle) would be solved too early: give each such
+// node a gap edge from its latest predecessor placed before it (or the source).
+void CriticalPathGraph::explainAfterCycles()
+{
+    const std::size_t n = nodeCount();
+    std::vector<std::uint32_t> position(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+        position[topoOrder[i]] = i;
+    std::vector<std::uint8_t> tight(n, 0);
+    std::vector<std::uint32_t> latestBefore(n, kNoIndex);
+    for (std::size_t e = 0; e < edgeCount(); ++e) {
+        const auto u = edgeFrom[e], v = edgeTo[e];
+        if (position[u] >= position[v])
+            continue;
+        if (nodeTime[u] + edgeWeight[e] == nodeTime[v])
+            tight[v] = 1;
+        if (latestBefore[v] == kNoIndex || nodeTime[u] > nodeTime[latestBefore[v]])
+            latestBefore[v] = u;
+    }
+    const std::size_t before = edgeCount();
+    for (std::uint32_t v = 0; v < n; ++v) {
+        if (v == source || tight[v])
+            continue;
+        const std::uint32_t from = latestBefore[v] != kNoIndex ? latestBefore[v] : source;
+        ++unexplainedNodes;
+        addEdge(from, v, nodeTime[v] - nodeTime[from], PathKind::Other, kNoIndex);
+    }
+    if (edgeCount() != before)
+        indexOutEdges();
 }
 
 } // namespace ks::analysis

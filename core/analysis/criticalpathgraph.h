@@ -73,8 +73,13 @@ struct CriticalPathGraph {
     std::uint32_t addEdge(std::uint32_t from, std::uint32_t to, TimeNs weight, PathKind kind, std::uint32_t item,
                           bool scalable = false, bool hostWait = false);
     // Gives every node without a tight in-edge a gap edge from its latest predecessor (or the
-    // source), then orders the nodes (Kahn; nodes left in a cycle follow by time).
+    // source), then orders the nodes (Kahn; nodes left in a cycle follow by time, each given a
+    // gap edge from before it where its tight edge came from inside the cycle).
     void finish();
+
+private:
+    void indexOutEdges(); // outBegin and outEdges from the edge lists
+    void explainAfterCycles();
 };
 
 } // namespace ks::analysis

@@ -4,10 +4,12 @@
 // they show when that file is opened alone. Insights can list every member's findings.
 #include "app/mainwindow.h"
 #include "app/workspacecontroller.h"
+#include "core/analysis/criticalpath.h"
 #include "core/analysis/insights.h"
 #include "core/facts/tracefacts.h"
 #include "core/gpu/gpumetrics.h"
 #include "core/loading/loader.h"
+#include "widgets/criticalpathpanel.h"
 #include "widgets/gpumetrictrack.h"
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpustepbreakdownmodel.h"
@@ -240,6 +242,15 @@ private Q_SLOTS:
         QCOMPARE(second.insights, alone1.insights);
         QCOMPARE(second.operators, alone0.operators); // pinned
         QCOMPARE(operatorsRows.count(), 0);
+        // The Critical Path dock shows rank 1's paths, as the core computes them for rank 1.
+        auto* criticalPath = window.findChild<CriticalPathPanel*>();
+        QCOMPARE(pickerOf(window, "criticalPathDock")->member(), 1u);
+        QCOMPARE(criticalPath->member(), 1u);
+        const auto rank1Paths =
+            analysis::criticalPathOf(facts::sharedTraceFacts(window.timeline()->traceAt(1))).analyzeSteps();
+        QTRY_VERIFY_WITH_TIMEOUT(criticalPath->steps().size() == rank1Paths.size()
+                                     && criticalPath->steps()[0].path.breakdown == rank1Paths[0].path.breakdown,
+                                 60000);
 
         // Unpinned, it follows the selection again: rank 1.
         opsPicker->pinButton()->click();

@@ -5,6 +5,7 @@
 #include "widgets/criticalpathbreakdownmodel.h"
 #include "widgets/criticalpathpanel.h"
 #include "widgets/criticalpathsegmentsmodel.h"
+#include "widgets/memberpicker.h"
 #include "widgets/timelinewidget.h"
 
 #include <QLabel>
@@ -77,6 +78,88 @@ private slots:
         timeline.clearSelectedRange();
         QVERIFY(ready.wait(60000));
         QCOMPARE(panel.steps().size(), expected.size());
+    }
+
+    // Two ranks on the timeline, rank 1 shifted on the axis: the picker's member gets its own
+    // paths (the core's on that trace), its highlight, and a selected range in its own time.
+    void followsThePickedMemberAndItsRange()
+    {
+        TimelineWidget timeline;
+        timeline.resize(1400, 700);
+        CriticalPathPanel panel(&timeline);
+        MemberPicker picker(&timeline);
+        connect(&picker, &MemberPicker::memberChanged, &panel, &CriticalPathPanel::setMember);
+        QSignalSpy ready(&panel, &CriticalPathPanel::pathsReady);
+        const auto rank0 = testing::fixtureTrace("ddp_rank0");
+        const auto rank1 = testing::fixtureTrace("ddp_rank1");
+        const TimeNs shift = 3'000'000; // rank 1 drawn 3 ms later than its own clock
+        timeline.setTraces({{rank0, 0, QStringLiteral("Rank 0"), {}}, {rank1, shift, QStringLiteral("Rank 1"), {}}});
+        QVERIFY(ready.wait(60000));
+        const auto expected0 = analysis::criticalPathOf(facts::makeTraceFacts(rank0)).analyzeSteps();
+        QCOMPARE(panel.member(), std::uint32_t(0));
+        QCOMPARE(panel.steps().size(), expected0.size());
+        QCOMPARE(panel.steps()[0].path.length, expected0[0].path.length);
+
+        picker.pin(1);
+        QVERIFY(ready.wait(60000));
+        QCOMPARE(panel.member(), std::uint32_t(1));
+        const auto analysis1 = analysis::criticalPathOf(facts::makeTraceFacts(rank1));
+        const auto expected1 = analysis1.analyzeSteps();
+        QCOMPARE(panel.steps().size(), expected1.size());
+        for (std::size_t i = 0; i < expected1.size(); ++i) {
+            QCOMPARE(panel.steps()[i].start, expected1[i].start); // rank 1's own time
+            QCOMPARE(panel.steps()[i].path.length, expected1[i].path.length);
+            QVERIFY(panel.steps()[i].path.breakdown == expected1[i].path.breakdown);
+        }
+        // The ranks' steps differ (rank 1's step 3 waits 2.8 ms in cudaEventSynchronize).
+        QVERIFY(expected1[1].path.length != expected0[1].path.length);
+        QCOMPARE(panel.segmentsModel()->rowCount(), int(expected1[0].path.segments.size()));
+
+        // The highlight goes to rank 1's slices, none to rank 0's.
+        panel.setPathHighlighted(true);
+        QVERIFY(timeline.highlightedSlices(0).empty());
+        const auto& lit = timeline.highlightedSlices(1);
+        QVERIFY(!lit.empty());
+        for (const auto& seg : expected1[0].path.segments)
+            if (seg.item.slice != kNoSlice && rank1->classOf(seg.item.slice) != SliceClass::UserAnnotation)
+                QVERIFY(std::binary_search(lit.begin(), lit.end(), seg.item.slice));
+        panel.setPathHighlighted(false);
+        QVERIFY(timeline.highlightedSlices(1).empty());
+
+        // A segment click selects the slice on rank 1.
+        panel.segmentsView()->setCurrentIndex(panel.segmentsModel()->index(1, 1));
+        const auto* clicked = panel.segmentsModel()->segmentAt(1);
+        if (clicked->item.slice != kNoSlice) {
+            QCOMPARE(timeline.selection().trace, std::uint32_t(1));
+            QCOMPARE(timeline.selection().slice, clicked->item.slice);
+        }
+
+        // A range selected on the axis over rank 1's step 2 window less its first 0.1 ms: it
+        // waits 2.8 ms in cudaEventSynchronize for copies queued behind an all-reduce (through
+        // an event recorded inside the range). Its path is the core's for the same range in
+        // rank 1's time.
+        const TimeNs from = expected1[0].start + 100'000, to = expected1[0].end;
+        timeline.setSelectedRange(timeline.toPrimaryTime(1, from), timeline.toPrimaryTime(1, to));
+        QVERIFY(ready.wait(60000));
+        QCOMPARE(panel.steps().size(), expected1.size() + 1);
+        const auto range = analysis1.analyzeRange(from, to);
+        const auto& shown = panel.steps().back();
+        QCOMPARE(shown.start, from);
+        QCOMPARE(shown.path.length, to - from);
+        QVERIFY(shown.path.breakdown == range.path.breakdown);
+        QCOMPARE(shown.path.segments.size(), range.path.segments.size());
+        // The range's path waits in the cudaEventSynchronize for the all-reduces.
+        TimeNs nccl = 0;
+        for (const auto& seg : shown.path.segments)
+            if (seg.kind == analysis::PathKind::Kernel && seg.family == "NCCL")
+                nccl += seg.duration;
+        QVERIFY2(nccl > 1'000'000, std::to_string(nccl).c_str());
+
+        // Rank 0 again: the same range in rank 0's own time.
+        picker.pin(0);
+        QVERIFY(ready.wait(60000));
+        QCOMPARE(panel.member(), std::uint32_t(0));
+        QCOMPARE(panel.steps().back().start, timeline.toPrimaryTime(1, from));
     }
 };
 

@@ -1,5 +1,6 @@
 // The critical path (issue 36): tiny traces with known longest paths, then the fixtures.
 #include "core/analysis/criticalpath.h"
+#include "core/analysis/diff.h"
 #include "core/loading/loader.h"
 #include "fixtureloader.h"
 
@@ -222,6 +223,37 @@ private slots:
         QCOMPARE(breakdownOf(alone.path, PathKind::Kernel), us(62));
     }
 
+    // A copy call whose copy ends inside it, behind a 60 µs GEMM on the stream: from pageable
+    // memory the call waits for the copy (and so for the GEMM before it); between device
+    // buffers it returns at once, and the path stays on the CPU.
+    void onlyBlockingCopiesWait_data()
+    {
+        QTest::addColumn<QString>("copy");
+        QTest::addColumn<bool>("blocks");
+        QTest::newRow("pageable") << QStringLiteral("Memcpy HtoD (Pageable -> Device)") << true;
+        QTest::newRow("device") << QStringLiteral("Memcpy DtoD (Device -> Device)") << false;
+    }
+    void onlyBlockingCopiesWait()
+    {
+        QFETCH(QString, copy);
+        QFETCH(bool, blocks);
+        const auto s = onlyStep(
+            traceOf(events(step(0, 100) + cpu("cuda_runtime", "cudaLaunchKernel", 5, 2, 1)
+                           + cpu("cuda_runtime", "cudaMemcpyAsync", 60, 10, 2) + cpu("cpu_op", "aten::add", 72, 28)
+                           + gpu("sgemm_big", 8, 60, 1) + gpu(copy.toStdString(), 68, 1, 2, 7, "gpu_memcpy"))));
+        checkAddsUp(s);
+        if (blocks) {
+            QCOMPARE(breakdownOf(s.path, PathKind::Kernel), us(60));
+            QCOMPARE(breakdownOf(s.path, PathKind::Memcpy), us(1));
+            QCOMPARE(breakdownOf(s.path, PathKind::SyncWait), us(1)); // the copy ends at 69, the call at 70
+            QVERIFY(hasSegment(s.path, PathKind::Kernel, "sgemm_big"));
+        } else {
+            QCOMPARE(breakdownOf(s.path, PathKind::Kernel), TimeNs(0));
+            QCOMPARE(breakdownOf(s.path, PathKind::Launch), us(2 + 10)); // the launch, the whole copy call
+            QCOMPARE(breakdownOf(s.path, PathKind::SyncWait), TimeNs(0));
+        }
+    }
+
     void badWhatIfsAreRejected()
     {
         std::string error;
@@ -246,6 +278,44 @@ private slots:
         const auto s = onlyStep(trace);
         checkAddsUp(s);
         QVERIFY(s.warnings >= 1); // the launch edge into the past was dropped
+    }
+
+    // Equal-time nodes joined both ways (what zero-length ops handing off between two threads
+    // give): Kahn's order stops at the cycle, the rest follows by time, the solve ends.
+    void cycleInTheGraphIsCountedNotFollowed()
+    {
+        CriticalPathGraph g;
+        g.source = g.addNode(0);
+        g.sink = g.addNode(us(10));
+        const auto a = g.addNode(us(5)), b = g.addNode(us(5));
+        g.addEdge(g.source, a, us(5), PathKind::CpuOp, kNoIndex);
+        g.addEdge(a, b, 0, PathKind::Other, kNoIndex);
+        g.addEdge(b, a, 0, PathKind::Other, kNoIndex);
+        g.addEdge(b, g.sink, us(5), PathKind::CpuOp, kNoIndex);
+        g.finish();
+        QCOMPARE(g.cycleNodes, std::size_t(3)); // a, b and the sink behind them
+        QCOMPARE(g.topoOrder.size(), std::size_t(4));
+        const auto solution = CriticalPathSolver::solve(g);
+        QCOMPARE(solution.length, us(10));
+        QCOMPARE(CriticalPathSolver::pathEdges(g, solution).size(), std::size_t(3)); // source, a, b, sink
+    }
+
+    // Two threads joined by fwdbwd flows (one of them broken: no end), each with a zero-length
+    // op at 10 after a gap in which the other's ends: hand-offs both ways form a cycle.
+    void flowCycleBetweenThreadsNeverHangs()
+    {
+        const std::string flows =
+            R"({"ph":"s","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":100,"ts":2,"id":1},)"
+            R"({"ph":"f","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":101,"ts":3,"id":1,"bp":"e"},)"
+            R"({"ph":"s","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":101,"ts":3,"id":2},)"
+            R"({"ph":"f","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":100,"ts":2,"id":2,"bp":"e"},)"
+            R"({"ph":"s","cat":"fwdbwd","name":"fwdbwd","pid":100,"tid":101,"ts":10,"id":3},)";
+        const auto s = onlyStep(traceOf(
+            events(step(0, 20) + cpu("cpu_op", "aten::a1", 1, 4) + cpu("cpu_op", "aten::az", 10, 0)
+                   + cpu("cpu_op", "aten::b1", 1, 3, -1, 101) + cpu("cpu_op", "aten::bz", 10, 0, -1, 101) + flows)));
+        checkAddsUp(s);
+        QCOMPARE(s.path.length, us(20));
+        QVERIFY2(s.warnings >= 2, std::to_string(s.warnings).c_str()); // the nodes in the cycle
     }
 
     void fixturesAddUp_data()
@@ -308,6 +378,69 @@ private slots:
             QVERIFY(double(optimizer[i].whatIf->length) < 0.95 * double(s.path.length));
             const double host = double(breakdownOf(s.path, PathKind::CpuOp) + breakdownOf(s.path, PathKind::Launch));
             QVERIFY(host > 0.8 * double(s.path.length));
+        }
+    }
+
+    // Where the CPU waits, the path goes through the wait into the GPU work: after the pageable
+    // copy, the cudaStreamSynchronize that returns after it (5.0 µs later on step 3); at the
+    // step's end, .item()'s DtoH copy, then its sync. No GEMM is on the measured path: no GEMM
+    // runs while the CPU waits. With the CPU 5x faster (what-if) the step is GPU-bound and the
+    // re-solved path holds every GEMM of the step (3.77 ms of fp32 GEMMs, 59 % of it), through
+    // the same sync edges.
+    void trainBaselineWaitsGoThroughTheGpu()
+    {
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace("train_baseline"));
+        const Trace& trace = *facts->trace;
+        const auto steps =
+            criticalPathOf(facts).analyzeSteps({whatIf("category:cpu_op=0.2"), whatIf("category:other=0.2")});
+        QCOMPARE(steps.size(), std::size_t(3));
+        for (const auto& s : steps) {
+            const auto& segs = s.path.segments;
+            const auto copy = std::find_if(segs.begin(), segs.end(), [](const PathSegment& seg) {
+                return seg.name == "Memcpy HtoD (Pageable -> Device)";
+            });
+            QVERIFY(copy != segs.end() && copy + 1 != segs.end());
+            const PathSegment& sync = *(copy + 1);
+            QCOMPARE(sync.kind, PathKind::SyncWait);
+            QCOMPARE(sync.name, std::string("cudaStreamSynchronize"));
+            QCOMPARE(sync.start, trace.slices().end(copy->item.slice));
+            QCOMPARE(sync.start + sync.duration, trace.slices().end(sync.item.slice));
+            QVERIFY(sync.duration > us(4) && sync.duration < us(6));
+            // The step ends in .item(): its DtoH copy, then the sync returning after it.
+            const auto dtoh = std::find_if(segs.begin(), segs.end(), [](const PathSegment& seg) {
+                return seg.name == "Memcpy DtoH (Device -> Pinned)";
+            });
+            QVERIFY(dtoh != segs.end() && dtoh + 1 != segs.end());
+            QCOMPARE((dtoh + 1)->kind, PathKind::SyncWait);
+            QCOMPARE((dtoh + 1)->name, std::string("cudaStreamSynchronize"));
+            QCOMPARE((dtoh + 1)->start, trace.slices().end(dtoh->item.slice));
+            QVERIFY(s.end - ((dtoh + 1)->start + (dtoh + 1)->duration) < us(100)); // then the step's last µs
+            // The measured path: no kernel, so no GEMM.
+            QCOMPARE(breakdownOf(s.path, PathKind::Kernel), TimeNs(0));
+
+            // Every GEMM kernel of the step (its GPU time from the trace) is on the what-if path.
+            TimeNs gemmOnGpu = 0;
+            for (SliceId k = 0; k < trace.slices().size(); ++k)
+                if (trace.classOf(k) == SliceClass::Kernel && trace.slices().start[k] >= s.start
+                    && trace.slices().start[k] < s.end && kernelFamily(trace.str(trace.slices().name[k])) == "GEMM")
+                    gemmOnGpu += trace.slices().duration[k];
+            TimeNs gemmOnPath = 0;
+            for (const auto& seg : s.whatIf->segments)
+                if (seg.kind == PathKind::Kernel && seg.family == "GEMM")
+                    gemmOnPath += seg.duration;
+            QVERIFY2(gemmOnGpu > us(3700) && gemmOnGpu < us(3800), std::to_string(gemmOnGpu).c_str());
+            QCOMPARE(gemmOnPath, gemmOnGpu);
+            const double share = double(gemmOnPath) / double(s.whatIf->length);
+            QVERIFY2(share > 0.55 && share < 0.62, std::to_string(share).c_str());
+            // .item()'s copy now waits for the GPU's queue (a kernel or the gap after one), not
+            // for its launch, and the sync returns after it.
+            const auto& wi = s.whatIf->segments;
+            const auto wiCopy = std::find_if(wi.begin(), wi.end(), [](const PathSegment& seg) {
+                return seg.name == "Memcpy DtoH (Device -> Pinned)";
+            });
+            QVERIFY(wiCopy != wi.begin() && wiCopy != wi.end() && wiCopy + 1 != wi.end());
+            QVERIFY((wiCopy - 1)->kind == PathKind::Kernel || (wiCopy - 1)->kind == PathKind::GpuIdle);
+            QCOMPARE((wiCopy + 1)->kind, PathKind::SyncWait);
         }
     }
 
