@@ -1,9 +1,7 @@
 // kinetoscope-cli critical-path: what bounds each step (issue 36), with what-ifs.
 #include "cli/command.h"
-#include "core/analysis/criticalpath.h"
+#include "core/analysis/criticalpathjson.h"
 #include "core/analysis/workspace.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -24,59 +22,6 @@ struct CriticalPathOptions {
     bool json = false;
     std::size_t top = 12; // segments listed per step in the text output (grouped by name)
 };
-
-double us(TimeNs ns) { return double(ns) / 1000.0; }
-
-nlohmann::json breakdownJson(const analysis::CriticalPath& path)
-{
-    nlohmann::json j = nlohmann::json::object();
-    for (int k = 0; k < analysis::kPathKindCount; ++k)
-        j[std::string(analysis::pathKindName(analysis::PathKind(k)))] = us(path.breakdown[std::size_t(k)]);
-    return j;
-}
-
-nlohmann::json segmentsJson(const analysis::CriticalPath& path)
-{
-    nlohmann::json segments = nlohmann::json::array();
-    for (const auto& s : path.segments) {
-        nlohmann::json j = {{"kind", analysis::pathKindName(s.kind)},
-                            {"name", s.name},
-                            {"start_us", us(s.start)},
-                            {"dur_us", us(s.duration)},
-                            {"track", s.track}};
-        if (!s.family.empty())
-            j["family"] = s.family;
-        segments.push_back(std::move(j));
-    }
-    return segments;
-}
-
-nlohmann::json reportJson(const std::vector<analysis::StepCriticalPath>& steps,
-                          const std::vector<analysis::WhatIf>& whatIfs, const std::vector<std::string>& warnings)
-{
-    nlohmann::json j;
-    j["steps"] = nlohmann::json::array();
-    for (const auto& s : steps) {
-        nlohmann::json step = {{"step", s.step},
-                               {"start_us", us(s.start)},
-                               {"end_us", us(s.end)},
-                               {"length_us", us(s.path.length)},
-                               {"breakdown", breakdownJson(s.path)},
-                               {"segments", segmentsJson(s.path)},
-                               {"warnings", s.warnings}};
-        if (s.whatIf) {
-            step["what_if_length_us"] = us(s.whatIf->length);
-            step["what_if_breakdown"] = breakdownJson(*s.whatIf);
-            step["what_if_segments"] = segmentsJson(*s.whatIf);
-        }
-        j["steps"].push_back(std::move(step));
-    }
-    j["what_if"] = nlohmann::json::array();
-    for (const auto& w : whatIfs)
-        j["what_if"].push_back(w.text());
-    j["warnings"] = warnings;
-    return j;
-}
 
 void printPath(const analysis::CriticalPath& path, std::size_t top)
 {
@@ -152,12 +97,10 @@ int runCriticalPath(const CriticalPathOptions& o)
             return 1;
         }
     }
-    for (const auto& s : steps)
-        if (s.warnings > 0)
-            warnings.push_back("step " + std::to_string(s.step) + ": " + std::to_string(s.warnings)
-                               + " dependencies against time or in cycles were ignored (broken flows or clock skew)");
+    analysis::appendStepWarnings(steps, warnings);
     if (o.json) {
-        std::cout << reportJson(steps, whatIfs, warnings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        std::cout << analysis::criticalPathReportJson(steps, whatIfs, warnings)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                   << '\n';
         return 0;
     }

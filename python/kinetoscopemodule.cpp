@@ -4,6 +4,7 @@
 //
 // Adding an analysis is one short function: compute its JSON in core (the CLI prints the same)
 // and return jsonToPython(...) from a .def on PyTrace below.
+#include "core/analysis/criticalpathjson.h"
 #include "core/analysis/diffjson.h"
 #include "core/analysis/insightsjson.h"
 #include "core/analysis/memoryjson.h"
@@ -227,6 +228,26 @@ PYBIND11_MODULE(kinetoscope, m)
             },
             py::arg("other"), py::arg("top") = 20, py::arg("families") = false, py::arg("group_by_shape") = false,
             "kinetoscope-cli diff --json, this trace as BASE")
+        .def(
+            "critical_path",
+            [](const PyTrace& t, const std::vector<std::string>& whatIfTexts, std::optional<long long> step) {
+                std::vector<analysis::WhatIf> whatIfs;
+                for (const auto& text : whatIfTexts) {
+                    std::string error;
+                    auto whatIf = analysis::WhatIf::parse(text, error);
+                    if (!whatIf)
+                        throw py::value_error(text + ": " + error);
+                    whatIfs.push_back(std::move(*whatIf));
+                }
+                auto steps = analysis::criticalPathOf(factsOf(t)).analyzeSteps(whatIfs);
+                if (step)
+                    std::erase_if(steps, [&](const auto& s) { return s.step != *step; });
+                std::vector<std::string> warnings;
+                analysis::appendStepWarnings(steps, warnings);
+                return jsonToPython(analysis::criticalPathReportJson(steps, whatIfs, warnings));
+            },
+            py::arg("what_if") = std::vector<std::string>{}, py::arg("step") = py::none(),
+            "kinetoscope-cli critical-path --json [--what-if SPEC]... [--step N]")
         .def(
             "memory",
             [](const PyTrace& t) {

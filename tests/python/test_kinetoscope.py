@@ -100,6 +100,19 @@ class TestModule(unittest.TestCase):
         with self.assertRaises(ValueError):
             self.mlp.ops(sort="bogus")
 
+    def test_critical_path_is_the_clis_json(self):
+        path = self.baseline.critical_path(what_if=["family:GEMM=0.5"], step=4)
+        expected = cli_json("critical-path", "--json", "--what-if", "family:GEMM=0.5", "--step", "4",
+                            fixture("train_baseline"))
+        self.assertEqual(path, expected)
+        step = path["steps"][0]
+        self.assertEqual(step["step"], 4)
+        self.assertAlmostEqual(sum(step["breakdown"].values()), step["length_us"], places=3)
+        self.assertEqual(len(self.baseline.critical_path()["steps"]),
+                         len(cli_json("critical-path", "--json", fixture("train_baseline"))["steps"]))
+        with self.assertRaises(ValueError):
+            self.baseline.critical_path(what_if=["bogus"])
+
     def test_memory_is_the_clis_json(self):
         memory = self.baseline.memory()
         self.assertEqual(memory, cli_json("memory", "--json", fixture("train_baseline")))
