@@ -18,6 +18,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -184,6 +185,49 @@ private Q_SLOTS:
         QVERIFY(app.waitForFinished(30000));
         QCOMPARE(app.exitCode(), 2);
         QVERIFY(app.readAllStandardError().contains("--view NAME needs one trace: FILE"));
+    }
+
+    // Add Mark (M): the selected range, else the selected slice (its name the note), else the
+    // middle of the view.
+    void addMarkTakesTheSelection()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("mlp.pt.trace.json.gz"));
+        QVERIFY(QFile::copy(QStringLiteral(KS_TEST_DATA "/mlp_ops.pt.trace.json.gz"), path));
+        MainWindow window;
+        window.show();
+        QVERIFY(kstest::openAndWait(window, path));
+        NotesPanel* panel = window.notes()->panel();
+        TimelineWidget* timeline = window.timeline();
+        const Trace& trace = *window.trace();
+        const SliceId slice = longestSlice(trace);
+        const TimeNs start = trace.slices().start[slice], end = trace.slices().end(slice);
+
+        timeline->setSelectedRange(start + 10, end - 10);
+        panel->addMarkAction()->trigger();
+        timeline->clearSelectedRange();
+        timeline->revealSlice(slice);
+        panel->addMarkAction()->trigger();
+        timeline->clearSelection();
+        timeline->setVisibleRange(start, start + 2000);
+        panel->addMarkAction()->trigger();
+
+        const auto& marks = panel->model()->marks(); // by start
+        QCOMPARE(marks.size(), std::size_t(3));
+        QCOMPARE(marks[0].start, start);
+        QCOMPARE(marks[0].end, end);
+        QCOMPARE(marks[0].note, std::string(trace.str(trace.slices().name[slice])));
+        QCOMPARE(marks[1].start, start + 10);
+        QCOMPARE(marks[1].end, end - 10);
+        QVERIFY(marks[1].note.empty());
+        QVERIFY(!marks[2].isRange());
+        QVERIFY(std::abs(marks[2].start - (start + 1000)) <= 2);
+        // Each one is in the sidecar already, and on the ruler.
+        QCOMPARE(notes::readSidecar(QFile::encodeName(path).toStdString()).notes.marks.size(), std::size_t(3));
+        QCOMPARE(timeline->marks().marks().size(), std::size_t(3));
+        panel->view()->setCurrentIndex(panel->model()->index(1, 0));
+        panel->deleteCurrentMark();
+        QCOMPARE(notes::readSidecar(QFile::encodeName(path).toStdString()).notes.marks.size(), std::size_t(2));
+        QCOMPARE(timeline->marks().marks()[1].start, marks[1].start);
     }
 
     void anotherTracesSidecarIsRefusedAndKept()
