@@ -1,5 +1,6 @@
 #include "app/mainwindow.h"
 #include "app/memorypolicy.h"
+#include "app/notescontroller.h"
 #include "core/version.h"
 
 #include <QApplication>
@@ -31,6 +32,11 @@ int runApp(int argc, char** argv)
     const QCommandLineOption diff(QStringLiteral("diff"),
                                   QApplication::translate("main", "Compare two traces: BASE above NEW."));
     parser.addOption(diff);
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QApplication::translate("main", "Open FILE at its view NAME, saved in FILE.kinetoscope.json (Save View As…)."),
+        QStringLiteral("NAME"));
+    parser.addOption(view);
     parser.addPositionalArgument(
         QStringLiteral("files"),
         QApplication::translate("main",
@@ -44,8 +50,15 @@ int runApp(int argc, char** argv)
         return 2;
     }
 
+    if (parser.isSet(view) && (files.size() != 1 || parser.isSet(diff))) {
+        std::fprintf(stderr, "%s\n", qPrintable(QApplication::translate("main", "--view NAME needs one trace: FILE")));
+        return 2;
+    }
+
     ks::MainWindow window;
     window.show();
+    if (parser.isSet(view))
+        window.notes()->openViewOnLoad(parser.value(view));
     if (parser.isSet(diff))
         window.openComparison(files[0], files[1]);
     else if (!files.isEmpty())

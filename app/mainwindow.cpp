@@ -2,7 +2,9 @@
 
 #include "app/aboutdialog.h"
 #include "app/emptyhint.h"
+#include "app/exportmenu.h"
 #include "app/memberdocks.h"
+#include "app/notescontroller.h"
 #include "app/recordingcontroller.h"
 #include "app/shortcutshelp.h"
 #include "app/stepchoices.h"
@@ -22,6 +24,7 @@
 #include "widgets/kerneltablemodel.h"
 #include "widgets/memberpicker.h"
 #include "widgets/memorypanel.h"
+#include "widgets/notespanel.h"
 #include "widgets/opstablemodel.h"
 #include "widgets/querypanel.h"
 #include "widgets/rankspanel.h"
@@ -30,7 +33,6 @@
 #include "widgets/statspanel.h"
 #include "widgets/statsrangemodel.h"
 #include "widgets/tableexport.h"
-#include "widgets/timelineimage.h"
 #include "widgets/timelinewidget.h"
 
 #include <QAction>
@@ -43,7 +45,6 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -303,6 +304,15 @@ void MainWindow::createDocks()
     queryDock->setWidget(new QueryPanel(m_timeline));
     addDockWidget(Qt::BottomDockWidgetArea, queryDock);
     queryDock->hide();
+    // Notes and views kept beside the trace (issue 41): hidden until asked for or a trace has notes.
+    auto* notesDock = new QDockWidget(tr("Notes"), this);
+    notesDock->setObjectName(QStringLiteral("notesDock"));
+    notesDock->setWidget(new NotesPanel(m_timeline));
+    addDockWidget(Qt::RightDockWidgetArea, notesDock);
+    notesDock->hide();
+    m_notes = new NotesController(this, m_timeline, static_cast<NotesPanel*>(notesDock->widget()));
+    connect(this, &MainWindow::traceChanged, m_notes,
+            [this](const std::shared_ptr<const Trace>& trace) { m_notes->showTrace(trace, m_file); });
 
     // On a small screen (1280×720, 1920×1080 at 200 %) the panels' own minimum heights add
     // up to more than the window: each dock may shrink to a few lines (cutting its panel),
@@ -314,24 +324,6 @@ void MainWindow::createDocks()
         for (QTableView* view : dock->findChildren<QTableView*>())
             addTableExportMenu(view, dock->windowTitle().toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
     }
-}
-
-void MainWindow::exportTimelineImage()
-{
-    bool ok = false;
-    const int width = QInputDialog::getInt(this, tr("Export Timeline"), tr("Width (pixels):"), m_timeline->width(), 100,
-                                           16384, 1, &ok);
-    if (!ok)
-        return;
-    const int height = QInputDialog::getInt(this, tr("Export Timeline"), tr("Height (pixels):"), m_timeline->height(),
-                                            100, 16384, 1, &ok);
-    if (!ok)
-        return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Timeline"), QStringLiteral("timeline.png"),
-                                                      tr("PNG images (*.png);;All files (*)"));
-    QString error;
-    if (!path.isEmpty() && !saveTimelineImage(*m_timeline, QSize(width, height), path, &error))
-        QMessageBox::warning(this, tr("Export Timeline"), tr("Cannot write %1: %2").arg(path, error));
 }
 
 void MainWindow::createActions()
@@ -350,24 +342,9 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
-    // File > Export: the first table of each dock that has one, as CSV (issue 41).
+    // File > Export: the timeline as an image, every table as CSV (issue 41).
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    connect(exportMenu, &QMenu::aboutToShow, this, [this, exportMenu] {
-        exportMenu->clear();
-        exportMenu->addAction(tr("Timeline as PNG…"), this, &MainWindow::exportTimelineImage)
-            ->setEnabled(m_timeline->trace() != nullptr);
-        exportMenu->addSeparator();
-        for (QDockWidget* dock : findChildren<QDockWidget*>()) {
-            auto* view = dock->findChild<QTableView*>();
-            if (!view || !view->model())
-                continue;
-            const QString name = dock->windowTitle();
-            exportMenu->addAction(tr("%1 as CSV…").arg(name), this, [this, view, name] {
-                exportModelCsvInteractively(*view->model(), name.toLower().replace(QLatin1Char(' '), QLatin1Char('-')),
-                                            this);
-            });
-        }
-    });
+    installExportMenu(*exportMenu, *this, *m_timeline);
     QAction* close = file->addAction(tr("&Close"), this, &MainWindow::closeTrace);
     close->setShortcut(QKeySequence::Close);
     file->addSeparator();
@@ -406,6 +383,8 @@ void MainWindow::createActions()
             dock->raise();
         }
     });
+    m_viewMenu->addAction(m_notes->panel()->addMarkAction());
+    m_viewMenu->addAction(m_notes->panel()->saveViewAction());
     // Issue 19: GPU metrics are tracks in each GPU's group unless the old block is asked for.
     if (auto* gpuViews = findChild<GpuViews*>()) {
         QAction* block = m_viewMenu->addAction(tr("GPU Metrics as a Separate &Block"));

@@ -31,6 +31,7 @@ class DiffPanel;
 class FlameGraphPanel;
 class RanksPanel;
 struct LoadedFile;
+class NotesController;
 class StepChoices;
 class WorkspaceController;
 class SearchBar;
@@ -51,6 +52,7 @@ public:
     FlameGraphPanel* flameGraphPanel() const { return m_flamePanel; }
     RanksPanel* ranksPanel() const { return m_ranksPanel; }
     WorkspaceController* workspace() const { return m_workspace; }
+    NotesController* notes() const { return m_notes; }
     std::shared_ptr<const Trace> trace() const { return m_trace; }
     QString currentFile() const { return m_file; }
     bool isLoading() const;
@@ -88,7 +90,6 @@ protected:
 
 private:
     void createActions();
-    void exportTimelineImage(); // File > Export > Timeline as PNG: asks the size and the file
     void createDocks();
     void arrangeDefaultDocks();
     enum class OpenKind { Files, Comparison };
@@ -127,6 +128,7 @@ private:
     QDockWidget* m_ranksDock = nullptr;
     WorkspaceController* m_workspace = nullptr;
     StepChoices* m_stepChoices = nullptr;
+    NotesController* m_notes = nullptr;
     QMenu* m_alignMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

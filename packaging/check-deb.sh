@@ -25,7 +25,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Version)" = "$version" ] || fail "Version: $(field Version), CMake says $version"
 [ "$(field Architecture)" = "$arch" ] || fail "Architecture: $(field Architecture)"
 depends=$(field Depends)
-for lib in libc6 libqt6widgets6 libqcustomplot2.1-qt6 zlib1g libsqlite3-0; do
+for lib in libc6 libqt6widgets6 libqt6svg6 libqcustomplot2.1-qt6 zlib1g libsqlite3-0; do
   grep -q "\b$lib\b" <<< "$depends" || fail "Depends lacks $lib: $depends"
 done
 grep -qi cupti <<< "$depends" && fail "Depends names CUPTI: $depends"

@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev qt6-base-dev-tools libgl1-mesa-dev
+  qt6-svg-dev # the timeline and the charts as SVG (File > Export, the charts' context menu)
   libqcustomplot-dev libqcustomplot2.1-qt6
   nlohmann-json3-dev zlib1g-dev libcli11-dev
   libsqlite3-dev # kinetoscope-cli query, the Query dock (core/query)

@@ -1,4 +1,5 @@
 #include "widgets/gpumetrictrack.h"
+#include "widgets/plotexport.h"
 
 #include <QToolTip>
 
@@ -11,6 +12,7 @@ GpuMetricTrack::GpuMetricTrack(GpuMetric metric, QWidget* parent)
     : QCustomPlot(parent)
     , m_metric(metric)
 {
+    addPlotExportMenu(this, QStringLiteral("gpu-metric")); // PNG, SVG, PDF (issue 41)
     setFixedHeight(44);
     setMouseTracking(true);
     setNoAntialiasingOnDrag(true);

@@ -1,4 +1,5 @@
 #include "widgets/gpustepchart.h"
+#include "widgets/plotexport.h"
 
 #include "widgets/plotpalette.h"
 
@@ -27,6 +28,7 @@ constexpr double kBarWidth = 0.7;
 GpuStepChart::GpuStepChart(QWidget* parent)
     : QCustomPlot(parent)
 {
+    addPlotExportMenu(this, QStringLiteral("gpu-steps")); // PNG, SVG, PDF (issue 41)
     setMinimumSize(fontMetrics().averageCharWidth() * 40, fontMetrics().height() * 7);
     yAxis->setLabel(tr("Step time (ms)"));
     legend->setVisible(true);

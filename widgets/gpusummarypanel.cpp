@@ -46,6 +46,7 @@ QWidget* makeNvprofSection(const QString& title, const QString& key, NvprofModel
     sorted->setSourceModel(model);
     sorted->setSortRole(Qt::UserRole);
     QTableView* view = makeTable(sorted, box);
+    view->setAccessibleName(title); // File > Export names the table by it
     view->setSortingEnabled(true);
     view->sortByColumn(NvprofModel::Time, Qt::DescendingOrder);
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);

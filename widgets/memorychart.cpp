@@ -1,4 +1,5 @@
 #include "widgets/memorychart.h"
+#include "widgets/plotexport.h"
 
 #include "widgets/plotpalette.h"
 
@@ -26,6 +27,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     , m_peakLabel(new QCPItemText(this))
     , m_chosenLine(new QCPItemStraightLine(this))
 {
+    addPlotExportMenu(this, QStringLiteral("memory")); // PNG, SVG, PDF (issue 41)
     setMinimumSize(fontMetrics().averageCharWidth() * 40, fontMetrics().height() * 8);
     m_reserved->setName(tr("Reserved"));
     m_reserved->setPen(QPen(kReservedColor, 1.5));

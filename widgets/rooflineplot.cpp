@@ -1,4 +1,5 @@
 #include "widgets/rooflineplot.h"
+#include "widgets/plotexport.h"
 
 #include <QToolTip>
 
@@ -29,6 +30,7 @@ constexpr double kMinMarker = 5.0, kMaxMarker = 26.0;
 RooflinePlot::RooflinePlot(QWidget* parent)
     : QCustomPlot(parent)
 {
+    addPlotExportMenu(this, QStringLiteral("roofline")); // PNG, SVG, PDF (issue 41)
     setMinimumSize(fontMetrics().averageCharWidth() * 40, fontMetrics().height() * 10);
     for (QCPAxis* axis : {xAxis, yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);

@@ -2,9 +2,57 @@
 
 #include "widgets/timelinewidget.h"
 
+#include <QFile>
 #include <QImageWriter>
+#include <QPainter>
+#include <QSvgGenerator>
 
 namespace ks {
+
+namespace {
+
+// Paints an offscreen copy of `source` at `size`: the same trace, time range and marks.
+template <typename Paint>
+void paintCopy(const TimelineWidget& source, QSize size, const Paint& paint)
+{
+    TimelineWidget copy;
+    copy.setAttribute(Qt::WA_DontShowOnScreen);
+    copy.resize(size);
+    copy.show(); // laid out at its size before the trace and range come
+    copy.setTrace(source.trace());
+    copy.setMarks(source.marks().marks());
+    const TimeScale scale = source.timeScale();
+    copy.setVisibleRange(scale.viewStart(), scale.viewEnd(source.timeAreaWidth()));
+    paint(copy);
+}
+
+bool saveTimelineSvg(const TimelineWidget& source, QSize size, const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    QSvgGenerator svg;
+    svg.setOutputDevice(&file);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setTitle(QStringLiteral("Kinetoscope timeline"));
+    paintCopy(source, size, [&](TimelineWidget& copy) {
+        QPainter painter(&svg);
+        copy.renderTo(painter);
+    });
+    file.close();
+    if (file.error() != QFileDevice::NoError) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace
 
 QImage renderTimelineImage(const TimelineWidget& source, QSize size)
 {
@@ -12,19 +60,14 @@ QImage renderTimelineImage(const TimelineWidget& source, QSize size)
     image.fill(source.palette().color(QPalette::Base));
     if (size.isEmpty())
         return image;
-    TimelineWidget copy;
-    copy.setAttribute(Qt::WA_DontShowOnScreen);
-    copy.resize(size);
-    copy.show(); // laid out at its size before the trace and range come
-    copy.setTrace(source.trace());
-    const TimeScale scale = source.timeScale();
-    copy.setVisibleRange(scale.viewStart(), scale.viewEnd(source.width()));
-    copy.render(&image);
+    paintCopy(source, size, [&](TimelineWidget& copy) { copy.render(&image); });
     return image;
 }
 
 bool saveTimelineImage(const TimelineWidget& source, QSize size, const QString& path, QString* error)
 {
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive))
+        return saveTimelineSvg(source, size, path, error);
     QImageWriter writer(path);
     if (writer.write(renderTimelineImage(source, size)))
         return true;

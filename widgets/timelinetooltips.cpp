@@ -15,6 +15,10 @@ QString qstr(std::string_view text) { return QString::fromUtf8(text.data(), stat
 
 QString TimelineWidget::toolTipTextAt(const QPoint& pos) const
 {
+    const int mark =
+        m_marks.markAt(pos, marksArea(), TimelineRenderer::kRulerHeight, [this](TimeNs t) { return viewportXOf(t); });
+    if (mark >= 0)
+        return QString::fromStdString(m_marks.marks()[std::size_t(mark)].note).toHtmlEscaped();
     const LaneHit at = hitAt(pos);
     const TimelineHit& hit = at.hit;
     QString text;

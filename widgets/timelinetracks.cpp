@@ -140,6 +140,17 @@ void TimelineWidget::resetTrackLayout()
     changeLayoutOptions([&](LayoutOptions& options) { TimelineLayoutSettings::load(trace, options); }, false);
 }
 
+void TimelineWidget::setViewLayout(const LayoutOptions& options)
+{
+    changeLayoutOptions(
+        [&](LayoutOptions& current) {
+            std::vector<std::uint8_t> metricTracks = std::move(current.metricTracks);
+            current = options;
+            current.metricTracks = std::move(metricTracks);
+        },
+        false);
+}
+
 void TimelineWidget::setGpuReport(std::shared_ptr<const gpu::GpuReport> report)
 {
     if (m_gpuReportCarried || !report)

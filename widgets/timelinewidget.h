@@ -8,6 +8,7 @@
 //   - selectionChanged(SliceId) and visibleRangeChanged(start, end) report user actions;
 //     a click on a thread instant's tick (a [memory] sample) selects it: instantSelected();
 //   - traceChanged(trace) fires after setTrace();
+//   - setMarks() shows the user's marks (the Notes dock) on the ruler (widgets/timelinemarks.h);
 //   - Shift+drag on the tracks or a drag on the ruler selects a time range (F zooms to it,
 //     Esc clears it): rangeSelected(start, end) / rangeCleared() report it, and
 //     focusRange() is that range when there is one, else the visible range;
@@ -27,6 +28,7 @@
 #include "core/timeline/contentextent.h"
 #include "core/timeline/navigationhistory.h"
 #include "core/timeline/tracklayout.h"
+#include "widgets/timelinemarks.h"
 #include "widgets/timelinerenderer.h"
 
 #include <QAbstractScrollArea>
@@ -144,6 +146,7 @@ public:
     // Paints the whole widget as it would appear on screen (tests, benchmark).
     void renderTo(QPainter& painter);
     const TimelineRenderer& renderer() const;
+    const TimelineMarks& marks() const { return m_marks; }
     const TimelineRenderer& renderer(std::uint32_t trace) const;
 
 public Q_SLOTS:
@@ -198,6 +201,10 @@ public Q_SLOTS:
     // Moves a process group before another (kNoIndex: to the end).
     void moveGroup(std::uint32_t process, std::uint32_t before);
     void resetTrackLayout();
+    // A saved view's layout (metricTracks aside), for this view only: not remembered.
+    void setViewLayout(const ks::LayoutOptions& options);
+    // Marks of the primary trace, in its time, drawn on the ruler; their note is its tooltip.
+    void setMarks(std::vector<ks::notes::Mark> marks);
     // GPU metric tracks plot this report in the GPU groups of its trace (every trace shown
     // keeps its own report: each rank's GPU groups get their tracks); null: none at all.
     void setGpuReport(std::shared_ptr<const ks::gpu::GpuReport> report);
@@ -323,6 +330,9 @@ private:
     void finishRangeDrag();
     void paintSelectedRange(QPainter& painter) const;
     void paintShadedRanges(QPainter& painter) const;
+    // The user's marks over everything (timelinewidgetframe.cpp), in this area of the viewport.
+    void paintMarks(QPainter& painter) const;
+    QRect marksArea() const;
 
     std::vector<Lane> m_lanes;
     TimelineRenderer m_emptyRenderer; // paints the ruler when there is no trace
@@ -357,6 +367,7 @@ private:
     bool m_gpuMetricTracks = true;
     facts::StepRules m_stepRules;
     std::uint32_t m_groupDrag = kNoIndex; // the process whose header is dragged
+    TimelineMarks m_marks;
 };
 
 } // namespace ks

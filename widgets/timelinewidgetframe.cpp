@@ -31,6 +31,7 @@ void TimelineWidget::paintFrame(QPainter& painter)
             m_lanes[0].renderer->paint(painter, size, m_lanes[0].layout, laneState(0));
         paintShadedRanges(painter);
         paintSelectedRange(painter);
+        paintMarks(painter);
         return;
     }
     painter.fillRect(QRect(QPoint(0, 0), size), m_emptyRenderer.chrome().background);
@@ -46,6 +47,23 @@ void TimelineWidget::paintFrame(QPainter& painter)
     m_lanes[0].renderer->paintRuler(painter, size, m_lanes[0].layout, laneState(0));
     paintShadedRanges(painter);
     paintSelectedRange(painter);
+    paintMarks(painter);
+}
+
+void TimelineWidget::setMarks(std::vector<notes::Mark> marks)
+{
+    m_marks.setMarks(std::move(marks));
+    viewport()->update();
+}
+
+QRect TimelineWidget::marksArea() const
+{
+    return QRect(TimelineRenderer::kLabelWidth, 0, timeAreaWidth(), viewport()->height());
+}
+
+void TimelineWidget::paintMarks(QPainter& painter) const
+{
+    m_marks.paint(painter, marksArea(), TimelineRenderer::kRulerHeight, [this](TimeNs t) { return viewportXOf(t); });
 }
 
 void TimelineWidget::paintLaneHeaders(QPainter& painter) const

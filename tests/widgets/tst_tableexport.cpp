@@ -1,7 +1,9 @@
 // Tables to CSV (widgets/tableexport): the CSV of a real operator table holds every cell the
 // model shows, quoted where needed; a paged model is read to its end; the clipboard gets it.
+#include "core/stats/kernelstats.h"
 #include "core/stats/operatortable.h"
 #include "fixture.h"
+#include "widgets/kerneltablemodel.h"
 #include "widgets/opstablemodel.h"
 #include "widgets/queryresultmodel.h"
 #include "widgets/tableexport.h"
@@ -83,6 +85,35 @@ private Q_SLOTS:
             foundMm = foundMm || (record[0] == QStringLiteral("aten::mm") && record.contains(QStringLiteral("12")));
         QVERIFY(foundMm);
         QVERIFY(!writeModelCsv(model, dir.filePath(QStringLiteral("no/such/folder.csv"))));
+    }
+
+    // A second real table, through the clipboard: the Kernels table of a GPU trace, whose calls
+    // add up to the trace's kernel slices counted here.
+    void kernelTableCsvToTheClipboard()
+    {
+        const auto trace = test::loadFixture("train_baseline");
+        KernelTableModel model;
+        model.setRows(computeKernelStats(*trace));
+        QVERIFY(model.rowCount() > 5);
+        copyModelCsv(model);
+        const auto records = parseCsv(QApplication::clipboard()->text());
+        QCOMPARE(records.size(), model.rowCount() + 1);
+        QCOMPARE(records[0][0], QStringLiteral("Name"));
+        const int calls = model.visibleColumn(KernelTableModel::Calls);
+        QVERIFY(calls >= 0);
+        QCOMPARE(records[0][calls], model.headerData(calls, Qt::Horizontal).toString());
+        std::uint64_t callSum = 0;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            QCOMPARE(records[r + 1].size(), model.columnCount());
+            QCOMPARE(records[r + 1][0], QString::fromStdString(model.rows()[std::size_t(r)].name));
+            QCOMPARE(records[r + 1][calls], model.index(r, calls).data().toString());
+            callSum += model.rows()[std::size_t(r)].calls;
+        }
+        std::uint64_t kernels = 0;
+        for (SliceId s = 0; s < trace->slices().size(); ++s)
+            kernels += trace->str(trace->slices().category[s]) == "kernel";
+        QVERIFY(kernels > 0);
+        QCOMPARE(callSum, kernels);
     }
 
     void pagedModelIsReadToTheEndAndQuoted()
