@@ -3,7 +3,7 @@
 // malformed one is refused with a message that says why.
 #include "core/loading/loader.h"
 #include "core/notes/sidecar.h"
-#include "tests/core/testtraces.h"
+#include "testtraces.h"
 
 #include <nlohmann/json.hpp>
 
