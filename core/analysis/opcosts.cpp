@@ -1,5 +1,7 @@
 #include "core/analysis/opcosts.h"
 
+#include "core/gpu/tensorcores.h"
+
 #include <algorithm>
 #include <deque>
 #include <unordered_map>
@@ -209,6 +211,51 @@ RowRoofline rooflineOfRow(const OperatorRow& row, const OpCosts& costs, const De
         out.bound = *out.flopsPerByte >= *peak / *peaks.peakTBps() ? Bound::Compute : Bound::Memory;
     else if (*flops == 0 && bytes && *bytes > 0)
         out.bound = Bound::Memory; // copies and lookups: no math at all
+    return out;
+}
+
+std::vector<SliceId> kernelsLaunchedBy(const Trace& trace, SliceId op)
+{
+    const auto& slices = trace.slices();
+    const Row& own = trace.rowOf(op);
+    const Track& track = trace.tracks()[own.track];
+    const TimeNs start = slices.start[op], end = slices.end(op);
+    std::vector<SliceId> kernels;
+    for (std::uint32_t r = track.rowBegin; r < track.rowEnd; ++r) {
+        const Row& row = trace.rows()[r];
+        if (row.lane != own.lane || row.depth < own.depth)
+            continue;
+        for (SliceId s = trace.firstEndingAfter(r, start); s < row.end && slices.start[s] <= end; ++s) {
+            if (slices.start[s] < start || slices.end(s) > end)
+                continue;
+            for (const std::uint32_t f : trace.outgoingFlows(s)) {
+                const SliceId to = trace.flows()[f].to;
+                if (to != kNoSlice && trace.classOf(to) == SliceClass::Kernel)
+                    kernels.push_back(to);
+            }
+        }
+    }
+    std::sort(kernels.begin(), kernels.end());
+    kernels.erase(std::unique(kernels.begin(), kernels.end()), kernels.end());
+    std::sort(kernels.begin(), kernels.end(),
+              [&](SliceId a, SliceId b) { return std::pair(slices.start[a], a) < std::pair(slices.start[b], b); });
+    return kernels;
+}
+
+RowRoofline rooflineOfCall(const Trace& trace, SliceId op, const DevicePeaks& peaks, OperatorRow* rowOut)
+{
+    OperatorRow row;
+    row.name = trace.str(trace.slices().name[op]);
+    row.calls = 1;
+    row.slices = {op};
+    for (const SliceId k : kernelsLaunchedBy(trace, op)) {
+        row.deviceTotal += trace.slices().duration[k];
+        ++row.kernels;
+        row.tensorCoreKernels += gpu::usesTensorCores(trace.str(trace.slices().name[k])) ? 1 : 0;
+    }
+    const RowRoofline out = rooflineOfRow(row, OpCosts::ofOps(trace, {op}), peaks);
+    if (rowOut)
+        *rowOut = std::move(row);
     return out;
 }
 

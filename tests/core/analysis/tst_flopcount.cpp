@@ -268,6 +268,35 @@ private slots:
         QCOMPARE(peaks.memoryTBps, 4.0);
     }
 
+    // One call against the roofs (Details): its kernels found by flow from its launches add up,
+    // over aten::mm's calls, to the operator table's device time (found by correlation), and
+    // each call's FLOPs to the row's.
+    void callsAddUpToTheirRow()
+    {
+        const Trace& trace = *baseline();
+        const OperatorTable table = computeOperatorTable(trace);
+        const auto row = std::find_if(table.rows.begin(), table.rows.end(),
+                                      [](const OperatorRow& r) { return r.name == "aten::mm" && !r.isDevice; });
+        QVERIFY(row != table.rows.end());
+        const DevicePeaks peaks = resolveDevicePeaks(trace);
+        TimeNs device = 0;
+        std::int64_t flops = 0;
+        std::uint64_t kernels = 0;
+        for (const SliceId s : row->slices) {
+            OperatorRow call;
+            const RowRoofline f = rooflineOfCall(trace, s, peaks, &call);
+            QVERIFY(f.flops && f.tflopsPerS && f.peakFraction && f.tf32PeakFraction);
+            QCOMPARE(f.peakKind, std::optional(PeakKind::Fp32));
+            QVERIFY(std::abs(*f.peakFraction - *f.tflopsPerS / 67.0) < 1e-9);
+            device += call.deviceTotal;
+            flops += *f.flops;
+            kernels += call.kernels;
+        }
+        QCOMPARE(device, row->deviceTotal);
+        QCOMPARE(kernels, row->kernels);
+        QCOMPARE(flops, *rooflineOfRow(*row, OpCosts::ofRows(trace, {&*row, 1}), peaks).flops);
+    }
+
     // train_baseline (H200, fp32, TF32 off): every aten::mm and aten::addmm gets 2·M·N·K from
     // its own Input Dims, and its TFLOP/s from the durations of the kernels its launches ran.
     void baselineGemmsAgainstTheFixture()
