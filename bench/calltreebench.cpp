@@ -13,18 +13,7 @@
 
 using namespace ks;
 using bench::Clock;
-
-namespace {
-
-// Wall and CPU time since a point: on a shared machine the wall time says little.
-struct Since {
-    Clock::time_point wall = Clock::now();
-    double cpu = bench::cpuSeconds();
-    double wallMs() const { return bench::msSince(wall); }
-    double cpuMs() const { return (bench::cpuSeconds() - cpu) * 1000.0; }
-};
-
-} // namespace
+using bench::Since;
 
 int main(int argc, char** argv)
 {

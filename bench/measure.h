@@ -1,11 +1,13 @@
 #pragma once
 // What the benchmarks measure: wall time, CPU time of all threads (on a busy shared machine
 // the wall time says little), and peak RSS, ours or a child's.
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace ks::bench {
 
@@ -26,6 +28,23 @@ inline double cpuSeconds()
     timespec t{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
+}
+
+// Wall and CPU time since a point: on a shared machine the wall time says little.
+struct Since {
+    Clock::time_point wall = Clock::now();
+    double cpu = cpuSeconds();
+    double wallMs() const { return msSince(wall); }
+    double cpuMs() const { return (cpuSeconds() - cpu) * 1000.0; }
+};
+
+// The median of some runs' figures (the upper one of an even count).
+inline double median(std::vector<double> values)
+{
+    if (values.empty())
+        return 0.0;
+    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(values.size() / 2), values.end());
+    return values[values.size() / 2];
 }
 
 inline double peakRssMb()

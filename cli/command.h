@@ -10,6 +10,7 @@
 //   2. Declare addFooCommand below, call it from main.cpp, add the file to cli/CMakeLists.txt.
 // Usage errors (unknown option, missing or bad value, extra argument) exit with 2 and name the
 // option; `--help` works on every subcommand and `--opt=value` is accepted everywhere.
+#include "core/analysis/devicepeaks.h"
 #include "core/facts/stepfinder.h"
 
 #include <CLI/CLI.hpp>
@@ -64,6 +65,29 @@ inline void addStepsOption(CLI::App* command, facts::StepRules& rules)
                      "steps without ProfilerStep#N: ranges named NAME, or whose names match REGEX")
         ->type_name("NAME|REGEX")
         ->check(pattern);
+}
+
+// --peak-tflops PEAK and --peak-tbps TBPS: the user's roofs instead of the datasheet's
+// (docs/roofline.md), parsed into `overrides`; a bad value is a usage error naming the option.
+inline void addPeakOptions(CLI::App* command, analysis::PeakOverrides& overrides)
+{
+    using Parse = std::optional<std::string> (*)(std::string_view, analysis::PeakOverrides&);
+    const auto add = [&](const char* name, Parse parse, const char* help, const char* typeName) {
+        const CLI::Validator valid(
+            [parse](const std::string& text) -> std::string {
+                analysis::PeakOverrides scratch;
+                return parse(text, scratch).value_or(std::string());
+            },
+            "");
+        command
+            ->add_option_function<std::string>(
+                name, [parse, &overrides](const std::string& text) { parse(text, overrides); }, help)
+            ->type_name(typeName)
+            ->check(valid);
+    };
+    add("--peak-tflops", &analysis::parsePeakTflops,
+        "compute roofs in TFLOP/s: one for all, or fp64=,fp32=,tf32=,bf16=,fp8=", "PEAK");
+    add("--peak-tbps", &analysis::parsePeakTBps, "memory roof in TB/s", "TBPS");
 }
 
 void addInfoCommand(CLI::App& app);

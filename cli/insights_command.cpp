@@ -61,6 +61,7 @@ struct InsightsOptions {
     std::vector<std::string> files;
     bool json = false;
     facts::StepRules steps;
+    analysis::PeakOverrides peaks;
 };
 
 int runInsights(const InsightsOptions& options)
@@ -76,7 +77,7 @@ int runInsights(const InsightsOptions& options)
         }
         traces.push_back(facts::makeTraceFacts(loaded.trace, options.steps));
     }
-    const auto insights = analysis::findInsights(traces);
+    const auto insights = analysis::findInsights(traces, options.peaks);
     if (options.json) {
         std::cout << analysis::insightsToJson(insights, traces, files)
                          .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
@@ -101,6 +102,7 @@ void addInsightsCommand(CLI::App& app)
                     "        \"traces\":[{\"steps\",\"steps_source\",\"mean_step_us\",\"file\"}]}");
     command->add_flag("--json", options->json, "machine-readable output");
     addStepsOption(command, options->steps);
+    addPeakOptions(command, options->peaks); // low-gemm-efficiency's roofs
     command->add_option("FILE", options->files, "trace files (.json or .json.gz); several = ranks of one run")
         ->type_name("")
         ->required();

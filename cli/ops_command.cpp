@@ -1,10 +1,8 @@
 // kinetoscope-cli ops: the operator table torch's key_averages().table() prints.
 #include "cli/command.h"
-#include "core/analysis/opcosts.h"
+#include "core/analysis/opsreport.h"
 #include "core/facts/tracefacts.h"
 #include "core/loading/loader.h"
-#include "core/stats/operatortable.h"
-#include "core/stats/operatortablejson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,7 +10,6 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
-#include <tuple>
 
 namespace ks::cli {
 
@@ -25,18 +22,11 @@ struct OpsOptions {
     bool groupByShape = false;
     bool json = false;
     bool roofline = false;
-    std::string peakTflops, peakTbps;
+    analysis::PeakOverrides peaks;
     facts::StepRules steps;
 };
 
 using analysis::RowRoofline;
-
-// JSON null for a figure the shapes do not give.
-template <class T>
-nlohmann::ordered_json orNull(const std::optional<T>& value)
-{
-    return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
-}
 
 std::string formatOptional(const std::optional<double>& value, const char* format, double scale = 1.0)
 {
@@ -186,37 +176,6 @@ void printText(const OperatorTable& table, const std::vector<OperatorRow>& rows,
               << facts.windows.sourceName << '\n';
 }
 
-// The operator table's JSON rows (core/stats/operatortablejson.h), each with its FLOPs,
-// bytes and place on the roofline (null where the shapes give no count).
-void printJson(const OperatorTable& table, const std::vector<OperatorRow>& rows, bool shapes,
-               const std::vector<RowRoofline>& roofline)
-{
-    nlohmann::ordered_json out = operatorRowsJson(table, rows, shapes);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        nlohmann::ordered_json& j = out[i];
-        const RowRoofline& f = roofline[i];
-        j["flops"] = orNull(f.flops);
-        j["bytes"] = orNull(f.bytes);
-        j["tflops_per_s"] = orNull(f.tflopsPerS);
-        j["peak_fraction"] = orNull(f.peakFraction);
-        j["bound"] = f.bound == analysis::Bound::Unknown ? nlohmann::ordered_json(nullptr)
-                                                         : nlohmann::ordered_json(boundName(f.bound));
-        if (f.rule != analysis::CostRule::None) {
-            j["flop_rule"] = analysis::costRuleName(f.rule);
-            j["flops_per_byte"] = orNull(f.flopsPerByte);
-            j["tb_per_s"] = orNull(f.tbPerS);
-            j["peak"] = f.peakKind ? nlohmann::ordered_json(peakKindKey(*f.peakKind)) : nlohmann::ordered_json(nullptr);
-            if (f.tf32PeakFraction)
-                j["tf32_peak_fraction"] = *f.tf32PeakFraction;
-            if (f.composite)
-                j["composite"] = true;
-            if (!f.flops)
-                j["unknown_reason"] = f.unknownReason;
-        }
-    }
-    std::cout << out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-}
-
 int runOps(const OpsOptions& options)
 {
     const std::optional<OperatorSortKey> sortKey =
@@ -227,36 +186,20 @@ int runOps(const OpsOptions& options)
                      loaded.fatal ? loaded.fatal->located().c_str() : "cancelled");
         return 1;
     }
-    analysis::PeakOverrides overrides;
-    for (const auto& [text, parse, flag] : {std::tuple(options.peakTflops, &analysis::parsePeakTflops, "--peak-tflops"),
-                                            std::tuple(options.peakTbps, &analysis::parsePeakTBps, "--peak-tbps")}) {
-        if (text.empty())
-            continue;
-        if (const auto error = parse(text, overrides)) {
-            std::fprintf(stderr, "kinetoscope-cli ops: %s: %s\n", flag, error->c_str());
-            return 2;
-        }
-    }
-    OperatorTableOptions tableOptions;
-    tableOptions.groupByInputShapes = options.groupByShape;
-    const Trace& trace = *loaded.trace;
     const auto facts = facts::makeTraceFacts(loaded.trace, options.steps);
-    const OperatorTable table = computeOperatorTable(*facts, tableOptions);
-    const std::vector<OperatorRow> rows = operatorReportRows(table, {sortKey, options.top, options.groupByShape});
-    const auto costs = analysis::OpCosts::ofRows(trace, rows);
-    if (costs.absurdOps())
+    const analysis::OpsReport report =
+        analysis::computeOpsReport(*facts, {sortKey, options.top, options.groupByShape}, options.peaks);
+    if (report.absurdOps)
         std::fprintf(stderr, "kinetoscope-cli ops: warning: %zu ops have absurd shapes and get no FLOPs (%s)\n",
-                     costs.absurdOps(), costs.warnings().front().c_str());
-    const analysis::DevicePeaks peaks = analysis::resolveDevicePeaks(trace, overrides);
-    std::vector<RowRoofline> roofline;
-    roofline.reserve(rows.size());
-    for (const OperatorRow& r : rows)
-        roofline.push_back(analysis::rooflineOfRow(r, costs, peaks));
+                     report.absurdOps, report.firstWarning.c_str());
     if (options.json) {
-        printJson(table, rows, options.groupByShape, roofline);
+        std::cout << analysis::opsReportJson(report, options.groupByShape)
+                         .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
         return 0;
     }
-    printText(table, rows, options.groupByShape, options.roofline ? &roofline : nullptr, *facts);
+    printText(report.table, report.rows, options.groupByShape, options.roofline ? &report.roofline : nullptr, *facts);
+    const analysis::DevicePeaks& peaks = report.peaks;
     if (options.roofline)
         std::cout << "Peaks: " << (peaks.name.empty() ? std::string("unknown device") : peaks.name) << " ("
                   << (peaks.source.empty() ? std::string("no datasheet entry: use --peak-tflops/--peak-tbps")
@@ -289,11 +232,7 @@ void addOpsCommand(CLI::App& app)
     command->add_flag("--json", options->json, "rows as JSON");
     command->add_flag("--roofline", options->roofline,
                       "add GFLOPs, TFLOP/s, % of peak, FLOPs/byte and bound columns (record_shapes)");
-    command
-        ->add_option("--peak-tflops", options->peakTflops,
-                     "compute roofs in TFLOP/s: one for all, or fp64=,fp32=,tf32=,bf16=,fp8=")
-        ->type_name("PEAK");
-    command->add_option("--peak-tbps", options->peakTbps, "memory roof in TB/s")->type_name("TBPS");
+    addPeakOptions(command, options->peaks);
     addStepsOption(command, options->steps);
     command->add_option("FILE", options->path, "trace (.json or .json.gz)")->type_name("")->required();
     command->callback([options] { exitWith(runOps(*options)); });

@@ -8,12 +8,12 @@
 #include "core/analysis/diffjson.h"
 #include "core/analysis/insightsjson.h"
 #include "core/analysis/memoryjson.h"
+#include "core/analysis/opsreport.h"
 #include "core/analysis/ranksjson.h"
 #include "core/facts/tracefacts.h"
 #include "core/gpu/gpureportjson.h"
 #include "core/loading/loader.h"
 #include "core/query/tracedatabase.h"
-#include "core/stats/operatortablejson.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -192,17 +192,25 @@ PYBIND11_MODULE(kinetoscope, m)
              "SQL over the trace (docs/query.md): {'columns': [...], 'rows': [...]}")
         .def(
             "ops",
-            [](const PyTrace& t, std::optional<std::string> sort, std::size_t top, bool groupByShape) {
+            [](const PyTrace& t, std::optional<std::string> sort, std::size_t top, bool groupByShape,
+               std::optional<std::string> peakTflops, std::optional<std::string> peakTbps) {
                 OperatorReportOptions options{std::nullopt, top, groupByShape};
                 if (sort) {
                     options.sort = operatorSortKeyFromName(*sort);
                     if (!options.sort)
                         throw py::value_error("unknown sort column '" + *sort + "'");
                 }
-                return jsonToPython(operatorReportJson(*t.trace, options));
+                analysis::PeakOverrides peaks;
+                for (const auto& [text, parse] : {std::pair(peakTflops, &analysis::parsePeakTflops),
+                                                  std::pair(peakTbps, &analysis::parsePeakTBps)}) {
+                    if (const auto error = text ? parse(*text, peaks) : std::nullopt)
+                        throw py::value_error(*error);
+                }
+                const auto report = analysis::computeOpsReport(*factsOf(t), options, peaks);
+                return jsonToPython(analysis::opsReportJson(report, groupByShape));
             },
             py::arg("sort") = py::none(), py::arg("top") = 0, py::arg("group_by_shape") = false,
-            "kinetoscope-cli ops --json")
+            py::arg("peak_tflops") = py::none(), py::arg("peak_tbps") = py::none(), "kinetoscope-cli ops --json")
         .def(
             "gpu",
             [](const PyTrace& t, bool pluginCompat) {

@@ -1,6 +1,7 @@
 #include "widgets/detailspanel.h"
 
-#include "core/analysis/flopcount.h"
+#include "core/analysis/opcosts.h"
+#include "widgets/peaksettings.h"
 
 #include <QAction>
 #include <QApplication>
@@ -173,6 +174,26 @@ void DetailsPanel::addCostFields(std::string_view name, std::string_view eventTe
         addField(tr("Bytes (min. traffic)"), tr("%1 MB").arg(double(*cost.bytes) * 1e-6, 0, 'f', 3));
         if (*cost.bytes > 0)
             addField(tr("FLOPs per byte"), QString::number(double(*cost.flops) / double(*cost.bytes), 'f', 1));
+    }
+    // Against the device's roofs (the user's overrides first), over the kernels it launched.
+    const analysis::DevicePeaks peaks = analysis::resolveDevicePeaks(*m_trace, PeakSettings::load().overrides());
+    OperatorRow call;
+    const analysis::RowRoofline f = analysis::rooflineOfCall(*m_trace, m_slice, peaks, &call);
+    if (!f.tflopsPerS)
+        return;
+    addField(tr("Achieved"),
+             tr("%1 TFLOP/s over %2 of %n kernel(s)", nullptr, int(call.kernels))
+                 .arg(*f.tflopsPerS, 0, 'f', 2)
+                 .arg(qstr(formatDuration(call.deviceTotal))));
+    if (f.peakFraction && f.peakKind) {
+        QString text = tr("%1 % of %2 peak (%3 TFLOP/s of %4)")
+                           .arg(100.0 * *f.peakFraction, 0, 'f', 1)
+                           .arg(qstr(std::string(analysis::peakKindName(*f.peakKind))),
+                                QString::number(*peaks.peakTflops(*f.peakKind)),
+                                qstr(peaks.name.empty() ? std::string("the overrides") : peaks.name));
+        if (f.tf32PeakFraction)
+            text += tr("; %1 % of TF32 peak").arg(100.0 * *f.tf32PeakFraction, 0, 'f', 1);
+        addField(tr("% of peak"), text);
     }
 }
 

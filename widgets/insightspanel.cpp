@@ -4,6 +4,7 @@
 
 #include "widgets/insightsmodel.h"
 #include "widgets/jobtracker.h"
+#include "widgets/peaksettings.h"
 #include "widgets/timelinewidget.h"
 
 #include <QCheckBox>
@@ -131,6 +132,14 @@ void InsightsPanel::request()
 {
     if (!m_timeline || m_memberInsights.empty())
         return;
+    // low-gemm-efficiency measures against the user's roofs (the Roofline panel's overrides):
+    // findings computed with other roofs are computed again.
+    const analysis::PeakOverrides peaks = PeakSettings::load().overrides();
+    if (peaks != m_peaks) {
+        m_peaks = peaks;
+        m_memberInsights.assign(m_memberInsights.size(), std::nullopt);
+        m_allInsights.reset();
+    }
     const bool all = allMembers();
     if (all ? m_allInsights.has_value() : m_memberInsights[m_member].has_value()) {
         apply(all ? *m_allInsights : *m_memberInsights[m_member]);
@@ -146,8 +155,8 @@ void InsightsPanel::request()
         const std::uint32_t member = m_member;
         m_jobs->start(
             JobTracker::letFinishIf(m_timeline->showsNewerSnapshot()),
-            [trace = m_timeline->traceAt(member), rules = m_timeline->stepRules()] {
-                return analysis::findInsights(*facts::sharedTraceFacts(trace, rules));
+            [trace = m_timeline->traceAt(member), rules = m_timeline->stepRules(), peaks] {
+                return analysis::findInsights(*facts::sharedTraceFacts(trace, rules), peaks);
             },
             [this, member](std::vector<analysis::Insight> insights) {
                 for (analysis::Insight& insight : insights)
@@ -173,11 +182,11 @@ void InsightsPanel::request()
         }
     }
     m_jobs->start(
-        [traces = std::move(traces), rules = m_timeline->stepRules()] {
+        [traces = std::move(traces), rules = m_timeline->stepRules(), peaks] {
             std::vector<std::shared_ptr<const facts::TraceFacts>> facts;
             for (const auto& trace : traces)
                 facts.push_back(facts::sharedTraceFacts(trace, rules));
-            return analysis::findInsights(std::span<const std::shared_ptr<const facts::TraceFacts>>(facts));
+            return analysis::findInsights(std::span<const std::shared_ptr<const facts::TraceFacts>>(facts), peaks);
         },
         [this, memberOf = std::move(memberOf)](std::vector<analysis::Insight> insights) {
             for (analysis::Insight& insight : insights)

@@ -90,6 +90,7 @@ private:
     // Findings by member (traceIndex set to it), and of all members; kept until new traces come.
     std::vector<std::optional<std::vector<analysis::Insight>>> m_memberInsights;
     std::optional<std::vector<analysis::Insight>> m_allInsights;
+    analysis::PeakOverrides m_peaks; // the roofs the kept findings were computed with
     std::vector<analysis::Evidence> m_evidence;
     int m_evidenceIndex = -1;
     TimeNs m_viewStart = 0, m_viewEnd = 0;

@@ -43,6 +43,7 @@ struct PeakOverrides {
     std::array<double, kPeakKindCount> tflops{}; // 0: keep
     double memoryTBps = 0.0; // 0: keep
     bool empty() const;
+    bool operator==(const PeakOverrides&) const = default;
 };
 // Parses --peak-tflops' text; an error message when it is not understood.
 std::optional<std::string> parsePeakTflops(std::string_view text, PeakOverrides& into);

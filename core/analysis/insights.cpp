@@ -143,9 +143,10 @@ bool isBlockingCopy(const facts::TraceFacts& facts, SliceId call, std::string_vi
 
 } // namespace
 
-InsightContext::InsightContext(const facts::TraceFacts& f)
+InsightContext::InsightContext(const facts::TraceFacts& f, PeakOverrides userPeaks)
     : facts(f)
     , trace(*f.trace)
+    , peaks(std::move(userPeaks))
 {
     stepCount = double(facts.stepCount());
     meanStepNs = double(facts.meanStepTime());
@@ -198,13 +199,13 @@ void InsightContext::setTime(Insight& insight, double totalNs) const
 
 } // namespace detail
 
-std::vector<Insight> findInsights(const facts::TraceFacts& facts)
+std::vector<Insight> findInsights(const facts::TraceFacts& facts, const PeakOverrides& peaks)
 {
     using namespace detail;
     std::vector<Insight> out;
     if (facts.windows.steps.empty())
         return out; // no host events: nothing to put per step
-    const InsightContext context(facts);
+    const InsightContext context(facts, peaks);
     const std::vector<IdleGap> gaps = findIdleGaps(context);
     for (auto found : {detectHostSync(context, gaps), detectPageableCopy(context), detectMemcpyDtod(context),
                        detectSlowDataLoader(context), detectFp32Gemm(context), detectLowOccupancy(context),
@@ -217,11 +218,12 @@ std::vector<Insight> findInsights(const facts::TraceFacts& facts)
     return out;
 }
 
-std::vector<Insight> findInsights(std::span<const std::shared_ptr<const facts::TraceFacts>> traces)
+std::vector<Insight> findInsights(std::span<const std::shared_ptr<const facts::TraceFacts>> traces,
+                                  const PeakOverrides& peaks)
 {
     std::vector<Insight> out;
     for (std::size_t i = 0; i < traces.size(); ++i) {
-        for (Insight& insight : findInsights(*traces[i])) {
+        for (Insight& insight : findInsights(*traces[i], peaks)) {
             insight.traceIndex = int(i);
             out.push_back(std::move(insight));
         }

@@ -7,6 +7,7 @@
 // memory-growth, low-gemm-efficiency.
 // "Per step" means averaged over the profiled ProfilerSteps; only what lies inside them
 // counts. A trace without steps is one step.
+#include "core/analysis/devicepeaks.h"
 #include "core/facts/tracefacts.h"
 
 #include <memory>
@@ -95,12 +96,14 @@ struct Insight {
     int traceIndex = 0; // which of several traces (ranks) it was found in
 };
 
-// The findings of one trace, sorted by time at stake (largest first).
-std::vector<Insight> findInsights(const facts::TraceFacts& facts);
+// The findings of one trace, sorted by time at stake (largest first). `peaks`: the user's roofs
+// (settings, --peak-tflops/--peak-tbps) for low-gemm-efficiency, over the datasheet's.
+std::vector<Insight> findInsights(const facts::TraceFacts& facts, const PeakOverrides& peaks = {});
 
 // Several traces of one run (ranks): each trace's findings tagged with its index, plus the
 // findings that need all of them together (the multi-rank `straggler` hooks in here).
-std::vector<Insight> findInsights(std::span<const std::shared_ptr<const facts::TraceFacts>> traces);
+std::vector<Insight> findInsights(std::span<const std::shared_ptr<const facts::TraceFacts>> traces,
+                                  const PeakOverrides& peaks = {});
 
 // --- building blocks, also used by the individual detectors (insights_*.cpp) ---
 

@@ -26,7 +26,9 @@ struct InsightContext {
     gpu::IntervalSet dataLoading;
     std::vector<SliceId> dataLoaderSlices;
 
-    explicit InsightContext(const facts::TraceFacts& f);
+    PeakOverrides peaks; // the user's roofs over the datasheet's (low-gemm-efficiency)
+
+    explicit InsightContext(const facts::TraceFacts& f, PeakOverrides userPeaks = {});
     double perStepUs(double totalNs) const { return totalNs / stepCount / 1000.0; }
     // The same for GPU time summed over the trace's GPUs: per GPU (their mean), so that its
     // share of the step stays within 100 % however many GPUs ran.

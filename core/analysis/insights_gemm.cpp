@@ -119,7 +119,7 @@ std::optional<Insight> detectLowGemmEfficiency(const InsightContext& context)
     if (ops.empty())
         return std::nullopt;
     const OpCosts costs = OpCosts::ofOps(trace, ops);
-    const DevicePeaks peaks = resolveDevicePeaks(trace);
+    const DevicePeaks peaks = resolveDevicePeaks(trace, context.peaks);
     std::map<std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::int64_t, ElementType>, GemmGroup>
         groups;
     for (const SliceId op : ops) {

@@ -1,6 +1,9 @@
 #include "core/analysis/opcosts.h"
 
+#include "core/gpu/tensorcores.h"
+
 #include <algorithm>
+#include <deque>
 #include <unordered_map>
 
 namespace ks::analysis {
@@ -36,57 +39,100 @@ OpCosts OpCosts::ofTrace(const Trace& trace)
     return ofOps(trace, std::move(ops));
 }
 
+namespace {
+
+// Each distinct (op name, raw shape args) once: the calls of a training loop repeat a few
+// shapes, and a parse is most of the time per call. Looked up by hash, without an allocation
+// for a call whose args were seen.
+class DistinctArgs {
+public:
+    struct Entry {
+        StringId name;
+        std::string dims, types, concrete;
+        std::uint32_t cost = 0; // in OpCosts' distinct costs
+        std::string warning;
+        std::uint32_t nextWithHash = kNoIndex;
+    };
+
+    // The entry of these args, or nullptr the first time they are seen.
+    const Entry* find(StringId name, const RawShapeArgs& raw, std::size_t hash) const
+    {
+        const auto it = m_firstWithHash.find(hash);
+        for (std::uint32_t e = it == m_firstWithHash.end() ? kNoIndex : it->second; e != kNoIndex;
+             e = m_entries[e].nextWithHash) {
+            const Entry& entry = m_entries[e];
+            if (entry.name == name && entry.dims == raw.dims && entry.types == raw.types
+                && entry.concrete == raw.concrete)
+                return &entry;
+        }
+        return nullptr;
+    }
+    const Entry& add(StringId name, const RawShapeArgs& raw, std::size_t hash, std::uint32_t cost, std::string warning)
+    {
+        auto [it, inserted] = m_firstWithHash.try_emplace(hash, std::uint32_t(m_entries.size()));
+        m_entries.push_back({name, std::string(raw.dims), std::string(raw.types), std::string(raw.concrete), cost,
+                             std::move(warning), inserted ? kNoIndex : it->second});
+        it->second = std::uint32_t(m_entries.size() - 1);
+        return m_entries.back();
+    }
+    static std::size_t hashOf(StringId name, const RawShapeArgs& raw)
+    {
+        std::size_t h = std::hash<StringId>()(name);
+        for (const std::string_view part : {raw.dims, raw.types, raw.concrete})
+            h = h * 1000003u ^ std::hash<std::string_view>()(part);
+        return h;
+    }
+
+private:
+    std::unordered_map<std::size_t, std::uint32_t> m_firstWithHash;
+    std::deque<Entry> m_entries; // stable: callers keep references
+};
+
+} // namespace
+
 OpCosts OpCosts::ofOps(const Trace& trace, std::vector<SliceId> ops)
 {
     std::sort(ops.begin(), ops.end());
     ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
     // Rules are looked up once per name, not per call.
-    std::unordered_map<StringId, bool> ruleOfName;
+    std::vector<std::int8_t> ruleOfName(trace.strings().size(), -1);
     std::erase_if(ops, [&](SliceId s) {
         const StringId name = trace.slices().name[s];
-        auto [it, inserted] = ruleOfName.try_emplace(name, false);
-        if (inserted)
-            it->second = costRuleOf(trace.str(name)) != CostRule::None;
-        return !it->second;
+        if (ruleOfName[name] < 0)
+            ruleOfName[name] = costRuleOf(trace.str(name)) != CostRule::None ? 1 : 0;
+        return ruleOfName[name] == 0;
     });
     OpCosts costs;
     costs.m_costs.reserve(ops.size());
-    // The calls of a training loop repeat a few shapes: each distinct (name, shape args) is
-    // parsed and counted once (a parse is most of the time per call).
-    struct Known {
-        std::uint32_t cost = 0; // in m_distinct
-        std::string warning;
-    };
-    std::unordered_map<std::string, Known> known;
-    std::string key;
-    const auto count = [&](SliceId s, const Known& k) {
-        if (!k.warning.empty()) {
+    DistinctArgs distinct;
+    const auto count = [&](SliceId s, std::uint32_t cost, const std::string& warning) {
+        if (!warning.empty()) {
             ++costs.m_absurdOps;
             if (costs.m_warnings.size() < kMaxWarnings)
-                costs.m_warnings.push_back(std::string(trace.str(trace.slices().name[s])) + ": " + k.warning);
+                costs.m_warnings.push_back(std::string(trace.str(trace.slices().name[s])) + ": " + warning);
         }
-        costs.m_costs.emplace_back(s, k.cost);
+        costs.m_costs.emplace_back(s, cost);
     };
-    const auto countOf = [&](SliceId s, const ShapeArgs& args) {
+    const auto costOfArgs = [&](SliceId s, const ShapeArgs& args) {
         costs.m_distinct.push_back(costOf(trace.str(trace.slices().name[s]), args));
-        return Known{std::uint32_t(costs.m_distinct.size() - 1), args.warnings.empty() ? "" : args.warnings.front()};
+        return std::uint32_t(costs.m_distinct.size() - 1);
     };
+    const auto firstWarning = [](const ShapeArgs& args) { return args.warnings.empty() ? "" : args.warnings.front(); };
     trace.forEachEventText(ops, [&](SliceId s, std::string_view text) {
         const auto raw = findShapeArgs(text);
         if (!raw) {
-            count(s, countOf(s, parseShapeArgs(text)));
+            const ShapeArgs args = parseShapeArgs(text);
+            count(s, costOfArgs(s, args), firstWarning(args));
             return;
         }
         const StringId name = trace.slices().name[s];
-        key.assign(reinterpret_cast<const char*>(&name), sizeof name);
-        for (const std::string_view part : {raw->dims, raw->types, raw->concrete}) {
-            key += part;
-            key += '\0';
+        const std::size_t hash = DistinctArgs::hashOf(name, *raw);
+        const DistinctArgs::Entry* entry = distinct.find(name, *raw, hash);
+        if (!entry) {
+            const ShapeArgs args = parseShapeArgs(*raw);
+            entry = &distinct.add(name, *raw, hash, costOfArgs(s, args), firstWarning(args));
         }
-        auto it = known.find(key);
-        if (it == known.end())
-            it = known.emplace(key, countOf(s, parseShapeArgs(*raw))).first;
-        count(s, it->second);
+        count(s, entry->cost, entry->warning);
     });
     std::sort(costs.m_costs.begin(), costs.m_costs.end());
     costs.m_costs.shrink_to_fit();
@@ -165,6 +211,51 @@ RowRoofline rooflineOfRow(const OperatorRow& row, const OpCosts& costs, const De
         out.bound = *out.flopsPerByte >= *peak / *peaks.peakTBps() ? Bound::Compute : Bound::Memory;
     else if (*flops == 0 && bytes && *bytes > 0)
         out.bound = Bound::Memory; // copies and lookups: no math at all
+    return out;
+}
+
+std::vector<SliceId> kernelsLaunchedBy(const Trace& trace, SliceId op)
+{
+    const auto& slices = trace.slices();
+    const Row& own = trace.rowOf(op);
+    const Track& track = trace.tracks()[own.track];
+    const TimeNs start = slices.start[op], end = slices.end(op);
+    std::vector<SliceId> kernels;
+    for (std::uint32_t r = track.rowBegin; r < track.rowEnd; ++r) {
+        const Row& row = trace.rows()[r];
+        if (row.lane != own.lane || row.depth < own.depth)
+            continue;
+        for (SliceId s = trace.firstEndingAfter(r, start); s < row.end && slices.start[s] <= end; ++s) {
+            if (slices.start[s] < start || slices.end(s) > end)
+                continue;
+            for (const std::uint32_t f : trace.outgoingFlows(s)) {
+                const SliceId to = trace.flows()[f].to;
+                if (to != kNoSlice && trace.classOf(to) == SliceClass::Kernel)
+                    kernels.push_back(to);
+            }
+        }
+    }
+    std::sort(kernels.begin(), kernels.end());
+    kernels.erase(std::unique(kernels.begin(), kernels.end()), kernels.end());
+    std::sort(kernels.begin(), kernels.end(),
+              [&](SliceId a, SliceId b) { return std::pair(slices.start[a], a) < std::pair(slices.start[b], b); });
+    return kernels;
+}
+
+RowRoofline rooflineOfCall(const Trace& trace, SliceId op, const DevicePeaks& peaks, OperatorRow* rowOut)
+{
+    OperatorRow row;
+    row.name = trace.str(trace.slices().name[op]);
+    row.calls = 1;
+    row.slices = {op};
+    for (const SliceId k : kernelsLaunchedBy(trace, op)) {
+        row.deviceTotal += trace.slices().duration[k];
+        ++row.kernels;
+        row.tensorCoreKernels += gpu::usesTensorCores(trace.str(trace.slices().name[k])) ? 1 : 0;
+    }
+    const RowRoofline out = rooflineOfRow(row, OpCosts::ofOps(trace, {op}), peaks);
+    if (rowOut)
+        *rowOut = std::move(row);
     return out;
 }
 

@@ -66,4 +66,11 @@ struct RowRoofline {
 
 RowRoofline rooflineOfRow(const OperatorRow& row, const OpCosts& costs, const DevicePeaks& peaks);
 
+// The kernels one op call launched: those its runtime calls (itself or nested in it) point to
+// by flow, by start time. From the model, for one call (Details): no per-trace pass.
+std::vector<SliceId> kernelsLaunchedBy(const Trace& trace, SliceId op);
+// One call against the roofs, over the device time of the kernels it launched (as its own
+// one-call row of the operator table); `row.deviceTotal` is that time.
+RowRoofline rooflineOfCall(const Trace& trace, SliceId op, const DevicePeaks& peaks, OperatorRow* row = nullptr);
+
 } // namespace ks::analysis

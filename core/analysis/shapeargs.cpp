@@ -206,59 +206,71 @@ ShapeArgs shapeArgsOf(const nlohmann::json* dims, const nlohmann::json* types, c
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// The array value of `"key":` at or after `from` (brackets matched, strings skipped); "" when
-// the key is not there; nullopt when its value is not a well-formed-looking array.
-std::optional<std::string_view> arrayValueOf(std::string_view text, std::size_t from, std::string_view key)
+std::size_t skipSpaces(std::string_view text, std::size_t i)
 {
-    for (std::size_t at = text.find(key, from); at != std::string_view::npos; at = text.find(key, at + 1)) {
-        std::size_t i = at + key.size();
-        while (i < text.size() && isSpace(text[i]))
-            ++i;
-        if (i >= text.size() || text[i] != ':')
-            continue; // the key's text inside some string value
+    while (i < text.size() && isSpace(text[i]))
         ++i;
-        while (i < text.size() && isSpace(text[i]))
-            ++i;
-        if (i >= text.size() || text[i] != '[')
-            return std::nullopt;
-        const std::size_t begin = i;
-        int depth = 0;
-        for (; i < text.size(); ++i) {
-            const char c = text[i];
-            if (c == '"') {
-                for (++i; i < text.size() && text[i] != '"'; ++i)
-                    i += text[i] == '\\' ? 1 : 0;
-            } else if (c == '[') {
-                ++depth;
-            } else if (c == ']' && --depth == 0) {
-                return text.substr(begin, i + 1 - begin);
-            }
+    return i;
+}
+
+// The end of the array that opens at `begin` (one past its ']'), strings skipped (the text has
+// no backslash, so every quote opens or closes one); npos when it does not close.
+std::size_t arrayEnd(std::string_view text, std::size_t begin)
+{
+    int depth = 0;
+    for (std::size_t i = begin; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            i = text.find('"', i + 1);
+            if (i == std::string_view::npos)
+                return i;
+        } else if (c == '[') {
+            ++depth;
+        } else if (c == ']' && --depth == 0) {
+            return i + 1;
         }
-        return std::nullopt;
     }
-    return std::string_view();
+    return std::string_view::npos;
 }
 
 } // namespace
 
 std::optional<RawShapeArgs> findShapeArgs(std::string_view eventText)
 {
-    const std::size_t args = eventText.find("\"args\"");
-    if (args == std::string_view::npos)
-        return RawShapeArgs{};
-    // Escaped key text would hide from the scan: leave such events to the full parse.
-    if (eventText.find("\\u", args) != std::string_view::npos)
+    // One pass from string to string: without a backslash every quote opens or closes one, so
+    // a string followed by ':' is a key. Escaped text (rare) is left to the full parse.
+    if (eventText.find('\\') != std::string_view::npos)
         return std::nullopt;
     RawShapeArgs raw;
-    const auto dims = arrayValueOf(eventText, args, "\"Input Dims\"");
-    const auto oldDims = dims && dims->empty() ? arrayValueOf(eventText, args, "\"Input dims\"") : dims;
-    const auto types = arrayValueOf(eventText, args, "\"Input type\"");
-    const auto concrete = arrayValueOf(eventText, args, "\"Concrete Inputs\"");
-    if (!oldDims || !types || !concrete)
-        return std::nullopt;
-    raw.dims = *oldDims;
-    raw.types = *types;
-    raw.concrete = *concrete;
+    std::string_view oldDims; // "Input dims", of older torch versions
+    std::size_t i = 0;
+    while ((i = eventText.find('"', i)) != std::string_view::npos) {
+        const std::size_t close = eventText.find('"', i + 1);
+        if (close == std::string_view::npos)
+            return std::nullopt;
+        const std::string_view word = eventText.substr(i + 1, close - i - 1);
+        std::size_t next = skipSpaces(eventText, close + 1);
+        i = close + 1;
+        if (next >= eventText.size() || eventText[next] != ':')
+            continue;
+        std::string_view* slot = word == "Input Dims" ? &raw.dims
+            : word == "Input dims"                    ? &oldDims
+            : word == "Input type"                    ? &raw.types
+            : word == "Concrete Inputs"               ? &raw.concrete
+                                                      : nullptr;
+        if (!slot)
+            continue;
+        next = skipSpaces(eventText, next + 1);
+        if (next >= eventText.size() || eventText[next] != '[')
+            return std::nullopt;
+        const std::size_t end = arrayEnd(eventText, next);
+        if (end == std::string_view::npos)
+            return std::nullopt;
+        *slot = eventText.substr(next, end - next);
+        i = end;
+    }
+    if (raw.dims.empty())
+        raw.dims = oldDims;
     return raw;
 }
 

@@ -37,12 +37,4 @@ nlohmann::ordered_json operatorRowsJson(const OperatorTable& table, const std::v
     return out;
 }
 
-nlohmann::ordered_json operatorReportJson(const Trace& trace, const OperatorReportOptions& options)
-{
-    OperatorTableOptions tableOptions;
-    tableOptions.groupByInputShapes = options.groupByShape;
-    const OperatorTable table = computeOperatorTable(trace, tableOptions);
-    return operatorRowsJson(table, operatorReportRows(table, options), options.groupByShape);
-}
-
 } // namespace ks

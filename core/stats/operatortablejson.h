@@ -1,6 +1,6 @@
 #pragma once
-// The operator table as `kinetoscope-cli ops --json` prints it (and the Python module returns):
-// one object per row, times in µs.
+// The operator table's rows as JSON, times in µs: the part of `kinetoscope-cli ops --json` that
+// is the table (core/analysis/opsreport.h adds the FLOPs and the roofline).
 #include "core/stats/operatortable.h"
 
 #include <nlohmann/json.hpp>
@@ -21,8 +21,5 @@ std::vector<OperatorRow> operatorReportRows(const OperatorTable& table, const Op
 // Rows: name, calls, self_cpu_us, cpu_total_us, self_cuda_us, cuda_total_us, device (and
 // input_shapes when grouped by shape, memory bytes when the trace has them).
 nlohmann::ordered_json operatorRowsJson(const OperatorTable& table, const std::vector<OperatorRow>& rows, bool shapes);
-
-// All of it from a trace: the table computed, sorted, cut and as JSON.
-nlohmann::ordered_json operatorReportJson(const Trace& trace, const OperatorReportOptions& options = {});
 
 } // namespace ks

@@ -4,6 +4,7 @@
 #include <QProcess>
 #include <QTest>
 
+#include <cmath>
 #include <set>
 
 class TstInsightsCommand : public QObject {
@@ -72,6 +73,33 @@ private Q_SLOTS:
             if (j["id"] == "pageable-copy")
                 QCOMPARE(j["trace"].get<int>(), 1); // only the baseline copies from pageable memory
         }
+    }
+
+    // --peak-tflops reaches low-gemm-efficiency: train_baseline's fp32 GEMMs (SIMT kernels,
+    // about 5-11 % of the H200's TF32 roof of 494.5) measured against a TF32 roof of 100 reach
+    // 494.5/100 times the fraction; against 20 none is under 40 %.
+    void peakOverridesReachLowGemmEfficiency()
+    {
+        const auto gemmOf = [](const QStringList& args) {
+            QByteArray out;
+            if (run(QStringList{QStringLiteral("--json")} + args + QStringList{data("train_baseline")}, &out) != 0)
+                return nlohmann::json();
+            const auto doc = nlohmann::json::parse(out.toStdString());
+            for (const auto& j : doc.at("insights")) {
+                if (j["id"] == "low-gemm-efficiency")
+                    return j;
+            }
+            return nlohmann::json::object();
+        };
+        const nlohmann::json datasheet = gemmOf({});
+        const nlohmann::json user = gemmOf({QStringLiteral("--peak-tflops"), QStringLiteral("tf32=100")});
+        QVERIFY(datasheet.contains("figures") && user.contains("figures"));
+        const double worst = datasheet["figures"]["worst_peak_fraction"];
+        QVERIFY(worst > 0.04 && worst < 0.11);
+        QVERIFY(std::abs(user["figures"]["worst_peak_fraction"].get<double>() - worst * 494.5 / 100.0) < 1e-9);
+        QVERIFY(user["figures"]["gemm_shapes"].get<double>() < datasheet["figures"]["gemm_shapes"].get<double>());
+        QVERIFY(gemmOf({QStringLiteral("--peak-tflops"), QStringLiteral("tf32=20")}) == nlohmann::json::object());
+        QCOMPARE(run({QStringLiteral("--peak-tflops"), QStringLiteral("fp99=3"), data("train_baseline")}), 2);
     }
 
     void badInput()

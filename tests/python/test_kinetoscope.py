@@ -22,16 +22,6 @@ def fixture(name):
     return os.path.join(DATA, name + ".pt.trace.json.gz")
 
 
-# The roofline fields of `ops --json` (FLOPs, bytes, % of peak) are computed in the CLI only;
-# the module's ops() has the operator table's fields.
-ROOFLINE_KEYS = {"flops", "bytes", "tflops_per_s", "peak_fraction", "bound", "flop_rule", "flops_per_byte",
-                 "tb_per_s", "peak", "tf32_peak_fraction", "composite", "unknown_reason"}
-
-
-def table_fields(rows):
-    return [{k: v for k, v in row.items() if k not in ROOFLINE_KEYS} for row in rows]
-
-
 def cli_json(*args):
     return json.loads(subprocess.run([CLI, *args], check=True, capture_output=True).stdout)
 
@@ -82,11 +72,33 @@ class TestModule(unittest.TestCase):
             self.mlp.query("SELECT * FORM slice")
         self.assertIn('near "FORM": syntax error (at offset 9)', str(bad.exception))
 
+    def test_ops_roofline_fields_are_the_clis(self):
+        # train_baseline's fp32 GEMMs, per shape, with the datasheet's H200 roofs and with the
+        # user's: the same FLOPs, TFLOP/s, % of peak and bound as `ops --json`.
+        rows = self.baseline.ops(group_by_shape=True)
+        self.assertEqual(rows, cli_json("ops", "--json", "--group-by-shape", fixture("train_baseline")))
+        mms = [r for r in rows if r["name"] == "aten::mm"]
+        self.assertEqual(len(mms), 8)
+        for mm in mms:
+            self.assertEqual(mm["peak"], "fp32")
+            self.assertEqual(mm["bound"], "compute")
+            self.assertGreater(mm["tflops_per_s"], 30)
+            self.assertLess(mm["tflops_per_s"], 67)
+            self.assertAlmostEqual(mm["peak_fraction"], mm["tflops_per_s"] / 67.0, places=9)
+            self.assertAlmostEqual(mm["tf32_peak_fraction"], mm["tflops_per_s"] / 494.5, places=9)
+        custom = self.baseline.ops(group_by_shape=True, peak_tflops="fp32=50", peak_tbps="2")
+        self.assertEqual(custom, cli_json("ops", "--json", "--group-by-shape", "--peak-tflops", "fp32=50",
+                                          "--peak-tbps", "2", fixture("train_baseline")))
+        for mm in (r for r in custom if r["name"] == "aten::mm"):
+            self.assertAlmostEqual(mm["peak_fraction"], mm["tflops_per_s"] / 50.0, places=9)
+        with self.assertRaises(ValueError):
+            self.baseline.ops(peak_tflops="fp99=3")
+
     def test_analyses_are_the_clis_json(self):
-        self.assertEqual(self.mlp.ops(), table_fields(cli_json("ops", "--json", fixture("mlp_ops"))))
+        self.assertEqual(self.mlp.ops(), cli_json("ops", "--json", fixture("mlp_ops")))
         self.assertEqual(self.baseline.ops(sort="self_cpu", top=5, group_by_shape=True),
-                         table_fields(cli_json("ops", "--json", "--sort", "self_cpu", "--top", "5",
-                                               "--group-by-shape", fixture("train_baseline"))))
+                         cli_json("ops", "--json", "--sort", "self_cpu", "--top", "5",
+                                  "--group-by-shape", fixture("train_baseline")))
         self.assertEqual(self.baseline.gpu(), cli_json("gpu", "--json", fixture("train_baseline")))
         self.assertEqual(self.baseline.insights(), cli_json("insights", "--json", fixture("train_baseline")))
         optimized = kinetoscope.load(fixture("train_optimized"))

@@ -3,6 +3,7 @@
 // (computed from its dims in tests/core/analysis/tst_flopcount), the plot has the H200's five
 // roofs and one point per op and shape, and clicking a point highlights its kernels.
 #include "core/analysis/roofline.h"
+#include "fixtureevents.h"
 #include "fixtureloader.h"
 #include "widgets/detailspanel.h"
 #include "widgets/opstablemodel.h"
@@ -16,6 +17,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <set>
 
 using namespace ks;
 
@@ -50,9 +53,34 @@ private slots:
         }
         QVERIFY(mm >= 0);
         QCOMPARE(model.index(mm, gflops).data().toString(), QStringLiteral("309.238"));
-        const auto& f = model.roofline()[std::size_t(mm)];
+        // TFLOP/s over the kernels of every aten::mm call (by External id in the fixture's own
+        // text), % of the H200's FP32 roof (67) in the column and of its TF32 roof in the tip.
+        const kstest::FixtureEvents fixture("train_baseline");
+        std::set<std::int64_t> mmIds;
+        double mmFlops = 0;
+        for (const auto& e : fixture.slices) {
+            if (e.value("cat", "") == "cpu_op" && e.value("name", "") == "aten::mm") {
+                mmIds.insert(e["args"]["External id"].get<std::int64_t>());
+                const auto& dims = e["args"]["Input Dims"];
+                mmFlops += 2.0 * dims[0][0].get<double>() * dims[0][1].get<double>() * dims[1][1].get<double>();
+            }
+        }
+        double kernelUs = 0;
+        for (const auto& e : fixture.slices) {
+            if (e.value("cat", "") == "kernel" && mmIds.count(e["args"].value("External id", std::int64_t(-1))))
+                kernelUs += e["dur"].get<double>();
+        }
+        QCOMPARE(QString::number(mmFlops * 1e-9, 'f', 3), QStringLiteral("309.238"));
+        const double tflops = mmFlops / (kernelUs * 1e-6) * 1e-12;
+        QVERIFY(tflops > 30 && tflops < 67);
+        QCOMPARE(model.index(mm, model.visibleColumn(OperatorTableModel::TflopsPerS)).data().toString(),
+                 QString::number(tflops, 'f', 2));
         QCOMPARE(model.index(mm, model.visibleColumn(OperatorTableModel::PeakPct)).data().toString(),
-                 QString::number(100.0 * *f.peakFraction, 'f', 1) + QStringLiteral(" %"));
+                 QString::number(100.0 * tflops / 67.0, 'f', 1) + QStringLiteral(" %"));
+        QVERIFY(model.index(mm, model.visibleColumn(OperatorTableModel::PeakPct))
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("%1 % of the TF32 roof").arg(100.0 * tflops / 494.5, 0, 'f', 1)));
         QCOMPARE(model.index(mm, model.visibleColumn(OperatorTableModel::Bound)).data().toString(),
                  QStringLiteral("compute"));
         QVERIFY(
@@ -79,6 +107,28 @@ private slots:
                      QStringLiteral("%1 GFLOP (matmul rule)").arg(2.0 * 4096 * 512 * 2048 * 1e-9, 0, 'f', 3));
             QCOMPARE(details.fieldValue(QStringLiteral("Bytes (min. traffic)")),
                      QStringLiteral("%1 MB").arg(4.0 * (4096 * 512 + 512 * 2048 + 4096 * 2048) * 1e-6, 0, 'f', 3));
+            // Its TFLOP/s over the kernels of External id 539 in the fixture's own text, against
+            // the H200's FP32 roof (67) and TF32 roof (494.5).
+            const kstest::FixtureEvents fixture("train_baseline");
+            double kernelUs = 0;
+            int kernels = 0;
+            for (const auto& e : fixture.slices) {
+                if (e.value("cat", "") == "kernel" && e["args"].value("External id", std::int64_t(-1)) == 539) {
+                    kernelUs += e["dur"].get<double>();
+                    ++kernels;
+                }
+            }
+            QCOMPARE(kernels, 1);
+            const double tflops = 2.0 * 4096 * 512 * 2048 / (kernelUs * 1e-6) * 1e-12;
+            QVERIFY(tflops > 30 && tflops < 67);
+            const QString achieved = details.fieldValue(QStringLiteral("Achieved"));
+            QVERIFY2(achieved.startsWith(QString::number(tflops, 'f', 2) + QStringLiteral(" TFLOP/s over ")),
+                     qPrintable(achieved));
+            QVERIFY2(achieved.endsWith(QStringLiteral(" of 1 kernel(s)")), qPrintable(achieved));
+            QCOMPARE(details.fieldValue(QStringLiteral("% of peak")),
+                     QStringLiteral("%1 % of FP32 peak (67 TFLOP/s of NVIDIA H200); %2 % of TF32 peak")
+                         .arg(100.0 * tflops / 67.0, 0, 'f', 1)
+                         .arg(100.0 * tflops / 494.5, 0, 'f', 1));
             return;
         }
         QFAIL("no aten::mm");

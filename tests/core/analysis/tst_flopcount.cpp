@@ -77,6 +77,43 @@ private slots:
         QCOMPARE(*costOf("aten::mm", escaped).flops, std::int64_t(2 * 2 * 4 * 3));
     }
 
+    // The one-pass scan finds the three arrays wherever the args put them (older torch
+    // writes "Input dims"); brackets and commas inside strings do not end an array.
+    void scanFindsTheRawArrays()
+    {
+        const auto raw = findShapeArgs(eventWithArgs(
+            "aten::add", R"({"Input type" : ["float", "Scalar"], "Ev Idx": 4, "Concrete Inputs": ["", "[1, ]"],
+              "Input dims": [[2, 3], []]})"));
+        QVERIFY(raw);
+        QCOMPARE(raw->dims, std::string_view("[[2, 3], []]"));
+        QCOMPARE(raw->types, std::string_view(R"(["float", "Scalar"])"));
+        QCOMPARE(raw->concrete, std::string_view(R"(["", "[1, ]"])"));
+        const auto none = findShapeArgs(eventWithArgs("aten::add", R"({"name": "Input Dims", "Ev Idx": 4})"));
+        QVERIFY(none && none->dims.empty());
+        QVERIFY(!findShapeArgs(eventWithArgs("aten::add", R"({"Input Dims": 3})")));
+    }
+
+    // Each distinct (name, shape args) is parsed once per trace: every call's cost equals the
+    // cost of parsing that call's own text.
+    void distinctArgsCostLikeEveryCallParsed()
+    {
+        const Trace& trace = *baseline();
+        const OpCosts costs = OpCosts::ofTrace(trace);
+        std::size_t compared = 0;
+        for (SliceId s = 0; s < trace.slices().size(); ++s) {
+            const OpCost* cached = costs.find(s);
+            if (!cached)
+                continue;
+            const std::string_view name = trace.str(trace.slices().name[s]);
+            const OpCost own = costOf(name, parseShapeArgs(trace.eventText(s)));
+            QCOMPARE(cached->flops, own.flops);
+            QCOMPARE(cached->bytes, own.bytes);
+            QCOMPARE(cached->type, own.type);
+            ++compared;
+        }
+        QVERIFY(compared > 500);
+    }
+
     void absurdDimsGiveNoNumberAndAWarning()
     {
         // A negative size, a size past int64, an element count past 2^63, a rank of 65.
@@ -229,6 +266,35 @@ private slots:
         QCOMPARE(peaks.peakTflops(PeakKind::Half), std::optional(900.0));
         QCOMPARE(peaks.peakTflops(PeakKind::Tf32), std::optional(494.5)); // kept from the H200's entry
         QCOMPARE(peaks.memoryTBps, 4.0);
+    }
+
+    // One call against the roofs (Details): its kernels found by flow from its launches add up,
+    // over aten::mm's calls, to the operator table's device time (found by correlation), and
+    // each call's FLOPs to the row's.
+    void callsAddUpToTheirRow()
+    {
+        const Trace& trace = *baseline();
+        const OperatorTable table = computeOperatorTable(trace);
+        const auto row = std::find_if(table.rows.begin(), table.rows.end(),
+                                      [](const OperatorRow& r) { return r.name == "aten::mm" && !r.isDevice; });
+        QVERIFY(row != table.rows.end());
+        const DevicePeaks peaks = resolveDevicePeaks(trace);
+        TimeNs device = 0;
+        std::int64_t flops = 0;
+        std::uint64_t kernels = 0;
+        for (const SliceId s : row->slices) {
+            OperatorRow call;
+            const RowRoofline f = rooflineOfCall(trace, s, peaks, &call);
+            QVERIFY(f.flops && f.tflopsPerS && f.peakFraction && f.tf32PeakFraction);
+            QCOMPARE(f.peakKind, std::optional(PeakKind::Fp32));
+            QVERIFY(std::abs(*f.peakFraction - *f.tflopsPerS / 67.0) < 1e-9);
+            device += call.deviceTotal;
+            flops += *f.flops;
+            kernels += call.kernels;
+        }
+        QCOMPARE(device, row->deviceTotal);
+        QCOMPARE(kernels, row->kernels);
+        QCOMPARE(flops, *rooflineOfRow(*row, OpCosts::ofRows(trace, {&*row, 1}), peaks).flops);
     }
 
     // train_baseline (H200, fp32, TF32 off): every aten::mm and aten::addmm gets 2·M·N·K from

@@ -8,6 +8,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -31,6 +32,43 @@ std::vector<Insight> insightsOf(const char* fixture)
     return findInsights(*facts::makeTraceFacts(testing::fixtureTrace(fixture)));
 }
 
+// Per (op, batch, M, N, K) of train_baseline's GEMMs: FLOPs from the dims, kernel time through
+// the kernels' External id.
+struct GemmGroup {
+    double flops = 0, us = 0;
+    std::size_t kernels = 0;
+};
+
+std::map<std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::int64_t>, GemmGroup>
+gemmGroupsOf(const kstest::FixtureEvents& fixture)
+{
+    using Key = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
+    std::map<Key, GemmGroup> groups;
+    std::map<std::int64_t, Key> groupOfOp;
+    for (const auto& e : fixture.select("cpu_op", [](const std::string& n) {
+             return n == "aten::mm" || n == "aten::addmm" || n == "aten::bmm";
+         })) {
+        const auto& dims = e["args"]["Input Dims"];
+        const std::size_t a = e["name"] == "aten::addmm" ? 1 : 0;
+        const std::size_t r = dims[a].size() - 2; // bmm: [batch, M, K] @ [batch, K, N]
+        const std::int64_t b = r ? dims[a][0].get<std::int64_t>() : 1;
+        const std::int64_t m = dims[a][r], k = dims[a][r + 1], n = dims[a + 1][r + 1];
+        const Key key(e["name"].get<std::string>(), b, m, n, k);
+        groups[key].flops += 2.0 * double(b) * double(m) * double(n) * double(k);
+        groupOfOp[e["args"]["External id"].get<std::int64_t>()] = key;
+    }
+    for (const auto& e : fixture.slices) {
+        if (e.value("cat", "") != "kernel")
+            continue;
+        const auto it = groupOfOp.find(e["args"].value("External id", std::int64_t(-1)));
+        if (it == groupOfOp.end())
+            continue;
+        groups[it->second].us += e["dur"].get<double>();
+        ++groups[it->second].kernels;
+    }
+    return groups;
+}
+
 } // namespace
 
 class TstInsightsGemm : public QObject {
@@ -41,35 +79,7 @@ private slots:
     {
         const kstest::FixtureEvents fixture("train_baseline");
         constexpr double kH200Tf32 = 494.5e12;
-        // Per (op, batch, M, N, K): FLOPs from the dims, kernel time through the kernels' External id.
-        struct Group {
-            double flops = 0, us = 0;
-            std::size_t kernels = 0;
-        };
-        using Key = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
-        std::map<Key, Group> groups;
-        std::map<std::int64_t, Key> groupOfOp;
-        for (const auto& e : fixture.select("cpu_op", [](const std::string& n) {
-                 return n == "aten::mm" || n == "aten::addmm" || n == "aten::bmm";
-             })) {
-            const auto& dims = e["args"]["Input Dims"];
-            const std::size_t a = e["name"] == "aten::addmm" ? 1 : 0;
-            const std::size_t r = dims[a].size() - 2; // bmm: [batch, M, K] @ [batch, K, N]
-            const std::int64_t b = r ? dims[a][0].get<std::int64_t>() : 1;
-            const std::int64_t m = dims[a][r], k = dims[a][r + 1], n = dims[a + 1][r + 1];
-            const Key key(e["name"].get<std::string>(), b, m, n, k);
-            groups[key].flops += 2.0 * double(b) * double(m) * double(n) * double(k);
-            groupOfOp[e["args"]["External id"].get<std::int64_t>()] = key;
-        }
-        for (const auto& e : fixture.slices) {
-            if (e.value("cat", "") != "kernel")
-                continue;
-            const auto it = groupOfOp.find(e["args"].value("External id", std::int64_t(-1)));
-            if (it == groupOfOp.end())
-                continue;
-            groups[it->second].us += e["dur"].get<double>();
-            ++groups[it->second].kernels;
-        }
+        const auto groups = gemmGroupsOf(fixture);
         double stakeUs = 0;
         std::size_t low = 0, kernels = 0;
         for (const auto& [key, g] : groups) {
@@ -102,6 +112,37 @@ private slots:
         }
         QCOMPARE(named, std::size_t(8));
         QVERIFY(gemm->explanation.find("and 7 more shapes") != std::string::npos);
+    }
+
+    // The user's roofs (settings, --peak-tflops) are what the finding measures against: with a
+    // TF32 roof of 100 TFLOP/s the fp32 GEMMs reach 2-5x the datasheet's fraction, fewer shapes
+    // stay under 40 %, and the worst fraction follows.
+    void userPeaksReachTheFinding()
+    {
+        const kstest::FixtureEvents fixture("train_baseline");
+        constexpr double kUserTf32 = 100e12;
+        std::size_t low = 0;
+        double worst = 1.0;
+        for (const auto& [key, g] : gemmGroupsOf(fixture)) {
+            const double fraction = g.flops / (g.us * 1e-6) / kUserTf32;
+            worst = std::min(worst, fraction);
+            low += fraction < thresholds::kLowGemmEfficiency ? 1 : 0;
+        }
+        QVERIFY(low > 0 && low < 15);
+        PeakOverrides peaks;
+        QVERIFY(!parsePeakTflops("tf32=100", peaks));
+        const auto insights = findInsights(*facts::makeTraceFacts(testing::fixtureTrace("train_baseline")), peaks);
+        const Insight* gemm = findInsight(insights, "low-gemm-efficiency");
+        QVERIFY(gemm);
+        QVERIFY2(gemm->title.rfind(std::to_string(low) + " GEMM shapes under 40 %", 0) == 0, gemm->title.c_str());
+        const auto figure = std::find_if(gemm->figures.begin(), gemm->figures.end(),
+                                         [](const auto& f) { return f.first == "worst_peak_fraction"; });
+        QVERIFY(figure != gemm->figures.end());
+        QVERIFY2(std::abs(figure->second - worst) < 1e-6, std::to_string(figure->second).c_str());
+        // A roof under what they reach: no finding at all.
+        QVERIFY(!parsePeakTflops("tf32=20", peaks));
+        QVERIFY(!findInsight(findInsights(*facts::makeTraceFacts(testing::fixtureTrace("train_baseline")), peaks),
+                             "low-gemm-efficiency"));
     }
 
     void bf16GemmsOfTheOptimizedRunAreNotFlagged()
