@@ -248,15 +248,15 @@ RankSummarySet readRankSummaryFolder(const std::string& folder)
     return set;
 }
 
-RanksReport analyzeRankSummaries(const std::vector<RankSummaryFile>& ranks)
+RanksReport analyzeRankSummaries(std::vector<RankSummaryFile> ranks)
 {
     std::vector<RankCollectives> collectives;
     std::vector<RankTimeline> timelines;
     const std::int64_t base0 = ranks.empty() ? 0 : ranks.front().baseTimeNs;
     for (std::size_t i = 0; i < ranks.size(); ++i) {
-        const auto& s = ranks[i];
+        auto& s = ranks[i];
         const TimeNs offset = s.baseTimeNs - base0; // the absolute clock, as alignAbsoluteClock()
-        collectives.push_back({s.identity.label(), s.identity.rank, offset, s.traceStart, s.collectives});
+        collectives.push_back({s.identity.label(), s.identity.rank, offset, s.traceStart, std::move(s.collectives)});
         RankSummary totals = s.totals;
         totals.member = i;
         totals.rank = s.identity.rank;
