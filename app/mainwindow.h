@@ -30,6 +30,8 @@ class DiagnosticsPanel;
 class DiffPanel;
 class FlameGraphPanel;
 class RanksPanel;
+class JobController;
+class JobViewPanel;
 struct LoadedFile;
 class StepChoices;
 class WorkspaceController;
@@ -51,6 +53,8 @@ public:
     FlameGraphPanel* flameGraphPanel() const { return m_flamePanel; }
     RanksPanel* ranksPanel() const { return m_ranksPanel; }
     WorkspaceController* workspace() const { return m_workspace; }
+    JobController* job() const { return m_job; }
+    JobViewPanel* jobPanel() const { return m_jobPanel; }
     std::shared_ptr<const Trace> trace() const { return m_trace; }
     QString currentFile() const { return m_file; }
     bool isLoading() const;
@@ -74,6 +78,9 @@ public Q_SLOTS:
     // Compares the open trace (BASE) with another (NEW).
     void compareWith(const QString& newPath);
     void openDemo();
+    // A folder of rank summaries (kinetoscope-cli summarize): the Job dock and one row of
+    // collectives per rank; chosen ranks load in full on demand (JobController).
+    void openJobFolder(const QString& folder);
     void closeTrace();
     void cancelLoading();
     void revealSlice(ks::SliceId slice);
@@ -126,6 +133,9 @@ private:
     QDockWidget* m_diffDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;
     WorkspaceController* m_workspace = nullptr;
+    JobViewPanel* m_jobPanel = nullptr;
+    QDockWidget* m_jobDock = nullptr;
+    JobController* m_job = nullptr;
     StepChoices* m_stepChoices = nullptr;
     QMenu* m_alignMenu = nullptr;
     QMenu* m_recentMenu = nullptr;

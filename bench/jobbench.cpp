@@ -189,21 +189,23 @@ int summaries(const std::string& dir, int ranks, std::uint64_t copies)
 int analyze(const std::string& dir)
 {
     auto start = Clock::now();
+    double cpu = cpuSeconds();
     auto set = analysis::readRankSummaryFolder(dir);
-    const double readSeconds = secondsSince(start);
+    const double readSeconds = secondsSince(start), readCpu = cpuSeconds() - cpu;
     for (const auto& e : set.errors)
         std::printf("skipped: %s\n", e.c_str());
     const int ranks = static_cast<int>(set.ranks.size());
     start = Clock::now();
+    cpu = cpuSeconds();
     const auto report = analysis::analyzeRankSummaries(std::move(set.ranks));
-    const double analysisSeconds = secondsSince(start);
+    const double analysisSeconds = secondsSince(start), analysisCpu = cpuSeconds() - cpu;
     std::size_t participants = 0;
     for (const auto& c : report.matching.collectives)
         participants += c.ranks.size();
-    std::printf("%d summaries read in %.2f s; %zu collectives matched (%zu rank kernels) in %.3f s, the whole "
-                "cross-rank analysis %.3f s; peak RSS %.0f MB\n",
-                ranks, readSeconds, report.matching.collectives.size(), participants, report.matching.matchSeconds,
-                analysisSeconds, peakRssMb());
+    std::printf("%d summaries read in %.2f s wall, %.2f s CPU; %zu collectives matched (%zu rank kernels) in %.3f s "
+                "wall, the whole cross-rank analysis %.3f s wall, %.3f s CPU; peak RSS %.0f MB\n",
+                ranks, readSeconds, readCpu, report.matching.collectives.size(), participants,
+                report.matching.matchSeconds, analysisSeconds, analysisCpu, peakRssMb());
     const PlantedJob job = plantedJob(ranks);
     std::vector<TimeNs> collectiveTimes;
     TimeNs slowLinkTime = 0;
