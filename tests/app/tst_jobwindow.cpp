@@ -43,7 +43,7 @@ std::size_t ncclKernels(const Trace& trace, const std::vector<std::uint32_t>& pr
 
 } // namespace
 
-class TestJobView : public QObject {
+class TestJobWindow : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_dir;
@@ -180,5 +180,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestJobView)
-#include "tst_jobview.moc"
+QTEST_MAIN(TestJobWindow)
+#include "tst_jobwindow.moc"
