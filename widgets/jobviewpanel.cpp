@@ -74,6 +74,11 @@ JobViewPanel::JobViewPanel(QWidget* parent)
         if (!ranks.empty())
             Q_EMIT openRanksRequested(ranks);
     });
+    // The Ranks table's own links (the straggler's worst step, a rank row) open that rank in full.
+    connect(m_ranks, &RanksPanel::stepRequested, this, [this](std::size_t member, long long) {
+        if (m_job && member < m_job->ranks.size())
+            Q_EMIT openRanksRequested({m_job->ranks[member].identity.rank});
+    });
     connect(m_heatMap, &WaitHeatMap::rankActivated, this, [this](int rank) {
         if (m_job)
             Q_EMIT openRanksRequested({rank});

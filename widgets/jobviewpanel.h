@@ -3,7 +3,7 @@
 // the rank table (the Ranks dock's, on the summaries), the ranks × steps heat map of the
 // waiting each rank caused, the summaries left out (named), and the ranks to load in full:
 // the suggested ones (the straggler, the ranks that waited most, rank 0), the rows selected,
-// or a rank clicked in the heat map, with the load's progress.
+// a rank clicked in the heat map, or the straggler's step button, with the load's progress.
 #include "core/analysis/jobview.h"
 
 #include <QWidget>

@@ -178,6 +178,21 @@ private Q_SLOTS:
         QCOMPARE(ncclKernels(*straggler, {}), std::size_t(12));
         QVERIFY(window.trace() == straggler); // the docks follow the first rank opened in full
     }
+
+    // The verdict's step button opens the straggler in full (its step needs its trace).
+    void stragglerStepButtonOpensItInFull()
+    {
+        MainWindow window;
+        window.openFiles({m_summaries});
+        JobController* job = window.job();
+        QTRY_VERIFY_WITH_TIMEOUT(job->job() != nullptr, 20000);
+        QPushButton* button = window.jobPanel()->ranksPanel()->stragglerStepButton();
+        QVERIFY(button->isEnabled());
+        QTest::mouseClick(button, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isLoading() && !job->fullRanks().empty(), 30000);
+        QVERIFY(job->fullRanks() == std::vector<int>{5});
+        QCOMPARE(job->summaryRows().size(), std::size_t(kRanks - 1));
+    }
 };
 
 QTEST_MAIN(TestJobWindow)
