@@ -3,6 +3,7 @@
 #include "app/aboutdialog.h"
 #include "app/emptyhint.h"
 #include "app/exportmenu.h"
+#include "app/jobcontroller.h"
 #include "app/memberdocks.h"
 #include "app/notescontroller.h"
 #include "app/recordingcontroller.h"
@@ -21,6 +22,7 @@
 #include "widgets/gpusummarypanel.h"
 #include "widgets/gpuviews.h"
 #include "widgets/insightspanel.h"
+#include "widgets/jobviewpanel.h"
 #include "widgets/kerneltablemodel.h"
 #include "widgets/memberpicker.h"
 #include "widgets/memorypanel.h"
@@ -113,6 +115,12 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     m_workspace = new WorkspaceController(m_timeline, m_details, m_diffPanel, m_ranksPanel, this);
     connect(m_workspace, &WorkspaceController::statusMessage, m_statusLabel, &QLabel::setText);
+    m_job = new JobController(m_timeline, m_jobPanel, this);
+    connect(m_job, &JobController::statusMessage, m_statusLabel, &QLabel::setText);
+    connect(m_job, &JobController::rankTraceOpened, this,
+            [this](std::shared_ptr<const Trace> trace, const QString& path) {
+                adoptTrace(std::move(trace), path, QFileInfo(path).fileName());
+            });
     createActions();
     auto* recording = new RecordingController(this); // File ▸ Record…, Stop Recording, Save As…
     auto* emptyHint = new EmptyTraceHint(m_timeline->viewport());
@@ -298,6 +306,12 @@ void MainWindow::createDocks()
     m_ranksDock->setObjectName(QStringLiteral("ranksDock"));
     m_ranksDock->setWidget(m_ranksPanel);
     addDockWidget(Qt::BottomDockWidgetArea, m_ranksDock);
+    // A job from its rank summaries (issue 40): shown when a summary folder opens.
+    m_jobPanel = new JobViewPanel(this);
+    m_jobDock = new QDockWidget(tr("Job"), this);
+    m_jobDock->setObjectName(QStringLiteral("jobDock"));
+    m_jobDock->setWidget(m_jobPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_jobDock);
     // SQL over the trace (issue 41): hidden until asked for (View menu).
     auto* queryDock = new QDockWidget(tr("Query"), this);
     queryDock->setObjectName(QStringLiteral("queryDock"));
@@ -432,6 +446,12 @@ void MainWindow::createWorkspaceActions(QMenu* file)
         if (!dir.isEmpty())
             openFiles({dir});
     });
+    file->addAction(tr("Open &Job Folder…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a Folder of Rank Summaries"),
+                                                              QFileInfo(m_file).absolutePath());
+        if (!dir.isEmpty())
+            openJobFolder(dir);
+    });
     file->addAction(tr("Compare &With…"), this, [this] {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Compare With (NEW)"), QFileInfo(m_file).absolutePath(),
@@ -493,6 +513,10 @@ void MainWindow::openFile(const QString& path) { openFiles({path}); }
 
 void MainWindow::openFiles(const QStringList& paths)
 {
+    if (paths.size() == 1 && analysis::isRankSummaryFolder(QFile::encodeName(paths.front()).toStdString())) {
+        openJobFolder(paths.front());
+        return;
+    }
     // A lone file keeps the single-file path: the loader names its error, in a dialog.
     if (paths.size() == 1 && !QFileInfo(paths.front()).isDir()) {
         m_openProblems.clear();
@@ -515,6 +539,15 @@ void MainWindow::openFiles(const QStringList& paths)
         return;
     }
     startLoading(expanded, OpenKind::Files);
+}
+
+void MainWindow::openJobFolder(const QString& folder)
+{
+    closeTrace();
+    m_jobDock->show();
+    m_jobDock->raise();
+    setWindowTitle(tr("%1 — Kinetoscope").arg(QFileInfo(folder).fileName()));
+    m_job->open(folder);
 }
 
 void MainWindow::openComparison(const QString& basePath, const QString& newPath)
@@ -633,6 +666,7 @@ void MainWindow::showWorkspace(const std::vector<LoadedFile>& files, OpenKind ki
         if (oneFileOfRanks)
             addRecentFile(files.front().path);
         m_stepChoices->prepare(QString()); // the ranks' and sides' own steps
+        m_job->clear();
         messages << m_workspace->open(
             files, comparison ? WorkspaceController::Kind::Comparison : WorkspaceController::Kind::Ranks);
         const QString title = comparison
@@ -682,6 +716,7 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace, const QString& ti
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path, bool newerSnapshot)
 {
     m_workspace->clear();
+    m_job->clear();
     m_flamePanel->setComparison(nullptr, nullptr);
     m_alignMenu->setEnabled(false);
     if (!newerSnapshot)

@@ -30,6 +30,8 @@ class DiagnosticsPanel;
 class DiffPanel;
 class FlameGraphPanel;
 class RanksPanel;
+class JobController;
+class JobViewPanel;
 struct LoadedFile;
 class NotesController;
 class StepChoices;
@@ -53,6 +55,8 @@ public:
     RanksPanel* ranksPanel() const { return m_ranksPanel; }
     WorkspaceController* workspace() const { return m_workspace; }
     NotesController* notes() const { return m_notes; }
+    JobController* job() const { return m_job; }
+    JobViewPanel* jobPanel() const { return m_jobPanel; }
     std::shared_ptr<const Trace> trace() const { return m_trace; }
     QString currentFile() const { return m_file; }
     bool isLoading() const;
@@ -76,6 +80,9 @@ public Q_SLOTS:
     // Compares the open trace (BASE) with another (NEW).
     void compareWith(const QString& newPath);
     void openDemo();
+    // A folder of rank summaries (kinetoscope-cli summarize): the Job dock and one row of
+    // collectives per rank; chosen ranks load in full on demand (JobController).
+    void openJobFolder(const QString& folder);
     void closeTrace();
     void cancelLoading();
     void revealSlice(ks::SliceId slice);
@@ -127,6 +134,9 @@ private:
     QDockWidget* m_diffDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;
     WorkspaceController* m_workspace = nullptr;
+    JobViewPanel* m_jobPanel = nullptr;
+    QDockWidget* m_jobDock = nullptr;
+    JobController* m_job = nullptr;
     StepChoices* m_stepChoices = nullptr;
     NotesController* m_notes = nullptr;
     QMenu* m_alignMenu = nullptr;

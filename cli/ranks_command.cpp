@@ -113,7 +113,7 @@ std::optional<SummaryAnalysis> analyzeSummaryFolder(const std::string& folder)
         a.set.identities.push_back(s.identity);
     a.alignment.description = "from " + std::to_string(summaries.ranks.size())
         + " rank summaries, aligned by the absolute clock (baseTimeNanoseconds + ts)";
-    a.report = analysis::analyzeRankSummaries(summaries.ranks);
+    a.report = analysis::analyzeRankSummaries(std::move(summaries.ranks));
     return a;
 }
 

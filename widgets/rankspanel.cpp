@@ -4,6 +4,7 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
@@ -109,6 +110,17 @@ void RanksPanel::clear()
     m_verdict->setText(tr("Open several ranks of a run (File ▸ Open Folder, or several files)."));
     m_alignment->clear();
     m_stepButton->setEnabled(false);
+}
+
+std::vector<std::size_t> RanksPanel::selectedMembers() const
+{
+    std::vector<std::size_t> members;
+    for (const QModelIndex& index : m_rankView->selectionModel()->selectedRows()) {
+        const QVariant member = m_rankModel->item(index.row(), 0)->data(kIndexRole);
+        if (member.isValid())
+            members.push_back(std::size_t(member.toULongLong()));
+    }
+    return members;
 }
 
 void RanksPanel::setAlignmentText(const QString& text) { m_alignment->setText(text); }

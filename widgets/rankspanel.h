@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QLabel;
 class QPushButton;
@@ -31,6 +32,8 @@ public:
     QTableView* rankTable() const { return m_rankView; }
     QTableView* collectiveTable() const { return m_collectiveView; }
     QPushButton* stragglerStepButton() const { return m_stepButton; }
+    // The members of the rank table's selected rows, in row order.
+    std::vector<std::size_t> selectedMembers() const;
 
 Q_SIGNALS:
     // Show this step of this member (the straggler's worst step, a rank row).

@@ -217,6 +217,7 @@ RanksReport analyzeRanks(std::vector<RankTimeline> members, CollectiveMatching m
         report.steps.push_back(s);
     }
     report.straggler = judge(report.ranks, report.steps, causedPerStep);
+    report.waitCausedByStep = std::move(causedPerStep);
     return report;
 }
 

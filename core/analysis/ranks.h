@@ -4,6 +4,7 @@
 // rank made the others wait, per step and overall, with an honest verdict.
 #include "core/analysis/collectives.h"
 
+#include <map>
 #include <optional>
 
 namespace ks::analysis {
@@ -51,6 +52,9 @@ struct RanksReport {
     CollectiveMatching matching;
     std::vector<RankSummary> ranks; // one per workspace member, in member order
     std::vector<StepWaitCause> steps;
+    // rank -> step -> the waiting it caused in that step (a job view's heat map); step -1:
+    // collectives before the rank's first step
+    std::map<int, std::map<long long, TimeNs>> waitCausedByStep;
     StragglerVerdict straggler;
 };
 

@@ -48,6 +48,7 @@ struct RankSummarySet {
 RankSummarySet readRankSummaryFolder(const std::string& folder);
 
 // The cross-rank analysis from summaries alone, on the absolute clock (baseTimeNanoseconds).
-RanksReport analyzeRankSummaries(const std::vector<RankSummaryFile>& ranks);
+// The summaries' collectives move into the report's matching (pass a copy to keep them).
+RanksReport analyzeRankSummaries(std::vector<RankSummaryFile> ranks);
 
 } // namespace ks::analysis

@@ -266,7 +266,7 @@ private Q_SLOTS:
         QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
         window.openFiles({path});
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
-        auto* panel = window.findChild<RanksPanel*>();
+        RanksPanel* panel = window.ranksPanel(); // the Ranks dock's (the Job dock has one too)
         QVERIFY(panel);
         QTRY_VERIFY_WITH_TIMEOUT(panel->report(), 30000);
         const auto report = panel->report();

@@ -1,0 +1,107 @@
+// The job view's core (issue 40) on the recorded straggler pair (rank 1 sleeps 20 ms before
+// every step): opened from the two ranks' summaries, the heat map of waiting caused equals the
+// full analysis of the two traces cell by cell, the suggested ranks start with the straggler,
+// and the collective rows trace holds each rank's NCCL kernels on the absolute clock.
+#include "core/analysis/jobview.h"
+#include "core/loading/loader.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+using namespace ks;
+
+class TestJobView : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::vector<std::string> m_traces;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        for (const char* rank : {"straggler_rank0", "straggler_rank1"}) {
+            const std::string path = std::string(KS_TEST_DATA "/") + rank + ".pt.trace.json.gz";
+            m_traces.push_back(path);
+            const LoadResult loaded = loadTraceFile(path);
+            QVERIFY(loaded.ok());
+            analysis::Workspace ws;
+            ws.add(loaded.trace, path);
+            std::ofstream(m_dir.filePath(QString::fromLatin1(rank)).toStdString() + analysis::kRankSummarySuffix)
+                << analysis::rankSummaryToJson(analysis::summarizeMember(ws.members().front(), 0)).dump();
+        }
+    }
+
+    void heatMapEqualsTheFullAnalysis()
+    {
+        const analysis::JobView view = analysis::openJobView(m_dir.path().toStdString());
+        QVERIFY(view.errors.empty());
+        QCOMPARE(view.ranks.size(), std::size_t(2));
+        QVERIFY(view.report.straggler.rank == std::optional<int>(1));
+
+        auto loaded = analysis::loadWorkspace(m_traces);
+        loaded.workspace.alignAbsoluteClock();
+        const analysis::RanksReport full = analysis::analyzeRanks(loaded.workspace);
+        const analysis::WaitHeatMap& map = view.heatMap;
+        QVERIFY(map.ranks == (std::vector<int>{0, 1}));
+        QVERIFY(!map.steps.empty());
+        TimeNs row1 = 0, max = 0;
+        for (std::size_t row = 0; row < 2; ++row) {
+            for (std::size_t column = 0; column < map.steps.size(); ++column) {
+                const auto& byStep = full.waitCausedByStep;
+                const auto rank = byStep.find(map.ranks[row]);
+                const TimeNs expected = rank != byStep.end() && rank->second.count(map.steps[column])
+                    ? rank->second.at(map.steps[column])
+                    : 0;
+                QCOMPARE(map.at(row, column), expected);
+                row1 += row == 1 ? expected : 0;
+                max = std::max(max, expected);
+            }
+        }
+        QCOMPARE(map.max, max);
+        // Rank 1 caused all the waiting: about 20 ms per step, summed over its steps.
+        QCOMPARE(row1, full.ranks[1].waitCaused);
+        QCOMPARE(row1, full.straggler.totalWait);
+        QVERIFY(row1 > TimeNs(map.steps.size()) * 15'000'000);
+    }
+
+    void suggestedRanksStartWithTheStraggler()
+    {
+        const analysis::JobView view = analysis::openJobView(m_dir.path().toStdString());
+        QVERIFY(view.suggestedRanks() == (std::vector<int>{1, 0})); // the straggler, the rank that waited (0)
+    }
+
+    void collectiveRowsAreEachRanksKernels()
+    {
+        const analysis::JobView view = analysis::openJobView(m_dir.path().toStdString());
+        const Trace& rows = *view.collectiveRows;
+        QCOMPARE(rows.processes().size(), std::size_t(2));
+        auto loaded = analysis::loadWorkspace(m_traces);
+        loaded.workspace.alignAbsoluteClock();
+        for (std::uint32_t p = 0; p < 2; ++p) {
+            const auto& member = loaded.workspace.members()[p];
+            QCOMPARE(rows.processes()[p].name, member.identity.label() + " · summary");
+            const auto kernels = analysis::collectiveKernelsOf(member);
+            const Track& track = rows.tracks()[rows.processes()[p].tracks.front()];
+            QCOMPARE(std::size_t(track.sliceEnd - track.sliceBegin), kernels.size());
+            for (std::size_t k = 0; k < kernels.size(); ++k) {
+                const SliceId s = track.sliceBegin + SliceId(k);
+                QCOMPARE(rows.slices().start[s], kernels[k].start + member.offset);
+                QCOMPARE(rows.slices().end(s), kernels[k].end + member.offset);
+            }
+        }
+    }
+
+    void unreadableFolderGivesAnEmptyJob()
+    {
+        const analysis::JobView view = analysis::openJobView(m_dir.filePath(QStringLiteral("none")).toStdString());
+        QVERIFY(view.ranks.empty());
+        QVERIFY(!view.report.straggler.rank);
+        QCOMPARE(view.collectiveRows->slices().size(), std::size_t(0));
+    }
+};
+
+QTEST_MAIN(TestJobView)
+#include "tst_jobview.moc"
