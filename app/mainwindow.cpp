@@ -1,8 +1,11 @@
 #include "app/mainwindow.h"
 
 #include "app/aboutdialog.h"
+#include "app/alignmenu.h"
 #include "app/emptyhint.h"
+#include "app/exportmenu.h"
 #include "app/memberdocks.h"
+#include "app/recentfiles.h"
 #include "app/recordingcontroller.h"
 #include "app/shortcutshelp.h"
 #include "app/stepchoices.h"
@@ -30,11 +33,9 @@
 #include "widgets/statspanel.h"
 #include "widgets/statsrangemodel.h"
 #include "widgets/tableexport.h"
-#include "widgets/timelineimage.h"
 #include "widgets/timelinewidget.h"
 
 #include <QAction>
-#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCoreApplication>
@@ -43,7 +44,6 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -64,13 +64,6 @@
 #include <utility>
 
 namespace ks {
-
-namespace {
-
-constexpr int kMaxRecentFiles = 10;
-const char* const kRecentFilesKey = "recentFiles";
-
-} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -315,24 +308,6 @@ void MainWindow::createDocks()
     }
 }
 
-void MainWindow::exportTimelineImage()
-{
-    bool ok = false;
-    const int width = QInputDialog::getInt(this, tr("Export Timeline"), tr("Width (pixels):"), m_timeline->width(), 100,
-                                           16384, 1, &ok);
-    if (!ok)
-        return;
-    const int height = QInputDialog::getInt(this, tr("Export Timeline"), tr("Height (pixels):"), m_timeline->height(),
-                                            100, 16384, 1, &ok);
-    if (!ok)
-        return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Timeline"), QStringLiteral("timeline.png"),
-                                                      tr("PNG images (*.png);;All files (*)"));
-    QString error;
-    if (!path.isEmpty() && !saveTimelineImage(*m_timeline, QSize(width, height), path, &error))
-        QMessageBox::warning(this, tr("Export Timeline"), tr("Cannot write %1: %2").arg(path, error));
-}
-
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -346,27 +321,10 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     open->setObjectName(QStringLiteral("openAction"));
     createWorkspaceActions(file);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    rebuildRecentMenu();
+    m_recentFiles = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(m_recentFiles, &RecentFiles::openRequested, this, &MainWindow::openFile);
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
-    // File > Export: the first table of each dock that has one, as CSV (issue 41).
-    QMenu* exportMenu = file->addMenu(tr("&Export"));
-    connect(exportMenu, &QMenu::aboutToShow, this, [this, exportMenu] {
-        exportMenu->clear();
-        exportMenu->addAction(tr("Timeline as PNG…"), this, &MainWindow::exportTimelineImage)
-            ->setEnabled(m_timeline->trace() != nullptr);
-        exportMenu->addSeparator();
-        for (QDockWidget* dock : findChildren<QDockWidget*>()) {
-            auto* view = dock->findChild<QTableView*>();
-            if (!view || !view->model())
-                continue;
-            const QString name = dock->windowTitle();
-            exportMenu->addAction(tr("%1 as CSV…").arg(name), this, [this, view, name] {
-                exportModelCsvInteractively(*view->model(), name.toLower().replace(QLatin1Char(' '), QLatin1Char('-')),
-                                            this);
-            });
-        }
-    });
+    file->addMenu(new ExportMenu(this, m_timeline));
     QAction* close = file->addAction(tr("&Close"), this, &MainWindow::closeTrace);
     close->setShortcut(QKeySequence::Close);
     file->addSeparator();
@@ -460,33 +418,7 @@ void MainWindow::createWorkspaceActions(QMenu* file)
             compareWith(path);
     });
 
-    m_alignMenu = new QMenu(tr("&Align Traces"), this);
-    auto* group = new QActionGroup(m_alignMenu);
-    QAction* clock = m_alignMenu->addAction(tr("By &Absolute Clock"));
-    QAction* steps = m_alignMenu->addAction(tr("At Step &Starts"));
-    for (QAction* action : {clock, steps}) {
-        action->setCheckable(true);
-        group->addAction(action);
-    }
-    connect(clock, &QAction::triggered, m_workspace,
-            [this] { m_workspace->setAlignment(WorkspaceController::Align::AbsoluteClock); });
-    connect(steps, &QAction::triggered, m_workspace,
-            [this] { m_workspace->setAlignment(WorkspaceController::Align::StepStarts); });
-    QAction* eachStep = m_alignMenu->addAction(tr("Align &Each Step Separately"));
-    eachStep->setCheckable(true);
-    connect(eachStep, &QAction::toggled, m_workspace, &WorkspaceController::setAlignEachStep);
-    m_alignMenu->addSeparator();
-    QAction* allLinks = m_alignMenu->addAction(tr("Show All &Cross-Rank Links"));
-    allLinks->setCheckable(true);
-    connect(allLinks, &QAction::toggled, m_timeline, &TimelineWidget::setShowAllCrossLinks);
-    connect(m_alignMenu, &QMenu::aboutToShow, this, [this, clock, steps, eachStep] {
-        const bool byClock = m_workspace->alignment() == WorkspaceController::Align::AbsoluteClock;
-        clock->setChecked(byClock);
-        steps->setChecked(!byClock);
-        eachStep->setChecked(m_workspace->alignsEachStep());
-        eachStep->setEnabled(m_workspace->kind() == WorkspaceController::Kind::Comparison);
-    });
-    m_alignMenu->setEnabled(false);
+    m_alignMenu = new AlignMenu(m_workspace, m_timeline, this);
 }
 
 void MainWindow::addPanel(QDockWidget* dock, Qt::DockWidgetArea area)
@@ -619,7 +551,7 @@ void MainWindow::onLoaded(const std::vector<LoadedFile>& loaded)
     const bool namedRanks = ok.size() == 1 && analysis::holdsSeveralRanks(*ok.front().trace);
     if (files.size() == 1 && m_loadKind == OpenKind::Files && !namedRanks) {
         if (!ok.empty()) {
-            addRecentFile(ok.front().path);
+            m_recentFiles->add(ok.front().path);
             setTrace(ok.front().trace, ok.front().path);
             m_timeline->setFocus(); // W/S/A/D work at once
         } else {
@@ -647,11 +579,11 @@ void MainWindow::showWorkspace(const std::vector<LoadedFile>& files, OpenKind ki
     const bool comparison = kind == OpenKind::Comparison;
     const bool oneFileOfRanks = files.size() == 1 && !comparison && analysis::holdsSeveralRanks(*files.front().trace);
     if (files.size() == 1 && !oneFileOfRanks) {
-        addRecentFile(files.front().path);
+        m_recentFiles->add(files.front().path);
         setTrace(files.front().trace, files.front().path);
     } else if (!files.empty()) {
         if (oneFileOfRanks)
-            addRecentFile(files.front().path);
+            m_recentFiles->add(files.front().path);
         m_stepChoices->prepare(QString()); // the ranks' and sides' own steps
         messages << m_workspace->open(
             files, comparison ? WorkspaceController::Kind::Comparison : WorkspaceController::Kind::Ranks);
@@ -758,28 +690,6 @@ void MainWindow::updateHistoryActions()
 {
     m_backAction->setEnabled(m_timeline->canGoBack());
     m_forwardAction->setEnabled(m_timeline->canGoForward());
-}
-
-void MainWindow::addRecentFile(const QString& path)
-{
-    QSettings settings;
-    QStringList files = settings.value(QLatin1String(kRecentFilesKey)).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > kMaxRecentFiles)
-        files.removeLast();
-    settings.setValue(QLatin1String(kRecentFilesKey), files);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList files = QSettings().value(QLatin1String(kRecentFilesKey)).toStringList();
-    for (const QString& path : files)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);
-    m_recentMenu->setEnabled(!files.isEmpty());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

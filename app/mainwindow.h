@@ -30,6 +30,7 @@ class DiagnosticsPanel;
 class DiffPanel;
 class FlameGraphPanel;
 class RanksPanel;
+class RecentFiles;
 struct LoadedFile;
 class StepChoices;
 class WorkspaceController;
@@ -88,7 +89,6 @@ protected:
 
 private:
     void createActions();
-    void exportTimelineImage(); // File > Export > Timeline as PNG: asks the size and the file
     void createDocks();
     void arrangeDefaultDocks();
     enum class OpenKind { Files, Comparison };
@@ -102,8 +102,6 @@ private:
     void setTrace(std::shared_ptr<const Trace> trace, const QString& path, bool newerSnapshot = false);
     // Everything but the timeline follows `trace` (the primary one of a workspace).
     void adoptTrace(std::shared_ptr<const Trace> trace, const QString& path, const QString& title);
-    void addRecentFile(const QString& path);
-    void rebuildRecentMenu();
     void rebuildFlowMenu();
     void updateHistoryActions();
 
@@ -128,7 +126,7 @@ private:
     WorkspaceController* m_workspace = nullptr;
     StepChoices* m_stepChoices = nullptr;
     QMenu* m_alignMenu = nullptr;
-    QMenu* m_recentMenu = nullptr;
+    RecentFiles* m_recentFiles = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_flowMenu = nullptr;
     QAction* m_backAction = nullptr;
