@@ -1,11 +1,13 @@
 #include "app/mainwindow.h"
 
 #include "app/aboutdialog.h"
+#include "app/alignmenu.h"
 #include "app/emptyhint.h"
 #include "app/exportmenu.h"
 #include "app/jobcontroller.h"
 #include "app/memberdocks.h"
 #include "app/notescontroller.h"
+#include "app/recentfiles.h"
 #include "app/recordingcontroller.h"
 #include "app/shortcutshelp.h"
 #include "app/stepchoices.h"
@@ -38,7 +40,6 @@
 #include "widgets/timelinewidget.h"
 
 #include <QAction>
-#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCoreApplication>
@@ -67,13 +68,6 @@
 #include <utility>
 
 namespace ks {
-
-namespace {
-
-constexpr int kMaxRecentFiles = 10;
-const char* const kRecentFilesKey = "recentFiles";
-
-} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -353,8 +347,8 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     open->setObjectName(QStringLiteral("openAction"));
     createWorkspaceActions(file);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    rebuildRecentMenu();
+    m_recentFiles = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(m_recentFiles, &RecentFiles::openRequested, this, &MainWindow::openFile);
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
     // File > Export: the timeline as an image, every table as CSV (issue 41).
     QMenu* exportMenu = file->addMenu(tr("&Export"));
@@ -460,33 +454,7 @@ void MainWindow::createWorkspaceActions(QMenu* file)
             compareWith(path);
     });
 
-    m_alignMenu = new QMenu(tr("&Align Traces"), this);
-    auto* group = new QActionGroup(m_alignMenu);
-    QAction* clock = m_alignMenu->addAction(tr("By &Absolute Clock"));
-    QAction* steps = m_alignMenu->addAction(tr("At Step &Starts"));
-    for (QAction* action : {clock, steps}) {
-        action->setCheckable(true);
-        group->addAction(action);
-    }
-    connect(clock, &QAction::triggered, m_workspace,
-            [this] { m_workspace->setAlignment(WorkspaceController::Align::AbsoluteClock); });
-    connect(steps, &QAction::triggered, m_workspace,
-            [this] { m_workspace->setAlignment(WorkspaceController::Align::StepStarts); });
-    QAction* eachStep = m_alignMenu->addAction(tr("Align &Each Step Separately"));
-    eachStep->setCheckable(true);
-    connect(eachStep, &QAction::toggled, m_workspace, &WorkspaceController::setAlignEachStep);
-    m_alignMenu->addSeparator();
-    QAction* allLinks = m_alignMenu->addAction(tr("Show All &Cross-Rank Links"));
-    allLinks->setCheckable(true);
-    connect(allLinks, &QAction::toggled, m_timeline, &TimelineWidget::setShowAllCrossLinks);
-    connect(m_alignMenu, &QMenu::aboutToShow, this, [this, clock, steps, eachStep] {
-        const bool byClock = m_workspace->alignment() == WorkspaceController::Align::AbsoluteClock;
-        clock->setChecked(byClock);
-        steps->setChecked(!byClock);
-        eachStep->setChecked(m_workspace->alignsEachStep());
-        eachStep->setEnabled(m_workspace->kind() == WorkspaceController::Kind::Comparison);
-    });
-    m_alignMenu->setEnabled(false);
+    m_alignMenu = new AlignMenu(m_workspace, m_timeline, this);
 }
 
 void MainWindow::addPanel(QDockWidget* dock, Qt::DockWidgetArea area)
@@ -632,7 +600,7 @@ void MainWindow::onLoaded(const std::vector<LoadedFile>& loaded)
     const bool namedRanks = ok.size() == 1 && analysis::holdsSeveralRanks(*ok.front().trace);
     if (files.size() == 1 && m_loadKind == OpenKind::Files && !namedRanks) {
         if (!ok.empty()) {
-            addRecentFile(ok.front().path);
+            m_recentFiles->add(ok.front().path);
             setTrace(ok.front().trace, ok.front().path);
             m_timeline->setFocus(); // W/S/A/D work at once
         } else {
@@ -660,11 +628,11 @@ void MainWindow::showWorkspace(const std::vector<LoadedFile>& files, OpenKind ki
     const bool comparison = kind == OpenKind::Comparison;
     const bool oneFileOfRanks = files.size() == 1 && !comparison && analysis::holdsSeveralRanks(*files.front().trace);
     if (files.size() == 1 && !oneFileOfRanks) {
-        addRecentFile(files.front().path);
+        m_recentFiles->add(files.front().path);
         setTrace(files.front().trace, files.front().path);
     } else if (!files.empty()) {
         if (oneFileOfRanks)
-            addRecentFile(files.front().path);
+            m_recentFiles->add(files.front().path);
         m_stepChoices->prepare(QString()); // the ranks' and sides' own steps
         m_job->clear();
         messages << m_workspace->open(
@@ -773,28 +741,6 @@ void MainWindow::updateHistoryActions()
 {
     m_backAction->setEnabled(m_timeline->canGoBack());
     m_forwardAction->setEnabled(m_timeline->canGoForward());
-}
-
-void MainWindow::addRecentFile(const QString& path)
-{
-    QSettings settings;
-    QStringList files = settings.value(QLatin1String(kRecentFilesKey)).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > kMaxRecentFiles)
-        files.removeLast();
-    settings.setValue(QLatin1String(kRecentFilesKey), files);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList files = QSettings().value(QLatin1String(kRecentFilesKey)).toStringList();
-    for (const QString& path : files)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);
-    m_recentMenu->setEnabled(!files.isEmpty());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -32,6 +32,7 @@ class FlameGraphPanel;
 class RanksPanel;
 class JobController;
 class JobViewPanel;
+class RecentFiles;
 struct LoadedFile;
 class NotesController;
 class StepChoices;
@@ -110,8 +111,6 @@ private:
     void setTrace(std::shared_ptr<const Trace> trace, const QString& path, bool newerSnapshot = false);
     // Everything but the timeline follows `trace` (the primary one of a workspace).
     void adoptTrace(std::shared_ptr<const Trace> trace, const QString& path, const QString& title);
-    void addRecentFile(const QString& path);
-    void rebuildRecentMenu();
     void rebuildFlowMenu();
     void updateHistoryActions();
 
@@ -140,7 +139,7 @@ private:
     StepChoices* m_stepChoices = nullptr;
     NotesController* m_notes = nullptr;
     QMenu* m_alignMenu = nullptr;
-    QMenu* m_recentMenu = nullptr;
+    RecentFiles* m_recentFiles = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_flowMenu = nullptr;
     QAction* m_backAction = nullptr;

@@ -1,5 +1,4 @@
 #include "widgets/timelinerenderer.h"
-#include "widgets/timelinerenderer_p.h"
 
 #include "core/timeline/flowlinks.h"
 
@@ -36,6 +35,19 @@ QColor washedOut(const QColor& c, const QColor& target)
 
 } // namespace
 
+// One frame's geometry.
+struct TimelineRenderer::Viewport {
+    QSize size;
+    const TrackLayout& layout;
+    const TimelineViewState& state;
+    int timeWidth = 0;
+    int tracksHeight = 0;
+
+    int timeLeft() const { return kLabelWidth; }
+    // Content y (layout coordinates) to viewport y.
+    int toViewY(int contentY) const { return contentY - state.scrollY + kRulerHeight; }
+};
+
 TimelineRenderer::TimelineRenderer()
 {
     m_font.setPixelSize(11);
@@ -49,22 +61,7 @@ void TimelineRenderer::setTrace(std::shared_ptr<const Trace> trace)
     m_trace = std::move(trace);
     m_colors.setTrace(m_trace.get());
     m_labels.clear();
-    m_counterMax.clear();
-    m_counterPeak.clear();
-    if (!m_trace)
-        return;
-    for (const CounterSeries& series : m_trace->counters()) {
-        double maxAbs = 0;
-        std::size_t peak = 0;
-        for (std::size_t i = 0; i < series.value.size(); ++i) {
-            if (std::abs(series.value[i]) > maxAbs) {
-                maxAbs = std::abs(series.value[i]);
-                peak = i;
-            }
-        }
-        m_counterMax.push_back(maxAbs);
-        m_counterPeak.push_back(peak);
-    }
+    m_plots.setTrace(m_trace);
 }
 
 void TimelineRenderer::paint(QPainter& p, const QSize& size, const TrackLayout& layout, const TimelineViewState& state)
@@ -139,8 +136,12 @@ void TimelineRenderer::paintTracks(QPainter& p, const Viewport& v, const QRect& 
             }
             break;
         }
-        case LayoutItem::Kind::Counter: paintCounter(p, v, item, y); break;
-        case LayoutItem::Kind::Metric: paintGpuMetric(p, v, item, y); break;
+        case LayoutItem::Kind::Counter:
+            m_plots.paintCounter(p, v.state.scale, v.timeLeft(), v.timeWidth, item, y);
+            break;
+        case LayoutItem::Kind::Metric:
+            m_plots.paintGpuMetric(p, v.state.scale, v.timeLeft(), v.timeWidth, item, y, m_chrome);
+            break;
         }
     }
     paintScopedInstants(p, v, kNoIndex, clip.top(), clip.height());
@@ -380,7 +381,7 @@ void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v, const QRect& 
             continue;
         }
         if (item.kind == LayoutItem::Kind::Metric) {
-            paintGpuMetricLabel(p, item, y);
+            m_plots.paintGpuMetricLabel(p, item, y, kLabelWidth, m_font, m_chrome);
             continue;
         }
         const bool counter = item.kind == LayoutItem::Kind::Counter;
@@ -397,7 +398,7 @@ void TimelineRenderer::paintLabels(QPainter& p, const Viewport& v, const QRect& 
         int scaleWidth = 0;
         if (counter) {
             text = (item.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + text;
-            scaleWidth = paintCounterScale(p, item, y);
+            scaleWidth = m_plots.paintCounterScale(p, item, y, kLabelWidth, m_font, m_chrome);
             p.setPen(m_chrome.text);
         }
         const int textWidth = kLabelWidth - left - 4 - scaleWidth;
@@ -589,6 +590,13 @@ void TimelineRenderer::paintFlows(QPainter& p, const Viewport& v)
         }
     }
     p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+QString TimelineRenderer::readoutAt(const QPoint& pos, const QSize& size, const TrackLayout& layout,
+                                    const TimelineViewState& state) const
+{
+    const TimelineHit hit = hitTest(pos, size, layout, state);
+    return m_plots.readout(hit, state.scale.xToTime(pos.x() - kLabelWidth), state.scale, timeAreaWidth(size));
 }
 
 TimelineHit TimelineRenderer::hitTest(const QPoint& pos, const QSize& size, const TrackLayout& layout,

@@ -9,6 +9,9 @@
 #include "core/timeline/tracklayout.h"
 #include "widgets/slicecolors.h"
 #include "widgets/timelinechrome.h"
+#include "widgets/timelinehit.h"
+#include "widgets/timelineplottracks.h"
+#include "widgets/timelineviewstate.h"
 
 #include <QFont>
 #include <QPoint>
@@ -25,40 +28,6 @@ class QPen;
 
 namespace ks {
 
-namespace gpu {
-struct GpuReport;
-class GpuMetricIndex;
-struct MetricSeries;
-} // namespace gpu
-
-struct TimelineViewState {
-    TimeScale scale;
-    int scrollY = 0;
-    SliceId selected = kNoSlice;
-    SliceId hovered = kNoSlice; // the other ends of its flows are outlined
-    const std::vector<bool>* highlightedNames = nullptr; // by StringId; null: no search
-    // Slices to highlight (sorted; e.g. an insight's evidence); null: none. With either
-    // highlight active everything not highlighted is dimmed.
-    const std::vector<SliceId>* highlightedSlices = nullptr;
-    const std::vector<bool>* hiddenFlowCategories = nullptr; // by StringId
-    const std::vector<SliceId>* markedSlices = nullptr; // outlined (the same step on every rank)
-    std::uint32_t selectedInstant = kNoIndex; // a thread instant (a [memory] sample)
-    bool allFlowsInView = false;
-    double cursorX = -1; // hover cursor, in time-area pixels; < 0: none
-};
-
-struct TimelineHit {
-    enum class Kind { None, Slice, Folded, ProcessHeader, Label, Counter, Metric, Instant };
-    Kind kind = Kind::None;
-    LayoutItem::Kind item = LayoutItem::Kind::Process; // what the row under the point is
-    SliceId slice = kNoSlice; // the slice, or the first of a folded run
-    std::uint32_t count = 0; // events in a folded run
-    std::uint32_t process = kNoIndex;
-    std::uint32_t track = kNoIndex;
-    std::uint32_t counter = kNoIndex; // Counter: the series; Metric: the metric (also on their labels)
-    std::uint32_t instant = kNoIndex; // Instant: the thread instant under the point
-};
-
 class TimelineRenderer {
 public:
     static constexpr int kRulerHeight = 26;
@@ -74,12 +43,9 @@ public:
     void setTrace(std::shared_ptr<const Trace> trace);
     // GPU metric tracks (LayoutItem::Kind::Metric) plot this report, by device index (it
     // may be an older snapshot's of a live trace); null: none.
-    void setGpuReport(std::shared_ptr<const gpu::GpuReport> report);
+    void setGpuReport(std::shared_ptr<const gpu::GpuReport> report) { m_plots.setGpuReport(std::move(report)); }
     // The metric index of a GPU process of the trace, or null.
-    const gpu::GpuMetricIndex* gpuMetricIndex(std::uint32_t process) const;
-    static constexpr int kPixelsPerMetricBucket = 3;
-    // The buckets a metric track shows over the view: one per kPixelsPerMetricBucket pixels.
-    static gpu::MetricSeries metricSeries(const gpu::GpuMetricIndex& index, const TimeScale& scale, int timeWidth);
+    const gpu::GpuMetricIndex* gpuMetricIndex(std::uint32_t process) const { return m_plots.gpuMetricIndex(process); }
     // The value under the cursor of a counter or GPU metric track (hover text); empty elsewhere.
     QString readoutAt(const QPoint& pos, const QSize& size, const TrackLayout& layout,
                       const TimelineViewState& state) const;
@@ -133,13 +99,6 @@ private:
     // global ones, as lines across all tracks).
     void paintScopedInstants(QPainter& p, const Viewport& v, std::uint32_t process, int y, int height) const;
     void paintInstants(QPainter& p, const Viewport& v, std::uint32_t track, int y) const;
-    // Counters and GPU metric tracks: timelinecounters.cpp.
-    void paintCounter(QPainter& p, const Viewport& v, const LayoutItem& item, int y) const;
-    void paintGpuMetric(QPainter& p, const Viewport& v, const LayoutItem& item, int y) const;
-    void paintGpuMetricLabel(QPainter& p, const LayoutItem& item, int y) const;
-    // A counter track's y-scale against the time area (its maximum at the top, 0 at the
-    // bottom; bytes in KB/MB/GB for the [memory] curves); returns the width it took.
-    int paintCounterScale(QPainter& p, const LayoutItem& item, int y) const;
     void paintLabels(QPainter& p, const Viewport& v, const QRect& clip) const;
     void paintSelection(QPainter& p, const Viewport& v) const;
     void paintSelectedInstant(QPainter& p, const Viewport& v) const;
@@ -155,9 +114,7 @@ private:
     std::shared_ptr<const Trace> m_trace;
     SliceColors m_colors;
     TimelineChrome m_chrome;
-    std::shared_ptr<const gpu::GpuReport> m_gpuReport;
-    std::vector<double> m_counterMax; // per counter series, for scaling the plots
-    std::vector<std::size_t> m_counterPeak; // per counter series, the sample of its maximum
+    TimelinePlotTracks m_plots; // counters and GPU metric tracks
     std::vector<DrawItem> m_items; // scratch, reused across rows and frames
     // Labels keyed by (name, width rounded down to kLabelWidthStep): panning and
     // redrawing reuse the shaped text instead of eliding and shaping on every frame.

@@ -1,15 +1,15 @@
 #include "widgets/timelinewidget.h"
 
-#include "core/gpu/gpureport.h"
 #include "core/timeline/flowlinks.h"
-#include "widgets/timelinelayoutsettings.h"
+#include "widgets/timelinecontextmenu.h"
+#include "widgets/timelinetooltip.h"
+#include "widgets/timelinetrackeditor.h"
 
-#include <QKeyEvent>
-#include <QMouseEvent>
+#include <QContextMenuEvent>
 #include <QPainter>
 #include <QResizeEvent>
 #include <QScrollBar>
-#include <QWheelEvent>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -19,12 +19,6 @@ namespace ks {
 
 namespace {
 
-// The horizontal scroll bar maps the trace extent onto this many steps (an int range
-// cannot hold nanoseconds of a long trace at fine zoom).
-constexpr int kScrollSteps = 1'000'000;
-constexpr double kZoomStep = 1.25;
-constexpr double kPanFraction = 0.15;
-constexpr int kDragThreshold = 3;
 constexpr int kMinRevealWidthPx = 8;
 
 std::vector<TimelineTrace> only(std::shared_ptr<const Trace> trace)
@@ -39,6 +33,7 @@ std::vector<TimelineTrace> only(std::shared_ptr<const Trace> trace)
 
 TimelineWidget::TimelineWidget(QWidget* parent)
     : QAbstractScrollArea(parent)
+    , m_scrollBars(*horizontalScrollBar(), *verticalScrollBar())
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
@@ -47,7 +42,7 @@ TimelineWidget::TimelineWidget(QWidget* parent)
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     horizontalScrollBar()->setRange(0, 0);
-    m_emptyRenderer.setChrome(TimelineChrome::fromPalette(palette()));
+    m_lanes.setChrome(TimelineChrome::fromPalette(palette()));
 }
 
 QSize TimelineWidget::minimumSizeHint() const
@@ -77,34 +72,19 @@ bool TimelineWidget::eventFilter(QObject* watched, QEvent* event)
 void TimelineWidget::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::PaletteChange) {
-        const TimelineChrome chrome = TimelineChrome::fromPalette(palette());
-        m_emptyRenderer.setChrome(chrome);
-        for (Lane& lane : m_lanes)
-            lane.renderer->setChrome(chrome);
+        m_lanes.setChrome(TimelineChrome::fromPalette(palette()));
         viewport()->update();
     }
     QAbstractScrollArea::changeEvent(event);
 }
 
-std::shared_ptr<const Trace> TimelineWidget::trace() const
-{
-    return m_lanes.empty() ? nullptr : m_lanes[0].source.trace;
-}
+std::shared_ptr<const Trace> TimelineWidget::trace() const { return m_lanes.traceAt(0); }
 
-std::shared_ptr<const Trace> TimelineWidget::traceAt(std::uint32_t index) const
-{
-    return index < m_lanes.size() ? m_lanes[index].source.trace : nullptr;
-}
+std::shared_ptr<const Trace> TimelineWidget::traceAt(std::uint32_t index) const { return m_lanes.traceAt(index); }
 
-TimeNs TimelineWidget::traceOffset(std::uint32_t index) const
-{
-    return index < m_lanes.size() ? m_lanes[index].source.offset : 0;
-}
+TimeNs TimelineWidget::traceOffset(std::uint32_t index) const { return m_lanes.offset(index); }
 
-QString TimelineWidget::traceTitle(std::uint32_t index) const
-{
-    return index < m_lanes.size() ? m_lanes[index].source.title : QString();
-}
+QString TimelineWidget::traceTitle(std::uint32_t index) const { return m_lanes.title(index); }
 
 TimeNs TimelineWidget::toTraceTime(std::uint32_t index, TimeNs primaryTime) const
 {
@@ -116,81 +96,39 @@ TimeNs TimelineWidget::toPrimaryTime(std::uint32_t index, TimeNs traceTime) cons
     return traceTime + traceOffset(index) - primaryOffset();
 }
 
-const TrackLayout& TimelineWidget::trackLayout() const { return m_lanes.empty() ? m_emptyLayout : m_lanes[0].layout; }
+const TrackLayout& TimelineWidget::trackLayout() const { return m_lanes.layout(0); }
 
 const TimelineRenderer& TimelineWidget::renderer() const { return renderer(0); }
 
-const TimelineRenderer& TimelineWidget::renderer(std::uint32_t trace) const
-{
-    return trace < m_lanes.size() ? *m_lanes[trace].renderer : m_emptyRenderer;
-}
+const TimelineRenderer& TimelineWidget::renderer(std::uint32_t trace) const { return m_lanes.renderer(trace); }
 
 void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace) { setTraces(only(std::move(trace))); }
 
 void TimelineWidget::setTraces(std::vector<TimelineTrace> traces)
 {
-    m_gpuReportCarried = false;
     m_showsNewerSnapshot = false;
-    // Reports of traces no longer shown would never be drawn again.
-    std::erase_if(m_gpuReports, [&](const auto& report) {
-        return std::none_of(traces.begin(), traces.end(),
-                            [&](const TimelineTrace& shown) { return shown.trace == report->trace; });
-    });
+    m_gpuReports.keepShown(traces);
     showTraces(std::move(traces));
 }
 
 void TimelineWidget::setNewerSnapshot(std::shared_ptr<const Trace> trace)
 {
-    m_gpuReportCarried = m_lanes.size() == 1 && gpuReportOf(m_lanes[0]);
-    if (m_gpuReportCarried)
-        m_gpuReports = {gpuReportOf(m_lanes[0])};
+    m_gpuReports.carryPrimary(m_lanes);
     m_showsNewerSnapshot = true;
-    const SnapshotView view = snapshotView();
+    const TimelineSnapshotCarryOver::View view = snapshotView();
     showTraces(only(std::move(trace)));
     restoreSnapshotView(view);
 }
 
 void TimelineWidget::showTraces(std::vector<TimelineTrace> traces)
 {
-    m_lanes.clear();
-    for (TimelineTrace& source : traces) {
-        if (!source.trace)
-            continue;
-        Lane lane;
-        lane.renderer = std::make_unique<TimelineRenderer>();
-        lane.renderer->setTrace(source.trace);
-        lane.renderer->setChrome(m_emptyRenderer.chrome());
-        lane.collapsed.assign(source.trace->processes().size(), false);
-        lane.content = contentExtent(*source.trace);
-        lane.layout.setShownProcesses(source.processes);
-        if (traces.size() == 1) {
-            LayoutOptions options;
-            TimelineLayoutSettings::load(*source.trace, options);
-            lane.layout.setOptions(std::move(options));
-        }
-        lane.source = std::move(source);
-        m_lanes.push_back(std::move(lane));
-    }
-    if (m_lanes.size() > 1) {
-        // Several traces: host processes start collapsed, so every trace's GPU streams
-        // fit on screen together; a click (or revealing a slice) expands one.
-        for (Lane& lane : m_lanes) {
-            const auto& processes = lane.source.trace->processes();
-            for (std::size_t p = 0; p < processes.size(); ++p)
-                lane.collapsed[p] = !processes[p].isDevice;
-        }
-    }
-    m_traceCollapsed.assign(m_lanes.size(), false);
-    m_crossLinks.clear();
+    m_lanes.show(std::move(traces));
+    m_crossLinks.setLinks({});
     m_history.clear();
     m_selection = {};
-    m_selectedInstant = kNoIndex;
-    m_hovered = {};
-    m_current = 0;
     m_state.scrollY = 0;
     m_range = {};
-    m_rangeDragging = false;
-    m_groupDrag = kNoIndex;
+    m_input.reset();
     applyGpuMetricTracks(); // rebuilds the layout
     fitAll();
     Q_EMIT traceChanged(trace());
@@ -199,33 +137,48 @@ void TimelineWidget::showTraces(std::vector<TimelineTrace> traces)
     Q_EMIT historyChanged();
 }
 
+TimelineSnapshotCarryOver::View TimelineWidget::snapshotView() const
+{
+    TimelineSnapshotCarryOver::View view;
+    if (m_lanes.size() != 1)
+        return view; // a comparison or the ranks of a run are not live
+    view.trace = m_lanes[0].source.trace;
+    view.options = m_lanes[0].layout.options();
+    view.collapsed = m_lanes[0].collapsed;
+    view.scrollY = m_state.scrollY;
+    view.hasRange = m_range.active();
+    view.range = selectedRange();
+    if (m_selection.slice.trace == 0)
+        view.selected = m_selection.slice.slice;
+    view.history = m_history;
+    return view;
+}
+
+void TimelineWidget::restoreSnapshotView(const TimelineSnapshotCarryOver::View& view)
+{
+    if (!view.trace || m_lanes.size() != 1)
+        return;
+    TimelineLane& lane = m_lanes[0];
+    const TimelineSnapshotCarryOver carry(*view.trace, *lane.source.trace);
+    lane.layout.setOptions(carry.layoutOptions(view.options, lane.layout.options()));
+    carry.carryCollapsed(view.collapsed, lane.collapsed);
+    m_state.scrollY = view.scrollY;
+    rebuildLayout(); // clamps the scroll to the new height
+    if (view.hasRange)
+        setSelectedRange(view.range.start, view.range.end);
+    if (const SliceId found = carry.slice(view.selected); found != kNoSlice)
+        select({0, found}, false);
+    m_history = view.history;
+    carry.remap(m_history);
+    Q_EMIT historyChanged();
+}
+
 void TimelineWidget::setTraceOffsets(const std::vector<TimeNs>& offsets)
 {
     const TimeNs oldPrimary = primaryOffset();
-    for (std::size_t i = 0; i < m_lanes.size() && i < offsets.size(); ++i)
-        m_lanes[i].source.offset = offsets[i];
+    m_lanes.setOffsets(offsets);
     // The primary trace keeps its place on screen; the others move.
     applyScale(TimeScale(m_state.scale.viewStart() + primaryOffset() - oldPrimary, m_state.scale.nsPerPixel()));
-}
-
-TimeExtent TimelineWidget::axisExtent(bool contentOnly) const
-{
-    TimeExtent axis;
-    for (std::size_t i = 0; i < m_lanes.size(); ++i) {
-        const Lane& lane = m_lanes[i];
-        const TimeExtent own =
-            contentOnly ? lane.content : TimeExtent{lane.source.trace->startTime(), lane.source.trace->endTime()};
-        const TimeExtent shifted{own.start + lane.source.offset, own.end + lane.source.offset};
-        axis = i == 0 ? shifted : TimeExtent{std::min(axis.start, shifted.start), std::max(axis.end, shifted.end)};
-    }
-    return axis;
-}
-
-TimeExtent TimelineWidget::navigableExtent() const
-{
-    const TimeExtent content = axisExtent(true);
-    const TimeNs margin = std::max<TimeNs>((content.end - content.start) / 50, 1000);
-    return {content.start - margin, content.end + margin};
 }
 
 TimeScale TimelineWidget::timeScale() const
@@ -233,28 +186,9 @@ TimeScale TimelineWidget::timeScale() const
     return TimeScale(m_state.scale.viewStart() - primaryOffset(), m_state.scale.nsPerPixel());
 }
 
-TimelineViewState TimelineWidget::laneState(std::uint32_t trace) const
-{
-    const Lane& lane = m_lanes[trace];
-    TimelineViewState state = m_state;
-    state.scale = TimeScale(m_state.scale.viewStart() - lane.source.offset, m_state.scale.nsPerPixel());
-    state.scrollY = m_state.scrollY - m_stack.bodyTop(trace);
-    state.selected = m_selection.trace == trace ? m_selection.slice : kNoSlice;
-    state.selectedInstant = m_selection.trace == trace ? m_selectedInstant : kNoIndex;
-    state.hovered = m_hovered.trace == trace ? m_hovered.slice : kNoSlice;
-    state.highlightedNames = lane.highlightedNames.empty() ? nullptr : &lane.highlightedNames;
-    state.hiddenFlowCategories = lane.hiddenFlowCategories.empty() ? nullptr : &lane.hiddenFlowCategories;
-    state.markedSlices = lane.markedSlices.empty() ? nullptr : &lane.markedSlices;
-    state.highlightedSlices = lane.highlightedSlices.empty() ? nullptr : &lane.highlightedSlices;
-    return state;
-}
-
 int TimelineWidget::timeAreaWidth() const { return TimelineRenderer::timeAreaWidth(viewport()->size()); }
 
-double TimelineWidget::viewportXOf(TimeNs t) const
-{
-    return TimelineRenderer::kLabelWidth + m_state.scale.timeToX(t + primaryOffset());
-}
+double TimelineWidget::viewportXOf(TimeNs t) const { return viewportXOf(0, t); }
 
 double TimelineWidget::viewportXOf(std::uint32_t trace, TimeNs t) const
 {
@@ -266,69 +200,36 @@ TimeNs TimelineWidget::timeAtViewportX(double x) const
     return m_state.scale.xToTime(x - TimelineRenderer::kLabelWidth) - primaryOffset();
 }
 
-int TimelineWidget::viewportYOfRow(std::uint32_t row) const { return m_lanes.empty() ? -1 : viewportYOfRow(0, row); }
+int TimelineWidget::viewportYOfRow(std::uint32_t row) const { return viewportYOfRow(0, row); }
 
 int TimelineWidget::viewportYOfRow(std::uint32_t trace, std::uint32_t row) const
 {
-    if (trace >= m_lanes.size() || m_stack.isCollapsed(trace))
-        return -1;
-    const int top = m_lanes[trace].layout.rowTop(row);
-    if (top < 0)
-        return -1;
-    return m_stack.bodyTop(trace) + top - m_state.scrollY + TimelineRenderer::kRulerHeight
-        + m_lanes[trace].layout.metrics().rowHeight / 2;
+    return m_lanes.viewportYOfRow(trace, row, m_state.scrollY);
 }
 
 bool TimelineWidget::isProcessCollapsed(std::uint32_t process) const { return isProcessCollapsed(0, process); }
 
 bool TimelineWidget::isProcessCollapsed(std::uint32_t trace, std::uint32_t process) const
 {
-    return trace < m_lanes.size() && process < m_lanes[trace].collapsed.size() && m_lanes[trace].collapsed[process];
+    return m_lanes.isProcessCollapsed(trace, process);
 }
 
-bool TimelineWidget::isTraceCollapsed(std::uint32_t trace) const
-{
-    return trace < m_traceCollapsed.size() && m_traceCollapsed[trace];
-}
+bool TimelineWidget::isTraceCollapsed(std::uint32_t trace) const { return m_lanes.isTraceCollapsed(trace); }
 
 void TimelineWidget::renderTo(QPainter& painter) { paintFrame(painter); }
 
 void TimelineWidget::rebuildLayout()
 {
-    std::vector<int> heights;
-    for (Lane& lane : m_lanes) {
-        lane.layout.build(*lane.source.trace, lane.collapsed);
-        heights.push_back(lane.layout.totalHeight());
-    }
-    m_stack.build(heights, m_traceCollapsed);
+    m_lanes.relayout();
     updateScrollBars();
     viewport()->update();
 }
 
 void TimelineWidget::updateScrollBars()
 {
-    m_updatingScrollBars = true;
-    const int tracksHeight = TimelineRenderer::tracksAreaHeight(viewport()->size());
-    QScrollBar* v = verticalScrollBar();
-    v->setRange(0, std::max(0, m_stack.totalHeight() - tracksHeight));
-    v->setPageStep(std::max(1, tracksHeight));
-    v->setSingleStep(trackLayout().metrics().rowHeight);
-    m_state.scrollY = std::clamp(m_state.scrollY, 0, v->maximum());
-    v->setValue(m_state.scrollY);
-
-    QScrollBar* h = horizontalScrollBar();
-    if (!m_lanes.empty() && axisEnd() > axisStart()) {
-        const double span = double(axisEnd() - axisStart());
-        const double visible = m_state.scale.nsPerPixel() * timeAreaWidth();
-        const int page = std::clamp(int(visible / span * kScrollSteps), 1, kScrollSteps);
-        h->setRange(0, kScrollSteps - page);
-        h->setPageStep(page);
-        h->setSingleStep(std::max(1, page / 10));
-        h->setValue(int(double(m_state.scale.viewStart() - axisStart()) / span * kScrollSteps));
-    } else {
-        h->setRange(0, 0);
-    }
-    m_updatingScrollBars = false;
+    const TimeExtent extent = m_lanes.empty() ? TimeExtent{} : m_lanes.navigableExtent();
+    m_scrollBars.show(m_state, extent, timeAreaWidth(), m_lanes.stack().totalHeight(),
+                      TimelineRenderer::tracksAreaHeight(viewport()->size()), trackLayout().metrics().rowHeight);
 }
 
 void TimelineWidget::emitVisibleRange()
@@ -339,13 +240,11 @@ void TimelineWidget::emitVisibleRange()
 
 void TimelineWidget::scrollContentsBy(int, int)
 {
-    if (m_updatingScrollBars)
+    if (m_scrollBars.updating())
         return;
     m_state.scrollY = verticalScrollBar()->value();
     if (!m_lanes.empty() && axisEnd() > axisStart()) {
-        const double span = double(axisEnd() - axisStart());
-        const TimeNs start =
-            axisStart() + TimeNs(std::llround(double(horizontalScrollBar()->value()) / kScrollSteps * span));
+        const TimeNs start = m_scrollBars.viewStart(m_lanes.navigableExtent());
         if (start != m_state.scale.viewStart()) {
             m_state.scale = TimeScale(start, m_state.scale.nsPerPixel());
             emitVisibleRange();
@@ -389,30 +288,31 @@ void TimelineWidget::fitAll()
 {
     if (m_lanes.empty())
         return;
-    const TimeExtent content = axisExtent(true);
+    const TimeExtent content = m_lanes.axisExtent(true);
     setAxisRange(content.start, content.end);
 }
 
 void TimelineWidget::fitSelection()
 {
-    if (!m_selection.valid())
+    const TraceSlice selected = m_selection.slice;
+    if (!selected.valid())
         return;
-    const Trace& trace = *m_lanes[m_selection.trace].source.trace;
-    const TimeNs start = trace.slices().start[m_selection.slice] + traceOffset(m_selection.trace);
-    const TimeNs dur = std::max<TimeNs>(trace.slices().duration[m_selection.slice], 1);
+    const SliceTable& slices = traceAt(selected.trace)->slices();
+    const TimeNs start = slices.start[selected.slice] + traceOffset(selected.trace);
+    const TimeNs dur = std::max<TimeNs>(slices.duration[selected.slice], 1);
     // A margin on both sides keeps the neighbours in sight.
     setAxisRange(start - dur / 10, start + dur + dur / 10);
 }
 
 void TimelineWidget::select(TraceSlice slice, bool recordHistory)
 {
-    m_selection = slice;
-    m_selectedInstant = kNoIndex;
+    m_selection.slice = slice;
+    m_selection.instant = kNoIndex;
     if (recordHistory)
         m_history.visit(slice);
-    if (slice.valid() && slice.trace != m_current) {
-        m_current = slice.trace;
-        Q_EMIT currentTraceChanged(m_current, traceAt(m_current));
+    if (slice.valid() && slice.trace != m_selection.current) {
+        m_selection.current = slice.trace;
+        Q_EMIT currentTraceChanged(slice.trace, traceAt(slice.trace));
     }
     viewport()->update();
     Q_EMIT selectionChanged(slice.slice);
@@ -422,13 +322,25 @@ void TimelineWidget::select(TraceSlice slice, bool recordHistory)
 
 void TimelineWidget::clearSelection()
 {
-    if (m_selection.valid() || m_selectedInstant != kNoIndex)
-        select({m_current, kNoSlice}, false);
+    if (m_selection.slice.valid() || m_selection.instant != kNoIndex)
+        select({m_selection.current, kNoSlice}, false);
+}
+
+void TimelineWidget::selectInstant(std::uint32_t instant) { selectInstant(m_selection.current, instant); }
+
+void TimelineWidget::selectInstant(std::uint32_t trace, std::uint32_t instant)
+{
+    if (trace >= m_lanes.size() || instant >= traceAt(trace)->instants().size())
+        return;
+    select({trace, kNoSlice}, false); // Details first clears, then shows the instant
+    m_selection.instant = instant;
+    viewport()->update();
+    Q_EMIT instantSelected(instant);
 }
 
 void TimelineWidget::ensureVisible(TraceSlice target)
 {
-    const SliceTable& slices = m_lanes[target.trace].source.trace->slices();
+    const SliceTable& slices = traceAt(target.trace)->slices();
     const TimeNs offset = traceOffset(target.trace);
     const int width = timeAreaWidth();
     TimeScale scale = m_state.scale;
@@ -453,7 +365,7 @@ void TimelineWidget::ensureVisible(TraceSlice target)
 
     const TrackLayout& layout = m_lanes[target.trace].layout;
     const int rowTop = layout.rowTop(slices.row[target.slice]);
-    const int top = rowTop < 0 ? -1 : m_stack.bodyTop(target.trace) + rowTop;
+    const int top = rowTop < 0 ? -1 : m_lanes.stack().bodyTop(target.trace) + rowTop;
     const int tracksHeight = TimelineRenderer::tracksAreaHeight(viewport()->size());
     const int rowHeight = layout.metrics().rowHeight;
     if (top >= 0 && (top < m_state.scrollY || top + rowHeight > m_state.scrollY + tracksHeight)) {
@@ -463,15 +375,15 @@ void TimelineWidget::ensureVisible(TraceSlice target)
     viewport()->update();
 }
 
-void TimelineWidget::revealSlice(SliceId slice) { reveal({m_current, slice}, true); }
+void TimelineWidget::revealSlice(SliceId slice) { reveal({m_selection.current, slice}, true); }
 
 void TimelineWidget::revealTraceSlice(TraceSlice slice) { reveal(slice, true); }
 
 void TimelineWidget::reveal(TraceSlice target, bool recordHistory)
 {
-    if (target.trace >= m_lanes.size() || target.slice >= m_lanes[target.trace].source.trace->slices().size())
+    if (target.trace >= m_lanes.size() || target.slice >= traceAt(target.trace)->slices().size())
         return;
-    const Trace& trace = *m_lanes[target.trace].source.trace;
+    const Trace& trace = *traceAt(target.trace);
     const std::uint32_t process = trace.tracks()[trace.trackOf(target.slice)].process;
     if (isTraceCollapsed(target.trace))
         setTraceCollapsed(target.trace, false);
@@ -485,24 +397,20 @@ void TimelineWidget::reveal(TraceSlice target, bool recordHistory)
 
 void TimelineWidget::followFlow(bool incoming)
 {
-    if (!m_selection.valid())
+    const TraceSlice from = m_selection.slice;
+    if (!from.valid())
         return;
-    const Lane& lane = m_lanes[m_selection.trace];
+    const TimelineLane& lane = m_lanes[from.trace];
     const Trace& trace = *lane.source.trace;
-    for (const FlowLink& link : flowLinksOf(trace, m_selection.slice)) {
+    for (const FlowLink& link : flowLinksOf(trace, from.slice)) {
         const StringId category = trace.flows()[link.flow].category;
-        const auto& hidden = lane.hiddenFlowCategories;
-        if (link.incoming == incoming && !(category < hidden.size() && hidden[category])) {
-            revealTraceSlice({m_selection.trace, link.other});
+        if (link.incoming == incoming && !lane.highlights.isFlowCategoryHidden(category)) {
+            revealTraceSlice({from.trace, link.other});
             return;
         }
     }
-    for (const CrossTraceLink& link : m_crossLinks) {
-        if ((incoming ? link.to : link.from) == m_selection) {
-            revealTraceSlice(incoming ? link.from : link.to);
-            return;
-        }
-    }
+    if (const TraceSlice other = m_crossLinks.follow(from, incoming); other.valid())
+        revealTraceSlice(other);
 }
 
 void TimelineWidget::followIncomingFlow() { followFlow(true); }
@@ -520,21 +428,50 @@ void TimelineWidget::setProcessCollapsed(std::uint32_t process, bool collapsed)
 
 void TimelineWidget::setProcessCollapsed(std::uint32_t trace, std::uint32_t process, bool collapsed)
 {
-    if (trace >= m_lanes.size())
-        return;
-    std::vector<bool>& flags = m_lanes[trace].collapsed;
-    if (process >= flags.size() || flags[process] == collapsed)
-        return;
-    flags[process] = collapsed;
-    rebuildLayout();
+    if (m_lanes.setProcessCollapsed(trace, process, collapsed))
+        rebuildLayout();
 }
 
 void TimelineWidget::setTraceCollapsed(std::uint32_t trace, bool collapsed)
 {
-    if (trace >= m_traceCollapsed.size() || m_traceCollapsed[trace] == collapsed)
-        return;
-    m_traceCollapsed[trace] = collapsed;
-    rebuildLayout();
+    if (m_lanes.setTraceCollapsed(trace, collapsed))
+        rebuildLayout();
+}
+
+TimelineLanes::Hit TimelineWidget::hitAt(const QPoint& pos) const
+{
+    return m_lanes.hitAt(pos, viewport()->size(), m_state, m_selection);
+}
+
+void TimelineWidget::paintFrame(QPainter& painter)
+{
+    const QSize size = viewport()->size();
+    m_crossLinks.resetDrawn();
+    m_lanes.paint(painter, size, m_state, m_selection, [&](QPainter& p) {
+        const QRect timeArea(TimelineRenderer::kLabelWidth, TimelineRenderer::kRulerHeight, timeAreaWidth(),
+                             TimelineRenderer::tracksAreaHeight(size));
+        m_crossLinks.paint(p, timeArea, m_selection.slice, [&](TraceSlice end, bool* inside) {
+            return m_lanes.anchorOf(end, size, m_state, m_selection, inside);
+        });
+    });
+    m_lanes.paintShadedRanges(painter, size, m_state.scale);
+    if (!m_lanes.empty()) {
+        const TimeNs origin = trace()->startTime() + primaryOffset(); // the ruler's ticks count from it
+        m_range.paint(painter, size, m_state.scale, origin, m_state.cursorX, palette());
+        m_marks.paint(painter, marksArea(), TimelineRenderer::kRulerHeight,
+                      [this](TimeNs t) { return viewportXOf(t); });
+    }
+}
+
+void TimelineWidget::setMarks(std::vector<notes::Mark> marks)
+{
+    m_marks.setMarks(std::move(marks));
+    viewport()->update();
+}
+
+QRect TimelineWidget::marksArea() const
+{
+    return QRect(TimelineRenderer::kLabelWidth, 0, timeAreaWidth(), viewport()->height());
 }
 
 void TimelineWidget::paintEvent(QPaintEvent*)
@@ -564,178 +501,304 @@ bool TimelineWidget::viewportEvent(QEvent* event)
     return QAbstractScrollArea::viewportEvent(event);
 }
 
-// Wheel: over the tracks it zooms at the cursor (like Tracy and hotspot); over the
-// label column, or with Shift, it scrolls vertically; a horizontal wheel pans; Ctrl
-// always zooms.
 void TimelineWidget::wheelEvent(QWheelEvent* event)
 {
-    const QPoint delta = event->angleDelta();
-    const QPointF pos = event->position();
-    const bool zoom = event->modifiers() & Qt::ControlModifier
-        || (!(event->modifiers() & Qt::ShiftModifier) && pos.x() >= TimelineRenderer::kLabelWidth);
-    if (delta.x() != 0 && delta.y() == 0) {
-        panBy(-delta.x() / 120.0 * timeAreaWidth() * 0.1);
-    } else if (zoom && delta.y() != 0) {
-        zoomAt(pos.x(), std::pow(kZoomStep, -delta.y() / 120.0));
-    } else {
+    if (!m_input.wheel(event))
         QAbstractScrollArea::wheelEvent(event);
-        return;
-    }
-    event->accept();
 }
 
 void TimelineWidget::mousePressEvent(QMouseEvent* event)
 {
-    if (startsRangeDrag(event)) {
-        m_rangeDragging = true;
-        m_rangeAnchor = m_state.scale.xToTime(event->position().x() - TimelineRenderer::kLabelWidth);
-        event->accept();
-        return;
-    }
-    if (event->button() == Qt::LeftButton) {
-        m_pressPos = event->position().toPoint();
-        m_lastDragPos = m_pressPos;
-        m_dragging = false;
-        const LaneHit at = hitAt(m_pressPos);
-        const bool header = at.trace == 0 && at.hit.kind == TimelineHit::Kind::ProcessHeader
-            && at.hit.process != kPinnedGroup && at.hit.process != kNoIndex;
-        m_groupDrag = header && m_pressPos.x() < TimelineRenderer::kLabelWidth ? at.hit.process : kNoIndex;
-    }
-    QAbstractScrollArea::mousePressEvent(event);
+    if (!m_input.press(event))
+        QAbstractScrollArea::mousePressEvent(event);
 }
 
-void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
-{
-    const QPoint pos = event->position().toPoint();
-    if (m_rangeDragging) {
-        dragRangeTo(pos.x());
-    } else if (event->buttons() & Qt::LeftButton) {
-        if (!m_dragging && (pos - m_pressPos).manhattanLength() > kDragThreshold)
-            m_dragging = true;
-        if (m_dragging && m_groupDrag != kNoIndex) {
-            viewport()->setCursor(Qt::ClosedHandCursor);
-        } else if (m_dragging) {
-            const QPoint d = pos - m_lastDragPos;
-            m_lastDragPos = pos;
-            if (d.x() != 0)
-                panBy(-d.x());
-            if (d.y() != 0)
-                verticalScrollBar()->setValue(verticalScrollBar()->value() - d.y());
-        }
-    }
-    m_state.cursorX = pos.x() >= TimelineRenderer::kLabelWidth ? pos.x() - TimelineRenderer::kLabelWidth : -1;
-    if (!m_dragging) {
-        const LaneHit at = hitAt(pos);
-        m_hovered = at.hit.kind == TimelineHit::Kind::Slice ? TraceSlice{at.trace, at.hit.slice} : TraceSlice{};
-    }
-    viewport()->update();
-}
+void TimelineWidget::mouseMoveEvent(QMouseEvent* event) { m_input.move(event); }
 
-void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
-{
-    if (m_rangeDragging && event->button() == Qt::LeftButton) {
-        dragRangeTo(event->position().x());
-        finishRangeDrag();
-        return;
-    }
-    if (event->button() == Qt::LeftButton && m_dragging && m_groupDrag != kNoIndex) {
-        // Dropped on a group: the dragged one goes before it.
-        const LaneHit at = hitAt(event->position().toPoint());
-        const int contentY = int(event->position().y()) - TimelineRenderer::kRulerHeight + m_state.scrollY;
-        const LayoutItem* item = at.trace == 0 ? trackLayout().itemAt(contentY) : nullptr;
-        viewport()->unsetCursor();
-        if (item && item->group != kPinnedGroup)
-            moveGroup(std::exchange(m_groupDrag, kNoIndex), item->group);
-    }
-    m_groupDrag = kNoIndex;
-    if (event->button() != Qt::LeftButton || m_dragging || m_lanes.empty()) {
-        m_dragging = false;
-        return;
-    }
-    const LaneHit at = hitAt(event->position().toPoint());
-    if (at.header) {
-        setTraceCollapsed(at.trace, !isTraceCollapsed(at.trace));
-        return;
-    }
-    const TimelineHit& hit = at.hit;
-    switch (hit.kind) {
-    case TimelineHit::Kind::ProcessHeader:
-        setProcessCollapsed(at.trace, hit.process, !isProcessCollapsed(at.trace, hit.process));
-        break;
-    case TimelineHit::Kind::Slice: select({at.trace, hit.slice}, true); break;
-    case TimelineHit::Kind::Instant: selectInstant(at.trace, hit.instant); break;
-    case TimelineHit::Kind::Folded: {
-        // Too small to pick one: zoom in on the run instead.
-        const SliceTable& slices = m_lanes[at.trace].source.trace->slices();
-        const SliceId last = hit.slice + hit.count - 1;
-        const TimeNs offset = traceOffset(at.trace);
-        setAxisRange(slices.start[hit.slice] + offset, slices.end(last) + offset);
-        break;
-    }
-    case TimelineHit::Kind::Label:
-        if (hit.item == LayoutItem::Kind::Counter || hit.item == LayoutItem::Kind::Metric)
-            togglePlotTrack(at.trace, hit);
-        else
-            clearSelection();
-        break;
-    case TimelineHit::Kind::Counter:
-    case TimelineHit::Kind::Metric:
-        clearSelection();
-        if (at.trace == 0)
-            Q_EMIT plotTimeClicked(timeAtViewportX(event->position().x()));
-        break;
-    case TimelineHit::Kind::None: clearSelection(); break;
-    }
-}
+void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) { m_input.release(event); }
 
 void TimelineWidget::leaveEvent(QEvent* event)
 {
-    m_state.cursorX = -1;
-    m_hovered = {};
-    viewport()->update();
+    m_input.leave();
     QAbstractScrollArea::leaveEvent(event);
 }
 
-// Keys as in Perfetto and chrome://tracing.
 void TimelineWidget::keyPressEvent(QKeyEvent* event)
 {
-    const double centre = m_state.cursorX >= 0 ? TimelineRenderer::kLabelWidth + m_state.cursorX
-                                               : TimelineRenderer::kLabelWidth + timeAreaWidth() / 2.0;
-    const bool alt = event->modifiers() & Qt::AltModifier;
-    switch (event->key()) {
-    case Qt::Key_W: zoomAt(centre, 1.0 / kZoomStep); break;
-    case Qt::Key_S: zoomAt(centre, kZoomStep); break;
-    case Qt::Key_A: panBy(-timeAreaWidth() * kPanFraction); break;
-    case Qt::Key_D: panBy(timeAreaWidth() * kPanFraction); break;
-    case Qt::Key_F:
-        if (m_range.active)
-            zoomToSelectedRange();
-        else
-            fitSelection();
-        break;
-    case Qt::Key_0:
-    case Qt::Key_Home: fitAll(); break;
-    case Qt::Key_Escape:
-        if (m_range.active)
-            clearSelectedRange();
-        else
-            clearSelection();
-        break;
-    case Qt::Key_BracketLeft: followIncomingFlow(); break;
-    case Qt::Key_BracketRight: followOutgoingFlow(); break;
-    case Qt::Key_Left:
-        if (!alt)
-            return QAbstractScrollArea::keyPressEvent(event);
-        goBack();
-        break;
-    case Qt::Key_Right:
-        if (!alt)
-            return QAbstractScrollArea::keyPressEvent(event);
-        goForward();
-        break;
-    default: QAbstractScrollArea::keyPressEvent(event); return;
+    if (!m_input.key(event))
+        QAbstractScrollArea::keyPressEvent(event);
+}
+
+void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
+{
+    if (!TimelineContextMenu::exec(*this, hitAt(event->pos()), event->pos(), event->globalPos()))
+        QAbstractScrollArea::contextMenuEvent(event);
+}
+
+QString TimelineWidget::toolTipTextAt(const QPoint& pos) const
+{
+    const int mark =
+        m_marks.markAt(pos, marksArea(), TimelineRenderer::kRulerHeight, [this](TimeNs t) { return viewportXOf(t); });
+    if (mark >= 0)
+        return QString::fromStdString(m_marks.marks()[std::size_t(mark)].note).toHtmlEscaped();
+    return TimelineToolTip::textAt(m_lanes, hitAt(pos), pos, viewport()->size(), m_state, m_selection);
+}
+
+void TimelineWidget::showToolTip(const QPoint& pos, const QPoint& globalPos)
+{
+    const QString text = toolTipTextAt(pos);
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(globalPos, text, viewport());
+}
+
+// Range selection (TimelineRangeSelection), in the primary trace's time.
+
+TimeExtent TimelineWidget::selectedRange() const
+{
+    return {m_range.start() - primaryOffset(), m_range.end() - primaryOffset()};
+}
+
+TimeExtent TimelineWidget::focusRange() const
+{
+    if (m_range.active())
+        return selectedRange();
+    const TimeScale scale = timeScale();
+    return {scale.viewStart(), scale.viewEnd(timeAreaWidth())};
+}
+
+void TimelineWidget::setSelectedRange(TimeNs start, TimeNs end)
+{
+    if (end < start)
+        std::swap(start, end);
+    if (m_lanes.empty() || end == start)
+        return clearSelectedRange();
+    m_range.set(start + primaryOffset(), end + primaryOffset());
+    viewport()->update();
+    Q_EMIT rangeSelected(start, end);
+}
+
+void TimelineWidget::clearSelectedRange()
+{
+    if (!m_range.clear())
+        return;
+    viewport()->update();
+    Q_EMIT rangeCleared();
+}
+
+void TimelineWidget::zoomToSelectedRange()
+{
+    if (m_range.active())
+        setAxisRange(m_range.start(), m_range.end());
+}
+
+void TimelineWidget::finishRangeDrag()
+{
+    viewport()->update();
+    if (m_range.finishDrag(m_state.scale.nsPerPixel()))
+        Q_EMIT rangeSelected(m_range.start() - primaryOffset(), m_range.end() - primaryOffset());
+    else
+        Q_EMIT rangeCleared();
+}
+
+// Highlights and toggles (TimelineHighlightSet per trace, CrossTraceLinks).
+
+void TimelineWidget::setShowAllFlows(bool show)
+{
+    m_state.allFlowsInView = show;
+    viewport()->update();
+}
+
+void TimelineWidget::setFlowCategoryVisible(StringId category, bool visible)
+{
+    if (m_lanes.empty())
+        return;
+    const std::string_view name = trace()->str(category);
+    for (TimelineLane& lane : m_lanes) {
+        for (const FlowCategoryStats& stats : lane.source.trace->flowStats()) {
+            if (lane.source.trace->str(stats.category) == name)
+                lane.highlights.setFlowCategoryHidden(stats.category, !visible);
+        }
     }
-    event->accept();
+    viewport()->update();
+}
+
+void TimelineWidget::setHighlightedNames(std::vector<bool> names)
+{
+    for (std::uint32_t i = 0; i < m_lanes.size(); ++i) {
+        if (i != m_selection.current)
+            m_lanes[i].highlights.setNames({});
+    }
+    setHighlightedNames(m_selection.current, std::move(names));
+}
+
+void TimelineWidget::setHighlightedNames(std::uint32_t trace, std::vector<bool> names)
+{
+    if (trace >= m_lanes.size())
+        return;
+    m_lanes[trace].highlights.setNames(std::move(names));
+    viewport()->update();
+}
+
+void TimelineWidget::clearHighlights()
+{
+    for (TimelineLane& lane : m_lanes)
+        lane.highlights.clear();
+    viewport()->update();
+}
+
+void TimelineWidget::setSearchSliceMatches(const std::vector<SliceId>& slices)
+{
+    if (m_selection.current >= m_lanes.size())
+        return;
+    m_lanes[m_selection.current].highlights.setSlices(slices);
+    viewport()->update();
+}
+
+void TimelineWidget::setMarkedSlices(std::uint32_t trace, std::vector<SliceId> slices)
+{
+    if (trace >= m_lanes.size())
+        return;
+    m_lanes[trace].highlights.setMarked(std::move(slices));
+    viewport()->update();
+}
+
+void TimelineWidget::setShadedRanges(std::uint32_t trace, std::vector<TimeExtent> ranges)
+{
+    for (TimelineLane& lane : m_lanes)
+        lane.highlights.setShadedRanges({});
+    if (trace < m_lanes.size())
+        m_lanes[trace].highlights.setShadedRanges(std::move(ranges));
+    viewport()->update();
+}
+
+const std::vector<TimeExtent>& TimelineWidget::shadedRanges(std::uint32_t trace) const
+{
+    static const std::vector<TimeExtent> none;
+    return trace < m_lanes.size() ? m_lanes[trace].highlights.shadedRanges() : none;
+}
+
+void TimelineWidget::setCrossLinks(std::vector<CrossTraceLink> links)
+{
+    m_crossLinks.setLinks(std::move(links));
+    viewport()->update();
+}
+
+void TimelineWidget::setShowAllCrossLinks(bool show)
+{
+    m_crossLinks.setShowAll(show);
+    viewport()->update();
+}
+
+const std::vector<SliceId>& TimelineWidget::highlightedSlices() const { return highlightedSlices(0); }
+
+const std::vector<SliceId>& TimelineWidget::highlightedSlices(std::uint32_t trace) const
+{
+    static const std::vector<SliceId> none;
+    return trace < m_lanes.size() ? m_lanes[trace].highlights.slices() : none;
+}
+
+void TimelineWidget::setHighlightedSlices(std::vector<SliceId> slices) { setHighlightedSlices(0, std::move(slices)); }
+
+void TimelineWidget::setHighlightedSlices(std::uint32_t trace, std::vector<SliceId> slices)
+{
+    if (trace >= m_lanes.size())
+        return;
+    for (TimelineLane& lane : m_lanes)
+        lane.highlights.setSlices({});
+    m_lanes[trace].highlights.setSlices(std::move(slices));
+    viewport()->update();
+}
+
+void TimelineWidget::setStepRules(facts::StepRules rules)
+{
+    if (rules == m_stepRules)
+        return;
+    m_stepRules = std::move(rules);
+    Q_EMIT stepRulesChanged(m_stepRules);
+}
+
+// The track layout of the primary trace (TimelineTrackEditor) and the GPU metric tracks of
+// every trace (TimelineGpuReports).
+
+bool TimelineWidget::isPythonLaneFolded(std::uint32_t track) const
+{
+    return TimelineTrackEditor::isPythonLaneFolded(trackLayout(), track);
+}
+
+void TimelineWidget::setTrackPinned(std::uint32_t track, bool pinned)
+{
+    if (TimelineTrackEditor(m_lanes, 0).setTrackPinned(track, pinned))
+        rebuildLayout();
+}
+
+void TimelineWidget::setGpuFirst(bool first)
+{
+    if (TimelineTrackEditor(m_lanes, 0).setGpuFirst(first))
+        rebuildLayout();
+}
+
+void TimelineWidget::setPythonLaneFolded(std::uint32_t track, bool folded, bool remember)
+{
+    if (TimelineTrackEditor(m_lanes, 0).setPythonLaneFolded(track, folded, remember))
+        rebuildLayout();
+}
+
+void TimelineWidget::setCounterTrackCollapsed(std::uint32_t counter, bool collapsed)
+{
+    if (TimelineTrackEditor(m_lanes, 0).setPlotTrackCollapsed(LayoutItem::Kind::Counter, kNoIndex, counter, collapsed))
+        rebuildLayout();
+}
+
+void TimelineWidget::setMetricTrackCollapsed(std::uint32_t process, std::uint32_t metric, bool collapsed)
+{
+    if (TimelineTrackEditor(m_lanes, 0).setPlotTrackCollapsed(LayoutItem::Kind::Metric, process, metric, collapsed))
+        rebuildLayout();
+}
+
+void TimelineWidget::togglePlotTrack(std::uint32_t trace, const TimelineHit& label)
+{
+    if (TimelineTrackEditor(m_lanes, trace).togglePlotTrack(label))
+        rebuildLayout();
+}
+
+void TimelineWidget::moveGroup(std::uint32_t process, std::uint32_t before)
+{
+    if (TimelineTrackEditor(m_lanes, 0).moveGroup(process, before))
+        rebuildLayout();
+}
+
+void TimelineWidget::resetTrackLayout()
+{
+    if (TimelineTrackEditor(m_lanes, 0).reset())
+        rebuildLayout();
+}
+
+void TimelineWidget::setViewLayout(const LayoutOptions& options)
+{
+    if (TimelineTrackEditor(m_lanes, 0).applyView(options))
+        rebuildLayout();
+}
+
+void TimelineWidget::setGpuReport(std::shared_ptr<const gpu::GpuReport> report)
+{
+    m_gpuReports.add(std::move(report));
+    applyGpuMetricTracks();
+}
+
+void TimelineWidget::setGpuMetricTracksShown(bool shown)
+{
+    if (m_gpuReports.shown() == shown)
+        return;
+    m_gpuReports.setShown(shown);
+    applyGpuMetricTracks();
+}
+
+void TimelineWidget::applyGpuMetricTracks()
+{
+    m_gpuReports.applyTo(m_lanes);
+    rebuildLayout();
 }
 
 } // namespace ks

@@ -12,10 +12,10 @@
 //   - Shift+drag on the tracks or a drag on the ruler selects a time range (F zooms to it,
 //     Esc clears it): rangeSelected(start, end) / rangeCleared() report it, and
 //     focusRange() is that range when there is one, else the visible range;
-//   - the user's steps (timelinesteps.cpp): a slice's context menu chooses its name (or a
+//   - the user's steps (TimelineContextMenu): a slice's context menu chooses its name (or a
 //     pattern, through stepsDialogRequested) as the steps of traces without ProfilerStep;
 //     stepRulesChanged() tells the analyses, which build their facts with stepRules();
-//   - the track layout (timelinetracks.cpp): pinned tracks, GPU first, folded Python lanes
+//   - the track layout (TimelineLayoutSettings): pinned tracks, GPU first, folded Python lanes
 //     and groups dragged by their header, from the label column's context menu, kept per
 //     trace kind in QSettings; GPU metric tracks in each GPU's group after setGpuReport().
 // Several traces (a comparison, the ranks of a run) share one time axis: setTraces()
@@ -23,13 +23,28 @@
 // single-trace API above then speaks about the primary trace (index 0: its times, its
 // tracks); selections, history and highlights are per trace (TraceSlice), and
 // cross-trace links (matched collectives) are drawn on selection or all on a toggle.
+// The widget is the thin QAbstractScrollArea that owns the parts: TimelineLanes (the traces,
+// their layouts and frame), TimelineInput (mouse and keys), TimelineScrollBars,
+// TimelineRangeSelection, CrossTraceLinks, TimelineGpuReports, TimelineTrackEditor,
+// TimelineToolTip, TimelineContextMenu and TimelineSnapshotCarryOver; it keeps the view
+// (scale and scroll), the selection and Back/Forward, and speaks for the parts through its
+// slots and signals.
 // Everything here runs on the GUI thread; the traces are immutable and shared read-only.
 #include "core/facts/stepfinder.h"
 #include "core/timeline/contentextent.h"
 #include "core/timeline/navigationhistory.h"
 #include "core/timeline/tracklayout.h"
+#include "widgets/crosstracelinks.h"
+#include "widgets/timelinegpureports.h"
+#include "widgets/timelineinput.h"
+#include "widgets/timelinelanes.h"
 #include "widgets/timelinemarks.h"
+#include "widgets/timelinerangeselection.h"
 #include "widgets/timelinerenderer.h"
+#include "widgets/timelinescrollbars.h"
+#include "widgets/timelineselection.h"
+#include "widgets/timelinesnapshotcarryover.h"
+#include "widgets/timelinetrace.h"
 
 #include <QAbstractScrollArea>
 
@@ -38,19 +53,6 @@
 #include <vector>
 
 namespace ks {
-
-struct TimelineTrace {
-    std::shared_ptr<const Trace> trace;
-    TimeNs offset = 0; // added to the trace's times on the shared axis
-    QString title; // its group header ("Rank 0 · host", "BASE · file")
-    std::vector<std::uint32_t> processes; // shown processes (one GPU of a merged file); empty: all
-};
-
-// A link between slices of two traces (the same collective on two ranks).
-struct CrossTraceLink {
-    TraceSlice from;
-    TraceSlice to;
-};
 
 class TimelineWidget : public QAbstractScrollArea {
     Q_OBJECT
@@ -64,13 +66,13 @@ public:
     // Like setTrace(), for a newer snapshot of the trace shown (a live recording): its GPU
     // metric tracks keep plotting the previous snapshot's report until setGpuReport() brings
     // this one's, so they neither vanish nor come back (nor the scroll bar) with each snapshot;
-    // the user's view carries over (timelinesnapshot.cpp): the vertical scroll, collapsed
+    // the user's view carries over (TimelineSnapshotCarryOver): the vertical scroll, collapsed
     // groups and the track layout, the selected time range and the selected slice, found
     // again by its track, start and name (none if the snapshot lacks it).
     void setNewerSnapshot(std::shared_ptr<const Trace> trace);
     // The trace shown came by setNewerSnapshot() (analyses of it let the previous one finish).
     bool showsNewerSnapshot() const { return m_showsNewerSnapshot; }
-    std::uint32_t traceCount() const { return std::uint32_t(m_lanes.size()); }
+    std::uint32_t traceCount() const { return m_lanes.size(); }
     std::shared_ptr<const Trace> traceAt(std::uint32_t index) const;
     TimeNs traceOffset(std::uint32_t index) const;
     // Its group header ("Rank 1 · host", "NEW · file"); empty for a lone trace.
@@ -81,18 +83,18 @@ public:
     // Moves traces on the axis (a new alignment) keeping the view where it is.
     void setTraceOffsets(const std::vector<TimeNs>& offsets);
     // The trace of the last selection (0 at first): Details, search and revealSlice() act on it.
-    std::uint32_t currentTrace() const { return m_current; }
+    std::uint32_t currentTrace() const { return m_selection.current; }
 
-    SliceId selectedSlice() const { return m_selection.slice; }
+    SliceId selectedSlice() const { return m_selection.slice.slice; }
     // The selected thread instant of the current trace, or kNoIndex.
-    std::uint32_t selectedInstant() const { return m_selectedInstant; }
-    TraceSlice selection() const { return m_selection; }
+    std::uint32_t selectedInstant() const { return m_selection.instant; }
+    TraceSlice selection() const { return m_selection.slice; }
     // The view in the primary trace's time.
     TimeScale timeScale() const;
     int scrollY() const { return m_state.scrollY; }
     const TrackLayout& trackLayout() const;
     const TrackLayout& trackLayout(std::uint32_t trace) const { return m_lanes[trace].layout; }
-    const StackedTraceLayout& stackedLayout() const { return m_stack; }
+    const StackedTraceLayout& stackedLayout() const { return m_lanes.stack(); }
     int timeAreaWidth() const;
     // Viewport x of a time / the time at a viewport x (the label column is on the left),
     // in the primary trace's time or in a given trace's.
@@ -112,12 +114,12 @@ public:
     bool showsAllFlows() const { return m_state.allFlowsInView; }
     bool canGoBack() const { return m_history.canGoBack(); }
     bool canGoForward() const { return m_history.canGoForward(); }
-    const std::vector<CrossTraceLink>& crossLinks() const { return m_crossLinks; }
+    const std::vector<CrossTraceLink>& crossLinks() const { return m_crossLinks.links(); }
     // The cross-trace links drawn in the last frame (tests).
-    std::size_t crossLinksDrawn() const { return m_crossLinksDrawn; }
+    std::size_t crossLinksDrawn() const { return m_crossLinks.drawn(); }
     // Names highlighted in a trace (by its StringIds); empty: none.
-    const std::vector<bool>& highlightedNames(std::uint32_t trace) const { return m_lanes[trace].highlightedNames; }
-    const std::vector<SliceId>& markedSlices(std::uint32_t trace) const { return m_lanes[trace].markedSlices; }
+    const std::vector<bool>& highlightedNames(std::uint32_t trace) const { return m_lanes[trace].highlights.names(); }
+    const std::vector<SliceId>& markedSlices(std::uint32_t trace) const { return m_lanes[trace].highlights.marked(); }
     bool isTrackPinned(std::uint32_t track) const { return trackLayout().isPinned(track); }
     bool gpuFirst() const { return trackLayout().options().gpuFirst; }
     bool isPythonLaneFolded(std::uint32_t track) const;
@@ -127,14 +129,14 @@ public:
     {
         return trackLayout().isMetricCollapsed(process, metric);
     }
-    bool showsGpuMetricTracks() const { return m_gpuMetricTracks; }
+    bool showsGpuMetricTracks() const { return m_gpuReports.shown(); }
     // The user's choice of steps for the primary trace (facts::StepRules; empty: none).
     const facts::StepRules& stepRules() const { return m_stepRules; }
     // What the tooltip shows at a viewport point (a slice, a counter's or GPU metric's
     // value); empty where there is nothing.
     QString toolTipTextAt(const QPoint& pos) const;
     // The selected time range in the primary trace's time (start < end), if any.
-    bool hasSelectedRange() const { return m_range.active; }
+    bool hasSelectedRange() const { return m_range.active(); }
     TimeExtent selectedRange() const;
     // What range-following panels show: the selected range, else the visible range.
     TimeExtent focusRange() const;
@@ -191,7 +193,7 @@ public Q_SLOTS:
     void setShadedRanges(std::uint32_t trace, std::vector<ks::TimeExtent> ranges);
     void setCrossLinks(std::vector<ks::CrossTraceLink> links);
     void setShowAllCrossLinks(bool show);
-    // Track layout of the primary trace (timelinetracks.cpp).
+    // Track layout of the primary trace.
     void setTrackPinned(std::uint32_t track, bool pinned);
     void setGpuFirst(bool first);
     // `remember` false: only for this view (a slice revealed inside the folded lane).
@@ -210,7 +212,7 @@ public Q_SLOTS:
     void setGpuReport(std::shared_ptr<const ks::gpu::GpuReport> report);
     // Off: no GPU metric tracks (the separate overlay block shows them instead).
     void setGpuMetricTracksShown(bool shown);
-    // The user's steps (timelinesteps.cpp); stepRulesChanged() when they differ.
+    // The user's steps; stepRulesChanged() when they differ.
     void setStepRules(ks::facts::StepRules rules);
     // In the primary trace's time.
     void setSelectedRange(ks::TimeNs start, ks::TimeNs end);
@@ -252,121 +254,49 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    struct Lane {
-        TimelineTrace source;
-        std::unique_ptr<TimelineRenderer> renderer;
-        TrackLayout layout;
-        TimeExtent content; // what Fit All shows (no far-away global instants)
-        std::vector<bool> collapsed; // per process
-        std::vector<bool> highlightedNames;
-        std::vector<bool> hiddenFlowCategories;
-        std::vector<SliceId> markedSlices;
-        std::vector<SliceId> highlightedSlices; // sorted
-        std::vector<TimeExtent> shadedRanges; // in the trace's time
-    };
-    struct LaneHit {
-        std::uint32_t trace = kNoIndex;
-        bool header = false; // the trace's own group header
-        TimelineHit hit;
-    };
+    friend class TimelineInput; // the input's actions are the widget's private ones
 
-    // What a newer snapshot keeps of the view of the primary trace (timelinesnapshot.cpp).
-    struct SnapshotView {
-        std::shared_ptr<const Trace> trace;
-        LayoutOptions options;
-        std::vector<bool> collapsed;
-        int scrollY = 0;
-        TimeExtent range;
-        bool hasRange = false;
-        SliceId selected = kNoSlice;
-        NavigationHistory history; // Back/Forward, in the older trace's slice numbers
-    };
-    SnapshotView snapshotView() const;
-    void restoreSnapshotView(const SnapshotView& view);
+    TimelineSnapshotCarryOver::View snapshotView() const;
+    void restoreSnapshotView(const TimelineSnapshotCarryOver::View& view);
 
     void select(TraceSlice slice, bool recordHistory);
     void selectInstant(std::uint32_t trace, std::uint32_t instant);
-    QString instantToolTip(std::uint32_t trace, std::uint32_t instant) const;
     // Selects the slice, expands its groups and scrolls it into view.
     void reveal(TraceSlice target, bool recordHistory);
     void ensureVisible(TraceSlice target);
     void followFlow(bool incoming);
     void showTraces(std::vector<TimelineTrace> traces);
-    // The context menu of a slice of the primary trace: its name as the steps (timelinesteps.cpp).
-    void execSliceMenu(SliceId slice, const QPoint& globalPos);
     void rebuildLayout();
     void updateScrollBars();
     // The view in axis time (every trace's times plus its offset).
     void applyScale(const TimeScale& axisScale);
     void setAxisRange(TimeNs start, TimeNs end);
-    // The union on the axis of every trace's [start, end], or of each one's content (Fit All).
-    TimeExtent axisExtent(bool contentOnly = false) const;
-    // Where the view may go (pan, zoom out, scroll bar): the content with a small margin, not
-    // the traces' own ends, which a far "Record Window End" puts 40 % past the last event.
-    TimeExtent navigableExtent() const;
-    TimeNs axisStart() const { return navigableExtent().start; }
-    TimeNs axisEnd() const { return navigableExtent().end; }
-    TimeNs primaryOffset() const { return m_lanes.empty() ? 0 : m_lanes[0].source.offset; }
+    TimeNs axisStart() const { return m_lanes.navigableExtent().start; }
+    TimeNs axisEnd() const { return m_lanes.navigableExtent().end; }
+    TimeNs primaryOffset() const { return m_lanes.primaryOffset(); }
     void emitVisibleRange();
-    TimelineViewState laneState(std::uint32_t trace) const;
-    LaneHit hitAt(const QPoint& pos) const;
+    TimelineLanes::Hit hitAt(const QPoint& pos) const;
     void paintFrame(QPainter& painter);
-    void paintLaneHeaders(QPainter& painter) const;
-    void paintCrossLinks(QPainter& painter);
-    QPointF crossLinkAnchor(TraceSlice end, bool* inside) const;
     void showToolTip(const QPoint& pos, const QPoint& globalPos);
-    // Changes the primary trace's layout options and relays out; `remember`: saves them too.
-    void changeLayoutOptions(const std::function<void(LayoutOptions&)>& change, bool remember = true,
-                             std::uint32_t trace = 0);
     // A click on a counter or metric track's label collapses or expands it.
     void togglePlotTrack(std::uint32_t trace, const TimelineHit& label);
-    void setPlotTrackCollapsed(std::uint32_t trace, LayoutItem::Kind kind, std::uint32_t process, std::uint32_t index,
-                               bool collapsed);
     void applyGpuMetricTracks();
-    std::shared_ptr<const gpu::GpuReport> gpuReportOf(const Lane& lane) const;
-    // Range selection (timelinerange.cpp): a press that starts one, the drag, the paint.
-    bool startsRangeDrag(const QMouseEvent* event) const;
-    void dragRangeTo(double viewportX);
+    // The end of a range drag: rangeSelected(), or rangeCleared() for a click.
     void finishRangeDrag();
-    void paintSelectedRange(QPainter& painter) const;
-    void paintShadedRanges(QPainter& painter) const;
-    // The user's marks over everything (timelinewidgetframe.cpp), in this area of the viewport.
-    void paintMarks(QPainter& painter) const;
+    // The user's marks over everything, in this area of the viewport.
     QRect marksArea() const;
 
-    std::vector<Lane> m_lanes;
-    TimelineRenderer m_emptyRenderer; // paints the ruler when there is no trace
-    TrackLayout m_emptyLayout;
-    StackedTraceLayout m_stack;
-    std::vector<bool> m_traceCollapsed;
+    TimelineLanes m_lanes;
     TimelineViewState m_state; // axis scale and the shared scroll/cursor/toggles
-    TraceSlice m_selection;
-    std::uint32_t m_selectedInstant = kNoIndex; // of m_selection.trace
-    TraceSlice m_hovered;
-    std::uint32_t m_current = 0;
-    std::vector<CrossTraceLink> m_crossLinks;
-    bool m_allCrossLinks = false;
-    std::size_t m_crossLinksDrawn = 0;
+    TimelineSelection m_selection;
     NavigationHistory m_history;
-    QPoint m_pressPos;
-    QPoint m_lastDragPos;
-    bool m_dragging = false;
-    struct RangeSelection {
-        TimeNs start = 0, end = 0; // axis time
-        bool active = false;
-    };
-    RangeSelection m_range;
-    bool m_rangeDragging = false;
-    TimeNs m_rangeAnchor = 0; // axis time where the drag began
-    bool m_updatingScrollBars = false;
-    // At most one per trace shown (by GpuReport::trace).
-    std::vector<std::shared_ptr<const gpu::GpuReport>> m_gpuReports;
-    // m_gpuReports' only report is an older snapshot's, shown for the primary trace.
-    bool m_gpuReportCarried = false;
+    TimelineRangeSelection m_range; // in axis time
+    CrossTraceLinks m_crossLinks;
+    TimelineGpuReports m_gpuReports;
+    TimelineInput m_input{*this};
+    TimelineScrollBars m_scrollBars;
     bool m_showsNewerSnapshot = false;
-    bool m_gpuMetricTracks = true;
     facts::StepRules m_stepRules;
-    std::uint32_t m_groupDrag = kNoIndex; // the process whose header is dragged
     TimelineMarks m_marks;
 };
 

@@ -1,4 +1,5 @@
 // `kinetoscope-cli info --json` on every fixture accounts for every traceEvents entry.
+#include "clirun.h"
 #include "testtraces.h"
 
 #include <QtTest>
@@ -16,11 +17,8 @@ private slots:
     {
         QFETCH(QString, name);
         const auto path = kstest::fixture(name.toUtf8().constData());
-        QProcess cli;
-        cli.start(KS_CLI, {"info", "--json", QString::fromStdString(path)});
-        QVERIFY(cli.waitForFinished(60000));
-        QCOMPARE(cli.exitCode(), 0);
-        const auto out = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
+        const auto out = kstest::runCliJson({"info", "--json", QString::fromStdString(path)});
+        QVERIFY(out.is_object());
         std::map<std::string, std::uint64_t> counts;
         for (auto it = out["counts"].begin(); it != out["counts"].end(); ++it)
             counts[it.key()] = it.value().get<std::uint64_t>();
@@ -42,19 +40,15 @@ private slots:
 
     void textAndErrors()
     {
-        QProcess cli;
-        cli.start(KS_CLI, {"info", QString::fromStdString(kstest::fixture("transformer"))});
-        QVERIFY(cli.waitForFinished(60000));
-        const QString text = cli.readAllStandardOutput();
+        QByteArray out, err;
+        QCOMPARE(kstest::runCli({"info", QString::fromStdString(kstest::fixture("transformer"))}, &out), 0);
+        const QString text = out;
         QVERIFY(text.contains("GPU 0 · NVIDIA H200"));
         QVERIFY(text.contains("thread 602 (pt_autograd_0): 1113 slices"));
         QVERIFY(text.contains("ac2g: 240 paired, 4 unpaired starts, 24 unpaired ends"));
 
-        QProcess bad;
-        bad.start(KS_CLI, {"info", "/nonexistent.json"});
-        QVERIFY(bad.waitForFinished(60000));
-        QCOMPARE(bad.exitCode(), 1);
-        QVERIFY(QString(bad.readAllStandardError()).contains("/nonexistent.json: cannot open"));
+        QCOMPARE(kstest::runCli({"info", "/nonexistent.json"}, nullptr, &err), 1);
+        QVERIFY(QString(err).contains("/nonexistent.json: cannot open"));
     }
 };
 

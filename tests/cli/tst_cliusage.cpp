@@ -1,8 +1,9 @@
 // kinetoscope-cli's command line (CLI11): --version, --help on every subcommand, and usage
 // errors that exit with 2 and name the offending option or argument.
+#include "clirun.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QTest>
 
 namespace {
@@ -15,12 +16,9 @@ struct Run {
 
 Run cli(const QStringList& args)
 {
-    QProcess process;
-    process.start(QStringLiteral(KS_CLI), args);
-    if (!process.waitForFinished(60000))
-        return {};
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    QByteArray out, err;
+    const int exitCode = kstest::runCli(args, &out, &err);
+    return {exitCode, QString::fromUtf8(out), QString::fromUtf8(err)};
 }
 
 QString fixture() { return QStringLiteral(KS_TEST_DATA "/mlp_ops.pt.trace.json.gz"); }

@@ -1,8 +1,9 @@
 // kinetoscope-cli convert: every fixture converted (.json.gz → .json → .json.gz) gives the same
 // `ops` and `gpu` output as the original; several inputs merge; bad input and usage errors.
+#include "clirun.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -16,15 +17,7 @@ private:
 
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        QProcess process;
-        process.start(QStringLiteral(KS_CLI), args);
-        if (!process.waitForFinished(300000))
-            return -1;
-        if (out)
-            *out = process.readAllStandardOutput();
-        if (err)
-            *err = process.readAllStandardError();
-        return process.exitCode();
+        return kstest::runCli(args, out, err, 300000);
     }
 
     static QByteArray output(const QStringList& args)

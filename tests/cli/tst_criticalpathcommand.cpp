@@ -1,7 +1,8 @@
 // kinetoscope-cli critical-path: the JSON contract, --step, --what-if, several ranks, bad options.
+#include "clirun.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QTest>
 
 #include <cmath>
@@ -16,15 +17,7 @@ private:
 
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        QProcess process;
-        process.start(QStringLiteral(KS_CLI), QStringList{QStringLiteral("critical-path")} + args);
-        if (!process.waitForFinished(120000))
-            return -1;
-        if (out)
-            *out = process.readAllStandardOutput();
-        if (err)
-            *err = process.readAllStandardError();
-        return process.exitCode();
+        return kstest::runCli(QStringList{QStringLiteral("critical-path")} + args, out, err);
     }
 
     static nlohmann::json runJson(const QStringList& args)

@@ -1,8 +1,9 @@
 // kinetoscope-cli diff --json: the JSON contract on train_baseline vs train_optimized,
 // the text summary, and a failing side.
+#include "clirun.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QTest>
 
 class TestDiffCommand : public QObject {
@@ -12,15 +13,7 @@ private:
 
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        QProcess process;
-        process.start(QStringLiteral(KS_CLI), QStringList{QStringLiteral("diff")} + args);
-        if (!process.waitForFinished(60000))
-            return -1;
-        if (out)
-            *out = process.readAllStandardOutput();
-        if (err)
-            *err = process.readAllStandardError();
-        return process.exitCode();
+        return kstest::runCli(QStringList{QStringLiteral("diff")} + args, out, err);
     }
 
 private Q_SLOTS:

@@ -1,7 +1,8 @@
 // kinetoscope-cli insights: the JSON contract, text output, several files and bad input.
+#include "clirun.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QTest>
 
 #include <cmath>
@@ -17,15 +18,7 @@ private:
 
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        QProcess process;
-        process.start(QStringLiteral(KS_CLI), QStringList{QStringLiteral("insights")} + args);
-        if (!process.waitForFinished(120000))
-            return -1;
-        if (out)
-            *out = process.readAllStandardOutput();
-        if (err)
-            *err = process.readAllStandardError();
-        return process.exitCode();
+        return kstest::runCli(QStringList{QStringLiteral("insights")} + args, out, err);
     }
 
 private Q_SLOTS:

@@ -1,11 +1,11 @@
 // kinetoscope-cli memory: the JSON contract on real traces, checked against the fixtures' raw
 // [memory] events (nlohmann's DOM) and the plugin's numbers (reference/plugin_memory.json);
 // text output; bad input.
+#include "clirun.h"
 #include "testtraces.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QTest>
 
 #include <fstream>
@@ -16,15 +16,7 @@ class TstMemoryCommand : public QObject {
 private:
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        QProcess process;
-        process.start(QStringLiteral(KS_CLI), QStringList{QStringLiteral("memory")} + args);
-        if (!process.waitForFinished(120000))
-            return -1;
-        if (out)
-            *out = process.readAllStandardOutput();
-        if (err)
-            *err = process.readAllStandardError();
-        return process.exitCode();
+        return kstest::runCli(QStringList{QStringLiteral("memory")} + args, out, err);
     }
 
 private Q_SLOTS:

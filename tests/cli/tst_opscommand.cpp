@@ -1,8 +1,9 @@
 // kinetoscope-cli ops: torch's text table, --json rows, --sort/--top and bad options; FLOPs,
 // TFLOP/s and % of peak per row (--peak-tflops / --peak-tbps, absurd dims).
+#include "clirun.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -17,15 +18,7 @@ private:
 
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        QProcess process;
-        process.start(QStringLiteral(KS_CLI), QStringList{QStringLiteral("ops")} + args);
-        if (!process.waitForFinished(60000))
-            return -1;
-        if (out)
-            *out = process.readAllStandardOutput();
-        if (err)
-            *err = process.readAllStandardError();
-        return process.exitCode();
+        return kstest::runCli(QStringList{QStringLiteral("ops")} + args, out, err);
     }
 
     static nlohmann::json rowNamed(const nlohmann::json& rows, const std::string& name)

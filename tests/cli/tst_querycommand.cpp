@@ -1,8 +1,9 @@
 // kinetoscope-cli query: the JSON contract, CSV, numbers equal to `info --json` and `ops --json`,
 // and bad SQL or options (exit 1 with SQLite's message and position, exit 2).
+#include "clirun.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QTest>
 
 #include <cmath>
@@ -15,23 +16,12 @@ private:
 
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        QProcess process;
-        process.start(QStringLiteral(KS_CLI), args);
-        if (!process.waitForFinished(60000))
-            return -1;
-        if (out)
-            *out = process.readAllStandardOutput();
-        if (err)
-            *err = process.readAllStandardError();
-        return process.exitCode();
+        return kstest::runCli(args, out, err);
     }
 
     static nlohmann::json queryJson(const QString& file, const QString& sql)
     {
-        QByteArray out;
-        if (run({QStringLiteral("query"), QStringLiteral("--json"), file, sql}, &out) != 0)
-            return {};
-        return nlohmann::json::parse(out.toStdString());
+        return kstest::runCliJson({QStringLiteral("query"), QStringLiteral("--json"), file, sql});
     }
 
 private Q_SLOTS:

@@ -1,9 +1,10 @@
 // kinetoscope-cli ranks --json: the JSON contract on the DDP fixtures, file order not
 // mattering, a folder, and one corrupt file of three.
+#include "clirun.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -14,23 +15,12 @@ private:
 
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        QProcess process;
-        process.start(QStringLiteral(KS_CLI), QStringList{QStringLiteral("ranks")} + args);
-        if (!process.waitForFinished(60000))
-            return -1;
-        if (out)
-            *out = process.readAllStandardOutput();
-        if (err)
-            *err = process.readAllStandardError();
-        return process.exitCode();
+        return kstest::runCli(QStringList{QStringLiteral("ranks")} + args, out, err);
     }
 
     static nlohmann::json ranksJson(const QStringList& files)
     {
-        QByteArray out;
-        if (run(QStringList{QStringLiteral("--json")} + files, &out) != 0)
-            return {};
-        return nlohmann::json::parse(out.toStdString());
+        return kstest::runCliJson(QStringList{QStringLiteral("ranks"), QStringLiteral("--json")} + files);
     }
 
 private Q_SLOTS:

@@ -1,8 +1,8 @@
 // Steps without ProfilerStep#N through the CLI (issue 35): steps and steps_source on gpu,
 // insights, diff and ranks; --steps NAME|REGEX on each command; a bad regex is a usage error.
+#include "clirun.h"
 #include "stepvariants.h"
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -16,24 +16,7 @@ private:
 
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        QProcess process;
-        process.start(QStringLiteral(KS_CLI), args);
-        if (!process.waitForFinished(120000))
-            return -1;
-        if (out)
-            *out = process.readAllStandardOutput();
-        if (err)
-            *err = process.readAllStandardError();
-        return process.exitCode();
-    }
-
-    static nlohmann::json runJson(const QStringList& args)
-    {
-        QByteArray out, err;
-        const int rc = run(args, &out, &err);
-        if (rc != 0)
-            qWarning("%s", err.constData());
-        return rc == 0 ? nlohmann::json::parse(out.toStdString()) : nlohmann::json();
+        return kstest::runCli(args, out, err);
     }
 
 private Q_SLOTS:
@@ -51,11 +34,11 @@ private Q_SLOTS:
 
     void gpuSaysWhereStepsCameFrom()
     {
-        const auto j = runJson({QStringLiteral("gpu"), QStringLiteral("--json"), m_labels});
+        const auto j = kstest::runCliJson({QStringLiteral("gpu"), QStringLiteral("--json"), m_labels});
         QCOMPARE(j["steps"].get<int>(), 3);
         QCOMPARE(j["steps_source"].get<std::string>(), std::string("labels:step<N>"));
         QCOMPARE(j["step_breakdown"]["steps"].size(), std::size_t(3));
-        const auto reference = runJson({QStringLiteral("gpu"), QStringLiteral("--json"), m_baseline});
+        const auto reference = kstest::runCliJson({QStringLiteral("gpu"), QStringLiteral("--json"), m_baseline});
         QCOMPARE(reference["steps_source"].get<std::string>(), std::string("ProfilerStep"));
         QCOMPARE(j["step_breakdown"]["average"]["total_us"].get<double>(),
                  reference["step_breakdown"]["average"]["total_us"].get<double>());
@@ -66,10 +49,10 @@ private Q_SLOTS:
 
     void insightsPerLabelStep()
     {
-        const auto j = runJson({QStringLiteral("insights"), QStringLiteral("--json"), m_labels});
+        const auto j = kstest::runCliJson({QStringLiteral("insights"), QStringLiteral("--json"), m_labels});
         QCOMPARE(j["steps"].get<int>(), 3);
         QCOMPARE(j["steps_source"].get<std::string>(), std::string("labels:step<N>"));
-        const auto reference = runJson({QStringLiteral("insights"), QStringLiteral("--json"), m_baseline});
+        const auto reference = kstest::runCliJson({QStringLiteral("insights"), QStringLiteral("--json"), m_baseline});
         QCOMPARE(j["traces"][0]["mean_step_us"].get<double>(), reference["traces"][0]["mean_step_us"].get<double>());
         QCOMPARE(j["insights"].size(), reference["insights"].size());
         for (std::size_t i = 0; i < j["insights"].size(); ++i)
@@ -81,7 +64,7 @@ private Q_SLOTS:
 
     void diffOverLabelSteps()
     {
-        const auto j = runJson({QStringLiteral("diff"), QStringLiteral("--json"), m_labels, m_baseline});
+        const auto j = kstest::runCliJson({QStringLiteral("diff"), QStringLiteral("--json"), m_labels, m_baseline});
         QCOMPARE(j["base"]["steps"].get<int>(), 3);
         QCOMPARE(j["base"]["steps_source"].get<std::string>(), std::string("labels:step<N>"));
         QCOMPARE(j["steps"]["base"].get<int>(), 3);
@@ -95,22 +78,22 @@ private Q_SLOTS:
     void stepsOptionPicksRanges()
     {
         const QString regex = QStringLiteral(R"(Optimizer\.zero_grad#.*)");
-        const auto none = runJson({QStringLiteral("gpu"), QStringLiteral("--json"), m_bare});
+        const auto none = kstest::runCliJson({QStringLiteral("gpu"), QStringLiteral("--json"), m_bare});
         QCOMPARE(none["steps"].get<int>(), 0);
         QCOMPARE(none["steps_source"].get<std::string>(), std::string("none"));
-        const auto gpu =
-            runJson({QStringLiteral("gpu"), QStringLiteral("--json"), QStringLiteral("--steps"), regex, m_bare});
+        const auto gpu = kstest::runCliJson(
+            {QStringLiteral("gpu"), QStringLiteral("--json"), QStringLiteral("--steps"), regex, m_bare});
         QCOMPARE(gpu["steps"].get<int>(), 3);
         QCOMPARE(gpu["steps_source"].get<std::string>(), "user:" + regex.toStdString());
-        const auto insights =
-            runJson({QStringLiteral("insights"), QStringLiteral("--json"), QStringLiteral("--steps=MLP"), m_bare});
+        const auto insights = kstest::runCliJson(
+            {QStringLiteral("insights"), QStringLiteral("--json"), QStringLiteral("--steps=MLP"), m_bare});
         QCOMPARE(insights["steps"].get<int>(), 6);
         QCOMPARE(insights["steps_source"].get<std::string>(), std::string("user:MLP"));
-        const auto ranks =
-            runJson({QStringLiteral("ranks"), QStringLiteral("--json"), QStringLiteral("--steps"), regex, m_bare});
+        const auto ranks = kstest::runCliJson(
+            {QStringLiteral("ranks"), QStringLiteral("--json"), QStringLiteral("--steps"), regex, m_bare});
         QCOMPARE(ranks["steps_source"].get<std::string>(), "user:" + regex.toStdString());
         QCOMPARE(ranks["ranks"][0]["steps"].get<int>(), 3);
-        const auto diff = runJson(
+        const auto diff = kstest::runCliJson(
             {QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--steps"), regex, m_bare, m_labels});
         QCOMPARE(diff["base"]["steps"].get<int>(), 3);
         QCOMPARE(diff["new"]["steps_source"].get<std::string>(), "user:" + regex.toStdString()); // before labels

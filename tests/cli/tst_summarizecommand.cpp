@@ -3,11 +3,12 @@
 // straggler verdict) on the DDP and straggler fixtures and a merged collected file; summaries
 // are small; a corrupt summary or one of another version is named and the job is analysed
 // without it; the MPI path under mpirun where this build has it.
+#include "clirun.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -22,27 +23,16 @@ private:
     static int run(const QString& program, const QStringList& args, QByteArray* out = nullptr,
                    QByteArray* err = nullptr)
     {
-        QProcess process;
-        process.start(program, args);
-        if (!process.waitForFinished(120000))
-            return -1;
-        if (out)
-            *out = process.readAllStandardOutput();
-        if (err)
-            *err = process.readAllStandardError();
-        return process.exitCode();
+        return kstest::runProgram(program, args, out, err);
     }
     static int cli(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        return run(QStringLiteral(KS_CLI), args, out, err);
+        return kstest::runCli(args, out, err);
     }
 
     static nlohmann::json ranksJson(const QStringList& inputs)
     {
-        QByteArray out;
-        if (cli(QStringList{QStringLiteral("ranks"), QStringLiteral("--json")} + inputs, &out) != 0)
-            return {};
-        return nlohmann::json::parse(out.toStdString());
+        return kstest::runCliJson(QStringList{QStringLiteral("ranks"), QStringLiteral("--json")} + inputs);
     }
 
     static std::uint64_t inflatedSize(const QString& path)

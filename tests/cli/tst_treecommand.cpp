@@ -1,9 +1,10 @@
 // kinetoscope-cli tree: folded stacks that flamegraph.pl/inferno/speedscope parse (every line
 // "frames value", values summing to the tree's total), GPU stacks ending in the kernels under
 // their launching ops, JSON nodes agreeing with `ops`, steps and bad options.
+#include "clirun.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -14,15 +15,7 @@ private:
 
     static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        QProcess process;
-        process.start(QStringLiteral(KS_CLI), args);
-        if (!process.waitForFinished(60000))
-            return -1;
-        if (out)
-            *out = process.readAllStandardOutput();
-        if (err)
-            *err = process.readAllStandardError();
-        return process.exitCode();
+        return kstest::runCli(args, out, err);
     }
 
     static nlohmann::json rootOf(const QStringList& args)

@@ -1,9 +1,4 @@
-// A live recording shows a newer snapshot of its trace every 100 ms: the user's view of the
-// previous one carries over, so a user can scroll down to a GPU stream, fold groups, select
-// a range or a kernel and keep them while the recording goes on. The snapshots are separate
-// traces: their processes, tracks and counters are matched by pid, tid and name, and a
-// selected slice (whose id may differ) by its track, start and name.
-#include "widgets/timelinewidget.h"
+#include "widgets/timelinesnapshotcarryover.h"
 
 #include <QHash>
 #include <QString>
@@ -91,74 +86,53 @@ SliceId findSlice(const Trace& trace, std::uint32_t track, TimeNs start, std::st
 
 } // namespace
 
-TimelineWidget::SnapshotView TimelineWidget::snapshotView() const
+TimelineSnapshotCarryOver::TimelineSnapshotCarryOver(const Trace& older, const Trace& newer)
+    : m_older(older)
+    , m_newer(newer)
 {
-    SnapshotView view;
-    if (m_lanes.size() != 1)
-        return view; // a comparison or the ranks of a run are not live
-    view.trace = m_lanes[0].source.trace;
-    view.options = m_lanes[0].layout.options();
-    view.collapsed = m_lanes[0].collapsed;
-    view.scrollY = m_state.scrollY;
-    view.hasRange = m_range.active;
-    view.range = selectedRange();
-    if (m_selection.trace == 0)
-        view.selected = m_selection.slice;
-    view.history = m_history;
-    return view;
-}
-
-void TimelineWidget::restoreSnapshotView(const SnapshotView& view)
-{
-    if (!view.trace || m_lanes.size() != 1)
-        return;
-    const Trace& older = *view.trace;
-    Lane& lane = m_lanes[0];
-    const Trace& newer = *lane.source.trace;
-
-    const auto processes = matchItems(
+    m_processes = matchItems(
         older.processes().size(), newer.processes().size(), [&](std::uint32_t p) { return processIdentity(older, p); },
         [&](std::uint32_t p) { return processIdentity(newer, p); });
-    const auto tracks = matchItems(
+    m_tracks = matchItems(
         older.tracks().size(), newer.tracks().size(), [&](std::uint32_t t) { return trackIdentity(older, t); },
         [&](std::uint32_t t) { return trackIdentity(newer, t); });
-    const auto counters = matchItems(
+    m_counters = matchItems(
         older.counters().size(), newer.counters().size(), [&](std::uint32_t c) { return counterIdentity(older, c); },
         [&](std::uint32_t c) { return counterIdentity(newer, c); });
+}
 
-    // Items new in this snapshot keep what the newer trace got (saved settings, defaults).
-    LayoutOptions options = lane.layout.options();
-    options.gpuFirst = view.options.gpuFirst;
-    options.pinnedTracks = mapped(view.options.pinnedTracks, tracks);
-    options.groupOrder = mapped(view.options.groupOrder, processes);
-    options.foldedPythonLanes.resize(newer.tracks().size(), false);
-    carryOver(view.options.foldedPythonLanes, tracks, options.foldedPythonLanes);
-    options.collapsedMetrics.resize(newer.processes().size(), 0);
-    carryOver(view.options.collapsedMetrics, processes, options.collapsedMetrics);
-    options.collapsedCounters.resize(newer.counters().size(), false);
-    carryOver(view.options.collapsedCounters, counters, options.collapsedCounters);
-    lane.layout.setOptions(std::move(options));
-    carryOver(view.collapsed, processes, lane.collapsed);
-    m_state.scrollY = view.scrollY;
-    rebuildLayout(); // clamps the scroll to the new height
+LayoutOptions TimelineSnapshotCarryOver::layoutOptions(const LayoutOptions& older, LayoutOptions options) const
+{
+    options.gpuFirst = older.gpuFirst;
+    options.pinnedTracks = mapped(older.pinnedTracks, m_tracks);
+    options.groupOrder = mapped(older.groupOrder, m_processes);
+    options.foldedPythonLanes.resize(m_newer.tracks().size(), false);
+    carryOver(older.foldedPythonLanes, m_tracks, options.foldedPythonLanes);
+    options.collapsedMetrics.resize(m_newer.processes().size(), 0);
+    carryOver(older.collapsedMetrics, m_processes, options.collapsedMetrics);
+    options.collapsedCounters.resize(m_newer.counters().size(), false);
+    carryOver(older.collapsedCounters, m_counters, options.collapsedCounters);
+    return options;
+}
 
-    if (view.hasRange)
-        setSelectedRange(view.range.start, view.range.end);
-    // A slice of the older snapshot in the newer one: same track, start and name.
-    const auto inNewer = [&](SliceId s) {
-        if (s == kNoSlice || s >= older.slices().size())
-            return kNoSlice;
-        const std::uint32_t track = tracks[older.trackOf(s)];
-        return track == kNoIndex ? kNoSlice
-                                 : findSlice(newer, track, older.slices().start[s], older.str(older.slices().name[s]));
-    };
-    if (const SliceId found = inNewer(view.selected); found != kNoSlice)
-        select({0, found}, false);
-    m_history = view.history;
-    m_history.remap([&](TraceSlice entry) {
-        return TraceSlice{0, entry.trace == 0 ? inNewer(entry.slice) : kNoSlice};
-    });
-    Q_EMIT historyChanged();
+void TimelineSnapshotCarryOver::carryCollapsed(const std::vector<bool>& older, std::vector<bool>& newer) const
+{
+    carryOver(older, m_processes, newer);
+}
+
+SliceId TimelineSnapshotCarryOver::slice(SliceId s) const
+{
+    if (s == kNoSlice || s >= m_older.slices().size())
+        return kNoSlice;
+    const std::uint32_t track = m_tracks[m_older.trackOf(s)];
+    return track == kNoIndex
+        ? kNoSlice
+        : findSlice(m_newer, track, m_older.slices().start[s], m_older.str(m_older.slices().name[s]));
+}
+
+void TimelineSnapshotCarryOver::remap(NavigationHistory& history) const
+{
+    history.remap([&](TraceSlice entry) { return TraceSlice{0, entry.trace == 0 ? slice(entry.slice) : kNoSlice}; });
 }
 
 } // namespace ks

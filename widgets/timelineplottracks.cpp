@@ -1,12 +1,8 @@
-// Counter tracks (the [memory] curves and the trace's own counters) and the GPU metric
-// tracks inside each GPU's group (GPU Utilization, Est. SM Efficiency, Est. Achieved
-// Occupancy on a 0–100 % scale, like Perfetto's counter tracks and Nsight's GPU metrics
-// rows), with the value under the cursor as hover text.
+#include "widgets/timelineplottracks.h"
+
 #include "core/gpu/gpureport.h"
 #include "core/timeline/drawlist.h"
 #include "widgets/gpumetrictrack.h"
-#include "widgets/timelinerenderer.h"
-#include "widgets/timelinerenderer_p.h"
 
 #include <QCoreApplication>
 #include <QFontMetrics>
@@ -49,9 +45,30 @@ QString counterValueText(const CounterSeries& series, double value)
 
 } // namespace
 
-void TimelineRenderer::setGpuReport(std::shared_ptr<const gpu::GpuReport> report) { m_gpuReport = std::move(report); }
+void TimelinePlotTracks::setTrace(std::shared_ptr<const Trace> trace)
+{
+    m_trace = std::move(trace);
+    m_counterMax.clear();
+    m_counterPeak.clear();
+    if (!m_trace)
+        return;
+    for (const CounterSeries& series : m_trace->counters()) {
+        double maxAbs = 0;
+        std::size_t peak = 0;
+        for (std::size_t i = 0; i < series.value.size(); ++i) {
+            if (std::abs(series.value[i]) > maxAbs) {
+                maxAbs = std::abs(series.value[i]);
+                peak = i;
+            }
+        }
+        m_counterMax.push_back(maxAbs);
+        m_counterPeak.push_back(peak);
+    }
+}
 
-const gpu::GpuMetricIndex* TimelineRenderer::gpuMetricIndex(std::uint32_t process) const
+void TimelinePlotTracks::setGpuReport(std::shared_ptr<const gpu::GpuReport> report) { m_gpuReport = std::move(report); }
+
+const gpu::GpuMetricIndex* TimelinePlotTracks::gpuMetricIndex(std::uint32_t process) const
 {
     if (!m_gpuReport || !m_trace || process >= m_trace->processes().size())
         return nullptr;
@@ -59,32 +76,32 @@ const gpu::GpuMetricIndex* TimelineRenderer::gpuMetricIndex(std::uint32_t proces
     return proc.isDevice ? m_gpuReport->analysis.gpu(proc.deviceIndex) : nullptr;
 }
 
-gpu::MetricSeries TimelineRenderer::metricSeries(const gpu::GpuMetricIndex& index, const TimeScale& scale,
-                                                 int timeWidth)
+gpu::MetricSeries TimelinePlotTracks::metricSeries(const gpu::GpuMetricIndex& index, const TimeScale& scale,
+                                                   int timeWidth)
 {
     const std::size_t buckets = std::size_t(std::max(1, timeWidth / kPixelsPerMetricBucket));
     return index.series(scale.viewStart(), scale.viewEnd(timeWidth), buckets);
 }
 
-void TimelineRenderer::paintCounter(QPainter& p, const Viewport& v, const LayoutItem& item, int y) const
+void TimelinePlotTracks::paintCounter(QPainter& p, const TimeScale& scale, int timeLeft, int timeWidth,
+                                      const LayoutItem& item, int y) const
 {
     const std::uint32_t counter = item.index;
     const CounterSeries& series = m_trace->counters()[counter];
     const int height = item.height - 4;
     const double maxAbs = m_counterMax[counter] > 0 ? m_counterMax[counter] : 1.0;
-    const TimeScale& scale = v.state.scale;
     const int base = y + height + 2;
     // Opaque bars, one rectangle per run of columns with the same height: cheaper for the
     // raster engine than a translucent polygon.
     int runStart = 0, runTop = base;
     const auto flush = [&](int endColumn) {
         if (runTop < base && endColumn > runStart)
-            p.fillRect(QRect(v.timeLeft() + runStart, runTop, endColumn - runStart, base - runTop), kCounterColor);
+            p.fillRect(QRect(timeLeft + runStart, runTop, endColumn - runStart, base - runTop), kCounterColor);
     };
     // The value in force at the end of each pixel column (a step plot, sampled per pixel);
     // columns move forward, so each search gallops on from the previous one.
     auto it = std::upper_bound(series.time.begin(), series.time.end(), scale.viewStart());
-    for (int c = 0; c < v.timeWidth; ++c) {
+    for (int c = 0; c < timeWidth; ++c) {
         const TimeNs t = scale.xToTime(c + 1.0);
         it = gallopingLowerBound(it, series.time.end(), t + 1); // first sample after t
         double value = 0;
@@ -97,27 +114,28 @@ void TimelineRenderer::paintCounter(QPainter& p, const Viewport& v, const Layout
             runTop = top;
         }
     }
-    flush(v.timeWidth);
+    flush(timeWidth);
     // The peak: a marker at the sample of the maximum (memory tracks: the high-water mark).
     if (m_counterMax[counter] > 0) {
         const double x = scale.timeToX(series.time[m_counterPeak[counter]]);
-        if (x >= 0 && x < v.timeWidth) {
-            const int px = v.timeLeft() + int(x);
+        if (x >= 0 && x < timeWidth) {
+            const int px = timeLeft + int(x);
             p.fillRect(QRect(px, y + 2, 1, height), kPeakColor);
             p.fillRect(QRect(px - 2, y + 1, 5, 3), kPeakColor);
         }
     }
 }
 
-void TimelineRenderer::paintGpuMetric(QPainter& p, const Viewport& v, const LayoutItem& item, int y) const
+void TimelinePlotTracks::paintGpuMetric(QPainter& p, const TimeScale& scale, int timeLeft, int timeWidth,
+                                        const LayoutItem& item, int y, const TimelineChrome& chrome) const
 {
-    p.fillRect(QRect(v.timeLeft(), y, v.timeWidth, item.height - 1), m_chrome.metricBackground);
-    p.fillRect(QRect(v.timeLeft(), y + item.height - 1, v.timeWidth, 1), m_chrome.separator);
+    p.fillRect(QRect(timeLeft, y, timeWidth, item.height - 1), chrome.metricBackground);
+    p.fillRect(QRect(timeLeft, y + item.height - 1, timeWidth, 1), chrome.separator);
     const gpu::GpuMetricIndex* index = gpuMetricIndex(item.group);
     if (!index || item.index >= std::uint32_t(kGpuMetricCount))
         return;
     const auto metric = GpuMetric(item.index);
-    const gpu::MetricSeries series = metricSeries(*index, v.state.scale, v.timeWidth);
+    const gpu::MetricSeries series = metricSeries(*index, scale, timeWidth);
     const int plotHeight = item.height - 4;
     const int base = y + item.height - 2;
     const QColor& color = kMetricColors[item.index];
@@ -125,36 +143,38 @@ void TimelineRenderer::paintGpuMetric(QPainter& p, const Viewport& v, const Layo
         const double value = gpuMetricPercent(series, metric, i);
         if (std::isnan(value) || value <= 0)
             continue;
-        const int x0 = int(std::floor(v.state.scale.timeToX(series.bucketStart[i])));
-        const int x1 = int(std::floor(v.state.scale.timeToX(series.bucketStart[i + 1])));
+        const int x0 = int(std::floor(scale.timeToX(series.bucketStart[i])));
+        const int x1 = int(std::floor(scale.timeToX(series.bucketStart[i + 1])));
         const int h = std::max(1, int(std::lround(std::min(value, 100.0) / 100.0 * plotHeight)));
-        p.fillRect(QRect(v.timeLeft() + x0, base - h, std::max(1, x1 - x0), h), color);
+        p.fillRect(QRect(timeLeft + x0, base - h, std::max(1, x1 - x0), h), color);
     }
 }
 
-void TimelineRenderer::paintGpuMetricLabel(QPainter& p, const LayoutItem& item, int y) const
+void TimelinePlotTracks::paintGpuMetricLabel(QPainter& p, const LayoutItem& item, int y, int labelWidth,
+                                             const QFont& font, const TimelineChrome& chrome) const
 {
     if (item.index >= std::uint32_t(kGpuMetricCount))
         return;
     // The fold arrow and title on the left, the scale (100 % top, 0 % bottom) against the
     // time area; a collapsed track is too thin for the scale.
-    const QFontMetrics metrics(m_font);
+    const QFontMetrics metrics(font);
     const int scaleWidth = item.collapsed ? 0 : metrics.horizontalAdvance(QStringLiteral("100 %")) + 6;
-    p.fillRect(QRect(0, y + item.height - 1, kLabelWidth, 1), m_chrome.separator);
-    p.setPen(m_chrome.text);
+    p.fillRect(QRect(0, y + item.height - 1, labelWidth, 1), chrome.separator);
+    p.setPen(chrome.text);
     const QString title = (item.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ "))
         + GpuMetricTrack::metricTitle(GpuMetric(item.index));
-    p.drawText(QRect(4, y, kLabelWidth - 8 - scaleWidth, item.height), Qt::AlignVCenter,
-               metrics.elidedText(title, Qt::ElideRight, kLabelWidth - 8 - scaleWidth));
+    p.drawText(QRect(4, y, labelWidth - 8 - scaleWidth, item.height), Qt::AlignVCenter,
+               metrics.elidedText(title, Qt::ElideRight, labelWidth - 8 - scaleWidth));
     if (item.collapsed)
         return;
-    p.setPen(m_chrome.mutedText);
-    const QRect scale(kLabelWidth - scaleWidth - 2, y, scaleWidth, item.height - 1);
+    p.setPen(chrome.mutedText);
+    const QRect scale(labelWidth - scaleWidth - 2, y, scaleWidth, item.height - 1);
     p.drawText(scale, Qt::AlignRight | Qt::AlignTop, QStringLiteral("100 %"));
     p.drawText(scale, Qt::AlignRight | Qt::AlignBottom, QStringLiteral("0 %"));
 }
 
-int TimelineRenderer::paintCounterScale(QPainter& p, const LayoutItem& item, int y) const
+int TimelinePlotTracks::paintCounterScale(QPainter& p, const LayoutItem& item, int y, int labelWidth, const QFont& font,
+                                          const TimelineChrome& chrome) const
 {
     const std::uint32_t counter = item.index;
     if (item.collapsed || counter >= m_counterMax.size() || m_counterMax[counter] <= 0)
@@ -163,24 +183,19 @@ int TimelineRenderer::paintCounterScale(QPainter& p, const LayoutItem& item, int
     const double top = m_counterMax[counter];
     const QString topText = series.derived ? QLocale().formattedDataSize(qint64(top), 1, QLocale::DataSizeSIFormat)
                                            : QLocale().toString(top, 'g', 4);
-    const QFontMetrics metrics(m_font);
+    const QFontMetrics metrics(font);
     const int width = metrics.horizontalAdvance(topText) + 6;
     if (item.height < 2 * metrics.height())
         return 0;
-    p.setPen(m_chrome.mutedText);
-    const QRect scale(kLabelWidth - width - 2, y, width, item.height - 1);
+    p.setPen(chrome.mutedText);
+    const QRect scale(labelWidth - width - 2, y, width, item.height - 1);
     p.drawText(scale, Qt::AlignRight | Qt::AlignTop, topText);
     p.drawText(scale, Qt::AlignRight | Qt::AlignBottom, QStringLiteral("0"));
     return width;
 }
 
-QString TimelineRenderer::readoutAt(const QPoint& pos, const QSize& size, const TrackLayout& layout,
-                                    const TimelineViewState& state) const
+QString TimelinePlotTracks::readout(const TimelineHit& hit, TimeNs t, const TimeScale& scale, int timeWidth) const
 {
-    const TimelineHit hit = hitTest(pos, size, layout, state);
-    const int timeWidth = timeAreaWidth(size);
-    const double x = pos.x() - kLabelWidth;
-    const TimeNs t = state.scale.xToTime(x);
     const TimeNs origin = m_trace ? m_trace->startTime() : 0;
     if (hit.kind == TimelineHit::Kind::Counter) {
         const CounterSeries& series = m_trace->counters()[hit.counter];
@@ -200,7 +215,7 @@ QString TimelineRenderer::readoutAt(const QPoint& pos, const QSize& size, const 
     const gpu::GpuMetricIndex* index = gpuMetricIndex(hit.process);
     if (!index || hit.counter >= std::uint32_t(kGpuMetricCount))
         return {};
-    const gpu::MetricSeries series = metricSeries(*index, state.scale, timeWidth);
+    const gpu::MetricSeries series = metricSeries(*index, scale, timeWidth);
     const auto& b = series.bucketStart;
     if (series.size() == 0 || t < b.front() || t >= b.back())
         return {};

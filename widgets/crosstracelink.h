@@ -1,0 +1,12 @@
+#pragma once
+// A link between slices of two traces (the same collective on two ranks).
+#include "core/timeline/traceslice.h"
+
+namespace ks {
+
+struct CrossTraceLink {
+    TraceSlice from;
+    TraceSlice to;
+};
+
+} // namespace ks

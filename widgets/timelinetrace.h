@@ -1,0 +1,20 @@
+#pragma once
+// One trace shown on the timeline's shared time axis.
+#include "core/model/time.h"
+#include "core/model/trace.h"
+
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace ks {
+
+struct TimelineTrace {
+    std::shared_ptr<const Trace> trace;
+    TimeNs offset = 0; // added to the trace's times on the shared axis
+    QString title; // its group header ("Rank 0 · host", "BASE · file")
+    std::vector<std::uint32_t> processes; // shown processes (one GPU of a merged file); empty: all
+};
+
+} // namespace ks
