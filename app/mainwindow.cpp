@@ -8,6 +8,7 @@
 #include "app/stepchoices.h"
 #include "app/timelinekeys.h"
 #include "app/traceloadjob.h"
+#include "app/windowrecordinghost.h"
 #include "app/workspacecontroller.h"
 #include "core/analysis/workspace.h"
 #include "widgets/criticalpathpanel.h"
@@ -113,7 +114,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_workspace = new WorkspaceController(m_timeline, m_details, m_diffPanel, m_ranksPanel, this);
     connect(m_workspace, &WorkspaceController::statusMessage, m_statusLabel, &QLabel::setText);
     createActions();
-    auto* recording = new RecordingController(this); // File ▸ Record…, Stop Recording, Save As…
+    // File ▸ Record…, Stop Recording, Save As…
+    auto* recording = new RecordingController(std::make_unique<WindowRecordingHost>(this), this);
     auto* emptyHint = new EmptyTraceHint(m_timeline->viewport());
     connect(this, &MainWindow::traceChanged, emptyHint, &EmptyTraceHint::setTrace);
     connect(emptyHint, &EmptyTraceHint::demoRequested, this, &MainWindow::openDemo);
