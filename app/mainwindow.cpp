@@ -13,6 +13,7 @@
 #include "app/stepchoices.h"
 #include "app/timelinekeys.h"
 #include "app/traceloadjob.h"
+#include "app/windowrecordinghost.h"
 #include "app/workspacecontroller.h"
 #include "core/analysis/workspace.h"
 #include "widgets/criticalpathpanel.h"
@@ -116,7 +117,8 @@ MainWindow::MainWindow(QWidget* parent)
                 adoptTrace(std::move(trace), path, QFileInfo(path).fileName());
             });
     createActions();
-    auto* recording = new RecordingController(this); // File ▸ Record…, Stop Recording, Save As…
+    // File ▸ Record…, Stop Recording, Save As…
+    auto* recording = new RecordingController(std::make_unique<WindowRecordingHost>(this), this);
     auto* emptyHint = new EmptyTraceHint(m_timeline->viewport());
     connect(this, &MainWindow::traceChanged, emptyHint, &EmptyTraceHint::setTrace);
     connect(emptyHint, &EmptyTraceHint::demoRequested, this, &MainWindow::openDemo);

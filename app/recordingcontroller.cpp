@@ -1,34 +1,26 @@
 #include "app/recordingcontroller.h"
 
-#include "app/mainwindow.h"
 #include "app/recorddialog.h"
 #include "app/recordingsession.h"
 #include "core/writing/writer.h"
 #include "widgets/jobtracker.h"
-#include "widgets/timelinewidget.h"
 
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QMenu>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QSignalBlocker>
-#include <QStatusBar>
 
 #include <utility>
 
 namespace ks {
 
-RecordingController::RecordingController(MainWindow* window)
-    : QObject(window)
-    , m_window(window)
+RecordingController::RecordingController(std::unique_ptr<RecordingHost> host, QObject* parent)
+    : QObject(parent)
+    , m_host(std::move(host))
     , m_saveJob(new JobTracker(this))
 {
-    QMenu* file = window->menuBar()->actions().isEmpty() ? nullptr : window->menuBar()->actions().first()->menu();
-    if (!file)
-        file = window->menuBar()->addMenu(tr("&File"));
     m_recordAction = new QAction(tr("&Record…"), this);
     m_recordAction->setShortcut(QKeySequence(tr("Ctrl+R")));
     m_stopAction = new QAction(tr("S&top Recording"), this);
@@ -43,17 +35,11 @@ RecordingController::RecordingController(MainWindow* window)
     connect(m_stopAction, &QAction::triggered, this, &RecordingController::stop);
     connect(m_pauseAction, &QAction::toggled, this, &RecordingController::setCapturePaused);
     connect(m_saveAsAction, &QAction::triggered, this, &RecordingController::saveAs);
-    // Before the separator that precedes Quit.
-    QAction* before = nullptr;
-    for (QAction* action : file->actions()) {
-        if (action->isSeparator())
-            before = action;
-    }
-    file->insertActions(before, {m_saveAsAction, m_recordAction, m_pauseAction, m_stopAction});
+    m_host->addFileActions({m_saveAsAction, m_recordAction, m_pauseAction, m_stopAction});
 
-    m_status = new QLabel(window);
+    m_status = new QLabel(m_host->dialogParent());
     m_status->hide();
-    window->statusBar()->addWidget(m_status, 1);
+    m_host->addStatusWidget(m_status);
 }
 
 RecordingController::~RecordingController() = default;
@@ -62,7 +48,7 @@ void RecordingController::record()
 {
     if (m_session)
         return;
-    RecordDialog dialog(m_window);
+    RecordDialog dialog(m_host->dialogParent());
     if (dialog.exec() == QDialog::Accepted)
         startRecording(dialog.request(), dialog.options());
 }
@@ -102,19 +88,19 @@ bool RecordingController::isCapturePaused() const { return m_session && m_pauseA
 
 void RecordingController::saveAs()
 {
-    const auto trace = m_window->trace();
+    const auto trace = m_host->shownTrace();
     if (!trace) {
-        QMessageBox::information(m_window, tr("Save As"), tr("There is no trace to save."));
+        QMessageBox::information(m_host->dialogParent(), tr("Save As"), tr("There is no trace to save."));
         return;
     }
     // Save As never drops data silently: what cannot be written is named before writing.
     if (const auto losses = unwritableParts(*trace); !losses.empty()
         && QMessageBox::question(
-               m_window, tr("Save As"),
+               m_host->dialogParent(), tr("Save As"),
                tr("Some parts of this trace cannot be written:\n%1\nSave the rest?").arg(lossText(losses)))
             != QMessageBox::Yes)
         return;
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Trace As"), QString(),
+    const QString path = QFileDialog::getSaveFileName(m_host->dialogParent(), tr("Save Trace As"), QString(),
                                                       tr("PyTorch profiler traces (*.pt.trace.json.gz *.json)"));
     if (!path.isEmpty())
         saveTo(path);
@@ -122,13 +108,13 @@ void RecordingController::saveAs()
 
 void RecordingController::saveTo(const QString& path)
 {
-    const auto trace = m_window->trace();
+    const auto trace = m_host->shownTrace();
     if (!trace)
         return;
     // Writing a large trace takes seconds: do it on a worker (the trace is immutable and
     // shared), and report back on the GUI thread.
     m_saveAsAction->setEnabled(false);
-    m_window->statusBar()->showMessage(tr("Saving %1…").arg(path));
+    m_host->showStatusMessage(tr("Saving %1…").arg(path));
     m_saveJob->start([trace, file = path.toStdString()] { return writeTraceFile(*trace, file); },
                      [this, path](const TraceWriteResult& result) { onSaved(path, result); },
                      [this, path](const QString& error) {
@@ -150,13 +136,13 @@ void RecordingController::onSaved(const QString& path, const TraceWriteResult& r
 {
     m_saveAsAction->setEnabled(true);
     if (!result.ok)
-        QMessageBox::warning(m_window, tr("Save As"),
+        QMessageBox::warning(m_host->dialogParent(), tr("Save As"),
                              tr("Could not save %1:\n%2").arg(path, QString::fromStdString(result.error)));
     else if (!result.lost.empty())
-        QMessageBox::warning(m_window, tr("Save As"),
+        QMessageBox::warning(m_host->dialogParent(), tr("Save As"),
                              tr("Saved %1, but left out:\n%2").arg(path, lossText(result.lost)));
     else
-        m_window->statusBar()->showMessage(tr("Saved %1 (%L2 events)").arg(path).arg(result.eventsWritten), 5000);
+        m_host->showStatusMessage(tr("Saved %1 (%L2 events)").arg(path).arg(result.eventsWritten), 5000);
     Q_EMIT saved(path, result.ok);
 }
 
@@ -166,11 +152,10 @@ void RecordingController::onSaved(const QString& path, const TraceWriteResult& r
 void RecordingController::showSnapshot(const std::shared_ptr<const Trace>& trace, const QString& status)
 {
     m_status->setText(status);
-    TimelineWidget* timeline = m_window->timeline();
     const auto previous = showsSnapshot() ? m_snapshot : nullptr;
-    const TimeScale scale = timeline->timeScale();
-    const double width = timeline->timeAreaWidth();
-    m_window->showTrace(trace, m_title, previous != nullptr);
+    const TimeScale scale = m_host->timelineScale();
+    const double width = m_host->timelineWidth();
+    m_host->showTrace(trace, m_title, previous != nullptr);
     m_snapshot = trace;
     if (!previous || !trace || previous->endTime() <= previous->startTime())
         return; // first snapshot: fitted to everything
@@ -179,26 +164,26 @@ void RecordingController::showSnapshot(const std::shared_ptr<const Trace>& trace
     const auto slack = static_cast<TimeNs>(2 * scale.nsPerPixel());
     const bool following = viewEnd + slack >= previous->endTime();
     if (!following) {
-        timeline->setTimeScale(scale);
+        m_host->setTimelineScale(scale);
     } else if (viewStart > previous->startTime() + slack) {
-        timeline->setVisibleRange(std::max(trace->startTime(), trace->endTime() - (viewEnd - viewStart)),
-                                  trace->endTime());
+        m_host->setTimelineRange(std::max(trace->startTime(), trace->endTime() - (viewEnd - viewStart)),
+                                 trace->endTime());
     }
 }
 
-bool RecordingController::showsSnapshot() const { return m_snapshot && m_window->trace() == m_snapshot; }
+bool RecordingController::showsSnapshot() const { return m_snapshot && m_host->shownTrace() == m_snapshot; }
 
 void RecordingController::onFinished(std::shared_ptr<const Trace> trace, const QString& summary)
 {
-    m_window->showTrace(std::move(trace), tr("%1 (finished)").arg(m_title), showsSnapshot());
+    m_host->showTrace(std::move(trace), tr("%1 (finished)").arg(m_title), showsSnapshot());
     m_snapshot.reset();
     // We are inside the session's signal: delete it once control has returned.
     m_session.release()->deleteLater();
     setRecordingUi(false);
     m_status->setText(summary.section(QLatin1Char('\n'), 0, 1).replace(QLatin1Char('\n'), QLatin1Char(' ')));
     if (summary.count(QLatin1Char('\n')) > 1) {
-        auto* box =
-            new QMessageBox(QMessageBox::Information, tr("Recording finished"), summary, QMessageBox::Ok, m_window);
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Recording finished"), summary, QMessageBox::Ok,
+                                    m_host->dialogParent());
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     }
@@ -210,7 +195,8 @@ void RecordingController::onFailed(const QString& message)
     m_session.release()->deleteLater();
     setRecordingUi(false);
     m_status->hide();
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot record"), message, QMessageBox::Ok, m_window);
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("Cannot record"), message, QMessageBox::Ok, m_host->dialogParent());
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }

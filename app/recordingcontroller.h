@@ -1,7 +1,8 @@
 #pragma once
-// Hooks recording into the main window: File ▸ Record… / Pause Capture / Stop Recording /
-// Save As…, the status bar line while recording, and the live timeline that follows the newest events
-// unless the user has scrolled or zoomed away from them.
+// Hooks recording into a window (through RecordingHost): File ▸ Record… / Pause Capture /
+// Stop Recording / Save As…, the status bar line while recording, and the live timeline that
+// follows the newest events unless the user has scrolled or zoomed away from them.
+#include "app/recordinghost.h"
 #include "app/recordingsession.h"
 #include "collector/host/launcher.h"
 #include "core/model/trace.h"
@@ -17,13 +18,13 @@ class QLabel;
 namespace ks {
 
 class JobTracker;
-class MainWindow;
 class RecordingSession;
 
 class RecordingController : public QObject {
     Q_OBJECT
 public:
-    explicit RecordingController(MainWindow* window);
+    // `host`: the window it records into (File menu, status bar, shown trace, timeline).
+    RecordingController(std::unique_ptr<RecordingHost> host, QObject* parent);
     ~RecordingController() override;
 
     bool isRecording() const { return m_session != nullptr; }
@@ -53,7 +54,7 @@ private:
     void onSaved(const QString& path, const TraceWriteResult& result);
     static QString lossText(const std::vector<WriteLoss>& losses);
 
-    MainWindow* m_window;
+    std::unique_ptr<RecordingHost> m_host;
     std::unique_ptr<RecordingSession> m_session;
     QAction* m_recordAction = nullptr;
     QAction* m_stopAction = nullptr;

@@ -1,5 +1,6 @@
 #include "collector/host/processrecorder.h"
 
+#include "collector/host/cuptinames.h"
 #include "collector/host/demangle.h"
 #include "core/gpu/occupancy.h"
 
@@ -10,91 +11,7 @@
 namespace ks::collector {
 namespace {
 
-std::string_view copyKindName(std::uint8_t kind)
-{
-    switch (kind) {
-    case 1: return "HtoD";
-    case 2: return "DtoH";
-    case 3: return "HtoA";
-    case 4: return "AtoH";
-    case 5: return "AtoA";
-    case 6: return "AtoD";
-    case 7: return "DtoA";
-    case 8: return "DtoD";
-    case 9: return "HtoH";
-    case 10: return "PtoP";
-    default: return "Unknown";
-    }
-}
-
-std::string_view memoryKindName(std::uint32_t kind)
-{
-    switch (kind) {
-    case 1: return "Pageable";
-    case 2: return "Pinned";
-    case 3: return "Device";
-    case 4: return "Array";
-    case 5: return "Managed";
-    case 6: return "Device Static";
-    case 7: return "Managed Static";
-    default: return "Unknown";
-    }
-}
-
-std::string_view syncName(std::uint32_t type)
-{
-    switch (type) {
-    case 1: return "Event Sync";
-    case 2: return "Stream Wait Event";
-    case 3: return "Stream Sync";
-    case 4: return "Context Sync";
-    default: return "Sync";
-    }
-}
-
-std::string_view overheadName(std::uint32_t kind)
-{
-    switch (kind >> 16) {
-    case 1: return "CUPTI Buffer Flush";
-    case 2: return "CUPTI Instrumentation";
-    case 3: return "CUPTI Resource";
-    case 4: return "Runtime Triggered Module Loading";
-    case 5: return "Lazy Function Loading";
-    case 6: return "Command Buffer Full";
-    case 7: return "Activity Buffer Request";
-    case 8: return "UVM Activity Init";
-    default: return kind == 1 ? "Driver Compiler" : "Overhead";
-    }
-}
-
-// CUPTI callback names carry the API version ("cudaLaunchKernel_v7000", "cuMemcpyHtoD_v2").
-std::string stripApiVersion(std::string name)
-{
-    const auto pos = name.rfind("_v");
-    if (pos != std::string::npos && pos + 2 < name.size()
-        && name.find_first_not_of("0123456789", pos + 2) == std::string::npos)
-        name.resize(pos);
-    return name;
-}
-
-double bandwidthGBs(std::uint64_t bytes, TimeNs duration)
-{
-    return duration > 0 ? static_cast<double>(bytes) / static_cast<double>(duration) : 0.0;
-}
-
-constexpr std::uint32_t kInvalid = 0xffffffffu;
-constexpr std::string_view kUserAnnotation = "\"user_annotation\"";
-
-std::string_view quotedCategory(EventCategory category)
-{
-    static const auto table = [] {
-        std::vector<std::string> quoted;
-        for (int c = 0; c <= static_cast<int>(EventCategory::GpuAnnotation); ++c)
-            quoted.push_back(jsonQuoted(categoryName(static_cast<EventCategory>(c))));
-        return quoted;
-    }();
-    return table[static_cast<std::size_t>(category)];
-}
+constexpr std::uint32_t kInvalid = 0xffffffffu; // no stream, no event
 
 } // namespace
 
@@ -109,12 +26,12 @@ std::string procThreadName(std::int64_t pid, std::int64_t tid)
 ProcessRecorder::ProcessRecorder(wire::Hello hello, std::int64_t baseNs, std::shared_ptr<TextArena> arena,
                                  ThreadNamer threadNamer)
     : m_baseNs(baseNs)
-    , m_arena(std::move(arena))
+    , m_writer(std::move(arena))
     , m_threadNamer(std::move(threadNamer))
 {
     m_data.hello = std::move(hello);
     m_nameIndex.emplace(std::string(), 0);
-    m_quotedNames.push_back(jsonQuoted(""));
+    m_writer.addName("");
 }
 
 template <class Record>
@@ -158,7 +75,8 @@ bool ProcessRecorder::handle(const wire::Frame& frame)
         wire::Error r;
         if (!decode(frame, r))
             return false;
-        addProcessInstant("Collector error: " + r.message, EventText().add("code", r.code));
+        const RecordedInstant instant = processInstant("Collector error: " + r.message);
+        addInstant(instant, m_writer.error(m_data.hello.pid, instant, r.code));
         m_data.errors.push_back(std::move(r));
         return true;
     }
@@ -177,13 +95,10 @@ void ProcessRecorder::connectionClosed(bool byCollector)
 {
     if (m_data.state == ConnectionState::Open && byCollector) {
         m_data.state = ConnectionState::Detached;
-        addProcessInstant("Recording stopped",
-                          EventText().addText("reason", "the collector stopped recording; the process ran on"));
+        addEnding("Recording stopped", "the collector stopped recording; the process ran on");
     } else if (m_data.state == ConnectionState::Open) {
         m_data.state = ConnectionState::Terminated;
-        addProcessInstant(
-            "Process terminated",
-            EventText().addText("reason", "the connection closed without GOODBYE: the process crashed or was killed"));
+        addEnding("Process terminated", "the connection closed without GOODBYE: the process crashed or was killed");
     }
     m_data.counts.unpairedMarkers += m_openMarkers.size();
     m_openMarkers.clear();
@@ -193,16 +108,10 @@ std::uint32_t ProcessRecorder::intern(std::string text)
 {
     const auto [it, inserted] = m_nameIndex.emplace(text, static_cast<std::uint32_t>(m_data.names.size()));
     if (inserted) {
-        m_quotedNames.push_back(jsonQuoted(text));
+        m_writer.addName(text);
         m_data.names.push_back(std::move(text));
     }
     return it->second;
-}
-
-std::string ProcessRecorder::sliceText(const RecordedSlice& slice, const EventText& args) const
-{
-    return completeEventText(quotedCategory(slice.category), quotedName(slice.name), slice.pid, slice.tid, slice.start,
-                             slice.duration, args);
 }
 
 void ProcessRecorder::onString(const wire::StringDef& s) { m_wireNames[s.id] = intern(s.text); }
@@ -245,11 +154,10 @@ void ProcessRecorder::onDevice(const wire::Device& d)
     m_data.devices.push_back(d);
 }
 
-std::uint32_t ProcessRecorder::addSlice(RecordedSlice slice, std::string_view text)
+std::uint32_t ProcessRecorder::addSlice(RecordedSlice slice, TextArena::Span text)
 {
-    const auto span = m_arena->append(text);
-    slice.rawOffset = span.offset;
-    slice.rawLength = span.length;
+    slice.rawOffset = text.offset;
+    slice.rawLength = text.length;
     m_data.slices.push_back(slice);
     m_lastTime = std::max(m_lastTime, slice.start + slice.duration);
     return static_cast<std::uint32_t>(m_data.slices.size() - 1);
@@ -268,7 +176,7 @@ bool ProcessRecorder::usableGpuTimes(std::int64_t start, std::int64_t end)
     return true;
 }
 
-void ProcessRecorder::addGpuOp(RecordedSlice slice, const GpuOpInfo& info, std::string_view text,
+void ProcessRecorder::addGpuOp(RecordedSlice slice, const GpuOpInfo& info, TextArena::Span text,
                                std::uint32_t correlation)
 {
     slice.gpuOp = static_cast<std::int32_t>(m_data.gpuOps.size());
@@ -299,24 +207,6 @@ void ProcessRecorder::linkApiSide(std::uint32_t slice, std::uint32_t correlation
         c.startAdded = true;
     }
 }
-
-namespace {
-
-// kineto's args of a copy or a memset.
-template <typename TransferRecord>
-EventText transferArgs(const TransferRecord& r, TimeNs duration)
-{
-    EventText args;
-    args.add("device", r.device)
-        .add("context", r.context)
-        .add("stream", r.stream)
-        .add("correlation", r.correlation)
-        .add("bytes", r.bytes)
-        .add("memory bandwidth (GB/s)", bandwidthGBs(r.bytes, duration));
-    return args;
-}
-
-} // namespace
 
 // What kernels, copies and memsets share: usable times, the counter, the context's
 // device, and the slice on (device, stream) with its correlation id.
@@ -352,40 +242,21 @@ void ProcessRecorder::onKernel(const wire::Kernel& k)
     }
     info.registersPerThread = k.registersPerThread;
     info.sharedMemory = static_cast<std::int64_t>(k.staticSharedMemory) + k.dynamicSharedMemory;
-
-    EventText args;
-    args.add("queued", k.queued > 0 ? relative(k.queued) : 0)
-        .add("device", k.device)
-        .add("context", k.context)
-        .add("stream", k.stream)
-        .add("correlation", k.correlation)
-        .add("registers per thread", k.registersPerThread)
-        .add("shared memory", info.sharedMemory);
-    const auto props = m_deviceProperties.find(k.device);
-    std::optional<int> occupancy;
-    if (props != m_deviceProperties.end()) {
+    std::optional<KernelOccupancy> occupancy;
+    if (const auto props = m_deviceProperties.find(k.device); props != m_deviceProperties.end()) {
         // Blocks per SM from the grid; nothing for launch values no GPU accepts.
         const auto launch = gpu::kernelLaunchOf(info, &props->second);
         if (launch && launch->blocksPerSm > 0.0) {
-            const double warpsPerSm = gpu::warpsPerSm(*launch);
-            info.blocksPerSm = static_cast<float>(launch->blocksPerSm);
-            info.warpsPerSm = static_cast<float>(warpsPerSm);
-            args.add("blocks per SM", launch->blocksPerSm).add("warps per SM", warpsPerSm);
-            occupancy = gpu::estAchievedOccupancyPct(props->second, *launch);
+            occupancy = KernelOccupancy{launch->blocksPerSm, gpu::warpsPerSm(*launch),
+                                        gpu::estAchievedOccupancyPct(props->second, *launch)};
+            info.blocksPerSm = static_cast<float>(occupancy->blocksPerSm);
+            info.warpsPerSm = static_cast<float>(occupancy->warpsPerSm);
+            if (occupancy->estAchievedPct)
+                info.estAchievedOccupancyPct = static_cast<float>(*occupancy->estAchievedPct);
         }
     }
-    args.add("grid", k.grid).add("block", k.block);
-    // A real cluster: every extent positive and one above 1 (no product: the record is untrusted).
-    if (k.cluster[0] > 0 && k.cluster[1] > 0 && k.cluster[2] > 0
-        && (k.cluster[0] > 1 || k.cluster[1] > 1 || k.cluster[2] > 1))
-        args.add("cluster", k.cluster);
-    if (occupancy) {
-        info.estAchievedOccupancyPct = static_cast<float>(*occupancy);
-        args.add("est. achieved occupancy %", *occupancy);
-    }
-    if (k.graphId != 0)
-        args.add("graph id", k.graphId).add("graph node id", k.graphNodeId);
-    addGpuOp(slice, info, sliceText(slice, args), k.correlation);
+    const TimeNs queued = k.queued > 0 ? relative(k.queued) : 0;
+    addGpuOp(slice, info, m_writer.kernel(slice, k, queued, info.sharedMemory, occupancy), k.correlation);
 }
 
 void ProcessRecorder::onMemcpy(const wire::Memcpy& m)
@@ -398,10 +269,7 @@ void ProcessRecorder::onMemcpy(const wire::Memcpy& m)
         intern("Memcpy " + std::string(copyKindName(m.copyKind)) + " (" + std::string(memoryKindName(m.srcKind))
                + " -> " + std::string(memoryKindName(m.dstKind)) + ")");
     info.bytes = static_cast<std::int64_t>(m.bytes);
-    EventText args = transferArgs(m, slice.duration);
-    if (m.copyKind == 10)
-        args.add("fromDevice", m.srcDevice).add("toDevice", m.dstDevice);
-    addGpuOp(slice, info, sliceText(slice, args), m.correlation);
+    addGpuOp(slice, info, m_writer.memcpy(slice, m), m.correlation);
 }
 
 void ProcessRecorder::onMemset(const wire::Memset& m)
@@ -412,8 +280,7 @@ void ProcessRecorder::onMemset(const wire::Memset& m)
         return;
     slice.name = intern("Memset (" + std::string(memoryKindName(m.memoryKind)) + ")");
     info.bytes = static_cast<std::int64_t>(m.bytes);
-    EventText args = transferArgs(m, slice.duration);
-    addGpuOp(slice, info, sliceText(slice, args), m.correlation);
+    addGpuOp(slice, info, m_writer.memset(slice, m), m.correlation);
 }
 
 void ProcessRecorder::noteThread(std::int64_t tid)
@@ -435,11 +302,7 @@ void ProcessRecorder::onApi(const wire::Api& a)
     slice.category =
         a.domain == static_cast<std::uint8_t>(wire::ApiDomain::Driver) ? EventCategory::Driver : EventCategory::Runtime;
     slice.correlation = a.correlation;
-    EventText args;
-    args.add("cbid", a.cbid).add("correlation", a.correlation);
-    if (a.returnValue != 0)
-        args.add("return value", a.returnValue);
-    linkApiSide(addSlice(slice, sliceText(slice, args)), a.correlation);
+    linkApiSide(addSlice(slice, m_writer.api(slice, a)), a.correlation);
 }
 
 void ProcessRecorder::onSync(const wire::Sync& s)
@@ -454,14 +317,9 @@ void ProcessRecorder::onSync(const wire::Sync& s)
     slice.name = intern(std::string(syncName(s.type)));
     slice.category = EventCategory::Sync;
     slice.correlation = s.correlation;
-    EventText args;
-    args.add("device", slice.pid).add("context", s.context).add("correlation", s.correlation);
-    if (s.stream != kInvalid)
-        args.add("stream", s.stream);
-    if (s.event != kInvalid)
-        args.add("event", s.event);
+    const TextArena::Span text = m_writer.sync(slice, s, s.stream != kInvalid, s.event != kInvalid);
     // A sync waits for the GPU: its call gets an ac2g arrow like a launch does.
-    linkGpuSide(addSlice(slice, sliceText(slice, args)), s.correlation);
+    linkGpuSide(addSlice(slice, text), s.correlation);
 }
 
 void ProcessRecorder::addRange(const OpenMarker& start, TimeNs end)
@@ -482,10 +340,10 @@ void ProcessRecorder::addRange(const OpenMarker& start, TimeNs end)
     slice.duration = spanOf(start.time, end);
     slice.name = stepName(start.name);
     slice.category = EventCategory::Annotation;
-    EventText args;
+    std::optional<std::string_view> domain;
     if (start.domain != 0)
-        args.addText("domain", m_data.names[start.domain]);
-    addSlice(slice, sliceText(slice, args));
+        domain = m_data.names[start.domain];
+    addSlice(slice, m_writer.range(slice, domain));
 }
 
 std::uint32_t ProcessRecorder::stepName(std::uint32_t name)
@@ -519,19 +377,9 @@ void ProcessRecorder::addOpRange(const OpenMarker& start, TimeNs end, const Nvtx
         else if (node.empty() && info.sequence >= 0)
             m_lastBackwardNode[tid] = {slice.name, info.sequence};
     }
-    EventText args;
-    args.add("External id", info.externalId);
-    if (info.sequence >= 0) {
-        // kineto's forward thread is RecordFunction's id of the thread that ran the forward
-        // op: 0 on forward ops, the main thread's 1 on backward ops (NVTX does not say which
-        // thread ran the forward op; training loops run it on the main thread).
-        args.add("Sequence number", info.sequence).add("Fwd thread id", info.backward ? 1 : 0);
-    }
-    if (!op.inputDims.empty())
-        args.validated("Input Dims", op.inputDims);
     slice.op = static_cast<std::int32_t>(m_data.ops.size());
     m_data.ops.push_back(info);
-    addSlice(slice, sliceText(slice, args));
+    addSlice(slice, m_writer.opRange(slice, info, op.inputDims));
 }
 
 // Start and end of one NVTX range may sit in different per-thread CUPTI buffers, so either
@@ -546,14 +394,10 @@ void ProcessRecorder::onMarker(const wire::Marker& m)
         instant.tid = static_cast<std::int64_t>(m.threadId);
         instant.time = time;
         instant.name = wireName(m.name);
-        EventText args;
+        std::optional<std::string_view> domain;
         if (m.domain != 0)
-            args.addText("domain", m_data.names[wireName(m.domain)]);
-        const auto span = m_arena->append(
-            instantEventText(kUserAnnotation, quotedName(instant.name), m_data.hello.pid, instant.tid, time, args));
-        instant.rawOffset = span.offset;
-        instant.rawLength = span.length;
-        m_data.instants.push_back(instant);
+            domain = m_data.names[wireName(m.domain)];
+        addInstant(instant, m_writer.mark(m_data.hello.pid, instant, domain));
         m_lastTime = std::max(m_lastTime, time);
         return;
     }
@@ -582,17 +426,26 @@ void ProcessRecorder::onMarker(const wire::Marker& m)
     m_openMarkers.erase(it);
 }
 
-void ProcessRecorder::addProcessInstant(std::string name, const EventText& args)
+RecordedInstant ProcessRecorder::processInstant(std::string name)
 {
     RecordedInstant instant;
     instant.tid = m_data.hello.pid;
     instant.time = m_lastTime;
     instant.name = intern(std::move(name));
     instant.fromCollector = true;
-    const auto span = m_arena->append(
-        instantEventText("\"collector\"", quotedName(instant.name), m_data.hello.pid, instant.tid, instant.time, args));
-    instant.rawOffset = span.offset;
-    instant.rawLength = span.length;
+    return instant;
+}
+
+void ProcessRecorder::addEnding(std::string name, std::string_view reason)
+{
+    const RecordedInstant instant = processInstant(std::move(name));
+    addInstant(instant, m_writer.ending(m_data.hello.pid, instant, reason));
+}
+
+void ProcessRecorder::addInstant(RecordedInstant instant, TextArena::Span text)
+{
+    instant.rawOffset = text.offset;
+    instant.rawLength = text.length;
     m_data.instants.push_back(instant);
 }
 
@@ -609,7 +462,7 @@ void ProcessRecorder::onOverhead(const wire::Overhead& o)
     slice.duration = spanOf(o.start, o.end);
     slice.name = intern(std::string(overheadName(o.kind)));
     slice.category = EventCategory::Overhead;
-    addSlice(slice, sliceText(slice, EventText()));
+    addSlice(slice, m_writer.overhead(slice));
 }
 
 } // namespace ks::collector

@@ -1,14 +1,15 @@
 #pragma once
 // Turns the record stream of one traced process (one connection) into trace events, as
-// records arrive: kernel names demangled, API calls and GPU operations joined by
-// correlation id in either arrival order (ac2g flow halves), NVTX start/end pairs made
-// into ranges on their CPU thread, kineto-compatible JSON text kept for every event.
-// Not thread-safe: owned by the collector session, which serialises access.
+// records arrive: records decoded, names interned (kernel names demangled), API calls and
+// GPU operations joined by correlation id in either arrival order (ac2g flow halves), NVTX
+// start/end pairs made into ranges on their CPU thread, emit_nvtx ranges into operators.
+// The events go to one store, RecordedProcess; their kineto text is written by
+// RecordTextWriter. Not thread-safe: owned by the collector session, which serialises access.
 #include "collector/host/recordedprocess.h"
+#include "collector/host/recordtextwriter.h"
 #include "collector/host/textarena.h"
 #include "collector/host/torchops.h"
 #include "collector/protocol/framing.h"
-#include "core/writing/eventtext.h"
 
 #include <functional>
 #include <limits>
@@ -97,11 +98,10 @@ private:
     {
         return end > start ? saturatedDifference(end, start) : 0;
     }
-    std::uint32_t addSlice(RecordedSlice slice, std::string_view text);
-    std::string sliceText(const RecordedSlice& slice, const EventText& args) const;
-    // The name as a JSON string literal, escaped once.
-    std::string_view quotedName(std::uint32_t name) const { return m_quotedNames[name]; }
-    void addGpuOp(RecordedSlice slice, const GpuOpInfo& info, std::string_view text, std::uint32_t correlation);
+    // Keeps the event, its kineto text at `text` in the arena (m_writer wrote it).
+    std::uint32_t addSlice(RecordedSlice slice, TextArena::Span text);
+    void addInstant(RecordedInstant instant, TextArena::Span text);
+    void addGpuOp(RecordedSlice slice, const GpuOpInfo& info, TextArena::Span text, std::uint32_t correlation);
     // The two ends of a launch/sync flow, linked by correlation id in either arrival order.
     void linkGpuSide(std::uint32_t slice, std::uint32_t correlation);
     void linkApiSide(std::uint32_t slice, std::uint32_t correlation);
@@ -109,16 +109,16 @@ private:
     void addRange(const OpenMarker& start, TimeNs end);
     // An emit_nvtx op range: a cpu_op (or user_annotation for a label) with kineto's args.
     void addOpRange(const OpenMarker& start, TimeNs end, const NvtxOp& op);
-    // Marks an event of the process itself (error, termination) on its main thread.
-    void addProcessInstant(std::string name, const EventText& args);
+    // An event of the process itself (error, termination) on its main thread, at the latest time seen.
+    RecordedInstant processInstant(std::string name);
+    void addEnding(std::string name, std::string_view reason);
 
     RecordedProcess m_data;
     std::int64_t m_baseNs = 0;
     TimeNs m_lastTime = 0; // latest end of anything received
-    std::shared_ptr<TextArena> m_arena;
+    RecordTextWriter m_writer;
     ThreadNamer m_threadNamer;
     std::unordered_map<std::string, std::uint32_t> m_nameIndex;
-    std::vector<std::string> m_quotedNames; // JSON literal of each name, by name index
     std::unordered_map<std::uint32_t, std::uint32_t> m_wireNames; // wire id -> name index
     std::unordered_map<std::uint32_t, std::uint32_t> m_kernelNames; // wire id -> demangled
     std::unordered_map<std::uint32_t, std::uint32_t> m_apiNames; // wire id -> "_vNNNN" stripped

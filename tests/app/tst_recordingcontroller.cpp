@@ -4,6 +4,7 @@
 #include "app/mainwindow.h"
 #include "app/recorddialog.h"
 #include "app/recordingcontroller.h"
+#include "app/recordinghost.h"
 #include "widgets/detailspanel.h"
 #include "widgets/timelinewidget.h"
 
@@ -55,6 +56,36 @@ Widget* child(QWidget& parent, const char* name)
 
 TimeNs viewEnd(const TimelineWidget* timeline) { return timeline->timeScale().viewEnd(timeline->timeAreaWidth()); }
 
+// All a RecordingController may use of its window, recorded: no MainWindow, menu bar or
+// timeline.
+class FakeHost : public RecordingHost {
+public:
+    QWidget* dialogParent() override { return &parent; }
+    void addFileActions(const QList<QAction*>& added) override { actions += added; }
+    void addStatusWidget(QWidget* widget) override { statusWidgets << widget; }
+    void showStatusMessage(const QString& message, int) override { messages << message; }
+    std::shared_ptr<const Trace> shownTrace() const override { return trace; }
+    void showTrace(std::shared_ptr<const Trace> shown, const QString& title, bool newerSnapshot) override
+    {
+        trace = std::move(shown);
+        titles << title;
+        newerSnapshots += newerSnapshot ? 1 : 0;
+    }
+    TimeScale timelineScale() const override { return scale; }
+    int timelineWidth() const override { return 1000; }
+    void setTimelineScale(const TimeScale& s) override { scale = s; }
+    void setTimelineRange(TimeNs start, TimeNs end) override { scale = TimeScale::fit(start, end, 1000); }
+
+    QWidget parent;
+    QList<QAction*> actions;
+    QList<QWidget*> statusWidgets;
+    QStringList messages;
+    std::shared_ptr<const Trace> trace;
+    QStringList titles;
+    int newerSnapshots = 0;
+    TimeScale scale;
+};
+
 } // namespace
 
 class TestRecordingController : public QObject {
@@ -77,6 +108,40 @@ private slots:
         QVERIFY(texts.contains(QStringLiteral("S&top Recording")));
         QVERIFY(texts.contains(QStringLiteral("&Pause Capture")));
         QVERIFY(texts.contains(QStringLiteral("Save &As…")));
+    }
+
+    // The controller records, follows and saves through its host alone.
+    void recordsAndSavesThroughItsHostAlone()
+    {
+        auto owned = std::make_unique<FakeHost>();
+        FakeHost* host = owned.get();
+        RecordingController controller(std::move(owned), nullptr);
+        QStringList texts;
+        for (QAction* a : host->actions)
+            texts << a->text();
+        QCOMPARE(texts,
+                 QStringList({QStringLiteral("Save &As…"), QStringLiteral("&Record…"), QStringLiteral("&Pause Capture"),
+                              QStringLiteral("S&top Recording")}));
+        QCOMPARE(host->statusWidgets.size(), 1);
+
+        controller.startRecording({KS_FAKE_TARGET, {"3"}, {}, {}}); // 30 kernels over ~0.3 s
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.isRecording(), 20000);
+        QCOMPARE(kernels(host->trace), std::size_t(30));
+        QVERIFY(host->titles.last().endsWith(QStringLiteral("(finished)")));
+        // Every snapshot after the first, and the finished trace, continue the one shown.
+        QCOMPARE(host->newerSnapshots, int(host->titles.size()) - 1);
+
+        QSignalSpy saved(&controller, &RecordingController::saved);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("recorded.pt.trace.json.gz"));
+        controller.saveTo(path);
+        QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 30000);
+        QCOMPARE(saved.first().at(1).toBool(), true);
+        QCOMPARE(host->messages.first(), QStringLiteral("Saving %1…").arg(path));
+        QVERIFY(host->messages.last().startsWith(QStringLiteral("Saved %1 (").arg(path)));
+        const auto reloaded = loadTraceFile(path.toStdString());
+        QVERIFY(reloaded.ok());
+        QCOMPARE(kernels(reloaded.trace), std::size_t(30));
     }
 
     // The dialog's choices become the session's options and the equivalent command line.

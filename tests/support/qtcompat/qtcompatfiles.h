@@ -8,9 +8,8 @@
 // ---- files ---------------------------------------------------------------------------------
 
 struct QIODevice {
-    enum OpenModeFlag { ReadOnly = 1, WriteOnly = 2, ReadWrite = 3, Append = 4, Truncate = 8, Text = 16 };
+    enum OpenModeFlag { ReadOnly = 1, WriteOnly = 2, ReadWrite = 3, Truncate = 8, Text = 16 };
 };
-using QIODeviceBase = QIODevice;
 
 class QFile {
 public:
@@ -26,9 +25,7 @@ public:
         // As Qt: WriteOnly truncates, ReadWrite keeps the contents unless asked to truncate.
         const bool truncate = !(mode & QIODevice::ReadOnly) || (mode & QIODevice::Truncate);
         if (mode & QIODevice::WriteOnly)
-            m |= (mode & QIODevice::Append) ? std::ios::app
-                : truncate                  ? std::ios::out | std::ios::trunc
-                                            : std::ios::out;
+            m |= truncate ? std::ios::out | std::ios::trunc : std::ios::out;
         m_stream.open(m_path, m);
         return m_stream.is_open();
     }
@@ -59,8 +56,6 @@ public:
         return bool(m_stream);
     }
     void close() { m_stream.close(); }
-    bool exists() const { return exists(m_path); }
-    bool remove() { return std::remove(m_path.c_str()) == 0; }
     qint64 size() const
     {
         std::error_code ec;
@@ -68,9 +63,7 @@ public:
         return ec ? 0 : qint64(n);
     }
     QString fileName() const { return m_path; }
-    QString errorString() const { return QString(std::strerror(errno)); }
     static bool exists(const QString& path) { return std::filesystem::exists(std::string(path)); }
-    static bool remove(const QString& path) { return std::remove(path.c_str()) == 0; }
     static bool copy(const QString& from, const QString& to)
     {
         std::error_code ec; // like Qt: never overwrites
@@ -89,16 +82,8 @@ public:
     {
     }
     QString fileName() const { return QString(m_path.filename().string()); }
-    QString baseName() const
-    {
-        const std::string name = m_path.filename().string();
-        return QString(name.substr(0, name.find('.')));
-    }
-    QString path() const { return QString(m_path.parent_path().string()); }
     QString filePath() const { return QString(m_path.string()); }
-    QString absoluteFilePath() const { return QString(std::filesystem::absolute(m_path).string()); }
     bool exists() const { return std::filesystem::exists(m_path); }
-    bool isDir() const { return std::filesystem::is_directory(m_path); }
     qint64 size() const
     {
         std::error_code ec;
@@ -133,9 +118,7 @@ public:
         const char* dir = std::getenv("TMPDIR");
         return QString(dir && *dir ? dir : "/tmp");
     }
-    static QDir current() { return QDir(QString(std::filesystem::current_path().string())); }
     QString path() const { return m_path; }
-    QString absolutePath() const { return QString(std::filesystem::absolute(std::string(m_path)).string()); }
     QString canonicalPath() const
     {
         std::error_code ec;
@@ -148,7 +131,6 @@ public:
             return name;
         return m_path.endsWith('/') ? m_path + name : m_path + "/" + name;
     }
-    QString absoluteFilePath(const QString& name) const { return QDir(absolutePath()).filePath(name); }
     bool exists() const { return std::filesystem::is_directory(std::string(m_path)); }
     bool exists(const QString& name) const { return std::filesystem::exists(std::string(filePath(name))); }
     bool mkpath(const QString& path) const
@@ -157,14 +139,13 @@ public:
         std::filesystem::create_directories(std::string(filePath(path)), ec);
         return !ec;
     }
-    bool mkdir(const QString& name) const { return mkpath(name); }
     bool removeRecursively()
     {
         std::error_code ec;
         std::filesystem::remove_all(std::string(m_path), ec);
         return !ec;
     }
-    QStringList entryList(int filters = AllEntries, int sort = Name) const { return entryList({}, filters, sort); }
+    QStringList entryList(int filters, int sort = Name) const { return entryList({}, filters, sort); }
     QStringList entryList(const QStringList& nameFilters, int filters = AllEntries, int = Name) const
     {
         QStringList names;
@@ -198,7 +179,7 @@ public:
     }
     ~QTemporaryDir()
     {
-        if (m_autoRemove && isValid())
+        if (isValid())
             QDir(m_path).removeRecursively();
     }
     QTemporaryDir(const QTemporaryDir&) = delete;
@@ -206,11 +187,9 @@ public:
     bool isValid() const { return !m_path.isEmpty(); }
     QString path() const { return m_path; }
     QString filePath(const QString& name) const { return QDir(m_path).filePath(name); }
-    void setAutoRemove(bool on) { m_autoRemove = on; }
 
 private:
     QString m_path;
-    bool m_autoRemove = true;
 };
 
 struct QStandardPaths {

@@ -66,7 +66,6 @@ public:
     }
     void setProcessEnvironment(const QProcessEnvironment& env) { m_env = env; }
     void setProcessChannelMode(ProcessChannelMode mode) { m_mode = mode; }
-    void setWorkingDirectory(const QString& dir) { m_workingDirectory = dir; }
     void start(const QString& program, const QStringList& arguments = {})
     {
         std::vector<std::string> args{program};
@@ -97,8 +96,6 @@ public:
             dup2(devNull, 0);
             dup2(out[1], 1);
             dup2(m_mode == MergedChannels ? out[1] : err[1], 2);
-            if (!m_workingDirectory.isEmpty() && chdir(m_workingDirectory.c_str()) != 0)
-                _exit(127);
             if (m_env)
                 execve(argv[0], argv.data(), envp.data());
             else
@@ -123,7 +120,6 @@ public:
             closePipes();
         }
     }
-    bool waitForStarted(int = 30000) const { return m_error != FailedToStart; }
     bool waitForFinished(int msecs = 30000)
     {
         if (m_pid <= 0)
@@ -163,17 +159,12 @@ public:
         if (m_pid > 0)
             ::kill(m_pid, SIGTERM);
     }
-    qint64 processId() const { return m_pid; }
     int exitCode() const { return m_exitCode; }
     ExitStatus exitStatus() const { return m_exitStatus; }
     ProcessError error() const { return m_error; }
-    QString errorString() const
-    {
-        return m_error == FailedToStart ? QString("failed to start") : QString("process error");
-    }
     QByteArray readAllStandardOutput() { return std::exchange(m_stdout, QByteArray()); }
     QByteArray readAllStandardError() { return std::exchange(m_stderr, QByteArray()); }
-    QByteArray readAll() { return readAllStandardOutput(); }
+    QByteArray readAll() { return readAllStandardOutput(); } // with MergedChannels: both
 
 private:
     static void drain(const pollfd& fd, int& pipe, QByteArray& into)
@@ -200,7 +191,6 @@ private:
 
     std::optional<QProcessEnvironment> m_env;
     ProcessChannelMode m_mode = SeparateChannels;
-    QString m_workingDirectory;
     pid_t m_pid = -1;
     int m_out = -1;
     int m_err = -1;

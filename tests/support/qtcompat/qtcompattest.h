@@ -1,6 +1,6 @@
 #pragma once
 // The Qt Test half of the compatibility layer (see qtcompat.h): QCOMPARE, QVERIFY, data rows,
-// QSKIP, QTRY_*, and a runner that calls the slots the generated "<test>.moc" lists.
+// QSKIP, QTRY_COMPARE, and a runner that calls the slots the generated "<test>.moc" lists.
 #include "qtcompatprocess.h"
 
 namespace ks::qtcompat {
@@ -35,8 +35,6 @@ inline bool fail(const std::string& what, const char* file, int line)
 // QVERIFY2's and QFAIL's message: text of any of the string types.
 inline std::string messageText(const std::string& text) { return text; }
 inline std::string messageText(const char* text) { return text ? text : ""; }
-
-inline bool currentTestFailed() { return state().outcome == Outcome::Failed; }
 
 // Values as QTest prints them, for what this layer knows how to print.
 template <class T>
@@ -224,24 +222,10 @@ public:
             }
             for (const Row* row : rows) {
                 currentRow() = row;
-                Outcome outcome = Outcome::Passed;
-                if (Function init = find("init"); init && !call(test, init, name, row->tag))
-                    outcome = state().outcome;
-                if (outcome == Outcome::Passed) {
-                    call(test, function, name, row->tag);
-                    outcome = state().outcome;
-                }
-                if (Function cleanup = find("cleanup")) {
-                    call(test, cleanup, name, row->tag);
-                    outcome = outcome == Outcome::Passed ? state().outcome : outcome;
-                }
-                count(outcome, name, row->tag);
+                call(test, function, name, row->tag);
+                count(state().outcome, name, row->tag);
             }
             currentRow() = nullptr;
-        }
-        if (Function f = find("cleanupTestCase")) {
-            call(test, f, "cleanupTestCase", "");
-            count(state().outcome, "cleanupTestCase", "");
         }
         std::printf("Totals: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
         std::printf("********* Finished testing of %s *********\n", className.c_str());
@@ -251,8 +235,7 @@ public:
 private:
     static bool isSpecial(const std::string& name)
     {
-        return name == "initTestCase" || name == "cleanupTestCase" || name == "init" || name == "cleanup"
-            || (name.size() > 5 && name.compare(name.size() - 5, 5, "_data") == 0);
+        return name == "initTestCase" || (name.size() > 5 && name.compare(name.size() - 5, 5, "_data") == 0);
     }
     static bool selected(const std::string& name, int argc, char** argv)
     {
@@ -317,12 +300,6 @@ inline ks::qtcompat::RowBuilder addRow(const char* format, ...)
     return newRow(tag);
 }
 
-inline bool currentTestFailed() { return ks::qtcompat::currentTestFailed(); }
-inline const char* currentDataTag() { return ks::qtcompat::state().tag.c_str(); }
-inline const char* currentTestFunction() { return ks::qtcompat::state().function.c_str(); }
-inline void qSleep(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
-inline void qWait(int ms) { qSleep(ms); }
-
 } // namespace QTest
 
 // The class's slots are private: the generated table is a friend.
@@ -377,21 +354,11 @@ inline void qWait(int ms) { qSleep(ms); }
     } while (false)
 #define QFETCH(Type, name) Type name = ks::qtcompat::fetch<Type>(#name)
 
-#define QTRY_IMPL(condition, timeoutMs)                                                                                \
+// Polls for up to 5 s, as Qt's.
+#define QTRY_COMPARE(actual, expected)                                                                                 \
     do {                                                                                                               \
-        const auto ksTryDeadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);            \
-        while (!(condition) && std::chrono::steady_clock::now() < ksTryDeadline)                                       \
+        const auto ksTryDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);                         \
+        while (!ks::qtcompat::equal(actual, expected) && std::chrono::steady_clock::now() < ksTryDeadline)             \
             std::this_thread::sleep_for(std::chrono::milliseconds(10));                                                \
-    } while (false)
-#define QTRY_VERIFY_WITH_TIMEOUT(condition, timeoutMs)                                                                 \
-    do {                                                                                                               \
-        QTRY_IMPL(condition, timeoutMs);                                                                               \
-        QVERIFY(condition);                                                                                            \
-    } while (false)
-#define QTRY_VERIFY(condition) QTRY_VERIFY_WITH_TIMEOUT(condition, 5000)
-#define QTRY_COMPARE_WITH_TIMEOUT(actual, expected, timeoutMs)                                                         \
-    do {                                                                                                               \
-        QTRY_IMPL(ks::qtcompat::equal(actual, expected), timeoutMs);                                                   \
         QCOMPARE(actual, expected);                                                                                    \
     } while (false)
-#define QTRY_COMPARE(actual, expected) QTRY_COMPARE_WITH_TIMEOUT(actual, expected, 5000)
