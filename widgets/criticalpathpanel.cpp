@@ -115,6 +115,10 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
             m_range.reset();
             analyze();
         });
+        connect(timeline, &TimelineWidget::stepRulesChanged, this, [this](std::uint32_t trace) {
+            if (trace == 0) // the user chose the steps of the trace shown (issue 35)
+                analyze();
+        });
         m_trace = timeline->trace();
     }
     analyze();
@@ -134,8 +138,9 @@ void CriticalPathPanel::analyze()
     m_summary->setText(tr("Computing the critical path…"));
     m_jobs->start(
         JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
-        [trace = m_trace, whatIfs = m_whatIfs, range = m_range] {
-            const auto analysis = analysis::criticalPathOf(facts::sharedTraceFacts(trace));
+        [trace = m_trace, rules = m_timeline ? m_timeline->stepRules() : facts::StepRules{}, whatIfs = m_whatIfs,
+         range = m_range] {
+            const auto analysis = analysis::criticalPathOf(facts::sharedTraceFacts(trace, rules));
             auto steps = analysis.analyzeSteps(whatIfs);
             if (range) {
                 steps.push_back(analysis.analyzeRange(range->first, range->second, whatIfs));

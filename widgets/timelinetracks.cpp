@@ -191,9 +191,9 @@ std::shared_ptr<const gpu::GpuReport> TimelineWidget::gpuReportOf(const Lane& la
 void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
 {
     const LaneHit at = hitAt(event->pos());
-    if (!m_lanes.empty() && at.trace == 0 && at.hit.kind == TimelineHit::Kind::Slice && at.hit.slice != kNoSlice
+    if (at.trace < m_lanes.size() && at.hit.kind == TimelineHit::Kind::Slice && at.hit.slice != kNoSlice
         && event->pos().x() >= TimelineRenderer::kLabelWidth) {
-        execSliceMenu(at.hit.slice, event->globalPos());
+        execSliceMenu({at.trace, at.hit.slice}, event->globalPos());
         return;
     }
     if (m_lanes.empty() || at.trace != 0 || event->pos().x() >= TimelineRenderer::kLabelWidth) {

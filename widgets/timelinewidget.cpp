@@ -146,7 +146,10 @@ void TimelineWidget::setNewerSnapshot(std::shared_ptr<const Trace> trace)
         m_gpuReports = {gpuReportOf(m_lanes[0])};
     m_showsNewerSnapshot = true;
     const SnapshotView view = snapshotView();
-    showTraces(only(std::move(trace)));
+    std::vector<TimelineTrace> traces = only(std::move(trace));
+    if (!m_lanes.empty())
+        traces.front().stepRules = m_lanes.front().source.stepRules; // the same recording's
+    showTraces(std::move(traces));
     restoreSnapshotView(view);
 }
 

@@ -12,8 +12,8 @@
 //     Esc clears it): rangeSelected(start, end) / rangeCleared() report it, and
 //     focusRange() is that range when there is one, else the visible range;
 //   - the user's steps (timelinesteps.cpp): a slice's context menu chooses its name (or a
-//     pattern, through stepsDialogRequested) as the steps of traces without ProfilerStep;
-//     stepRulesChanged() tells the analyses, which build their facts with stepRules();
+//     pattern, through stepsDialogRequested) as the steps of its trace (each trace shown has
+//     its own); stepRulesChanged() tells the analyses, which build their facts with stepRules();
 //   - the track layout (timelinetracks.cpp): pinned tracks, GPU first, folded Python lanes
 //     and groups dragged by their header, from the label column's context menu, kept per
 //     trace kind in QSettings; GPU metric tracks in each GPU's group after setGpuReport().
@@ -42,6 +42,7 @@ struct TimelineTrace {
     TimeNs offset = 0; // added to the trace's times on the shared axis
     QString title; // its group header ("Rank 0 · host", "BASE · file")
     std::vector<std::uint32_t> processes; // shown processes (one GPU of a merged file); empty: all
+    facts::StepRules stepRules{}; // the user's steps for it (its file's remembered choice)
 };
 
 // A link between slices of two traces (the same collective on two ranks).
@@ -126,8 +127,8 @@ public:
         return trackLayout().isMetricCollapsed(process, metric);
     }
     bool showsGpuMetricTracks() const { return m_gpuMetricTracks; }
-    // The user's choice of steps for the primary trace (facts::StepRules; empty: none).
-    const facts::StepRules& stepRules() const { return m_stepRules; }
+    // The user's choice of steps for a trace shown (facts::StepRules; empty: none).
+    facts::StepRules stepRules(std::uint32_t trace = 0) const;
     // What the tooltip shows at a viewport point (a slice, a counter's or GPU metric's
     // value); empty where there is nothing.
     QString toolTipTextAt(const QPoint& pos) const;
@@ -203,8 +204,10 @@ public Q_SLOTS:
     void setGpuReport(std::shared_ptr<const ks::gpu::GpuReport> report);
     // Off: no GPU metric tracks (the separate overlay block shows them instead).
     void setGpuMetricTracksShown(bool shown);
-    // The user's steps (timelinesteps.cpp); stepRulesChanged() when they differ.
-    void setStepRules(ks::facts::StepRules rules);
+    // The user's steps for a trace and every other group of its file (the ranks of a merged
+    // file); stepRulesChanged() when they differ (timelinesteps.cpp).
+    void setStepRules(std::uint32_t trace, ks::facts::StepRules rules);
+    void setStepRules(ks::facts::StepRules rules) { setStepRules(0, std::move(rules)); }
     // In the primary trace's time.
     void setSelectedRange(ks::TimeNs start, ks::TimeNs end);
     void clearSelectedRange();
@@ -225,9 +228,10 @@ Q_SIGNALS:
     void historyChanged();
     void rangeSelected(ks::TimeNs start, ks::TimeNs end);
     void rangeCleared();
-    void stepRulesChanged(const ks::facts::StepRules& rules);
-    // "Use as Steps…" on a slice: the host asks for a name or pattern, starting from `name`.
-    void stepsDialogRequested(const QString& name);
+    // Once per trace whose rules changed.
+    void stepRulesChanged(std::uint32_t trace, const ks::facts::StepRules& rules);
+    // "Use as Steps…" on a slice of `trace`: the host asks for a name or pattern, starting from `name`.
+    void stepsDialogRequested(std::uint32_t trace, const QString& name);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -285,8 +289,8 @@ private:
     void ensureVisible(TraceSlice target);
     void followFlow(bool incoming);
     void showTraces(std::vector<TimelineTrace> traces);
-    // The context menu of a slice of the primary trace: its name as the steps (timelinesteps.cpp).
-    void execSliceMenu(SliceId slice, const QPoint& globalPos);
+    // The context menu of a slice: its name as its trace's steps (timelinesteps.cpp).
+    void execSliceMenu(TraceSlice slice, const QPoint& globalPos);
     void rebuildLayout();
     void updateScrollBars();
     // The view in axis time (every trace's times plus its offset).
@@ -355,7 +359,6 @@ private:
     bool m_gpuReportCarried = false;
     bool m_showsNewerSnapshot = false;
     bool m_gpuMetricTracks = true;
-    facts::StepRules m_stepRules;
     std::uint32_t m_groupDrag = kNoIndex; // the process whose header is dragged
 };
 
