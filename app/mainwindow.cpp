@@ -281,7 +281,9 @@ void MainWindow::createDocks()
     // Memory (issue 39): curves, what is alive at the peak or a chosen time, Operator memory.
     auto* memoryDock = new QDockWidget(tr("Memory"), this);
     memoryDock->setObjectName(QStringLiteral("memoryDock"));
-    memoryDock->setWidget(new MemoryPanel(m_timeline));
+    auto* memory = new MemoryPanel(m_timeline);
+    connect(placeUnderMemberPicker(*memoryDock, memory, *m_timeline), &MemberPicker::memberChanged, memory,
+            &MemoryPanel::setMember);
     addDockWidget(Qt::BottomDockWidgetArea, memoryDock);
 
     // Roofline (issue 37): ops and shapes against the GPU's roofs; a point selects its kernels.
@@ -635,10 +637,13 @@ void MainWindow::showWorkspace(const std::vector<LoadedFile>& files, OpenKind ki
     } else if (!files.empty()) {
         if (oneFileOfRanks)
             m_recentFiles->add(files.front().path);
-        m_stepChoices->prepare(QString()); // the ranks' and sides' own steps
         m_job->clear();
         messages << m_workspace->open(
             files, comparison ? WorkspaceController::Kind::Comparison : WorkspaceController::Kind::Ranks);
+        QStringList memberFiles; // each member's steps are remembered with its file
+        for (const analysis::WorkspaceMember& member : m_workspace->workspace().members())
+            memberFiles << QString::fromStdString(member.identity.file);
+        m_stepChoices->prepare(memberFiles);
         const QString title = comparison
             ? tr("%1 vs %2").arg(QFileInfo(files[0].path).fileName(), QFileInfo(files[1].path).fileName())
             : oneFileOfRanks ? QFileInfo(files[0].path).fileName()
@@ -689,12 +694,15 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     m_job->clear();
     m_flamePanel->setComparison(nullptr, nullptr);
     m_alignMenu->setEnabled(false);
-    if (!newerSnapshot)
-        m_stepChoices->prepare(path);
-    if (newerSnapshot)
+    if (newerSnapshot) {
         m_timeline->setNewerSnapshot(trace);
-    else
-        m_timeline->setTrace(trace);
+    } else {
+        m_stepChoices->prepare({path});
+        std::vector<TimelineTrace> shown;
+        if (trace) // with the steps chosen for its file
+            shown.push_back({trace, 0, {}, {}, StepChoices::rulesFor(path)});
+        m_timeline->setTraces(std::move(shown));
+    }
     adoptTrace(std::move(trace), path, QFileInfo(path).fileName());
     if (newerSnapshot) // the selection the timeline kept, which adoptTrace() cleared from Details
         m_details->showSlice(m_timeline->selectedSlice());

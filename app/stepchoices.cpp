@@ -31,27 +31,27 @@ QString StepChoices::remembered(const QString& path)
     return path.isEmpty() ? QString() : QSettings().value(kSettingsKey).toMap().value(path).toString();
 }
 
-void StepChoices::prepare(const QString& path)
+void StepChoices::prepare(const QStringList& paths)
 {
-    m_path = path;
+    m_paths = paths;
     m_label->clear();
-    m_timeline->setStepRules({remembered(path).toStdString()});
 }
 
-void StepChoices::remember(const facts::StepRules& rules)
+void StepChoices::remember(std::uint32_t trace, const facts::StepRules& rules)
 {
-    if (m_path.isEmpty())
+    const QString path = m_paths.value(int(trace));
+    if (path.isEmpty())
         return;
     QSettings settings;
     QVariantMap chosen = settings.value(kSettingsKey).toMap();
     if (rules.userPattern.empty())
-        chosen.remove(m_path);
+        chosen.remove(path);
     else
-        chosen.insert(m_path, QString::fromStdString(rules.userPattern));
+        chosen.insert(path, QString::fromStdString(rules.userPattern));
     settings.setValue(kSettingsKey, chosen);
 }
 
-void StepChoices::ask(const QString& name)
+void StepChoices::ask(std::uint32_t trace, const QString& name)
 {
     // Non-blocking: the window keeps running while the user types.
     auto* dialog = new QInputDialog(m_window);
@@ -60,14 +60,14 @@ void StepChoices::ask(const QString& name)
     dialog->setLabelText(tr("Ranges named this, or whose names match it as a regular expression, are the steps\n"
                             "(used when the trace has no ProfilerStep#N):"));
     dialog->setTextValue(name);
-    connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString& text) {
+    connect(dialog, &QInputDialog::textValueSelected, this, [this, trace](const QString& text) {
         const std::string pattern = text.trimmed().toStdString();
         if (const std::string error = facts::stepPatternError(pattern); !error.empty()) {
             QMessageBox::warning(m_window, tr("Use as Steps"),
                                  tr("“%1” is %2.").arg(text, QString::fromStdString(error)));
             return;
         }
-        m_timeline->setStepRules({pattern});
+        m_timeline->setStepRules(trace, {pattern});
     });
     dialog->open();
 }

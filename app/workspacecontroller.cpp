@@ -1,5 +1,6 @@
 #include "app/workspacecontroller.h"
 
+#include "app/stepchoices.h"
 #include "core/gpu/nvprofsummary.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diffpanel.h"
@@ -11,7 +12,6 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <charconv>
 
 namespace ks {
 
@@ -19,16 +19,13 @@ namespace {
 
 QString qstr(std::string_view text) { return QString::fromUtf8(text.data(), qsizetype(text.size())); }
 
-// "ProfilerStep#12" -> 12, else -1.
-long long stepNumberOf(std::string_view name)
+// The number of the step `slice` marks in `member` (ProfilerStep#N, a step0 label, an
+// Optimizer.step range: whatever its steps were found by), else -1.
+long long stepNumberOf(const analysis::WorkspaceMember& member, SliceId slice)
 {
-    constexpr std::string_view kPrefix = "ProfilerStep#";
-    if (!name.starts_with(kPrefix))
-        return -1;
-    long long number = -1;
-    const char* first = name.data() + kPrefix.size();
-    const auto [end, ec] = std::from_chars(first, name.data() + name.size(), number);
-    return ec == std::errc() && end == name.data() + name.size() ? number : -1;
+    const auto it = std::find_if(member.steps.begin(), member.steps.end(),
+                                 [&](const analysis::StepSpan& step) { return step.slice == slice; });
+    return it != member.steps.end() ? it->number : -1;
 }
 
 } // namespace
@@ -48,6 +45,14 @@ WorkspaceController::WorkspaceController(TimelineWidget* timeline, DetailsPanel*
     connect(m_ranks, &RanksPanel::collectiveActivated, this, &WorkspaceController::revealCollective);
     connect(m_timeline, &TimelineWidget::traceSelectionChanged, this, &WorkspaceController::onSelection);
     connect(m_timeline, &TimelineWidget::visibleRangeChanged, this, &WorkspaceController::applyStepUnderView);
+    // The user chose a member's steps: its step spans, the alignment and the analysis follow.
+    connect(m_timeline, &TimelineWidget::stepRulesChanged, this,
+            [this](std::uint32_t member, const facts::StepRules& rules) {
+                if (!isActive() || member >= m_workspace.size())
+                    return;
+                m_workspace.setStepRules(member, rules);
+                applyAlignment();
+            });
     connect(m_details, &DetailsPanel::sectionLinkActivated, this, [this](int target) {
         if (target >= 0 && std::size_t(target) < m_collectiveTargets.size())
             m_timeline->revealTraceSlice(m_collectiveTargets[std::size_t(target)]);
@@ -75,8 +80,11 @@ QStringList WorkspaceController::open(const std::vector<LoadedFile>& files, Kind
     clear();
     m_kind = kind;
     for (const LoadedFile& file : files) {
-        if (file.trace)
-            m_workspace.add(file.trace, file.path.toStdString());
+        if (!file.trace)
+            continue;
+        const std::size_t added = m_workspace.add(file.trace, file.path.toStdString());
+        for (std::size_t m = m_workspace.size() - added; m < m_workspace.size(); ++m)
+            m_workspace.setStepRules(m, StepChoices::rulesFor(file.path)); // the user's steps for this file
     }
     if (kind == Kind::Ranks)
         m_workspace.sortByRank();
@@ -89,7 +97,7 @@ QStringList WorkspaceController::open(const std::vector<LoadedFile>& files, Kind
     const QStringList names = titles();
     for (std::size_t i = 0; i < m_workspace.size(); ++i) {
         const analysis::WorkspaceMember& member = m_workspace.members()[i];
-        traces.push_back({member.trace, 0, names.value(int(i)), member.processes});
+        traces.push_back({member.trace, 0, names.value(int(i)), member.processes, member.stepRules});
     }
     m_timeline->setTraces(std::move(traces));
     m_align = kind == Kind::Comparison ? Align::StepStarts : Align::AbsoluteClock;
@@ -264,14 +272,13 @@ void WorkspaceController::onSelection(TraceSlice selection)
     describeCollective(selection);
 }
 
-// Selecting ProfilerStep#N on one rank outlines step N on every other.
+// Selecting the range of step N on one rank (ProfilerStep#N, stepN, its Optimizer.step)
+// outlines step N on every other.
 void WorkspaceController::markSameStep(TraceSlice selection)
 {
-    long long number = -1;
-    if (selection.valid()) {
-        const Trace& trace = *m_workspace.members()[selection.trace].trace;
-        number = stepNumberOf(trace.str(trace.slices().name[selection.slice]));
-    }
+    const long long number = selection.valid() && selection.trace < m_workspace.size()
+        ? stepNumberOf(m_workspace.members()[selection.trace], selection.slice)
+        : -1;
     for (std::uint32_t m = 0; m < m_workspace.size(); ++m) {
         const analysis::StepSpan* step = number >= 0 ? m_workspace.members()[m].step(number) : nullptr;
         if (step && m != selection.trace) {

@@ -87,7 +87,6 @@ int runDiff(const DiffCommandOptions& o)
         return 1;
     }
     analysis::DiffOptions options;
-    options.stepRules = o.steps;
     options.kernelFamilies = o.families;
     options.groupOpsByInputShapes = o.groupByShape;
     const auto report = analysis::diffTraces(loaded.workspace.members()[0], loaded.workspace.members()[1], options);

@@ -108,7 +108,6 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
             m_trace = std::move(trace);
             analyze();
         });
-        connect(timeline, &TimelineWidget::stepRulesChanged, this, [this] { analyze(); });
         connect(timeline, &TimelineWidget::rangeSelected, this, [this](TimeNs start, TimeNs end) {
             m_range = std::make_pair(start, end);
             analyze();
@@ -116,6 +115,10 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
         connect(timeline, &TimelineWidget::rangeCleared, this, [this] {
             m_range.reset();
             analyze();
+        });
+        connect(timeline, &TimelineWidget::stepRulesChanged, this, [this](std::uint32_t trace) {
+            if (trace == m_member) // the user chose the steps of the trace shown (issue 35)
+                analyze();
         });
         m_trace = timeline->trace();
     }
@@ -152,8 +155,8 @@ void CriticalPathPanel::analyze()
                                m_timeline->toTraceTime(m_member, range->second));
     m_jobs->start(
         JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
-        [trace = m_trace, rules = m_timeline ? m_timeline->stepRules() : facts::StepRules{}, whatIfs = m_whatIfs,
-         range] {
+        [trace = m_trace, rules = m_timeline ? m_timeline->stepRules(m_member) : facts::StepRules{},
+         whatIfs = m_whatIfs, range] {
             const auto analysis = analysis::criticalPathOf(facts::sharedTraceFacts(trace, rules));
             auto steps = analysis.analyzeSteps(whatIfs);
             if (range) {

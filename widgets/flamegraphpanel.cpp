@@ -118,6 +118,10 @@ FlameGraphPanel::FlameGraphPanel(TimelineWidget* timeline, QWidget* parent)
         connect(timeline, &TimelineWidget::traceChanged, this, &FlameGraphPanel::setTrace);
         connect(timeline, &TimelineWidget::rangeSelected, this, &FlameGraphPanel::setRange);
         connect(timeline, &TimelineWidget::rangeCleared, this, &FlameGraphPanel::clearRange);
+        connect(timeline, &TimelineWidget::stepRulesChanged, this, [this](std::uint32_t trace) {
+            if (trace == 0) // its steps (the Scope choices) are the user's (issue 35)
+                setTrace(m_trace);
+        });
         if (timeline->trace())
             setTrace(timeline->trace());
     }
@@ -233,8 +237,8 @@ void FlameGraphPanel::recompute()
     }
     m_jobs->start(
         JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
-        [trace = m_trace, request] {
-            const auto facts = facts::sharedTraceFacts(trace);
+        [trace = m_trace, rules = m_timeline ? m_timeline->stepRules() : facts::StepRules{}, request] {
+            const auto facts = facts::sharedTraceFacts(trace, rules);
             Result result;
             auto topDown = std::make_shared<analysis::CallTree>(analysis::buildCallTree(*facts, request.options));
             result.topDown = topDown;

@@ -22,10 +22,7 @@ GpuViews::GpuViews(TimelineWidget* timeline, QObject* parent)
     , m_summary(new GpuSummaryPanel)
 {
     connect(timeline, &TimelineWidget::traceChanged, this, &GpuViews::analyze);
-    connect(timeline, &TimelineWidget::stepRulesChanged, this, [this] {
-        if (m_timeline->trace())
-            analyze(m_timeline->trace());
-    });
+    connect(timeline, &TimelineWidget::stepRulesChanged, this, &GpuViews::reanalyzeMember);
     connect(timeline, &TimelineWidget::visibleRangeChanged, this, &GpuViews::followTimeline);
     connect(timeline, &TimelineWidget::rangeSelected, this, &GpuViews::followTimeline);
     connect(timeline, &TimelineWidget::rangeCleared, this, &GpuViews::followTimeline);
@@ -96,7 +93,7 @@ void GpuViews::analyzeMember(std::uint32_t member)
     std::shared_ptr<const Trace> trace = m_timeline->traceAt(member);
     jobsFor(member)->start(
         JobTracker::letFinishIf(m_timeline->showsNewerSnapshot()),
-        [trace = std::move(trace), rules = m_timeline->stepRules()] {
+        [trace = std::move(trace), rules = m_timeline->stepRules(member)] {
             return gpu::makeGpuReport(facts::sharedTraceFacts(trace, rules));
         },
         [this, member](const std::shared_ptr<const gpu::GpuReport>& report) { apply(member, report); },
@@ -104,6 +101,26 @@ void GpuViews::analyzeMember(std::uint32_t member)
             qWarning().noquote() << "GPU analysis failed:" << error;
             apply(member, nullptr);
         });
+}
+
+void GpuViews::reanalyzeMember(std::uint32_t member)
+{
+    if (!m_timeline || member >= m_reports.size())
+        return;
+    const std::shared_ptr<const Trace> trace = m_timeline->traceAt(member);
+    bool summaryWaits = false;
+    for (std::uint32_t i = 0; i < m_reports.size(); ++i) {
+        if (m_timeline->traceAt(i) != trace)
+            continue;
+        if (i < member)
+            return; // groups of one file share a report, computed for the first of them
+        m_reports[i] = nullptr;
+        m_failed[i] = false;
+        summaryWaits = summaryWaits || i == m_summaryMember;
+    }
+    if (summaryWaits && m_summary)
+        m_summary->setAnalysing();
+    analyzeMember(member);
 }
 
 void GpuViews::apply(std::uint32_t member, const std::shared_ptr<const gpu::GpuReport>& report)

@@ -49,6 +49,8 @@ Q_SIGNALS:
 private:
     void analyze(std::shared_ptr<const Trace> trace);
     void analyzeMember(std::uint32_t member);
+    // Its steps changed: its report (and that of the groups sharing its file) again.
+    void reanalyzeMember(std::uint32_t member);
     void apply(std::uint32_t member, const std::shared_ptr<const gpu::GpuReport>& report);
     void showSummary();
     void followTimeline();

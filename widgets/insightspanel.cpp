@@ -93,10 +93,7 @@ InsightsPanel::InsightsPanel(TimelineWidget* timeline, QWidget* parent)
     connect(m_allMembers, &QCheckBox::toggled, this, &InsightsPanel::setAllMembers);
     if (timeline) {
         connect(timeline, &TimelineWidget::traceChanged, this, &InsightsPanel::analyze);
-        connect(timeline, &TimelineWidget::stepRulesChanged, this, [this] {
-            if (m_timeline->trace())
-                analyze(m_timeline->trace());
-        });
+        connect(timeline, &TimelineWidget::stepRulesChanged, this, &InsightsPanel::forgetMember);
         connect(timeline, &TimelineWidget::visibleRangeChanged, this, &InsightsPanel::onVisibleRangeChanged);
         if (timeline->trace())
             analyze(timeline->trace());
@@ -155,7 +152,7 @@ void InsightsPanel::request()
         const std::uint32_t member = m_member;
         m_jobs->start(
             JobTracker::letFinishIf(m_timeline->showsNewerSnapshot()),
-            [trace = m_timeline->traceAt(member), rules = m_timeline->stepRules(), peaks] {
+            [trace = m_timeline->traceAt(member), rules = m_timeline->stepRules(member), peaks] {
                 return analysis::findInsights(*facts::sharedTraceFacts(trace, rules), peaks);
             },
             [this, member](std::vector<analysis::Insight> insights) {
@@ -173,19 +170,21 @@ void InsightsPanel::request()
     // Each distinct trace once (a merged file's ranks share theirs); findings name the first
     // member showing it.
     std::vector<std::shared_ptr<const Trace>> traces;
+    std::vector<facts::StepRules> rules; // each trace's steps
     std::vector<std::uint32_t> memberOf;
     for (std::uint32_t i = 0; i < m_memberInsights.size(); ++i) {
         std::shared_ptr<const Trace> trace = m_timeline->traceAt(i);
         if (std::find(traces.begin(), traces.end(), trace) == traces.end()) {
             traces.push_back(std::move(trace));
+            rules.push_back(m_timeline->stepRules(i));
             memberOf.push_back(i);
         }
     }
     m_jobs->start(
-        [traces = std::move(traces), rules = m_timeline->stepRules(), peaks] {
+        [traces = std::move(traces), rules = std::move(rules), peaks] {
             std::vector<std::shared_ptr<const facts::TraceFacts>> facts;
-            for (const auto& trace : traces)
-                facts.push_back(facts::sharedTraceFacts(trace, rules));
+            for (std::size_t i = 0; i < traces.size(); ++i)
+                facts.push_back(facts::sharedTraceFacts(traces[i], rules[i]));
             return analysis::findInsights(std::span<const std::shared_ptr<const facts::TraceFacts>>(facts), peaks);
         },
         [this, memberOf = std::move(memberOf)](std::vector<analysis::Insight> insights) {
@@ -196,6 +195,16 @@ void InsightsPanel::request()
                 apply(std::move(insights));
         },
         onFailure);
+}
+
+void InsightsPanel::forgetMember(std::uint32_t member)
+{
+    if (member >= m_memberInsights.size())
+        return;
+    m_memberInsights[member].reset();
+    m_allInsights.reset();
+    if (allMembers() || member == m_member)
+        request();
 }
 
 void InsightsPanel::setMember(std::uint32_t member)

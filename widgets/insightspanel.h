@@ -63,6 +63,8 @@ Q_SIGNALS:
 
 private:
     void analyze(std::shared_ptr<const Trace> trace);
+    // Its steps changed: its findings (and the all-members list) are computed again.
+    void forgetMember(std::uint32_t member);
     // Shows the cached findings of the member (or of all) or starts their analysis.
     void request();
     void apply(std::vector<analysis::Insight> insights);

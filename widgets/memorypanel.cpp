@@ -88,10 +88,15 @@ MemoryPanel::MemoryPanel(TimelineWidget* timeline, QWidget* parent)
             });
     if (timeline) {
         connect(timeline, &TimelineWidget::traceChanged, this, &MemoryPanel::analyze);
-        connect(timeline, &TimelineWidget::plotTimeClicked, this, &MemoryPanel::showTime);
+        connect(timeline, &TimelineWidget::plotTimeClicked, this, [this](TimeNs time) {
+            if (m_member == 0) // a click on the primary trace's plots, in its time
+                showTime(time);
+        });
         connect(timeline, &TimelineWidget::instantSelected, this, [this](std::uint32_t instant) {
-            if (m_data.report && instant < m_data.report->facts->trace->instants().size())
-                showTime(m_data.report->facts->trace->instants().time[instant]);
+            // An instant of the trace of the selection: only this member's are ours.
+            const std::shared_ptr<const Trace> selected = m_timeline->traceAt(m_timeline->currentTrace());
+            if (m_data.report && selected == m_data.report->facts->trace && instant < selected->instants().size())
+                showTime(selected->instants().time[instant]);
         });
         if (timeline->trace())
             analyze(timeline->trace());
@@ -103,18 +108,33 @@ MemoryPanel::~MemoryPanel() = default;
 
 void MemoryPanel::analyze(std::shared_ptr<const Trace> trace)
 {
+    m_member = 0; // new traces: the primary one first
     if (!trace) {
         m_jobs->cancel();
         apply({});
         return;
     }
+    analyzeMember();
+}
+
+void MemoryPanel::setMember(std::uint32_t member)
+{
+    if (member == m_member || !m_timeline || member >= m_timeline->traceCount())
+        return;
+    m_member = member;
+    analyzeMember();
+}
+
+void MemoryPanel::analyzeMember()
+{
     m_summary->setText(tr("Analysing memory…"));
     m_jobs->start(
-        JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
-        [trace = std::move(trace)] {
+        JobTracker::letFinishIf(m_timeline->showsNewerSnapshot()),
+        // The member's facts as its other analyses build them (its steps), so they are shared.
+        [trace = m_timeline->traceAt(m_member), rules = m_timeline->stepRules(m_member)] {
             MemoryViewData data;
-            auto report =
-                std::make_shared<analysis::MemoryReport>(analysis::makeMemoryReport(facts::sharedTraceFacts(trace)));
+            auto report = std::make_shared<analysis::MemoryReport>(
+                analysis::makeMemoryReport(facts::sharedTraceFacts(trace, rules)));
             data.tables = analysis::makeOperatorMemoryTables(*report);
             data.report = std::move(report);
             return data;
@@ -191,7 +211,7 @@ void MemoryPanel::selectOpOfRow(int row)
 {
     const SliceId op = m_liveModel->opAt(row);
     if (m_timeline && op != kNoSlice)
-        m_timeline->revealSlice(op);
+        m_timeline->revealTraceSlice({m_member, op});
 }
 
 void MemoryPanel::updateSummary()

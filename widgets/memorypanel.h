@@ -5,8 +5,9 @@
 // age, largest first; selecting a row selects its op on the timeline. Its second tab is the
 // device's Operator memory table.
 //
-// It follows the timeline's trace: the report and the tables are computed by a JobTracker on
-// the views' shared analysis pool, never on the GUI thread. GUI thread only.
+// It follows the timeline's trace, or with several (ranks, BASE and NEW) the member
+// setMember() names: the report and the tables are computed by a JobTracker on the views'
+// shared analysis pool, never on the GUI thread. GUI thread only.
 #include "core/analysis/memoryoptable.h"
 
 #include <QPointer>
@@ -46,8 +47,11 @@ public:
     QTableView* liveView() const { return m_liveView; }
     MemoryChart* chart() const { return m_chart; }
     bool hasResult() const { return m_data.report != nullptr; }
+    // The timeline trace shown (0: the primary one).
+    std::uint32_t member() const { return m_member; }
 
 public Q_SLOTS:
+    void setMember(std::uint32_t member);
     void setDevice(int index);
     void goToPeak();
     // Lists what is alive at a trace time (ns, the trace's own clock).
@@ -59,6 +63,7 @@ Q_SIGNALS:
 
 private:
     void analyze(std::shared_ptr<const Trace> trace);
+    void analyzeMember();
     void apply(MemoryViewData data);
     void updateSummary();
     void selectOpOfRow(int row);
@@ -66,6 +71,7 @@ private:
     QPointer<TimelineWidget> m_timeline;
     JobTracker* m_jobs;
     MemoryViewData m_data;
+    std::uint32_t m_member = 0;
     QComboBox* m_devices;
     QPushButton* m_peakButton;
     QLabel* m_summary;

@@ -11,31 +11,35 @@ namespace ks {
 bool TimelineContextMenu::exec(TimelineWidget& timeline, const TimelineLanes::Hit& at, const QPoint& pos,
                                const QPoint& globalPos)
 {
-    if (!timeline.trace() || at.trace != 0)
+    if (!timeline.trace() || at.trace >= timeline.traceCount())
         return false;
     if (pos.x() >= TimelineRenderer::kLabelWidth) {
         if (at.hit.kind != TimelineHit::Kind::Slice || at.hit.slice == kNoSlice)
             return false;
-        execSliceMenu(timeline, at.hit.slice, globalPos);
+        execSliceMenu(timeline, {at.trace, at.hit.slice}, globalPos);
         return true;
     }
+    if (at.trace != 0) // the track layout menu edits the primary trace's layout
+        return false;
     execTrackMenu(timeline, at.hit, globalPos);
     return true;
 }
 
-void TimelineContextMenu::execSliceMenu(TimelineWidget& timeline, SliceId slice, const QPoint& globalPos)
+void TimelineContextMenu::execSliceMenu(TimelineWidget& timeline, TraceSlice slice, const QPoint& globalPos)
 {
-    const Trace& trace = *timeline.trace();
-    const std::string_view view = trace.str(trace.slices().name[slice]);
+    const Trace& trace = *timeline.traceAt(slice.trace);
+    const std::string_view view = trace.str(trace.slices().name[slice.slice]);
     const QString name = QString::fromUtf8(view.data(), qsizetype(view.size()));
+    const std::uint32_t member = slice.trace;
     QMenu menu(&timeline);
     const QString shown = name.size() > 60 ? name.left(57) + QStringLiteral("…") : name;
     TimelineWidget* target = &timeline;
     menu.addAction(tr("Use “%1” as Steps").arg(shown), target,
-                   [target, pattern = std::string(view)] { target->setStepRules({pattern}); });
-    menu.addAction(tr("Use as Steps…"), target, [target, name] { Q_EMIT target->stepsDialogRequested(name); });
-    if (!timeline.stepRules().userPattern.empty())
-        menu.addAction(tr("Find Steps Automatically"), target, [target] { target->setStepRules({}); });
+                   [target, member, pattern = std::string(view)] { target->setStepRules(member, {pattern}); });
+    menu.addAction(tr("Use as Steps…"), target,
+                   [target, member, name] { Q_EMIT target->stepsDialogRequested(member, name); });
+    if (!timeline.stepRules(member).userPattern.empty())
+        menu.addAction(tr("Find Steps Automatically"), target, [target, member] { target->setStepRules(member, {}); });
     menu.exec(globalPos);
 }
 

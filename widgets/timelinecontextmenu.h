@@ -19,7 +19,7 @@ public:
                      const QPoint& globalPos);
 
 private:
-    static void execSliceMenu(TimelineWidget& timeline, SliceId slice, const QPoint& globalPos);
+    static void execSliceMenu(TimelineWidget& timeline, TraceSlice slice, const QPoint& globalPos);
     static void execTrackMenu(TimelineWidget& timeline, const TimelineHit& hit, const QPoint& globalPos);
 };
 

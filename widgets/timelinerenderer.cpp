@@ -187,8 +187,10 @@ void TimelineRenderer::paintRuler(QPainter& p, const Viewport& v) const
         const QColor cursor(30, 90, 200);
         const int x = v.timeLeft() + static_cast<int>(v.state.cursorX);
         p.fillRect(QRect(x, 0, 1, v.size.height()), cursor);
+        // In the time's own unit to a hundredth of a tick ("7.33 ms", not "7334.578 µs").
+        const TimeNs resolution = std::max<TimeNs>(step / 100, 1);
         const QString label =
-            qstr(formatTimeInUnitOf(scale.xToTime(v.state.cursorX) - origin, std::max<TimeNs>(step / 100, 1)));
+            qstr(rulerLabel((scale.xToTime(v.state.cursorX) - origin) / resolution * resolution, resolution));
         const QRect box = QFontMetrics(m_font).boundingRect(label).adjusted(-3, -1, 3, 1);
         const QRect placed(x + 2, 1, box.width(), box.height());
         p.fillRect(placed, cursor);

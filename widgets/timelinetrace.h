@@ -1,5 +1,6 @@
 #pragma once
 // One trace shown on the timeline's shared time axis.
+#include "core/facts/stepfinder.h"
 #include "core/model/time.h"
 #include "core/model/trace.h"
 
@@ -15,6 +16,7 @@ struct TimelineTrace {
     TimeNs offset = 0; // added to the trace's times on the shared axis
     QString title; // its group header ("Rank 0 · host", "BASE · file")
     std::vector<std::uint32_t> processes; // shown processes (one GPU of a merged file); empty: all
+    facts::StepRules stepRules{}; // the user's steps for it (its file's remembered choice)
 };
 
 } // namespace ks

@@ -116,7 +116,10 @@ void TimelineWidget::setNewerSnapshot(std::shared_ptr<const Trace> trace)
     m_gpuReports.carryPrimary(m_lanes);
     m_showsNewerSnapshot = true;
     const TimelineSnapshotCarryOver::View view = snapshotView();
-    showTraces(only(std::move(trace)));
+    std::vector<TimelineTrace> traces = only(std::move(trace));
+    if (!m_lanes.empty())
+        traces.front().stepRules = m_lanes[0].source.stepRules; // the same recording's
+    showTraces(std::move(traces));
     restoreSnapshotView(view);
 }
 
@@ -711,12 +714,23 @@ void TimelineWidget::setHighlightedSlices(std::uint32_t trace, std::vector<Slice
     viewport()->update();
 }
 
-void TimelineWidget::setStepRules(facts::StepRules rules)
+facts::StepRules TimelineWidget::stepRules(std::uint32_t trace) const
 {
-    if (rules == m_stepRules)
+    return trace < m_lanes.size() ? m_lanes[trace].source.stepRules : facts::StepRules{};
+}
+
+void TimelineWidget::setStepRules(std::uint32_t trace, facts::StepRules rules)
+{
+    if (trace >= m_lanes.size())
         return;
-    m_stepRules = std::move(rules);
-    Q_EMIT stepRulesChanged(m_stepRules);
+    // Groups of one file (a merged file's ranks) share its steps, as they share its facts.
+    const std::shared_ptr<const Trace> file = m_lanes[trace].source.trace;
+    for (std::uint32_t i = 0; i < m_lanes.size(); ++i) {
+        if (m_lanes[i].source.trace != file || m_lanes[i].source.stepRules == rules)
+            continue;
+        m_lanes[i].source.stepRules = rules;
+        Q_EMIT stepRulesChanged(i, rules);
+    }
 }
 
 // The track layout of the primary trace (TimelineTrackEditor) and the GPU metric tracks of

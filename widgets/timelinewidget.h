@@ -13,8 +13,8 @@
 //     Esc clears it): rangeSelected(start, end) / rangeCleared() report it, and
 //     focusRange() is that range when there is one, else the visible range;
 //   - the user's steps (TimelineContextMenu): a slice's context menu chooses its name (or a
-//     pattern, through stepsDialogRequested) as the steps of traces without ProfilerStep;
-//     stepRulesChanged() tells the analyses, which build their facts with stepRules();
+//     pattern, through stepsDialogRequested) as the steps of its trace (each trace shown has
+//     its own); stepRulesChanged() tells the analyses, which build their facts with stepRules();
 //   - the track layout (TimelineLayoutSettings): pinned tracks, GPU first, folded Python lanes
 //     and groups dragged by their header, from the label column's context menu, kept per
 //     trace kind in QSettings; GPU metric tracks in each GPU's group after setGpuReport().
@@ -130,8 +130,8 @@ public:
         return trackLayout().isMetricCollapsed(process, metric);
     }
     bool showsGpuMetricTracks() const { return m_gpuReports.shown(); }
-    // The user's choice of steps for the primary trace (facts::StepRules; empty: none).
-    const facts::StepRules& stepRules() const { return m_stepRules; }
+    // The user's choice of steps for a trace shown (facts::StepRules; empty: none).
+    facts::StepRules stepRules(std::uint32_t trace = 0) const;
     // What the tooltip shows at a viewport point (a slice, a counter's or GPU metric's
     // value); empty where there is nothing.
     QString toolTipTextAt(const QPoint& pos) const;
@@ -212,8 +212,10 @@ public Q_SLOTS:
     void setGpuReport(std::shared_ptr<const ks::gpu::GpuReport> report);
     // Off: no GPU metric tracks (the separate overlay block shows them instead).
     void setGpuMetricTracksShown(bool shown);
-    // The user's steps; stepRulesChanged() when they differ.
-    void setStepRules(ks::facts::StepRules rules);
+    // The user's steps for a trace and every other group of its file (the ranks of a merged
+    // file); stepRulesChanged() when they differ.
+    void setStepRules(std::uint32_t trace, ks::facts::StepRules rules);
+    void setStepRules(ks::facts::StepRules rules) { setStepRules(0, std::move(rules)); }
     // In the primary trace's time.
     void setSelectedRange(ks::TimeNs start, ks::TimeNs end);
     void clearSelectedRange();
@@ -234,9 +236,10 @@ Q_SIGNALS:
     void historyChanged();
     void rangeSelected(ks::TimeNs start, ks::TimeNs end);
     void rangeCleared();
-    void stepRulesChanged(const ks::facts::StepRules& rules);
-    // "Use as Steps…" on a slice: the host asks for a name or pattern, starting from `name`.
-    void stepsDialogRequested(const QString& name);
+    // Once per trace whose rules changed.
+    void stepRulesChanged(std::uint32_t trace, const ks::facts::StepRules& rules);
+    // "Use as Steps…" on a slice of `trace`: the host asks for a name or pattern, starting from `name`.
+    void stepsDialogRequested(std::uint32_t trace, const QString& name);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -296,7 +299,6 @@ private:
     TimelineInput m_input{*this};
     TimelineScrollBars m_scrollBars;
     bool m_showsNewerSnapshot = false;
-    facts::StepRules m_stepRules;
     TimelineMarks m_marks;
 };
 

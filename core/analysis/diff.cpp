@@ -25,12 +25,12 @@ struct SideData {
     double perStep = 1.0; // divisor turning window totals into per-step figures
 };
 
-SideData analyzeSide(const WorkspaceMember& member, const facts::StepRules& stepRules)
+SideData analyzeSide(const WorkspaceMember& member)
 {
     const Trace& trace = *member.trace;
     SideData d;
     d.side.file = member.identity.file;
-    d.facts = facts::sharedTraceFacts(member.trace, stepRules);
+    d.facts = facts::sharedTraceFacts(member.trace, member.stepRules);
     const auto& windows = d.facts->windows;
     d.breakdown = gpu::computeStepBreakdown(trace, d.facts->kinds, windows);
     const bool hasSteps = d.facts->hasSteps() && !member.steps.empty();
@@ -243,7 +243,7 @@ std::string kernelFamily(std::string_view name)
 DiffReport diffTraces(const WorkspaceMember& base, const WorkspaceMember& neu, const DiffOptions& options)
 {
     DiffReport r;
-    const SideData b = analyzeSide(base, options.stepRules), n = analyzeSide(neu, options.stepRules);
+    const SideData b = analyzeSide(base), n = analyzeSide(neu);
     r.base = b.side;
     r.neu = n.side;
     if (r.neu.stepTimeNs > 0)

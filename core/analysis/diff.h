@@ -44,7 +44,6 @@ struct DiffRow {
 };
 
 struct DiffOptions {
-    facts::StepRules stepRules; // the workspace's (Workspace::stepRules)
     bool groupOpsByInputShapes = false;
     bool kernelFamilies = false; // kernels grouped by family instead of full name
 };
@@ -68,6 +67,7 @@ struct DiffReport {
 // ("GEMM" for sgemm/xmma/cutlass/nvjet, "attention (SDPA/flash)", "elementwise", ...).
 std::string kernelFamily(std::string_view kernelName);
 
+// Each side counts per step by its member's steps (WorkspaceMember::stepRules).
 DiffReport diffTraces(const WorkspaceMember& base, const WorkspaceMember& neu, const DiffOptions& options = {});
 
 // Loads BASE and NEW in parallel; on failure, the error names the side ("BASE file.json: ...").

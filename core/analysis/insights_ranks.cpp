@@ -31,9 +31,11 @@ std::optional<Insight> detectStraggler(std::span<const std::shared_ptr<const fac
 {
     if (traces.size() < 2)
         return std::nullopt;
-    Workspace workspace(traces.front()->stepRules);
-    for (const auto& facts : traces)
+    Workspace workspace;
+    for (const auto& facts : traces) {
         workspace.add(facts->trace, {}, /*splitMergedRanks=*/false);
+        workspace.setStepRules(workspace.size() - 1, facts->stepRules); // each trace's own steps
+    }
     workspace.sortByRank();
     workspace.alignAbsoluteClock();
     const RanksReport report = analyzeRanks(workspace);

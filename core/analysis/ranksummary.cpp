@@ -31,7 +31,7 @@ Json viewOf(const WorkspaceMember& member)
     Json view = Json::object();
     if (!member.processes.empty())
         return view;
-    const auto facts = facts::sharedTraceFacts(member.trace);
+    const auto facts = facts::sharedTraceFacts(member.trace, member.stepRules);
     const auto report = gpu::makeGpuReport(facts);
     Json breakdown = Json::array();
     for (const auto& row : report->breakdown.steps) {

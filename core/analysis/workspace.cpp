@@ -197,6 +197,21 @@ RankGroups inferRanks(const Trace& trace)
     return groupAroundRoots(trace, std::move(devices));
 }
 
+// Its steps by `rules`, over the processes it owns.
+void findSteps(WorkspaceMember& m, facts::StepRules rules)
+{
+    std::vector<bool> owned(m.trace->processes().size(), m.processes.empty());
+    for (std::uint32_t p : m.processes)
+        owned[p] = true;
+    const facts::FoundSteps found = facts::StepFinder(rules).find(*m.trace, owned);
+    m.steps.clear();
+    m.steps.reserve(found.steps.size());
+    for (const facts::FoundStep& step : found.steps)
+        m.steps.push_back({step.number, step.start, step.end, step.slice});
+    m.stepsSource = found.sourceName();
+    m.stepRules = std::move(rules);
+}
+
 } // namespace
 
 bool namesSeveralRanks(const Trace& trace) { return declaredRanks(trace).size() >= 2; }
@@ -233,6 +248,12 @@ const StepSpan* WorkspaceMember::step(long long number) const
     return nullptr;
 }
 
+void Workspace::setStepRules(std::size_t member, facts::StepRules rules)
+{
+    if (member < m_members.size())
+        findSteps(m_members[member], std::move(rules));
+}
+
 std::size_t Workspace::add(std::shared_ptr<const Trace> trace, std::string file, bool splitMergedRanks)
 {
     TraceIdentity id;
@@ -249,11 +270,7 @@ std::size_t Workspace::add(std::shared_ptr<const Trace> trace, std::string file,
         m.trace = trace;
         m.identity = std::move(identity);
         m.processes = std::move(processes);
-        const facts::FoundSteps found = facts::StepFinder(m_stepRules).find(*trace, owned);
-        m.steps.reserve(found.steps.size());
-        for (const facts::FoundStep& step : found.steps)
-            m.steps.push_back({step.number, step.start, step.end, step.slice});
-        m.stepsSource = found.sourceName();
+        findSteps(m, m_stepRules);
         m.firstGpuActivity = firstGpuActivity(*trace, owned);
         m_members.push_back(std::move(m));
     };

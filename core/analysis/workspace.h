@@ -54,6 +54,8 @@ struct WorkspaceMember {
     std::vector<std::uint32_t> processes;
     std::vector<StepSpan> steps; // in time order
     std::string stepsSource = "none"; // facts::FoundSteps::sourceName() of its steps
+    // What its steps were found by; analyses of the member build its facts with them.
+    facts::StepRules stepRules;
     TimeNs firstGpuActivity = -1; // start of its first kernel/memcpy/memset, -1 if none
     // Added to the member's times to place them on the workspace's axis.
     TimeNs offset = 0;
@@ -89,7 +91,7 @@ bool holdsSeveralRanks(const Trace& trace);
 class Workspace {
 public:
     // Members' steps are found by `stepRules` (the user's choice, when the traces have no
-    // ProfilerStep); analyses of the members build their facts with the same rules.
+    // ProfilerStep) unless setStepRules() gives a member its own.
     Workspace() = default;
     explicit Workspace(facts::StepRules stepRules)
         : m_stepRules(std::move(stepRules))
@@ -104,6 +106,8 @@ public:
     std::size_t add(std::shared_ptr<const Trace> trace, std::string file, bool splitMergedRanks = true);
     // Ranks first (ascending; unknown ranks after, in insertion order). Call after adding.
     void sortByRank();
+    // Finds member `member`'s steps again by `rules` (the user's choice for its file).
+    void setStepRules(std::size_t member, facts::StepRules rules);
 
     const std::vector<WorkspaceMember>& members() const { return m_members; }
     std::size_t size() const { return m_members.size(); }

@@ -216,26 +216,31 @@ FoundSteps StepFinder::find(const Trace& trace, const std::vector<bool>& owned) 
     }
 
     // 4. Optimizer.step#...: each step runs from the previous one's end (the first from the
-    // first host event) to the end of its optimizer step.
+    // first host event of its process: not a launcher's, in a merged file) to the end of its
+    // optimizer step.
     std::map<std::pair<std::uint32_t, std::string_view>, std::vector<SliceId>> byOptimizer;
-    TimeNs firstHost = std::numeric_limits<TimeNs>::max();
+    std::vector<TimeNs> firstHost(trace.processes().size(), std::numeric_limits<TimeNs>::max());
     forEachHostSlice(trace, owned, [&](SliceId s) {
         const SliceClass c = trace.classOf(s);
         if (c == SliceClass::Other || c == SliceClass::Overhead)
             return;
-        firstHost = std::min(firstHost, slices.start[s]);
+        TimeNs& first = firstHost[trace.tracks()[trace.trackOf(s)].process];
+        first = std::min(first, slices.start[s]);
         const std::string_view name = trace.str(slices.name[s]);
         if (isHostRange(c) && name.starts_with(kOptimizerStep))
             byOptimizer[{trace.trackOf(s), name}].push_back(s);
     });
     const std::vector<SliceId>* optimizer = nullptr;
+    std::uint32_t optimizerTrack = 0;
     for (const auto& [key, group] : byOptimizer) {
-        if (group.size() >= 2 && (!optimizer || moreSteps(trace, group, *optimizer)))
+        if (group.size() >= 2 && (!optimizer || moreSteps(trace, group, *optimizer))) {
             optimizer = &group;
+            optimizerTrack = key.first;
+        }
     }
     if (optimizer) {
         std::vector<FoundStep> ends = inTimeOrder(trace, *optimizer, true);
-        TimeNs from = firstHost;
+        TimeNs from = firstHost[trace.tracks()[optimizerTrack].process];
         for (FoundStep& step : ends) {
             step.start = std::min(from, step.start);
             from = step.end;

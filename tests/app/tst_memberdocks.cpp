@@ -1,7 +1,8 @@
 // Every workspace member is first-class (issue 35): with two ranks (or BASE and NEW) open,
 // each member has its own GPU metric tracks, and the GPU Summary, Operators, Kernels and
 // Insights docks follow the member of the selection (unless pinned), showing exactly what
-// they show when that file is opened alone. Insights can list every member's findings.
+// they show when that file is opened alone; so does Memory. Insights can list every member's
+// findings.
 #include "app/mainwindow.h"
 #include "app/workspacecontroller.h"
 #include "core/analysis/criticalpath.h"
@@ -9,6 +10,7 @@
 #include "core/facts/tracefacts.h"
 #include "core/gpu/gpumetrics.h"
 #include "core/loading/loader.h"
+#include "fixturejson.h"
 #include "widgets/criticalpathpanel.h"
 #include "widgets/gpumetrictrack.h"
 #include "widgets/gpuoverlaypanel.h"
@@ -17,7 +19,9 @@
 #include "widgets/gpuviews.h"
 #include "widgets/insightsmodel.h"
 #include "widgets/insightspanel.h"
+#include "widgets/liveallocationsmodel.h"
 #include "widgets/memberpicker.h"
+#include "widgets/memorypanel.h"
 #include "widgets/nvprofmodel.h"
 #include "widgets/statspanel.h"
 #include "widgets/timelinewidget.h"
@@ -27,6 +31,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 #include <QToolButton>
 
@@ -123,6 +128,18 @@ SliceId firstKernel(const Trace& trace)
             best = s;
     }
     return best;
+}
+
+// The GPU's peak "Total Allocated" of a fixture's [memory] events, read from its JSON.
+std::int64_t gpuPeakAllocated(const char* name)
+{
+    std::int64_t peak = -1;
+    const nlohmann::json doc = kstest::readGz(fixture(name).toStdString());
+    for (const auto& e : doc.at("traceEvents")) {
+        if (e.value("name", "") == "[memory]" && e.at("args").value("Device Type", -1) == 1)
+            peak = std::max(peak, e.at("args").at("Total Allocated").get<std::int64_t>());
+    }
+    return peak;
 }
 
 } // namespace
@@ -263,6 +280,42 @@ private Q_SLOTS:
         window.timeline()->revealTraceSlice({0, firstKernel(*window.timeline()->traceAt(0))});
         QCOMPARE(insightsReady.count(), 1);
         QCOMPARE(rowsOf(*window.findChild<InsightsPanel*>()->model(), InsightsModel::MemberColumn), alone0.insights);
+    }
+
+    // Memory follows the selection's member too: the GPU peak of train_optimized once one of
+    // its kernels is selected, that of train_baseline before (both from their [memory] events).
+    void memoryDockFollowsTheSelectedMember()
+    {
+        const std::int64_t basePeak = gpuPeakAllocated("train_baseline");
+        const std::int64_t optimizedPeak = gpuPeakAllocated("train_optimized");
+        QVERIFY(basePeak > 0 && optimizedPeak > 0 && basePeak != optimizedPeak);
+
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        auto* memory = window.findChild<MemoryPanel*>();
+        QVERIFY(memory);
+        QSignalSpy reports(memory, &MemoryPanel::reportReady);
+        QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
+        window.openFiles({fixture("train_baseline"), fixture("train_optimized")});
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && memory->currentDevice(), 60000);
+        MemberPicker* picker = pickerOf(window, "memoryDock");
+        QVERIFY(picker && !picker->isHidden()); // shown with several traces (its tab may be behind another)
+        QCOMPARE(picker->comboBox()->count(), 2);
+        QCOMPARE(memory->member(), 0u);
+        QCOMPARE(memory->currentDevice()->peakAllocated, basePeak);
+
+        reports.clear();
+        window.timeline()->revealTraceSlice({1, firstKernel(*window.timeline()->traceAt(1))});
+        QCOMPARE(picker->member(), 1u);
+        QCOMPARE(memory->member(), 1u);
+        QTRY_VERIFY_WITH_TIMEOUT(reports.count() > 0, 60000);
+        QVERIFY(memory->currentDevice());
+        QCOMPARE(memory->currentDevice()->peakAllocated, optimizedPeak);
+        // Its rows select their ops in the member's own group.
+        QVERIFY(memory->liveModel()->rowCount() > 0);
+        memory->liveView()->selectRow(0);
+        QCOMPARE(window.timeline()->selection().trace, 1u);
     }
 
     // "All traces" lists both ranks' findings with their trace, and the straggler among them,

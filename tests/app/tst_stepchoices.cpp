@@ -2,11 +2,16 @@
 // source in the status bar and the GPU Summary; "Use as Steps" on a range of a trace without
 // steps makes them the steps of every analysis, and the choice comes back with the file.
 #include "app/mainwindow.h"
+#include "core/analysis/insights.h"
+#include "core/facts/tracefacts.h"
 #include "core/gpu/gpureport.h"
+#include "core/loading/loader.h"
 #include "stepvariants.h"
 #include "widgets/gpuoverlaypanel.h"
 #include "widgets/gpusummarypanel.h"
 #include "widgets/gpuviews.h"
+#include "widgets/insightsmodel.h"
+#include "widgets/insightspanel.h"
 #include "widgets/timelinewidget.h"
 
 #include <QLabel>
@@ -70,6 +75,21 @@ private Q_SLOTS:
             return l->text().contains(QStringLiteral("3 step(s)"))
                 && l->text().contains(QStringLiteral("labels:step<N>"));
         }));
+        // Insights per label step are train_baseline's per ProfilerStep: same titles, same numbers.
+        const auto baseline = loadTraceFile(KS_TEST_DATA "/train_baseline.pt.trace.json.gz").trace;
+        QStringList expected;
+        for (const analysis::Insight& insight : analysis::findInsights(*facts::sharedTraceFacts(baseline)))
+            expected << QString::fromStdString(insight.title);
+        QVERIFY(std::any_of(expected.begin(), expected.end(),
+                            [](const QString& title) { return title.contains(QStringLiteral("per step")); }));
+        auto* insights = window.findChild<InsightsPanel*>();
+        QStringList shown;
+        QTRY_VERIFY_WITH_TIMEOUT(insights->model()->rowCount() == int(expected.size()), 60000);
+        for (int row = 0; row < insights->model()->rowCount(); ++row)
+            shown << QString::fromStdString(insights->model()->insightAt(row)->title);
+        shown.sort();
+        expected.sort();
+        QCOMPARE(shown, expected);
     }
 
     void chosenStepsAreRememberedPerFile()

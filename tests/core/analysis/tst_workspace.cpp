@@ -1,8 +1,11 @@
 // The multi-trace workspace: identities from distributedInfo and file names, rank order,
 // alignment offsets computed independently from the fixture events, parallel loading with a
-// corrupt file, and the ranks of a merged collector file (named by it, or inferred from GPUs).
+// corrupt file, the ranks of a merged collector file (named by it, or inferred from GPUs), and
+// each member's own steps (the user's choice for its file) counted by a diff.
 #include "core/analysis/workspace.h"
 
+#include "core/analysis/diff.h"
+#include "core/loading/loader.h"
 #include "fixturejson.h"
 
 #include <QTemporaryDir>
@@ -39,6 +42,46 @@ TimeNs stepStartNs(const nlohmann::json& trace, const std::string& name)
 class TestWorkspace : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // train_baseline without ProfilerStep nor Optimizer.step has no steps until the user picks
+    // its MLP ranges for it; the other member keeps its ProfilerSteps, and a diff counts each
+    // side per its own steps.
+    void eachMemberHasItsOwnSteps()
+    {
+        auto doc = readGz(fixture("train_baseline.pt.trace.json.gz"));
+        nlohmann::json kept = nlohmann::json::array();
+        std::size_t mlpRanges = 0;
+        for (auto& e : doc["traceEvents"]) {
+            const std::string name = e.value("name", "");
+            if (e.value("ph", "") == "X" && (name.starts_with("ProfilerStep#") || name.starts_with("Optimizer.step#")))
+                continue;
+            mlpRanges += name == "MLP" && e.value("cat", "") == "user_annotation" ? 1 : 0;
+            kept.push_back(std::move(e));
+        }
+        doc["traceEvents"] = std::move(kept);
+        QTemporaryDir dir;
+        const std::string bare = dir.filePath(QStringLiteral("bare.pt.trace.json")).toStdString();
+        std::ofstream(bare) << doc.dump();
+        QCOMPARE(mlpRanges, std::size_t(6));
+
+        Workspace ws;
+        ws.add(loadTraceFile(bare).trace, bare);
+        ws.add(loadTraceFile(fixture("train_baseline.pt.trace.json.gz")).trace, "baseline");
+        QCOMPARE(ws.members()[0].stepsSource, std::string("none"));
+        QVERIFY(ws.members()[0].steps.empty());
+        ws.setStepRules(0, {"MLP"});
+        QCOMPARE(ws.members()[0].stepRules.userPattern, std::string("MLP"));
+        QCOMPARE(ws.members()[0].stepsSource, std::string("user:MLP"));
+        QCOMPARE(ws.members()[0].steps.size(), mlpRanges);
+        QCOMPARE(ws.members()[1].stepsSource, std::string("ProfilerStep"));
+        QCOMPARE(ws.members()[1].steps.size(), std::size_t(3));
+
+        const DiffReport diff = diffTraces(ws.members()[0], ws.members()[1]);
+        QCOMPARE(diff.base.steps, mlpRanges);
+        QCOMPARE(diff.base.stepsSource, std::string("user:MLP"));
+        QCOMPARE(diff.neu.steps, std::size_t(3));
+        QCOMPARE(diff.neu.stepsSource, std::string("ProfilerStep"));
+    }
+
     void ranksOrderedWhateverTheFileOrder()
     {
         auto loaded = loadWorkspace({fixture("ddp_rank1.pt.trace.json.gz"), fixture("ddp_rank0.pt.trace.json.gz")});

@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <optional>
 
 using namespace ks;
 
@@ -29,13 +30,14 @@ std::shared_ptr<const Trace> original()
     return trace;
 }
 
-// Host events the Optimizer.step rule starts the first step at (CPU threads, µs).
-double firstHostEventUs(const nlohmann::json& doc)
+// Host events the Optimizer.step rule starts the first step at (CPU threads, µs); of process
+// `pid` only when given.
+double firstHostEventUs(const nlohmann::json& doc, std::optional<long long> pid = std::nullopt)
 {
     double first = INFINITY;
     for (const auto& e : doc["traceEvents"]) {
         const std::string cat = e.value("cat", "");
-        if (e.value("ph", "") == "X"
+        if (e.value("ph", "") == "X" && (!pid || e.value("pid", -1LL) == *pid)
             && (cat == "cpu_op" || cat == "user_annotation" || cat == "python_function" || cat == "cuda_runtime"
                 || cat == "cuda_driver"))
             first = std::min(first, e["ts"].get<double>());
@@ -144,6 +146,28 @@ private slots:
             if (i > 0)
                 QCOMPARE(steps[i].hostStart, steps[i - 1].hostEnd);
         }
+    }
+
+    // A merged collected file: torchrun and the collector's processes start seconds before the
+    // ranks; the first step starts at the first event of the rank whose optimizer ends the steps.
+    void optimizerStepsStartInTheirOwnProcess()
+    {
+        const std::string path = kstest::fixture("collected_nccl_merged");
+        const auto doc = nlohmann::json::parse(kstest::gunzipFile(path));
+        const auto facts = facts::makeTraceFacts(loadTraceFile(path).trace);
+        QCOMPARE(facts->windows.sourceName, std::string("Optimizer.step"));
+        QCOMPARE(facts->stepCount(), std::size_t(10));
+        const auto& first = facts->windows.steps.front();
+        std::optional<long long> rank; // the process whose first optimizer step ends step 0
+        for (const auto& e : doc["traceEvents"]) {
+            if (e.value("ph", "") == "X" && e.value("cat", "") == "user_annotation"
+                && e.value("name", "").starts_with("Optimizer.step#")
+                && std::fabs(e["ts"].get<double>() + e["dur"].get<double>() - double(first.hostEnd) / 1000.0) < 0.001)
+                rank = e["pid"].get<long long>();
+        }
+        QVERIFY(rank);
+        QVERIFY(std::fabs(double(first.hostStart) / 1000.0 - firstHostEventUs(doc, rank)) < 0.001);
+        QVERIFY(firstHostEventUs(doc, rank) > firstHostEventUs(doc) + 1e6); // not the launcher's start
     }
 
     void noStepRuleMatches()
