@@ -166,14 +166,18 @@ void JobController::showOnTimeline(bool fit)
             summaryRows.push_back(std::uint32_t(i));
     }
     if (!summaryRows.empty())
-        traces.push_back({m_job->collectiveRows, 0,
+        traces.push_back({m_job->collectiveRows,
+                          0,
                           tr("Collectives of %n rank(s), from summaries", nullptr, int(summaryRows.size())),
-                          summaryRows.size() == m_job->ranks.size() ? std::vector<std::uint32_t>{} : summaryRows});
+                          summaryRows.size() == m_job->ranks.size() ? std::vector<std::uint32_t>{} : summaryRows,
+                          {}});
     for (const auto& [rank, full] : m_full) {
         const auto* summary = m_job->rank(rank);
-        traces.push_back({full.file.trace, full.file.trace->baseTimeNs() - m_job->axisBaseTimeNs(),
+        traces.push_back({full.file.trace,
+                          full.file.trace->baseTimeNs() - m_job->axisBaseTimeNs(),
                           QString::fromStdString(summary ? summary->identity.label() : std::to_string(rank)),
-                          full.processes});
+                          full.processes,
+                          {}});
     }
     m_timeline->setTraces(std::move(traces));
     if (fit)
