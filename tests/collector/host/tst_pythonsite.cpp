@@ -85,8 +85,10 @@ private:
         QProcess p;
         auto env = QProcessEnvironment::systemEnvironment();
         env.remove("CUDA_INJECTION64_PATH");
-        for (const QString& item : extraEnvironment)
-            env.insert(item.section('=', 0, 0), item.section('=', 1));
+        for (const QString& item : extraEnvironment) {
+            const qsizetype equals = item.indexOf('=');
+            env.insert(item.left(equals), item.mid(equals + 1));
+        }
         env.insert("PYTHONPATH", pythonPath);
         env.insert("KINETOSCOPE_PYTORCH", mode);
         env.insert("FAKE_TORCH_LOG", logPath);
