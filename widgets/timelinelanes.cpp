@@ -56,6 +56,26 @@ std::shared_ptr<const Trace> TimelineLanes::traceAt(std::uint32_t trace) const
     return trace < m_lanes.size() ? m_lanes[trace].source.trace : nullptr;
 }
 
+facts::StepRules TimelineLanes::stepRules(std::uint32_t trace) const
+{
+    return trace < m_lanes.size() ? m_lanes[trace].source.stepRules : facts::StepRules{};
+}
+
+std::vector<std::uint32_t> TimelineLanes::setStepRules(std::uint32_t trace, const facts::StepRules& rules)
+{
+    std::vector<std::uint32_t> changed;
+    if (trace >= m_lanes.size())
+        return changed;
+    const std::shared_ptr<const Trace> file = m_lanes[trace].source.trace;
+    for (std::uint32_t i = 0; i < m_lanes.size(); ++i) {
+        if (m_lanes[i].source.trace == file && m_lanes[i].source.stepRules != rules) {
+            m_lanes[i].source.stepRules = rules;
+            changed.push_back(i);
+        }
+    }
+    return changed;
+}
+
 TimeNs TimelineLanes::offset(std::uint32_t trace) const
 {
     return trace < m_lanes.size() ? m_lanes[trace].source.offset : 0;

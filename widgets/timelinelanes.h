@@ -38,6 +38,10 @@ public:
 
     // Null / 0 / empty for an index past the last trace.
     std::shared_ptr<const Trace> traceAt(std::uint32_t trace) const;
+    facts::StepRules stepRules(std::uint32_t trace) const;
+    // The user's steps for a trace and every other lane of its file (a merged file's ranks
+    // share its steps, as they share its facts); returns the lanes whose steps changed.
+    std::vector<std::uint32_t> setStepRules(std::uint32_t trace, const facts::StepRules& rules);
     TimeNs offset(std::uint32_t trace) const;
     QString title(std::uint32_t trace) const;
     TimeNs primaryOffset() const { return offset(0); }

@@ -466,17 +466,6 @@ void TimelineWidget::paintFrame(QPainter& painter)
     }
 }
 
-void TimelineWidget::setMarks(std::vector<notes::Mark> marks)
-{
-    m_marks.setMarks(std::move(marks));
-    viewport()->update();
-}
-
-QRect TimelineWidget::marksArea() const
-{
-    return QRect(TimelineRenderer::kLabelWidth, 0, timeAreaWidth(), viewport()->height());
-}
-
 void TimelineWidget::paintEvent(QPaintEvent*)
 {
     QPainter painter(viewport());
@@ -714,23 +703,12 @@ void TimelineWidget::setHighlightedSlices(std::uint32_t trace, std::vector<Slice
     viewport()->update();
 }
 
-facts::StepRules TimelineWidget::stepRules(std::uint32_t trace) const
-{
-    return trace < m_lanes.size() ? m_lanes[trace].source.stepRules : facts::StepRules{};
-}
+facts::StepRules TimelineWidget::stepRules(std::uint32_t trace) const { return m_lanes.stepRules(trace); }
 
 void TimelineWidget::setStepRules(std::uint32_t trace, facts::StepRules rules)
 {
-    if (trace >= m_lanes.size())
-        return;
-    // Groups of one file (a merged file's ranks) share its steps, as they share its facts.
-    const std::shared_ptr<const Trace> file = m_lanes[trace].source.trace;
-    for (std::uint32_t i = 0; i < m_lanes.size(); ++i) {
-        if (m_lanes[i].source.trace != file || m_lanes[i].source.stepRules == rules)
-            continue;
-        m_lanes[i].source.stepRules = rules;
-        Q_EMIT stepRulesChanged(i, rules);
-    }
+    for (const std::uint32_t changed : m_lanes.setStepRules(trace, rules))
+        Q_EMIT stepRulesChanged(changed, rules);
 }
 
 // The track layout of the primary trace (TimelineTrackEditor) and the GPU metric tracks of

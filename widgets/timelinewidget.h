@@ -206,7 +206,11 @@ public Q_SLOTS:
     // A saved view's layout (metricTracks aside), for this view only: not remembered.
     void setViewLayout(const ks::LayoutOptions& options);
     // Marks of the primary trace, in its time, drawn on the ruler; their note is its tooltip.
-    void setMarks(std::vector<ks::notes::Mark> marks);
+    void setMarks(std::vector<ks::notes::Mark> marks)
+    {
+        m_marks.setMarks(std::move(marks));
+        viewport()->update();
+    }
     // GPU metric tracks plot this report in the GPU groups of its trace (every trace shown
     // keeps its own report: each rank's GPU groups get their tracks); null: none at all.
     void setGpuReport(std::shared_ptr<const ks::gpu::GpuReport> report);
@@ -287,7 +291,7 @@ private:
     // The end of a range drag: rangeSelected(), or rangeCleared() for a click.
     void finishRangeDrag();
     // The user's marks over everything, in this area of the viewport.
-    QRect marksArea() const;
+    QRect marksArea() const { return {TimelineRenderer::kLabelWidth, 0, timeAreaWidth(), viewport()->height()}; }
 
     TimelineLanes m_lanes;
     TimelineViewState m_state; // axis scale and the shared scroll/cursor/toggles
