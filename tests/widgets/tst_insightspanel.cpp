@@ -1,8 +1,8 @@
 // The Insights dock: findings arrive off the GUI thread, selecting one highlights its
 // evidence on the timeline, Previous/Next select and reveal it, the count label follows.
 #include "core/analysis/insights.h"
-#include "fixtureloader.h"
 #include "fixtureevents.h"
+#include "fixtureloader.h"
 #include "widgets/insightsmodel.h"
 #include "widgets/insightspanel.h"
 #include "widgets/timelinewidget.h"

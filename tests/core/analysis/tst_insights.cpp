@@ -4,8 +4,8 @@
 #include "core/analysis/insights_detectors.h"
 #include "core/analysis/insightsjson.h"
 #include "core/loading/loader.h"
-#include "fixtureloader.h"
 #include "fixtureevents.h"
+#include "fixtureloader.h"
 
 #include <QTest>
 

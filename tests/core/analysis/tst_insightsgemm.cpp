@@ -3,8 +3,8 @@
 // the time at stake is recomputed here from the fixture's own Input Dims and kernel durations
 // (nlohmann's DOM, which the loader never uses).
 #include "core/analysis/insights.h"
-#include "fixtureloader.h"
 #include "fixtureevents.h"
+#include "fixtureloader.h"
 
 #include <QTest>
 

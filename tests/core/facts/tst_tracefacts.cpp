@@ -4,8 +4,8 @@
 #include "core/gpu/gpureport.h"
 #include "core/loading/loader.h"
 #include "core/stats/operatortable.h"
-#include "fixtureloader.h"
 #include "fixtureevents.h"
+#include "fixtureloader.h"
 
 #include <QTest>
 
