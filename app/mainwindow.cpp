@@ -173,7 +173,10 @@ void MainWindow::arrangeDefaultDocks()
     }
     for (int i = 1; i < bottom.size(); ++i)
         tabifyDockWidget(bottom.front(), bottom[i]);
-    if (!bottom.isEmpty())
+    // The GPU Summary answers the first question about a trace; the other tabs wait for theirs.
+    if (auto* gpu = findChild<QDockWidget*>(QStringLiteral("gpuSummaryDock")); gpu && !gpu->isHidden())
+        gpu->raise();
+    else if (!bottom.isEmpty())
         bottom.front()->raise();
     // Sizes only stick once the window is laid out.
     QTimer::singleShot(0, this, [this, bottom] {

@@ -70,7 +70,7 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
     m_factor->setDecimals(2);
     m_factor->setValue(0.5);
     m_factor->setToolTip(tr("Scale the matching time: 0 removes it, 0.5 halves it"));
-    m_whatIfList->setMaximumHeight(fontMetrics().height() * 5);
+    m_whatIfList->setMaximumHeight(fontMetrics().height() * 3); // the tables above get the height
     m_summary->setWordWrap(true);
 
     auto* top = new QHBoxLayout;
