@@ -1,4 +1,5 @@
 #include "widgets/plotexport.h"
+#include "widgets/svgfile.h"
 
 #include <qcustomplot.h>
 
@@ -14,26 +15,13 @@ namespace {
 
 bool savePlotSvg(QCustomPlot& plot, const QString& path, QSize size, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    QSvgGenerator svg;
-    svg.setOutputDevice(&file);
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
-    {
-        QCPPainter painter(&svg);
-        plot.toPainter(&painter, size.width(), size.height());
-    }
-    file.close();
-    if (file.error() == QFileDevice::NoError)
-        return true;
-    if (error)
-        *error = file.errorString();
-    return false;
+    return writeSvgFile(
+        path, size, QString(),
+        [&](QSvgGenerator& svg) {
+            QCPPainter painter(&svg);
+            plot.toPainter(&painter, size.width(), size.height());
+        },
+        error);
 }
 
 } // namespace

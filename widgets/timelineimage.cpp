@@ -1,5 +1,6 @@
 #include "widgets/timelineimage.h"
 
+#include "widgets/svgfile.h"
 #include "widgets/timelinewidget.h"
 
 #include <QFile>
@@ -28,28 +29,15 @@ void paintCopy(const TimelineWidget& source, QSize size, const Paint& paint)
 
 bool saveTimelineSvg(const TimelineWidget& source, QSize size, const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    QSvgGenerator svg;
-    svg.setOutputDevice(&file);
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
-    svg.setTitle(QStringLiteral("Kinetoscope timeline"));
-    paintCopy(source, size, [&](TimelineWidget& copy) {
-        QPainter painter(&svg);
-        copy.renderTo(painter);
-    });
-    file.close();
-    if (file.error() != QFileDevice::NoError) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    return true;
+    return writeSvgFile(
+        path, size, QStringLiteral("Kinetoscope timeline"),
+        [&](QSvgGenerator& svg) {
+            paintCopy(source, size, [&](TimelineWidget& copy) {
+                QPainter painter(&svg);
+                copy.renderTo(painter);
+            });
+        },
+        error);
 }
 
 } // namespace
