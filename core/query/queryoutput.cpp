@@ -28,9 +28,9 @@ std::string hex(std::string_view bytes)
 
 std::string realText(double value)
 {
-    return nlohmann::json(value).dump(
-        -1, ' ', false,
-        nlohmann::json::error_handler_t::replace); // shortest round-trip form, as the JSON output writes it
+    // The shortest round-trip form, as the JSON output writes it.
+    using nlohmann::json;
+    return json(value).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 // The value as plain text: what the text and CSV outputs show (NULL is empty).
