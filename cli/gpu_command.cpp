@@ -27,8 +27,6 @@ struct GpuOptions {
     facts::StepRules steps;
 };
 
-double toUs(double ns) { return ns / 1000.0; }
-
 void printNvprofSection(const char* title, const std::vector<gpu::NvprofRow>& rows)
 {
     std::printf("%16s  Time(%%)      Time     Calls       Avg       Min       Max  Name\n", "Type");
@@ -71,9 +69,9 @@ void printText(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBre
         std::printf(" %16s", std::string(gpu::stepRoleName(StepRole(r))).c_str());
     std::printf("\n");
     auto printRow = [](const gpu::StepBreakdownRow& row) {
-        std::printf("%-10s %10.0f", row.name.c_str(), std::nearbyint(toUs(row.total)));
+        std::printf("%-10s %10.0f", row.name.c_str(), std::nearbyint(toMicros(row.total)));
         for (std::size_t r = 0; r < gpu::kStepRoleCount; ++r)
-            std::printf(" %8.0f (%5.2f)", std::nearbyint(toUs(row.parts[r])), row.percent(StepRole(r)));
+            std::printf(" %8.0f (%5.2f)", std::nearbyint(toMicros(row.parts[r])), row.percent(StepRole(r)));
         std::printf("\n");
     };
     for (const auto& row : b.steps)

@@ -22,8 +22,6 @@ constexpr std::size_t kEvidencePerInsight = 5; // the job view links to the trac
 
 using Json = nlohmann::json;
 
-double us(TimeNs ns) { return double(ns) / 1000.0; }
-
 // What a job view shows of the rank; only for a member that is its whole trace (a rank of a
 // merged file shares its trace's tables with the other ranks).
 Json viewOf(const WorkspaceMember& member)
@@ -37,10 +35,10 @@ Json viewOf(const WorkspaceMember& member)
     for (const auto& row : report->breakdown.steps) {
         Json parts = Json::object();
         for (std::size_t r = 0; r < gpu::kStepRoleCount; ++r)
-            parts[std::string(gpu::stepRoleName(static_cast<gpu::StepRole>(r)))] = row.parts[r] / 1000.0;
+            parts[std::string(gpu::stepRoleName(static_cast<gpu::StepRole>(r)))] = toMicros(row.parts[r]);
         breakdown.push_back({{"step", row.name},
-                             {"start_us", us(row.start)},
-                             {"dur_us", us(row.end - row.start)},
+                             {"start_us", toMicros(row.start)},
+                             {"dur_us", toMicros(row.end - row.start)},
                              {"parts_us", std::move(parts)}});
     }
     view["step_breakdown"] = std::move(breakdown);
@@ -62,9 +60,9 @@ Json viewOf(const WorkspaceMember& member)
         const auto& r = table.rows[i];
         ops.push_back({{"name", r.name},
                        {"calls", r.calls},
-                       {"self_cpu_us", us(r.selfCpu)},
-                       {"cpu_total_us", us(r.cpuTotal)},
-                       {"self_device_us", us(r.selfDevice)}});
+                       {"self_cpu_us", toMicros(r.selfCpu)},
+                       {"cpu_total_us", toMicros(r.cpuTotal)},
+                       {"self_device_us", toMicros(r.selfDevice)}});
     }
     view["top_ops"] = std::move(ops);
 
@@ -72,7 +70,8 @@ Json viewOf(const WorkspaceMember& member)
     std::sort(kernels.begin(), kernels.end(), [](const KernelRow& a, const KernelRow& b) { return a.total > b.total; });
     Json top = Json::array();
     for (std::size_t i = 0; i < std::min(kTopRows, kernels.size()); ++i)
-        top.push_back({{"name", kernels[i].name}, {"calls", kernels[i].calls}, {"total_us", us(kernels[i].total)}});
+        top.push_back(
+            {{"name", kernels[i].name}, {"calls", kernels[i].calls}, {"total_us", toMicros(kernels[i].total)}});
     view["top_kernels"] = std::move(top);
     return view;
 }
