@@ -9,6 +9,7 @@
 #include "collector/host/recordtextwriter.h"
 #include "collector/host/textarena.h"
 #include "collector/host/torchops.h"
+#include "collector/protocol/framedecoder.h"
 #include "collector/protocol/framing.h"
 
 #include <functional>

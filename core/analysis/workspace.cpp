@@ -443,35 +443,6 @@ std::optional<TimeNs> Workspace::stepOffset(std::size_t member, long long number
 
 // ---- loading ----
 
-MultiLoadProgress::MultiLoadProgress(std::size_t files)
-    : m_count(files)
-    , m_files(std::make_unique<LoadProgress[]>(files))
-{
-}
-
-std::uint64_t MultiLoadProgress::bytesDone() const
-{
-    std::uint64_t sum = 0;
-    for (std::size_t i = 0; i < m_count; ++i)
-        sum += m_files[i].bytesDone.load();
-    return sum;
-}
-
-std::uint64_t MultiLoadProgress::bytesTotal() const
-{
-    std::uint64_t sum = 0;
-    for (std::size_t i = 0; i < m_count; ++i)
-        sum += m_files[i].bytesTotal.load();
-    return sum;
-}
-
-void MultiLoadProgress::cancel()
-{
-    m_cancel = true;
-    for (std::size_t i = 0; i < m_count; ++i)
-        m_files[i].cancelRequested = true;
-}
-
 std::vector<LoadResult> loadTraceFiles(const std::vector<std::string>& paths, MultiLoadProgress* progress,
                                        unsigned maxThreads, const TraceFileLoader& load)
 {

@@ -7,11 +7,11 @@
 // collector file becomes one member per rank, all sharing the same Trace, each owning a subset
 // of its processes: the ranks its distributedRanks names (torchrun's processes), else one per
 // GPU with work.
+#include "core/analysis/multiloadprogress.h"
 #include "core/facts/stepfinder.h"
 #include "core/loading/loader.h"
 #include "core/model/trace.h"
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -134,27 +134,6 @@ private:
 };
 
 // ---- loading several files ----
-
-// Shared with the thread that watches (the GUI polls it from a timer).
-class MultiLoadProgress {
-public:
-    explicit MultiLoadProgress(std::size_t files);
-    std::size_t fileCount() const { return m_count; }
-    LoadProgress& file(std::size_t i) { return m_files[i]; }
-    const LoadProgress& file(std::size_t i) const { return m_files[i]; }
-    std::uint64_t bytesDone() const;
-    std::uint64_t bytesTotal() const; // of the files started so far
-    std::size_t filesDone() const { return m_filesDone.load(); }
-    void cancel(); // running loads stop, unstarted ones never start
-    bool cancelled() const { return m_cancel.load(); }
-    void markFileDone() { ++m_filesDone; }
-
-private:
-    std::size_t m_count;
-    std::unique_ptr<LoadProgress[]> m_files;
-    std::atomic<std::size_t> m_filesDone{0};
-    std::atomic<bool> m_cancel{false};
-};
 
 // Loads one file (loadTraceFile; tests pass one that throws).
 using TraceFileLoader = std::function<LoadResult(const std::string& path, LoadProgress* progress)>;

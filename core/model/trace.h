@@ -5,6 +5,7 @@
 // and non-overlapping range that can be binary searched.
 #include "core/model/appendonlyarray.h"
 #include "core/model/diagnostics.h"
+#include "core/model/eventtextsource.h"
 #include "core/model/stringpool.h"
 #include "core/model/time.h"
 
@@ -215,19 +216,6 @@ struct KeptEntry {
 struct TextSpan {
     std::uint64_t offset = 0;
     std::uint32_t length = 0;
-};
-
-// Where the raw JSON text of each event can be re-read on demand (args are not kept in
-// memory): the original file, a gzip file through a seek index, or an in-memory arena.
-class EventTextSource {
-public:
-    virtual ~EventTextSource() = default;
-    // Returns false (and leaves `out` empty) if the text cannot be read any more.
-    virtual bool read(std::uint64_t offset, std::uint32_t length, std::string& out) const = 0;
-    // The most bytes that batched reads (forEachEventText) fetch at once: the reader's buffer,
-    // so a transient of every analysis that reads texts. Sources whose reads restart at a cost
-    // (gzip: inflating from a checkpoint) ask for more.
-    virtual std::uint32_t batchBytes() const { return 1u << 20; }
 };
 
 // Count of traceEvents entries per "<ph>/<cat>".

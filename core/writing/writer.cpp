@@ -3,8 +3,10 @@
 // written back. The events themselves: TraceJsonWriter.
 #include "core/writing/writer.h"
 
+#include "core/writing/fdsink.h"
 #include "core/writing/filemode.h"
-#include "core/writing/textsink.h"
+#include "core/writing/gzipsink.h"
+#include "core/writing/streamsink.h"
 #include "core/writing/tracejsonwriter.h"
 
 #include <zlib.h>
