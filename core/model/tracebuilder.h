@@ -25,6 +25,7 @@ struct SliceEvent {
     std::int64_t externalId = kNoId;
     const GpuOpInfo* gpuOp = nullptr; // kernels, memcpy, memset
     std::int64_t eventIndex = kNoEventIndex;
+    std::uint32_t shapeArgs = kNoIndex; // in shapeArgs()
 };
 
 struct InstantEvent {
@@ -65,6 +66,7 @@ public:
     TraceBuilder& operator=(TraceBuilder&&) noexcept = default;
     StringPool& strings() { return m_trace.m_strings; }
     Diagnostics& diagnostics() { return m_trace.m_diagnostics; }
+    ShapeArgsPool& shapeArgs() { return m_trace.m_shapeArgs; }
 
     // Sizes the columns for about `events` traceEvents entries (a hint: more still fit).
     void reserveForEvents(std::size_t events);
