@@ -66,6 +66,9 @@ public:
     SessionStats stats() const;
     // Copies of the processes recorded so far, in order of connection.
     std::vector<RecordedProcess> processes() const;
+    // The processes recorded, moved out without a copy (the end of a recording: after
+    // stopReceiving()); in order of connection. Later calls get empty recordings.
+    std::vector<RecordedProcess> takeProcesses();
     // The whole session as one trace model (live view, merged file).
     // The capture windows applied: drops what lies outside (see capturerange.h).
     CaptureOutcome applyCapture(std::vector<RecordedProcess>& processes) const;
