@@ -19,8 +19,9 @@
 namespace ks::cli {
 namespace {
 
-// --collector-options stats=1: where the collector's time goes once the program has exited
-// (the tail of the end-to-end time, program start to trace on disk), one line on stderr.
+// --collector-options stats=1: where the collector's time goes once the program has sent its
+// last records (its exit, or its GOODBYE while it exits: the tail of the end-to-end time,
+// program start to trace on disk), one line on stderr.
 class TailStages {
 public:
     explicit TailStages(bool on)
@@ -40,11 +41,12 @@ public:
     {
         if (!m_on)
             return;
-        std::fprintf(stderr,
-                     "collect: after the program's exit: %s; %s in all. Receiving thread: %.1f MB decoded in %s "
-                     "(the whole run)\n",
-                     m_text.c_str(), milliseconds(m_last - m_start).c_str(), server.bytesReceived() / 1e6,
-                     milliseconds(std::chrono::nanoseconds(server.busyNs())).c_str());
+        std::fprintf(
+            stderr,
+            "collect: after the program's last records: %s; %s in all. Receiving thread: %.1f MB decoded in %s "
+            "(the whole run)\n",
+            m_text.c_str(), milliseconds(m_last - m_start).c_str(), server.bytesReceived() / 1e6,
+            milliseconds(std::chrono::nanoseconds(server.busyNs())).c_str());
     }
 
 private:
@@ -95,6 +97,7 @@ bool writeTrace(const Trace& trace, const std::string& path, bool merged, TailSt
 {
     TraceWriteOptions options;
     options.normalizeIds = merged;
+    options.strictText = true; // the collector's event texts come from EventText
     const auto result = writeTraceFile(trace, path, options);
     stages.done("written");
     if (!result.ok) {
@@ -235,6 +238,7 @@ int runCollect(CollectArgs options)
     auto& target = session.target();
     const auto started = std::chrono::steady_clock::now();
     bool durationReached = false;
+    bool finishedEarly = false; // the program sent its last records and is still exiting
     int interruptsSeen = 0;
     while (!target.poll()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5)); // its exit is part of the end-to-end time
@@ -253,6 +257,12 @@ int runCollect(CollectArgs options)
         const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
         if (options.duration > 0 && elapsed.count() >= options.delay + options.duration) {
             durationReached = true;
+            break;
+        }
+        // The program said GOODBYE from its exit handler: the trace is written while it
+        // tears down (CUDA, the interpreter), not after.
+        if (session.finishedWith(target.pid())) {
+            finishedEarly = true;
             break;
         }
     }
@@ -293,8 +303,11 @@ int runCollect(CollectArgs options)
             wrote = writeTrace(trace, pathForProcess(options.output, p.hello.pid), false, stages) && wrote;
         }
     }
-    stages.print(session.server());
 
+    while (finishedEarly && !target.poll() && g_interrupts.load() <= interruptsSeen)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    stages.done("program exited");
+    stages.print(session.server());
     if (durationReached && !target.poll()) {
         std::fprintf(stderr, "collect: recording stopped after %g s; waiting for %s (pid %d) to exit\n",
                      options.duration, request.program.c_str(), static_cast<int>(target.pid()));

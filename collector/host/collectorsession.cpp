@@ -108,6 +108,17 @@ bool CollectorSession::waitForConnectionsClosed(int timeoutMs)
     return true;
 }
 
+bool CollectorSession::finishedWith(std::int64_t pid) const
+{
+    if (m_server.openConnections() > 0)
+        return false;
+    std::lock_guard lock(m_mutex);
+    return std::any_of(m_recorders.begin(), m_recorders.end(), [pid](const auto& entry) {
+        const RecordedProcess& p = entry.second->data();
+        return p.hello.pid == pid && p.state == ConnectionState::Finished;
+    });
+}
+
 void CollectorSession::connectionAccepted(ConnectionId id, wire::Hello hello)
 {
     const std::int64_t pid = hello.pid;

@@ -61,6 +61,9 @@ public:
     // Waits until every traced process has said GOODBYE or disconnected (after the target
     // exited), at most `timeoutMs`.
     bool waitForConnectionsClosed(int timeoutMs);
+    // Whether process `pid` said GOODBYE (its last records came: it is exiting) and no
+    // connection is open any more: nothing more can arrive unless a new process starts.
+    bool finishedWith(std::int64_t pid) const;
 
     std::int64_t baseTimeNs() const { return m_baseNs; }
     SessionStats stats() const;

@@ -15,8 +15,9 @@
 #     injection's and the host's stage timers (a few clock reads per buffer, at the end).
 # Both are split at the program's "MARK ready" (warm-up done) and "MARK end" (main() returned):
 # start-up, and the tail after main(): the interpreter's exit (and the collector's work).
-# Environment: REPS (5); SMALL_STEPS (200), GEMM_STEPS (500), TF_STEPS (30), CPUOP_STEPS
-#   (100000); PYTHON (python3); OBSERVER (libkinetoscope_torch_observer.so for the rf-empty
+# Environment: REPS (5); FIRST_REP (1; a later one appends to RAW: a run split over calls);
+#   SMALL_STEPS (300), GEMM_STEPS (500), TF_STEPS (30), CPUOP_STEPS
+#   (30000); PYTHON (python3); OBSERVER (libkinetoscope_torch_observer.so for the rf-empty
 #   modes, default beside the injection library of a build tree's CLI; none: those modes are
 #   left out); WORK (a temporary dir for traces: use a tmpfs); RAW (every measurement as it is
 #   taken, default WORK/raw.txt); RESULTS (the summary, default WORK/results.txt).
@@ -38,10 +39,11 @@ PY=${PYTHON:-python3}
 WORK=${WORK:-$(mktemp -d /dev/shm/collector-overhead.XXXXXX)}
 RESULTS=${RESULTS:-$WORK/results.txt}
 RAW=${RAW:-$WORK/raw.txt}
+FIRST_REP=${FIRST_REP:-1}
 mkdir -p "$WORK"
-: > "$RAW"
-STEPS=(--small-steps "${SMALL_STEPS:-200}" --gemm-steps "${GEMM_STEPS:-500}" --tf-steps "${TF_STEPS:-30}"
-    --cpuop-steps "${CPUOP_STEPS:-100000}")
+[ "$FIRST_REP" -le 1 ] && : > "$RAW"
+STEPS=(--small-steps "${SMALL_STEPS:-300}" --gemm-steps "${GEMM_STEPS:-500}" --tf-steps "${TF_STEPS:-30}"
+    --cpuop-steps "${CPUOP_STEPS:-30000}")
 
 now() { date +%s.%N; }
 rotated() { # REP ITEMS...: the items, rotated by REP
@@ -100,7 +102,7 @@ run_collect() { # MODE REP
     fi
 }
 
-for ((rep = 1; rep <= REPS; rep++)); do
+for ((rep = FIRST_REP; rep <= REPS; rep++)); do
     # The suite's place among the collect runs rotates too.
     mapfile -t order < <(rotated "$rep" suite "${COLLECT[@]}")
     for item in "${order[@]}"; do
