@@ -20,7 +20,9 @@ usage: workloads.py --modes MODE[,MODE...] [--t0 EPOCH_S] [--small-steps N] [--g
   tf     a 4-layer transformer encoder (d_model 1024, 16 heads, batch 64x512, bf16 autocast)
          training step with AdamW (GPU-bound: ~4x the GPU work of the CPU's dispatch)
   cpuop  torch.atan2 on one-element CPU tensors: one operator a step and no CUDA, so the
-         difference to plain is an operator source's cost per RecordFunction call
+         difference to plain is an operator source's cost per RecordFunction call; under
+         `collect --pytorch=ops|ops-shapes` also "cpuop-paused", the same loop in the same
+         process with the collector's observer paused: the observer's cost per operator
 MODES: plain, prof-cuda, prof-cpu, prof-cpu-shapes, prof-cpucuda, prof-cpucuda-shapes
 (torch.profiler), nvtx, nvtx-shapes (torch.autograd.profiler.emit_nvtx alone), rf-empty,
 rf-empty-shapes (a RecordFunction callback of the observer's configuration that does nothing:
@@ -132,6 +134,15 @@ def profiler_for(mode, observer):
     raise SystemExit("workloads.py: unknown mode '%s'" % mode)
 
 
+def collector_observer():
+    """The observer library that the collector's sitecustomize started in this process, or None."""
+    injection = os.environ.get("CUDA_INJECTION64_PATH", "")
+    path = os.path.join(os.path.dirname(injection), "libkinetoscope_torch_observer.so")
+    if not injection or os.environ.get("KINETOSCOPE_PYTORCH", "off") == "off" or not os.path.exists(path):
+        return None
+    return ctypes.CDLL(path)  # the copy already loaded
+
+
 def run_mode(mode, loops, trace_dir, observer):
     """Times the loops under MODE's profiler; returns [(loop, seconds, steps)] and the seconds
     from starting the profiler to its trace on disk."""
@@ -140,12 +151,17 @@ def run_mode(mode, loops, trace_dir, observer):
     results = []
     with profiler as prof:
         for name, step, steps in loops:
+            paused = name.endswith("-paused")
+            if paused:
+                observer.kinetoscope_observer_pause(1)
             torch.cuda.synchronize()
             start = time.perf_counter()
             for _ in range(steps):
                 step()
             torch.cuda.synchronize()
             results.append((name, time.perf_counter() - start, steps))
+            if paused:
+                observer.kinetoscope_observer_pause(0)
     if mode == "prof-cpu":
         steps = dict((name, n) for name, _, n in loops).get("cpuop", 0)
         print("OPS cpuop %d %d" % (sum(1 for e in prof.events() if e.name == "aten::atan2"), steps), flush=True)
@@ -172,6 +188,9 @@ def main():
     torch.manual_seed(0)
     loops = [("small", small_loop(device), args.small_steps), ("gemm", gemm_loop(device), args.gemm_steps),
              ("tf", transformer_loop(device), args.tf_steps), ("cpuop", cpuop_loop(device), args.cpuop_steps)]
+    collected = collector_observer()
+    if collected is not None:
+        loops.append(("cpuop-paused", loops[-1][1], args.cpuop_steps))
     for _, step, _ in loops:  # warm-up: allocator, cuBLAS handles, AdamW state
         for _ in range(5):
             step()
@@ -179,7 +198,7 @@ def main():
     print("MARK ready %.6f" % time.time(), flush=True)
     startup = time.time() - args.t0 if args.t0 else 0.0
     for mode in args.modes.split(","):
-        results, seconds = run_mode(mode, loops, args.trace_dir, observer)
+        results, seconds = run_mode(mode, loops, args.trace_dir, collected if collected is not None else observer)
         for name, loop_seconds, steps in results:
             print("RESULT %s %s %.6f %d" % (mode, name, loop_seconds, steps), flush=True)
         print("E2E %s %.3f" % (mode, startup + seconds), flush=True)
