@@ -99,6 +99,29 @@ def main():
             print("%-24s start-up %.3f s, after main() returned (exit + collector) %.3f s [%.3f-%.3f]" % (
                 mode, med[mode]["startup"], med[mode]["tail"], min(times[mode]["tail"]), max(times[mode]["tail"])))
     print()
+    print("end to end less each process's own start-up (python, import torch, CUDA, the models, the warm-up: the same "
+          "work on both sides, +-2 s from process to process), medians of the repetitions' differences:")
+    print("  torch.profiler: the mode's e2e - the suite's start-up (its e2e of plain - plain's loops); collect: its e2e - "
+          "its start-up (to 'MARK ready'; CUPTI's set-up at cuInit lies in it)")
+    loops = [l for l in LOOPS if l in plain]
+    suite_startup = {}
+    for i, e2e in enumerate(times.get("plain", {}).get("e2e", [])):
+        suite_startup[i] = e2e - sum(times["plain"][l][i] for l in loops)
+
+    def after_startup(mode):
+        e2e = times.get(mode, {}).get("e2e", [])
+        if mode.startswith(("collect", "base")):
+            return [a - b for a, b in zip(e2e, times[mode].get("startup", []))]
+        return [e2e[i] - suite_startup[i] for i in range(len(e2e)) if i in suite_startup]
+
+    for pytorch, reference, _ in TARGETS:
+        mode = "collect-" + pytorch
+        ours, theirs = after_startup(mode), after_startup(reference)
+        if ours and theirs:
+            print("  %-22s %.3f s against %s's %.3f s = %.2fx" % (
+                mode, statistics.median(ours), reference, statistics.median(theirs),
+                statistics.median(ours) / statistics.median(theirs)))
+    print()
     print("targets (small-op loop, ratios of overheads; end to end against the same torch.profiler mode):")
     for prefix in ("collect", "base"):
         for pytorch, reference, limit in TARGETS:
