@@ -4,20 +4,19 @@
 # usage: run.sh CLI [COLLECT_MODE...]
 #   CLI  kinetoscope-cli, built with its injection library (or KINETOSCOPE_INJECTION_LIBRARY set)
 #   COLLECT_MODE  default: collect-off collect-ops collect-ops-shapes collect-drop.
-#        collect-PT[@OPTIONS] runs `collect --pytorch=PT --collector-options OPTIONS`;
+#        collect-PT[@OPTIONS] runs `collect --pytorch=PT --collector-options OPTIONS,stats=1`;
 #        collect-drop = collect-off@consumer=drop (buffers handed back unread: CUPTI's own floor);
 #        base-PT[@OPTIONS] the same with the injection library $BASELINE_INJECTION (before/after).
 # Every repetition runs, in a rotated order:
-#   - one process without the collector that times every torch.profiler and emit_nvtx mode in
-#     turn (plain first, before any profiler ran; plain-after last), see workloads.py;
+#   - one process without the collector that times every torch.profiler, emit_nvtx and rf-empty
+#     mode in turn (plain first, before any profiler ran; plain-after last), see workloads.py;
 #   - one `collect` process per COLLECT_MODE, timed by this script from its start to its exit
 #     (the trace is written before the collector exits: end to end), with stats=1: the
 #     injection's and the host's stage timers (a few clock reads per buffer, at the end).
 # Both are split at the program's "MARK ready" (warm-up done) and "MARK end" (main() returned):
 # start-up, and the tail after main(): the interpreter's exit (and the collector's work).
 # Environment: REPS (5); FIRST_REP (1; a later one appends to RAW: a run split over calls);
-#   SMALL_STEPS (300), GEMM_STEPS (500), TF_STEPS (30), CPUOP_STEPS
-#   (30000); PYTHON (python3); OBSERVER (libkinetoscope_torch_observer.so for the rf-empty
+#   SMALL_STEPS (300), GEMM_STEPS (500), TF_STEPS (30), CPUOP_STEPS (30000); PYTHON (python3); OBSERVER (libkinetoscope_torch_observer.so for the rf-empty
 #   modes, default beside the injection library of a build tree's CLI; none: those modes are
 #   left out); WORK (a temporary dir for traces: use a tmpfs); RAW (every measurement as it is
 #   taken, default WORK/raw.txt); RESULTS (the summary, default WORK/results.txt).
