@@ -23,8 +23,8 @@ std::int64_t cuptiNs()
     return ns(t);
 }
 
-// Whether CUPTI's clock reads as CLOCK_REALTIME here (the documented Linux default; WSL's
-// is CLOCK_MONOTONIC_RAW): one read of each, apart by the calls' own time only.
+} // namespace
+
 bool cuptiClockIsRealtime()
 {
     constexpr std::int64_t kSameClockNs = 1000000;
@@ -33,6 +33,8 @@ bool cuptiClockIsRealtime()
     const std::int64_t after = realtimeNs();
     return cupti >= before - kSameClockNs && cupti <= after + kSameClockNs;
 }
+
+namespace {
 
 // Runtime calls torch.profiler never shows (kineto's blocklist, CuptiCbidRegistry): with
 // api=kineto CUPTI does not record them at all. cudaGetLastError alone came 143 times a step

@@ -31,6 +31,11 @@ private:
     std::atomic<bool> m_realtime{false};
 };
 
+// Whether CUPTI's clock reads as CLOCK_REALTIME here (the documented Linux default; WSL's is
+// CLOCK_MONOTONIC_RAW): one read of each, apart by the calls' own time only. Then the
+// injection's own records read CLOCK_REALTIME directly (collector option clock=realtime).
+bool cuptiClockIsRealtime();
+
 // api=kineto: whether a driver call is recorded (launches, copies, memsets, allocations, waits).
 bool isTracedDriverCall(std::string_view name);
 
