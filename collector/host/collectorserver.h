@@ -31,6 +31,10 @@ public:
     const std::string& socketPath() const { return m_socketPath; }
     const std::string& token() const { return m_token; }
     int openConnections() const { return m_openConnections.load(); }
+    // The receiving thread's work so far: bytes read and the time spent decoding them and in the
+    // sink (not waiting for data), for the collector's stage timers (`collect` with stats=1).
+    std::uint64_t bytesReceived() const { return m_bytesReceived.load(std::memory_order_relaxed); }
+    std::uint64_t busyNs() const { return m_busyNs.load(std::memory_order_relaxed); }
 
 private:
     // The thread's body: receive() until stop(); an exception is reported, never terminates.
@@ -46,6 +50,8 @@ private:
     int m_wakeFd = -1; // eventfd: stop() wakes the poll loop
     std::thread m_thread;
     std::atomic<int> m_openConnections{0};
+    std::atomic<std::uint64_t> m_bytesReceived{0};
+    std::atomic<std::uint64_t> m_busyNs{0};
 };
 
 // 128 random bits as 32 hex digits.

@@ -32,6 +32,7 @@ struct ActivitySelection {
     bool kinetoKindsOnly = false;
     bool allApiCalls = false;
     bool systemThreadIds = true;
+    bool cuptiClock = false; // timestampNs() from cuptiGetTimestamp(), not CLOCK_REALTIME
 };
 
 class ActivityApi {
@@ -39,7 +40,7 @@ public:
     virtual ~ActivityApi() = default;
     virtual std::uint32_t loadedVersion() = 0; // of the libcupti the process loaded
     virtual std::uint32_t compiledVersion() = 0; // CUPTI_API_VERSION we were built with
-    virtual std::int64_t timestampNs() = 0; // CUPTI's clock
+    virtual std::int64_t timestampNs() = 0; // CUPTI's clock (read by us where that is cheaper)
     // 0 where unknown; never initializes CUDA (we run inside cuInit).
     virtual std::int32_t driverVersion() = 0;
     virtual std::int32_t runtimeVersion() = 0;

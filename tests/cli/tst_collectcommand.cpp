@@ -69,6 +69,25 @@ private slots:
         QCOMPARE(countNamed(t, "cudaLaunchKernel"), std::size_t(50));
         QCOMPARE(t.flows().size(), std::size_t(50));
         QVERIFY(t.baseTimeNs() % 1000000000 == 0);
+        QVERIFY2(!run.output.contains(QStringLiteral("after the program's last records")), qPrintable(run.output));
+    }
+
+    // stats=1: the stages after the program's GOODBYE, the trace written while it still exits
+    // (the fake target exits 3 right after it): every launch in the file, its exit code kept.
+    void stageTimersOnRequest()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("fake.pt.trace.json"));
+        const Run run =
+            collect({QStringLiteral("--collector-options"), QStringLiteral("stats=1"), QStringLiteral("-o"), file,
+                     QStringLiteral("--"), QStringLiteral(KS_FAKE_TARGET), QStringLiteral("4"), QStringLiteral("3")});
+        QVERIFY2(run.exitCode == 3, qPrintable(run.output));
+        for (const char* stage : {"collect: after the program's last records: connections closed", "built", "written",
+                                  "program exited", "Receiving thread:"})
+            QVERIFY2(run.output.contains(QString::fromUtf8(stage)), qPrintable(run.output));
+        const auto loaded = ks::loadTraceFile(file.toStdString());
+        QVERIFY(loaded.ok());
+        QCOMPARE(countNamed(*loaded.trace, "fakeKernel(float*, int)"), std::size_t(40));
     }
 
     void durationStopsRecordingOnly()
