@@ -80,6 +80,16 @@ int main(int argc, char** argv)
                 "target <= 10 %%)\n",
                 bench::median(ratioCpu), *std::min_element(ratioCpu.begin(), ratioCpu.end()),
                 *std::max_element(ratioCpu.begin(), ratioCpu.end()), kRuns);
+    std::size_t cpuOps = 0, readBack = 0;
+    for (SliceId s = 0; s < trace.slices().size(); ++s) {
+        if (trace.classOf(s) == SliceClass::CpuOp) {
+            ++cpuOps;
+            readBack += trace.slices().shapeArgs[s] == kNoIndex ? 1 : 0;
+        }
+    }
+    std::printf("  shape args kept by the loader: %zu distinct (%.1f KB) for %zu CPU ops, %zu ops without (read "
+                "back)\n",
+                trace.shapeArgs().size(), double(trace.shapeArgs().memoryBytes()) / 1e3, cpuOps, readBack);
     // Then for each table only its rows against the device's roofs.
     auto flopsStart = Clock::now();
     const auto peaks = analysis::resolveDevicePeaks(trace);
