@@ -10,7 +10,6 @@
 #include <atomic>
 #include <climits>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 
 namespace ks::analysis {
@@ -77,12 +76,6 @@ Json viewOf(const WorkspaceMember& member)
     return view;
 }
 
-template <typename T>
-T field(const Json& object, const char* key)
-{
-    return object.at(key).get<T>();
-}
-
 } // namespace
 
 RankSummaryFile summarizeMember(const WorkspaceMember& member, std::uint64_t traceBytes)
@@ -98,119 +91,6 @@ RankSummaryFile summarizeMember(const WorkspaceMember& member, std::uint64_t tra
     s.totals = summarizeRank(member, 0, s.collectives);
     s.view = viewOf(member);
     return s;
-}
-
-Json rankSummaryToJson(const RankSummaryFile& s)
-{
-    const auto& id = s.identity;
-    Json steps = Json::array();
-    for (const auto& step : s.steps)
-        steps.push_back({step.number, step.start, step.end});
-    Json collectives = Json::array();
-    for (const auto& k : s.collectives)
-        collectives.push_back({{"start", k.start},
-                               {"end", k.end},
-                               {"stream", k.stream},
-                               {"name", k.name},
-                               {"group", k.processGroup},
-                               {"group_ranks", k.groupRanks},
-                               {"dtype", k.dtype},
-                               {"in_elements", k.inElements},
-                               {"out_elements", k.outElements},
-                               {"attributed", k.attributed}});
-    const auto& t = s.totals;
-    return {{"format", kRankSummaryFormat},
-            {"version", kRankSummaryVersion},
-            {"identity",
-             {{"file", id.file},
-              {"worker", id.worker},
-              {"rank", id.rank},
-              {"world_size", id.worldSize},
-              {"rank_inferred", id.rankInferred},
-              {"backend", id.backend},
-              {"run_key", id.runKey}}},
-            {"base_time_ns", s.baseTimeNs},
-            {"trace_start_ns", s.traceStart},
-            {"trace_end_ns", s.traceEnd},
-            {"trace_bytes", s.traceBytes},
-            {"steps", std::move(steps)},
-            {"totals",
-             {{"steps", t.steps},
-              {"step_time_mean_ns", t.stepTimeMean},
-              {"window_start_ns", t.windowStart},
-              {"window_end_ns", t.windowEnd},
-              {"kernel_time_ns", t.kernelTime},
-              {"collective_time_ns", t.collectiveTime},
-              {"idle_time_ns", t.idleTime}}},
-            {"collectives", std::move(collectives)},
-            {"view", s.view}};
-}
-
-std::variant<RankSummaryFile, std::string> rankSummaryFromJson(const Json& j, const std::string& where)
-{
-    if (!j.is_object() || !j.contains("format") || j["format"] != kRankSummaryFormat)
-        return where + ": not a Kinetoscope rank summary";
-    if (!j.contains("version") || !j["version"].is_number_integer() || j["version"] != kRankSummaryVersion)
-        return where + ": rank summary format version "
-            + (j.contains("version") ? j["version"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                                     : "?")
-            + ", this build reads version " + std::to_string(kRankSummaryVersion) + " (summarize the trace again)";
-    RankSummaryFile s;
-    try {
-        const Json& id = j.at("identity");
-        s.identity.file = field<std::string>(id, "file");
-        s.identity.worker = field<std::string>(id, "worker");
-        s.identity.rank = field<int>(id, "rank");
-        s.identity.worldSize = field<int>(id, "world_size");
-        s.identity.rankInferred = field<bool>(id, "rank_inferred");
-        s.identity.backend = field<std::string>(id, "backend");
-        s.identity.runKey = field<std::string>(id, "run_key");
-        s.baseTimeNs = field<std::int64_t>(j, "base_time_ns");
-        s.traceStart = field<TimeNs>(j, "trace_start_ns");
-        s.traceEnd = field<TimeNs>(j, "trace_end_ns");
-        s.traceBytes = field<std::uint64_t>(j, "trace_bytes");
-        for (const Json& step : j.at("steps"))
-            s.steps.push_back({step.at(0).get<long long>(), step.at(1).get<TimeNs>(), step.at(2).get<TimeNs>()});
-        const Json& t = j.at("totals");
-        s.totals.rank = s.identity.rank;
-        s.totals.steps = field<std::size_t>(t, "steps");
-        s.totals.stepTimeMean = field<TimeNs>(t, "step_time_mean_ns");
-        s.totals.windowStart = field<TimeNs>(t, "window_start_ns");
-        s.totals.windowEnd = field<TimeNs>(t, "window_end_ns");
-        s.totals.kernelTime = field<TimeNs>(t, "kernel_time_ns");
-        s.totals.collectiveTime = field<TimeNs>(t, "collective_time_ns");
-        s.totals.idleTime = field<TimeNs>(t, "idle_time_ns");
-        for (const Json& c : j.at("collectives")) {
-            CollectiveKernel k;
-            k.start = field<TimeNs>(c, "start");
-            k.end = field<TimeNs>(c, "end");
-            k.stream = field<std::int64_t>(c, "stream");
-            k.name = field<std::string>(c, "name");
-            k.processGroup = field<std::string>(c, "group");
-            k.groupRanks = field<std::string>(c, "group_ranks");
-            k.dtype = field<std::string>(c, "dtype");
-            k.inElements = field<std::int64_t>(c, "in_elements");
-            k.outElements = field<std::int64_t>(c, "out_elements");
-            k.attributed = field<bool>(c, "attributed");
-            s.collectives.push_back(std::move(k));
-        }
-        if (j.contains("view"))
-            s.view = j["view"];
-    } catch (const Json::exception& e) {
-        return where + ": malformed rank summary: " + e.what();
-    }
-    return s;
-}
-
-std::variant<RankSummaryFile, std::string> readRankSummary(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return path + ": cannot be read";
-    Json j = Json::parse(in, nullptr, false);
-    if (j.is_discarded())
-        return path + ": not valid JSON";
-    return rankSummaryFromJson(j, path);
 }
 
 bool isRankSummaryFolder(const std::string& path)

@@ -130,7 +130,7 @@ private Q_SLOTS:
         QVERIFY(!s["view"]["step_breakdown"].empty());
     }
 
-    // A corrupt summary and one of another version are named; the others are analysed.
+    // A corrupt summary and ones of other versions are named; the others are analysed.
     void badSummariesAreNamedAndLeftOut()
     {
         QTemporaryDir out;
@@ -149,14 +149,21 @@ private Q_SLOTS:
         QVERIFY(corrupt.open(QIODevice::WriteOnly));
         corrupt.write("{\"format\": \"kinetoscope-rank-summary\", \"version\": 1, \"identity\": ");
         corrupt.close();
+        QFile old(out.filePath(QStringLiteral("old.summary.json"))); // version 1: collectives as objects
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write(R"({"format": "kinetoscope-rank-summary", "version": 1, "steps": [[1, 10, 20]],
+                      "collectives": [{"start": 12, "end": 14, "name": "allreduce"}]})");
+        old.close();
 
         QByteArray stdoutText, stderrText;
         QCOMPARE(cli({QStringLiteral("ranks"), QStringLiteral("--json"), out.path()}, &stdoutText, &stderrText), 0);
-        QVERIFY(stderrText.contains("straggler_rank0.summary.json: rank summary format version 99"));
+        QVERIFY(stderrText.contains(
+            "straggler_rank0.summary.json: rank summary format version 99, this build reads version 2"));
         QVERIFY(stderrText.contains("broken.summary.json: not valid JSON"));
+        QVERIFY(stderrText.contains("old.summary.json: rank summary format version 1, this build reads version 2"));
         const auto j = nlohmann::json::parse(stdoutText.toStdString());
         QCOMPARE(j["ranks"].size(), std::size_t(2));
-        QCOMPARE(j["errors"].size(), std::size_t(2));
+        QCOMPARE(j["errors"].size(), std::size_t(3));
         compareReports(ranksJson({data("ddp_rank0.pt.trace.json.gz"), data("ddp_rank1.pt.trace.json.gz")}), j);
     }
 
