@@ -16,15 +16,42 @@ namespace ks::analysis {
 
 namespace {
 
-constexpr std::size_t kTopRows = 10;
-constexpr std::size_t kEvidencePerInsight = 5; // the job view links to the trace for the rest
+constexpr std::size_t kTopRows = 5;
+constexpr std::size_t kEvidencePerInsight = 3; // the job view links to the trace for the rest
+constexpr std::size_t kNameChars = 120; // kernel names run to kilobytes of template arguments
+constexpr double kSizeShare = 0.01; // a summary is at most 1 % of its trace's JSON (issue 40)
 
 using Json = nlohmann::json;
 
 double us(TimeNs ns) { return double(ns) / 1000.0; }
 
-// What a job view shows of the rank; only for a member that is its whole trace (a rank of a
-// merged file shares its trace's tables with the other ranks).
+std::string shortName(std::string name)
+{
+    if (name.size() > kNameChars)
+        name.resize(kNameChars);
+    return name;
+}
+
+// What an insight needs in a job view: what, how much, a few events; its advice and explanation
+// are the same words for every rank (the full analysis of the rank gives them).
+Json compactInsight(const nlohmann::ordered_json& insight)
+{
+    Json out = Json::object();
+    for (const char* key : {"id", "severity", "title", "cause", "time_us", "share", "figures"}) {
+        if (insight.contains(key))
+            out[key] = insight[key];
+    }
+    Json evidence = Json::array();
+    for (const auto& e : insight.value("evidence", nlohmann::ordered_json::array())) {
+        if (evidence.size() == kEvidencePerInsight)
+            break;
+        evidence.push_back(
+            {{"name", e.value("name", "")}, {"ts_us", e.value("ts_us", 0.0)}, {"dur_us", e.value("dur_us", 0.0)}});
+    }
+    out["evidence"] = std::move(evidence);
+    return out;
+}
+
 Json viewOf(const WorkspaceMember& member)
 {
     Json view = Json::object();
@@ -44,12 +71,9 @@ Json viewOf(const WorkspaceMember& member)
     }
     view["step_breakdown"] = std::move(breakdown);
 
-    Json insights = insightsToJson(findInsights(*facts), {facts}, {member.identity.file})["insights"];
-    for (auto& insight : insights) {
-        auto& evidence = insight["evidence"];
-        if (evidence.is_array() && evidence.size() > kEvidencePerInsight)
-            evidence.erase(evidence.begin() + kEvidencePerInsight, evidence.end());
-    }
+    Json insights = Json::array();
+    for (const auto& insight : insightsToJson(findInsights(*facts), {facts}, {})["insights"])
+        insights.push_back(compactInsight(insight));
     view["insights"] = std::move(insights);
 
     OperatorTable table = computeOperatorTable(*facts);
@@ -59,7 +83,7 @@ Json viewOf(const WorkspaceMember& member)
     Json ops = Json::array();
     for (std::size_t i = 0; i < std::min(kTopRows, table.rows.size()); ++i) {
         const auto& r = table.rows[i];
-        ops.push_back({{"name", r.name},
+        ops.push_back({{"name", shortName(r.name)},
                        {"calls", r.calls},
                        {"self_cpu_us", us(r.selfCpu)},
                        {"cpu_total_us", us(r.cpuTotal)},
@@ -71,7 +95,8 @@ Json viewOf(const WorkspaceMember& member)
     std::sort(kernels.begin(), kernels.end(), [](const KernelRow& a, const KernelRow& b) { return a.total > b.total; });
     Json top = Json::array();
     for (std::size_t i = 0; i < std::min(kTopRows, kernels.size()); ++i)
-        top.push_back({{"name", kernels[i].name}, {"calls", kernels[i].calls}, {"total_us", us(kernels[i].total)}});
+        top.push_back(
+            {{"name", shortName(kernels[i].name)}, {"calls", kernels[i].calls}, {"total_us", us(kernels[i].total)}});
     view["top_kernels"] = std::move(top);
     return view;
 }
@@ -90,6 +115,14 @@ RankSummaryFile summarizeMember(const WorkspaceMember& member, std::uint64_t tra
     s.collectives = collectiveKernelsOf(member);
     s.totals = summarizeRank(member, 0, s.collectives);
     s.view = viewOf(member);
+    // Small traces: the view's parts, least useful first, go while the summary is over budget.
+    const double budget = kSizeShare * double(traceBytes);
+    for (const char* part : {"top_ops", "top_kernels", "insights", "step_breakdown"}) {
+        if (traceBytes == 0
+            || double(rankSummaryToJson(s).dump(-1, ' ', false, Json::error_handler_t::replace).size()) <= budget)
+            break;
+        s.view.erase(part);
+    }
     return s;
 }
 
@@ -107,18 +140,41 @@ bool isRankSummaryFolder(const std::string& path)
 
 RankSummarySet readRankSummaryFolder(const std::string& folder)
 {
-    RankSummarySet set;
     std::vector<std::string> paths;
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
         if (entry.path().filename().string().ends_with(kRankSummarySuffix))
             paths.push_back(entry.path().string());
     }
+    auto set = readRankSummaries(std::move(paths));
     if (ec)
-        set.errors.push_back(folder + ": " + ec.message());
+        set.errors.insert(set.errors.begin(), folder + ": " + ec.message());
+    return set;
+}
+
+std::vector<int> missingRanks(const std::vector<RankSummaryFile>& ranks)
+{
+    constexpr int kMostListed = 1 << 20; // an absurd world size lists nothing
+    int worldSize = 0;
+    std::vector<int> present;
+    for (const auto& r : ranks) {
+        worldSize = std::max(worldSize, r.identity.worldSize);
+        present.push_back(r.identity.rank);
+    }
+    std::sort(present.begin(), present.end());
+    std::vector<int> missing;
+    for (int r = 0; r < worldSize && worldSize <= kMostListed; ++r) {
+        if (!std::binary_search(present.begin(), present.end(), r))
+            missing.push_back(r);
+    }
+    return missing;
+}
+
+RankSummarySet readRankSummaries(std::vector<std::string> paths)
+{
+    RankSummarySet set;
     std::sort(paths.begin(), paths.end());
-    // Parsing the JSON is the cost (1,024 summaries of 660 collectives are 163 MB): one reader
-    // per usable core, each taking the next file.
+    // Parsing is the cost: one reader per usable core, each taking the next file.
     std::vector<std::variant<RankSummaryFile, std::string>> read(paths.size());
     std::atomic<std::size_t> next{0};
     const auto work = [&] {

@@ -16,7 +16,7 @@ struct RankSummaryFile {
     TraceIdentity identity; // read back, runKey is a hash of the trace's (equal for the ranks of one run)
     std::int64_t baseTimeNs = 0; // the trace's baseTimeNanoseconds: times below + this = absolute clock
     TimeNs traceStart = 0, traceEnd = 0;
-    std::uint64_t traceBytes = 0; // size of the file it was made from
+    std::uint64_t traceBytes = 0; // size of the JSON it was made from (inflated when gzipped)
     std::vector<StepSpan> steps; // the rank's own time, as its trace has them
     RankSummary totals; // the rank's own part (the cross-rank fields are zero)
     std::vector<CollectiveKernel> collectives; // in time order, with their args (slice ids dropped)
