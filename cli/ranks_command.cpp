@@ -55,8 +55,9 @@ void printText(const RankSet& ws, const analysis::RanksReport& r, const analysis
                 "totals over the steps or that span; caused: the others' wait when this rank arrived last)\n\n%s\n",
                 r.straggler.text.c_str());
     for (const auto& s : r.steps) {
-        if (s.totalWait > 0)
-            std::printf("  step %lld: rank %d caused %s ms of %s ms waiting\n", s.step, s.rank,
+        if (s.totalWait > 0) // step -1: the set-up's collectives, before the first step
+            std::printf("  %s: rank %d caused %s ms of %s ms waiting\n",
+                        s.step < 0 ? "before the first step" : ("step " + std::to_string(s.step)).c_str(), s.rank,
                         ms(s.waitCaused).c_str(), ms(s.totalWait).c_str());
     }
 

@@ -50,13 +50,10 @@ Json compactInsight(const nlohmann::ordered_json& insight)
     return out;
 }
 
-// What a job view shows of the rank; only for a member that is its whole trace (a rank of a
-// merged file shares its trace's tables with the other ranks).
+// What a job view shows of the rank (a rank of a merged file has a trace of its own processes).
 Json viewOf(const WorkspaceMember& member)
 {
     Json view = Json::object();
-    if (!member.processes.empty())
-        return view;
     const auto facts = facts::sharedTraceFacts(member.trace, member.stepRules);
     const auto report = gpu::makeGpuReport(facts);
     Json breakdown = Json::array();
@@ -96,11 +93,7 @@ Json viewOf(const WorkspaceMember& member)
     Json top = Json::array();
     for (std::size_t i = 0; i < std::min(kTopRows, kernels.size()); ++i)
         top.push_back(
-<<<<<<< HEAD
-            {{"name", kernels[i].name}, {"calls", kernels[i].calls}, {"total_us", toMicros(kernels[i].total)}});
-=======
             {{"name", shortName(kernels[i].name)}, {"calls", kernels[i].calls}, {"total_us", toMicros(kernels[i].total)}});
->>>>>>> summaries3
     view["top_kernels"] = std::move(top);
     return view;
 }

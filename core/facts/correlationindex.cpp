@@ -97,7 +97,7 @@ SliceId enclosingSlice(const Trace& trace, SliceId s, LaneKind laneKind, bool (*
         // In its own lane only the rows above the slice can enclose it.
         int depth = laneIndex == own.lane ? int(own.depth) - 1 : int(lane.depthCount) - 1;
         for (; depth >= 0; --depth) {
-            const SliceId candidate = trace.sliceAt(lane.firstRow + std::uint32_t(depth), start);
+            const SliceId candidate = trace.sliceAt(track.rowBegin + lane.firstRow + std::uint32_t(depth), start);
             if (candidate != kNoSlice && candidate != s && slices.end(candidate) >= end
                 && accept(trace.classOf(candidate)))
                 return candidate;

@@ -108,6 +108,9 @@ public:
 
     // Builds the trace; the builder is left empty.
     Trace finish();
+    // A trace of `trace`'s `processes` alone (tracesubset.h says what it keeps); defined in
+    // tracesubset.cpp.
+    static std::shared_ptr<const Trace> subsetOf(const Trace& trace, std::span<const std::uint32_t> processes);
     // Builds the trace of everything added so far and keeps it all, so that more can be added
     // and another snapshot taken: a live recording adds what arrived since the last one
     // instead of building everything again. The events are read in place, not copied.
