@@ -218,6 +218,7 @@ void MainWindow::createDocks()
     criticalPathDock->setObjectName(QStringLiteral("criticalPathDock"));
     connect(placeUnderMemberPicker(*criticalPathDock, criticalPath, *m_timeline), &MemberPicker::memberChanged,
             criticalPath, &CriticalPathPanel::setMember);
+    connect(m_workspace, &WorkspaceController::ranksChanged, criticalPath, &CriticalPathPanel::setRanks);
     addDockWidget(Qt::BottomDockWidgetArea, criticalPathDock);
 
     m_diagnosticsDock = new QDockWidget(tr("Warnings"), this);

@@ -8,6 +8,7 @@
 #include "clirun.h"
 #include "core/analysis/criticalpath.h"
 #include "core/analysis/insights.h"
+#include "core/analysis/rankscriticalpath.h"
 #include "core/analysis/workspace.h"
 #include "core/facts/tracefacts.h"
 #include "core/gpu/gpumetrics.h"
@@ -264,12 +265,14 @@ private Q_SLOTS:
         QCOMPARE(second.insights, alone1.insights);
         QCOMPARE(second.operators, alone0.operators); // pinned
         QCOMPARE(operatorsRows.count(), 0);
-        // The Critical Path dock shows rank 1's paths, as the core computes them for rank 1.
+        // The Critical Path dock shows rank 1's paths, as the core computes them for rank 1 of
+        // the two ranks (rank 1's step 2 waits in an all-reduce for rank 0).
         auto* criticalPath = window.findChild<CriticalPathPanel*>();
         QCOMPARE(pickerOf(window, "criticalPathDock")->member(), 1u);
         QCOMPARE(criticalPath->member(), 1u);
         const auto rank1Paths =
-            analysis::criticalPathOf(facts::sharedTraceFacts(window.timeline()->traceAt(1))).analyzeSteps();
+            analysis::RanksCriticalPath(window.workspace()->workspace()).analysis().analyzeSteps({}, 1);
+        QVERIFY(rank1Paths[0].path.breakdown[std::size_t(analysis::PathKind::CollectiveWait)] > 0);
         QTRY_VERIFY_WITH_TIMEOUT(criticalPath->steps().size() == rank1Paths.size()
                                      && criticalPath->steps()[0].path.breakdown == rank1Paths[0].path.breakdown,
                                  60000);
