@@ -92,8 +92,9 @@ Json viewOf(const WorkspaceMember& member)
     std::sort(kernels.begin(), kernels.end(), [](const KernelRow& a, const KernelRow& b) { return a.total > b.total; });
     Json top = Json::array();
     for (std::size_t i = 0; i < std::min(kTopRows, kernels.size()); ++i)
-        top.push_back(
-            {{"name", shortName(kernels[i].name)}, {"calls", kernels[i].calls}, {"total_us", toMicros(kernels[i].total)}});
+        top.push_back({{"name", shortName(kernels[i].name)},
+                       {"calls", kernels[i].calls},
+                       {"total_us", toMicros(kernels[i].total)}});
     view["top_kernels"] = std::move(top);
     return view;
 }
