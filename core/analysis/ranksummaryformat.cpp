@@ -152,7 +152,7 @@ std::string describe(const ColumnarJson::Scalar* v)
     if (const auto* n = std::get_if<std::int64_t>(v))
         return std::to_string(*n);
     if (const auto* d = std::get_if<double>(v))
-        return Json(*d).dump();
+        return Json(*d).dump(-1, ' ', false, Json::error_handler_t::replace);
     if (const auto* s = std::get_if<std::string>(v))
         return Json(*s).dump(-1, ' ', false, Json::error_handler_t::replace);
     return "?";
