@@ -58,9 +58,8 @@ std::string gzipped(std::string_view bytes)
     return out;
 }
 
-LoadResult loadLikeTheGui(std::string_view bytes)
+LoadResult loadLikeTheGui(const MemFile& file)
 {
-    MemFile file(bytes);
     LoadProgress progress;
     return loadTraceFile(file.path(), &progress);
 }
