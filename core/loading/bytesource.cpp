@@ -183,8 +183,7 @@ private:
             z.next_out = buf.data();
             z.avail_out = static_cast<uInt>(buf.size());
             ret = inflate(&z, Z_NO_FLUSH);
-            if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR)
-                break;
+            // What inflated before corrupt data is what the load read (and kept) too.
             const std::size_t produced = buf.size() - z.avail_out;
             const std::uint64_t chunkStart = outPos;
             outPos += produced;
@@ -193,6 +192,8 @@ private:
                 const std::size_t take = std::min<std::size_t>(produced - from, length - out.size());
                 out.append(reinterpret_cast<const char*>(buf.data() + from), take);
             }
+            if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR)
+                break;
             if (ret == Z_STREAM_END) {
                 // The next gzip member (if any): after a raw restart, skip the 8-byte trailer.
                 if (rawMode) {

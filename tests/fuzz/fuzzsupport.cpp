@@ -117,9 +117,8 @@ void checkTextsAreValid(const Trace& trace)
         checkEventText(trace.eventText(s));
     trace.forEachEventText(slices, [&](SliceId s, std::string_view text) {
         checkEventText(text);
-        // The loader's shape args of an op are what the FLOP pass would find in its text (when
-        // the text reads back: a gzip member with a bad CRC loads but does not read back).
-        if (const std::uint32_t id = trace.slices().shapeArgs[s]; id != kNoIndex && !text.empty()) {
+        // The loader's shape args of an op are what the FLOP pass would find in its text.
+        if (const std::uint32_t id = trace.slices().shapeArgs[s]; id != kNoIndex) {
             const auto raw = analysis::findShapeArgs(text);
             check(raw && *raw == trace.shapeArgs().view(id), "an op's kept shape args differ from its text's");
         }
