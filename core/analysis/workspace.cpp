@@ -1,7 +1,7 @@
 #include "core/analysis/workspace.h"
 
 #include "core/model/boundedjson.h"
-#include "core/model/tracesubset.h"
+#include "core/model/tracebuilder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -271,7 +271,7 @@ std::size_t Workspace::add(std::shared_ptr<const Trace> trace, std::string file,
     // (GPU summary, insights, operators, memory, steps) then sees that rank alone.
     auto addMember = [&](TraceIdentity identity, const std::vector<std::uint32_t>& processes) {
         WorkspaceMember m;
-        m.trace = processes.empty() ? trace : traceOfProcesses(*trace, processes);
+        m.trace = processes.empty() ? trace : TraceBuilder::subsetOf(*trace, processes);
         m.identity = std::move(identity);
         findSteps(m, m_stepRules);
         m.firstGpuActivity = firstGpuActivity(*m.trace);

@@ -5,7 +5,7 @@
 //
 // A member is one rank (or one side of a diff). A per-rank file is one member; a merged
 // collector file becomes one member per rank, each with a trace of its own processes
-// (traceOfProcesses): the ranks its distributedRanks names (torchrun's processes), else one
+// (TraceBuilder::subsetOf): the ranks its distributedRanks names (torchrun's processes), else one
 // per GPU with work. Every analysis of a trace then works on a rank as on a file of its own.
 #include "core/analysis/multiloadprogress.h"
 #include "core/facts/stepfinder.h"

@@ -108,8 +108,14 @@ public:
 
     // Builds the trace; the builder is left empty.
     Trace finish();
-    // A trace of `trace`'s `processes` alone (tracesubset.h says what it keeps); defined in
-    // tracesubset.cpp.
+    // The part of `trace` that its `processes` hold (indices into trace.processes(); others and
+    // repeats ignored), as a trace of its own: a rank of a merged collector file
+    // (analysis::Workspace splits one per rank), so that every analysis of a whole trace works
+    // on one rank alone. Their tracks with their slices, instants and counters, the flows and
+    // flow halves between those slices; strings, shape args, devices, metadata, diagnostics and
+    // the text source as in `trace` (texts are read from the same file). Processes, tracks and
+    // slices keep their order (slice ids are renumbered); the extent is that of what was kept.
+    // Defined in tracesubset.cpp.
     static std::shared_ptr<const Trace> subsetOf(const Trace& trace, std::span<const std::uint32_t> processes);
     // Builds the trace of everything added so far and keeps it all, so that more can be added
     // and another snapshot taken: a live recording adds what arrived since the last one
@@ -199,6 +205,7 @@ private:
     void finishCounters();
     void finishPhaseCounts();
     void computeExtent();
+    void indexFlows(); // Trace::m_flowsByFrom and m_flowsByTo of the finished flows
 
     Trace m_trace;
     TraceBuilder* m_snapshotOf = nullptr; // see events(); it keeps the flows' pairing order

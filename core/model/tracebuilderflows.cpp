@@ -259,8 +259,13 @@ void TraceBuilder::bindAndPairFlows(const std::vector<SliceId>& finalIdOfPending
                                    kNoOffset, kNoEventIndex},
                                   unpaired);
 
-    m_trace.m_flowsByFrom = flowsStablyBy(flows, &Flow::from, m_trace.m_slices.size());
-    m_trace.m_flowsByTo = flowsStablyBy(flows, &Flow::to, m_trace.m_slices.size());
+    indexFlows();
+}
+
+void TraceBuilder::indexFlows()
+{
+    m_trace.m_flowsByFrom = flowsStablyBy(m_trace.m_flows, &Flow::from, m_trace.m_slices.size());
+    m_trace.m_flowsByTo = flowsStablyBy(m_trace.m_flows, &Flow::to, m_trace.m_slices.size());
 }
 
 } // namespace ks

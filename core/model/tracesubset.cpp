@@ -1,38 +1,16 @@
-#include "core/model/tracesubset.h"
+// TraceBuilder::subsetOf: one rank of a merged collector file as a trace of its own.
 #include "core/model/tracebuilder.h"
 
-#include <algorithm>
-#include <limits>
 #include <map>
-#include <numeric>
 
 namespace ks {
 
-namespace {
-
-// Flow indices ordered by one end's slice, ties in flow order (Trace::incomingFlows() and
-// outgoingFlows() binary search them).
-std::vector<std::uint32_t> flowsBy(const std::vector<Flow>& flows, SliceId Flow::*end)
-{
-    std::vector<std::uint32_t> order(flows.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return flows[a].*end < flows[b].*end; });
-    return order;
-}
-
-} // namespace
-
-std::shared_ptr<const Trace> traceOfProcesses(const Trace& trace, std::span<const std::uint32_t> processes)
-{
-    return TraceBuilder::subsetOf(trace, processes);
-}
-
 std::shared_ptr<const Trace> TraceBuilder::subsetOf(const Trace& source, std::span<const std::uint32_t> processes)
 {
-    auto out = std::make_shared<Trace>();
-    Trace& t = *out;
+    TraceBuilder builder;
+    Trace& t = builder.m_trace;
     t.m_strings = StringPool(source.m_strings);
+    t.m_shapeArgs = source.m_shapeArgs;
     t.m_deviceProperties = source.m_deviceProperties;
     t.m_metadata = source.m_metadata;
     t.m_diagnostics = source.m_diagnostics;
@@ -104,6 +82,7 @@ std::shared_ptr<const Trace> TraceBuilder::subsetOf(const Trace& source, std::sp
             slices.rawLength.push_back(from.rawLength[s]);
             slices.correlation.push_back(from.correlation[s]);
             slices.externalId.push_back(from.externalId[s]);
+            slices.shapeArgs.push_back(from.shapeArgs[s]);
         }
         track.sliceBegin = track.rowBegin < track.rowEnd ? firstSlice : 0;
         track.sliceEnd = track.rowBegin < track.rowEnd ? SliceId(slices.size()) : 0;
@@ -162,8 +141,7 @@ std::shared_ptr<const Trace> TraceBuilder::subsetOf(const Trace& source, std::sp
         s.category = category;
         t.m_flowStats.push_back(s);
     }
-    t.m_flowsByFrom = flowsBy(t.m_flows, &Flow::from);
-    t.m_flowsByTo = flowsBy(t.m_flows, &Flow::to);
+    builder.indexFlows();
 
     for (std::size_t i = 0; i < source.m_gpuOpSlices.size(); ++i) {
         if (const SliceId s = sliceOf[source.m_gpuOpSlices[i]]; s != kNoSlice) {
@@ -172,27 +150,8 @@ std::shared_ptr<const Trace> TraceBuilder::subsetOf(const Trace& source, std::sp
         }
     }
 
-    // The extent of what was kept.
-    TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
-    for (SliceId s = 0; s < slices.size(); ++s) {
-        lo = std::min(lo, slices.start[s]);
-        hi = std::max(hi, slices.end(s));
-    }
-    for (const TimeNs time : instants.time) {
-        lo = std::min(lo, time);
-        hi = std::max(hi, time);
-    }
-    for (const CounterSeries& series : t.m_counters) {
-        if (!series.time.empty()) {
-            lo = std::min(lo, series.time.front());
-            hi = std::max(hi, series.time.back());
-        }
-    }
-    if (lo > hi)
-        lo = hi = 0;
-    t.m_startTime = lo;
-    t.m_endTime = hi;
-    return out;
+    builder.computeExtent();
+    return std::make_shared<const Trace>(std::move(t));
 }
 
 } // namespace ks

@@ -530,6 +530,50 @@ private slots:
         QCOMPARE(kernelGrids(first), (std::vector<int>{0, 1, 2})); // after the builder grew
     }
 
+    // One rank of a merged collector file (Workspace's split): the trace of some processes
+    // keeps every per-slice column, its ops' shape args, its own flows and its own extent.
+    void subsetKeepsEveryColumnOfItsProcesses()
+    {
+        const auto t = load(R"(
+            {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":10,"args":{"Input Dims":[[2,3],[3,4]],"External id":1}},
+            {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":2,"tid":2,"ts":100,"dur":10,"args":{"Input Dims":[[8,8],[8,8]],"External id":1}},
+            {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":2,"tid":2,"ts":102,"dur":2,"args":{"correlation":7}},
+            {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":105,"dur":20,"args":{"correlation":7}},
+            {"ph":"X","cat":"cpu_op","name":"aten::add","pid":2,"tid":2,"ts":130,"dur":5,"args":{"Input Dims":[[8,8],[8,8]]}},
+            {"ph":"s","cat":"ac2g","name":"ac2g","id":7,"pid":2,"tid":2,"ts":102},
+            {"ph":"f","cat":"ac2g","name":"ac2g","id":7,"pid":0,"tid":7,"ts":105,"bp":"e"},
+            {"ph":"s","cat":"fwdbwd","name":"fwdbwd","id":3,"pid":1,"tid":1,"ts":0},
+            {"ph":"f","cat":"fwdbwd","name":"fwdbwd","id":3,"pid":2,"tid":2,"ts":130,"bp":"e"})");
+        QVERIFY(t);
+        std::vector<std::uint32_t> rank1; // pid 2 and the GPU, as the workspace splits a rank
+        for (std::uint32_t p = 0; p < t->processes().size(); ++p) {
+            if (t->processes()[p].pid != JsonId::fromNumber(1))
+                rank1.push_back(p);
+        }
+        QCOMPARE(rank1.size(), std::size_t(2));
+        const auto sub = TraceBuilder::subsetOf(*t, rank1);
+        const SliceTable& s = sub->slices();
+        QCOMPARE(s.size(), std::size_t(4));
+        for (const std::size_t column :
+             {s.duration.size(), s.name.size(), s.category.size(), s.row.size(), s.rawOffset.size(), s.rawLength.size(),
+              s.correlation.size(), s.externalId.size(), s.shapeArgs.size()})
+            QCOMPARE(column, s.size());
+        // Each kept op's shape args are its own (pid 2's 8x8), as in the whole trace.
+        const SliceId mm = byName(*sub, "aten::mm"), add = byName(*sub, "aten::add");
+        QVERIFY(mm != kNoSlice && add != kNoSlice);
+        QCOMPARE(sub->shapeArgs().view(s.shapeArgs[mm]).dims, std::string_view("[[8,8],[8,8]]"));
+        QCOMPARE(sub->shapeArgs().view(s.shapeArgs[add]),
+                 t->shapeArgs().view(t->slices().shapeArgs[byName(*t, "aten::add")]));
+        // The launch -> kernel arrow stays (found from either end); the fwdbwd arrow from pid 1 goes.
+        QCOMPARE(arrows(*sub), (Arrows{{"cudaLaunchKernel", "gemm"}}));
+        const SliceId gemm = byName(*sub, "gemm");
+        QCOMPARE(sub->incomingFlows(gemm).size(), std::size_t(1));
+        QCOMPARE(sub->outgoingFlows(byName(*sub, "cudaLaunchKernel")).size(), std::size_t(1));
+        QVERIFY(sub->incomingFlows(add).empty());
+        QCOMPARE(sub->startTime(), TimeNs(100'000));
+        QCOMPARE(sub->endTime(), TimeNs(135'000));
+    }
+
     void appendOnlyArrayNeverRewritesWhatIsShared()
     {
         AppendOnlyArray<int> a;
