@@ -1,0 +1,170 @@
+#include "cli/summarizeworker.h"
+#include "cli/summarizetimings.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#define KS_WORKER_PROCESS 1
+#endif
+
+namespace ks::cli {
+
+FileQueue::FileQueue(std::vector<std::string> files, std::string claimsFolder)
+    : m_files(std::move(files))
+    , m_claims(std::move(claimsFolder))
+{
+}
+
+std::optional<std::size_t> FileQueue::claimNext()
+{
+    while (m_next < m_files.size()) {
+        const std::size_t index = m_next++;
+        if (m_claims.empty())
+            return index;
+#ifdef KS_WORKER_PROCESS
+        const std::string claim = m_claims + "/" + std::to_string(index);
+        const int fd = open(claim.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+        if (fd >= 0) {
+            close(fd);
+            return index;
+        }
+        if (errno != EEXIST) { // the folder is gone or unwritable: take the file rather than lose it
+            return index;
+        }
+#else
+        return index;
+#endif
+    }
+    return std::nullopt;
+}
+
+void FileQueue::skipTo(std::size_t index) { m_next = std::max(m_next, index); }
+
+SummarizeWorker::SummarizeWorker(FileQueue queue, Summarize summarize)
+    : m_queue(std::move(queue))
+    , m_summarize(std::move(summarize))
+{
+}
+
+void SummarizeWorker::start()
+{
+#ifdef KS_WORKER_PROCESS
+    fork();
+#endif
+}
+
+#ifdef KS_WORKER_PROCESS
+namespace {
+
+void writeAll(int fd, const std::string& text)
+{
+    for (std::size_t done = 0; done < text.size();) {
+        const auto n = write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+} // namespace
+
+// The worker announces each file ("S index") before it and "D" after its lines: a file begun and
+// not done when the worker died is the one it died on.
+void SummarizeWorker::fork()
+{
+    int ends[2];
+    if (pipe(ends) != 0)
+        return;
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t child = ::fork();
+    if (child < 0) {
+        close(ends[0]);
+        close(ends[1]);
+        return;
+    }
+    if (child == 0) { // _exit: no destructors for the last trace, and none of the parent's atexit handlers (MPI's)
+        close(ends[0]);
+        SummarizeTimings times;
+        const TimePoint start = TimePoint::now();
+        while (const auto index = m_queue.claimNext()) {
+            writeAll(ends[1], "S " + std::to_string(*index) + '\n');
+            writeAll(ends[1], m_summarize(m_queue.file(*index)) + "D\n");
+        }
+        times.add("files/worker", start);
+        writeAll(ends[1], "T " + times.encode());
+        std::fflush(stdout);
+        _exit(0);
+    }
+    close(ends[1]);
+    m_pipe = ends[0];
+    m_worker = child;
+}
+
+bool SummarizeWorker::collect(std::string& lines)
+{
+    std::string text;
+    char buffer[4096];
+    for (ssize_t n; (n = read(m_pipe, buffer, sizeof buffer)) != 0;) {
+        if (n > 0)
+            text.append(buffer, static_cast<std::size_t>(n));
+        else if (errno != EINTR)
+            break;
+    }
+    close(m_pipe);
+    m_pipe = -1;
+    int status = 0;
+    while (waitpid(m_worker, &status, 0) < 0 && errno == EINTR) { }
+    m_worker = -1;
+    constexpr std::size_t kNone = std::size_t(-1);
+    std::size_t unfinished = kNone; // the file begun and not done
+    for (std::size_t start = 0; start < text.size();) {
+        auto end = text.find('\n', start);
+        end = end == std::string::npos ? text.size() : end + 1;
+        if (text.compare(start, 2, "S ") == 0)
+            unfinished = std::strtoull(text.c_str() + start + 2, nullptr, 10);
+        else if (text.compare(start, 2, "D\n") == 0)
+            unfinished = kNone;
+        else
+            lines.append(text, start, end - start);
+        start = end;
+    }
+    if (unfinished == kNone)
+        return true;
+    const std::string& file = m_queue.file(unfinished);
+    if (WIFSIGNALED(status))
+        lines += "E " + file + ": the summarizer died of signal " + std::to_string(WTERMSIG(status)) + " ("
+            + strsignal(WTERMSIG(status)) + ")\n";
+    else
+        lines += "E " + file + ": the summarizer exited with status "
+            + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + "\n";
+    m_queue.skipTo(unfinished + 1);
+    return false;
+}
+#endif
+
+std::string SummarizeWorker::finish()
+{
+    std::string lines;
+#ifdef KS_WORKER_PROCESS
+    while (m_worker > 0) {
+        if (collect(lines))
+            return lines;
+        fork(); // a new worker for the files after the one that killed the last
+    }
+#endif
+    // No worker (no fork(), or it could not start): summarize here.
+    while (const auto index = m_queue.claimNext())
+        lines += m_summarize(m_queue.file(*index));
+    return lines;
+}
+
+} // namespace ks::cli
