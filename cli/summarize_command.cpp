@@ -342,7 +342,8 @@ int runWithMpi(const std::vector<std::string>& files, const std::string& outDir,
         std::fprintf(stderr, "%s",
                      times
                          .line("process " + std::to_string(rank) + "/" + std::to_string(size) + " ("
-                               + std::to_string(mine.written.size() + mine.errors.size()) + " files)")
+                               + std::to_string(mine.written.size()) + " summaries, "
+                               + std::to_string(mine.errors.size()) + " failures)")
                          .c_str());
     }
     return status;
@@ -383,7 +384,11 @@ int runSummarize(const SummarizeOptions& o)
         times.add("files", start);
         for (const auto& p : outcome.timings.phases())
             times.add(p.name, p.wall, p.cpu);
-        std::fprintf(stderr, "%s", times.line("process (" + std::to_string(files.size()) + " files)").c_str());
+        std::fprintf(stderr, "%s",
+                     times
+                         .line("process (" + std::to_string(outcome.written.size()) + " summaries, "
+                               + std::to_string(outcome.errors.size()) + " failures)")
+                         .c_str());
     }
     return reportErrors(errors);
 }
