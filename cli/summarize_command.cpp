@@ -333,7 +333,10 @@ int runWithMpi(const std::vector<std::string>& files, const std::string& outDir,
             status = 1;
         clock = times.add("job result", clock);
     }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    // No broadcast of process 0's status: mpirun fails when one process does, and the others would
+    // spin in MPI while process 0's readers need the cores.
+    if (rank != 0)
+        status = mine.errors.empty() ? 0 : 1;
     MPI_Finalize();
     if (timings) {
         times.add("MPI_Finalize", clock);
