@@ -78,8 +78,9 @@ for p in counts:
     print(f"{p:>9} {statistics.median(walls):>9.2f} {min(walls):>6.2f}-{max(walls):<6.2f} {cpu:>7.1f} {floor:>9.2f} "
           f"{base / statistics.median(walls):>8.2f}x {statistics.median(ratios):>11.2f}x ({min(ratios):.2f}-{max(ratios):.2f})")
 
-# Where the time went (summarize --timings; medians over the repetitions): per process the mean
-# wall of each phase, and the CPU of all processes and their workers per phase.
+# Where the time went (summarize --timings; medians over the repetitions): the mean wall of each
+# phase over the processes that have it (the job result: process 0 only), and the CPU of all
+# processes and their workers per phase. The worker runs beside its process from "plan" on.
 phase = re.compile(r" ([^;:]+?) ([0-9.]+) s \(\d+%\) CPU ([0-9.]+) s")
 print("\nphases, median over repetitions: mean wall per process s / CPU of all processes s")
 names = []
@@ -87,17 +88,17 @@ table = {}
 for p in counts:
     per_rep = []
     for rep in runs[p]:
-        wall, cpu, procs = {}, {}, 0
+        wall, cpu, procs = {}, {}, {}
         for line in open(f"{work}/timings/{p}.{rep}"):
             if not line.startswith("timings process"):
                 continue
-            procs += 1
             for name, w, c in phase.findall(line.split(" CPU:", 1)[1]):
                 if name not in names:
                     names.append(name)
                 wall[name] = wall.get(name, 0) + float(w)
                 cpu[name] = cpu.get(name, 0) + float(c)
-        per_rep.append({k: (wall[k] / max(procs, 1), cpu[k]) for k in wall})
+                procs[name] = procs.get(name, 0) + 1
+        per_rep.append({k: (wall[k] / procs[k], cpu[k]) for k in wall})
     table[p] = {k: (statistics.median(r[k][0] for r in per_rep if k in r), statistics.median(r[k][1] for r in per_rep if k in r))
                 for k in names if any(k in r for r in per_rep)}
 print(f"{'phase':>24} " + " ".join(f"{'-n ' + str(p):>15}" for p in counts))
