@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <cstring>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -74,6 +77,17 @@ void writeAll(int fd, const std::string& text)
     }
 }
 
+// The worker loads one trace after the other: glibc would give each one's large blocks back to
+// the system and take fresh (zeroed, faulted-in) pages for the next; kept, they are reused
+// (17 % less CPU on 2 MB ranks, half the system time). Blocks above 32 MB are still mapped apart.
+void keepFreedMemory()
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
 } // namespace
 
 // The worker announces each file ("S index") before it and "D" after its lines: a file begun and
@@ -93,6 +107,7 @@ void SummarizeWorker::fork()
     }
     if (child == 0) { // _exit: no destructors for the last trace, and none of the parent's atexit handlers (MPI's)
         close(ends[0]);
+        keepFreedMemory();
         SummarizeTimings times;
         const TimePoint start = TimePoint::now();
         while (const auto index = m_queue.claimNext()) {
