@@ -6,7 +6,8 @@
 # reversed every other one) so that the machine's drift hits every count alike. Prints per count
 # the median wall time, the spread (min-max), the median CPU time of all processes, the launch
 # floor (`mpirun -n P true`), where the processes spent their time (`summarize --timings`), and
-# the speed-up over the first count: of the medians, and per repetition (median and min-max).
+# the speed-up over the first count: of the medians, per repetition (median and min-max), and of
+# the medians less the launch floors (what summarize itself achieves; the target is the first).
 # Every run must name the planted straggler.
 #   bench/summarize-scaling.sh BUILD_DIR [N]       e.g. bench/summarize-scaling.sh build 384
 # BUILD_DIR holds cli/kinetoscope-cli and bench/bench_job (a build with MPI found, e.g.
@@ -69,14 +70,19 @@ counts = sorted(runs)
 first = counts[0]
 base = statistics.median(w for w, _, _ in runs[first].values())
 print(f"\nsummarize --mpi of {n} ranks (every run named the planted straggler, rank {planted}):")
-print(f"{'processes':>9} {'median s':>9} {'min-max s':>13} {'CPU s':>7} {'launch s':>9} {'speed-up':>9} {'per repetition (min-max)':>26}")
+# "net of launch": both wall times less their `mpirun -n P true` (mpirun's own start and end).
+floor1 = statistics.median(f for _, _, f in runs[first].values())
+print(f"{'processes':>9} {'median s':>9} {'min-max s':>13} {'CPU s':>7} {'launch s':>9} {'speed-up':>9} "
+      f"{'per repetition (min-max)':>26} {'net of launch':>14}")
 for p in counts:
     walls = [w for w, _, _ in runs[p].values()]
     cpu = statistics.median(c for _, c, _ in runs[p].values())
     floor = statistics.median(f for _, _, f in runs[p].values())
     ratios = [runs[first][r][0] / runs[p][r][0] for r in runs[p] if r in runs[first]]
+    net = (base - floor1) / max(statistics.median(walls) - floor, 1e-3)
     print(f"{p:>9} {statistics.median(walls):>9.2f} {min(walls):>6.2f}-{max(walls):<6.2f} {cpu:>7.1f} {floor:>9.2f} "
-          f"{base / statistics.median(walls):>8.2f}x {statistics.median(ratios):>11.2f}x ({min(ratios):.2f}-{max(ratios):.2f})")
+          f"{base / statistics.median(walls):>8.2f}x {statistics.median(ratios):>11.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) "
+          f"{net:>13.2f}x")
 
 # Where the time went (summarize --timings; medians over the repetitions): the mean wall of each
 # phase over the processes that have it (the job result: process 0 only), and the CPU of all
