@@ -14,14 +14,12 @@
 #endif
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <memory>
-#include <numeric>
 
 namespace ks::cli {
 
