@@ -9,6 +9,10 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#ifdef __linux__
+#include <csignal>
+#include <sys/prctl.h>
+#endif
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -99,6 +103,7 @@ void SummarizeWorker::fork()
         return;
     std::fflush(stdout);
     std::fflush(stderr);
+    [[maybe_unused]] const pid_t parent = getpid();
     const pid_t child = ::fork();
     if (child < 0) {
         close(ends[0]);
@@ -107,6 +112,11 @@ void SummarizeWorker::fork()
     }
     if (child == 0) { // _exit: no destructors for the last trace, and none of the parent's atexit handlers (MPI's)
         close(ends[0]);
+#ifdef __linux__
+        // A process that mpirun kills (a job aborted) takes its worker along, not leaving it summarizing.
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+            _exit(1);
+#endif
         keepFreedMemory();
         SummarizeTimings times;
         const TimePoint start = TimePoint::now();
