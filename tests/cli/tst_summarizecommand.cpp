@@ -239,6 +239,35 @@ private Q_SLOTS:
         compareReports(ranksJson({data("ddp_rank0.pt.trace.json.gz"), data("ddp_rank1.pt.trace.json.gz")}), j);
     }
 
+    // --timings: one line for the process, counting its summaries and failures, with the phases
+    // and the worker's parts; the parts' CPU is within the process's.
+    void timingsNameThePhases()
+    {
+        QTemporaryDir out;
+        QByteArray stdoutText, stderrText;
+        QCOMPARE(cli({QStringLiteral("summarize"), QStringLiteral("--timings"), QStringLiteral("-o"), out.path(),
+                      data("ddp_rank0.pt.trace.json.gz"), data("ddp_rank1.pt.trace.json.gz")},
+                     &stdoutText, &stderrText),
+                 0);
+        const std::string text = stderrText.constData();
+        std::smatch line;
+        QVERIFY2(std::regex_search(
+                     text, line,
+                     std::regex(R"(timings process \(2 summaries, 0 failures\): [0-9.]+ s wall, ([0-9.]+) s CPU:)")),
+                 text.c_str());
+        const double cpu = std::stod(line[1]);
+        double parts = 0;
+        for (const char* part : {"files/load", "files/summary", "files/write"}) {
+            std::smatch m;
+            QVERIFY2(std::regex_search(text, m,
+                                       std::regex(std::string(" ") + part + R"( [0-9.]+ s \(\d+%\) CPU ([0-9.]+) s)")),
+                     part);
+            parts += std::stod(m[1]);
+        }
+        QVERIFY(parts > 0);
+        QVERIFY2(parts <= cpu + 0.002, text.c_str());
+    }
+
     void missingFileIsNamedAndTheOthersSummarized()
     {
         QTemporaryDir out;
