@@ -331,10 +331,8 @@ int runWithMpi(const std::vector<std::string>& files, const std::string& outDir,
             status = 1;
         clock = times.add("job result", clock);
     }
-    // No broadcast of process 0's status: mpirun fails when one process does, and the others would
-    // spin in MPI while process 0's readers need the cores.
-    if (rank != 0)
-        status = mine.errors.empty() ? 0 : 1;
+    // No broadcast of process 0's status: the others would spin in MPI while process 0's readers
+    // need the cores. Process 0 reports every failure and exits with the job's status (mpirun's).
     MPI_Finalize();
     if (timings) {
         times.add("MPI_Finalize", clock);
