@@ -41,6 +41,15 @@ mkdir -p "$WORK/timings"
 "$JOB" generate "$WORK/traces" "$N" "$COPIES" | tee "$WORK/generate.log"
 planted=$(sed -n 's/.*planted straggler rank \([0-9]*\).*/\1/p' "$WORK/generate.log")
 echo "machine: $(nproc) cores, $(uname -m), load average $(cut -d' ' -f1-3 /proc/loadavg); $($MPIRUN --version 2>&1 | head -1); processes: $PROCS; $REPS repetitions"
+# A first small run checks the launcher (one chance on a lent machine): else plain mpirun. Its
+# one rank of N leaves ranks missing (exit status 1): the job's result must be written.
+mkdir -p "$WORK/probe"
+cp "$WORK/traces/$(ls "$WORK/traces" | head -1)" "$WORK/probe/"
+$MPIRUN -n 2 "$CLI" summarize --mpi -o "$WORK/probe-out" "$WORK/probe" > "$WORK/probe.log" 2>&1 || true
+if [ ! -s "$WORK/probe-out/job.ranks.json" ]; then
+    echo "launcher \"$MPIRUN\" failed (see $WORK/probe.log); using plain mpirun --oversubscribe"
+    MPIRUN="mpirun --oversubscribe"
+fi
 echo "launcher: $MPIRUN"
 
 : > "$WORK/times"
