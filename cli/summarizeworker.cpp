@@ -114,7 +114,8 @@ void SummarizeWorker::fork()
         close(ends[0]);
 #ifdef __linux__
         // A process that mpirun kills (a job aborted) takes its worker along, not leaving it summarizing.
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
             _exit(1);
 #endif
         keepFreedMemory();
@@ -134,7 +135,7 @@ void SummarizeWorker::fork()
     m_worker = child;
 }
 
-bool SummarizeWorker::collect(std::string& lines)
+SummarizeWorker::Ended SummarizeWorker::collect(std::string& lines)
 {
     std::string text;
     char buffer[4096];
@@ -150,20 +151,21 @@ bool SummarizeWorker::collect(std::string& lines)
     while (waitpid(m_worker, &status, 0) < 0 && errno == EINTR) { }
     m_worker = -1;
     constexpr std::size_t kNone = std::size_t(-1);
-    std::size_t unfinished = kNone; // the file begun and not done
-    for (std::size_t start = 0; start < text.size();) {
-        auto end = text.find('\n', start);
-        end = end == std::string::npos ? text.size() : end + 1;
+    std::size_t unfinished = kNone, begun = kNone; // the file begun and not done; the last begun
+    for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
         if (text.compare(start, 2, "S ") == 0)
-            unfinished = std::strtoull(text.c_str() + start + 2, nullptr, 10);
+            unfinished = begun = std::strtoull(text.c_str() + start + 2, nullptr, 10);
         else if (text.compare(start, 2, "D\n") == 0)
             unfinished = kNone;
-        else
-            lines.append(text, start, end - start);
-        start = end;
+        else // a line cut short by the worker's death (no newline) is left out
+            lines.append(text, start, end + 1 - start);
     }
-    if (unfinished == kNone)
-        return true;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return Ended::Done;
+    if (begun != kNone)
+        m_queue.skipTo(begun + 1);
+    if (unfinished == kNone) // killed between files: the next worker goes on; none begun: no worker can start
+        return begun == kNone ? Ended::WithoutWork : Ended::Died;
     const std::string& file = m_queue.file(unfinished);
     if (WIFSIGNALED(status))
         lines += "E " + file + ": the summarizer died of signal " + std::to_string(WTERMSIG(status)) + " ("
@@ -171,8 +173,7 @@ bool SummarizeWorker::collect(std::string& lines)
     else
         lines += "E " + file + ": the summarizer exited with status "
             + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + "\n";
-    m_queue.skipTo(unfinished + 1);
-    return false;
+    return Ended::Died;
 }
 #endif
 
@@ -181,12 +182,14 @@ std::string SummarizeWorker::finish()
     std::string lines;
 #ifdef KS_WORKER_PROCESS
     while (m_worker > 0) {
-        if (collect(lines))
+        const Ended ended = collect(lines);
+        if (ended == Ended::Done)
             return lines;
-        fork(); // a new worker for the files after the one that killed the last
+        if (ended == Ended::Died)
+            fork(); // a new worker for the files after the one that killed the last
     }
 #endif
-    // No worker (no fork(), or it could not start): summarize here.
+    // No worker (no fork(), or it could not start or do anything): summarize here.
     while (const auto index = m_queue.claimNext())
         lines += m_summarize(m_queue.file(*index));
     return lines;

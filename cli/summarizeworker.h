@@ -49,8 +49,11 @@ private:
     int m_pipe = -1; // the read end of the worker's pipe
     int m_worker = -1; // its process id
 
+    enum class Ended { Done, Died, WithoutWork };
     void fork();
-    bool collect(std::string& lines); // false: the worker died within a file (named in `lines`)
+    // Reads the worker's lines and waits for it. Died: killed, within a file (named in `lines`)
+    // or between files; WithoutWork: it ended abnormally before beginning a file.
+    Ended collect(std::string& lines);
 };
 
 } // namespace ks::cli
