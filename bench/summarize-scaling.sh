@@ -4,41 +4,64 @@
 # jitter, a planted straggler and slow link), then summarizes them under mpirun with each process
 # count of PROCS, REPS times, the counts alternating within each repetition (and their order
 # reversed every other one) so that the machine's drift hits every count alike. Prints per count
-# the median wall time, the spread (min-max), the median CPU time of all processes, and the
-# speed-up of the medians over the first count; every run must name the planted straggler.
-#   bench/summarize-scaling.sh BUILD_DIR [N]       e.g. bench/summarize-scaling.sh build 1024
+# the median wall time, the spread (min-max), the median CPU time of all processes, the launch
+# floor (`mpirun -n P true`), where the processes spent their time (`summarize --timings`), and
+# the speed-up over the first count: of the medians, per repetition (median and min-max), and of
+# the medians less the launch floors (what summarize itself achieves; the target is the first).
+# Every run must name the planted straggler.
+#   bench/summarize-scaling.sh BUILD_DIR [N]       e.g. bench/summarize-scaling.sh build 384
 # BUILD_DIR holds cli/kinetoscope-cli and bench/bench_job (a build with MPI found, e.g.
-# cmake -DKINETOSCOPE_BUILD_GUI=OFF). Environment: PROCS (default "1 2 4 8 16"), REPS (5),
+# cmake -DKINETOSCOPE_BUILD_GUI=OFF). Environment: PROCS (default "1 2 16"), REPS (5),
 # COPIES (copies of the source per rank, 1: about 2 MB each), WORK (/tmp/kinetoscope-scaling),
-# MPIRUN ("mpirun --oversubscribe"; OpenMPI binds one process to a core by default for -n 1 and 2
-# and to a socket above: add e.g. "--bind-to core" to pin every count alike).
+# MPIRUN ("mpirun --oversubscribe", plus "--mca pml ob1 --mca btl self,vader" where Open MPI has
+# its shared-memory transport: one host needs no network, and probing UCX, OFI and openib took
+# MPI_Init 0.33 s instead of 0.12 s on the 2-core machine; copies through shared memory, not
+# process_vm_readv, which containers may forbid, for the gather's few kB). OpenMPI binds one process to a core by
+# default for -n 1 and 2 and to a socket above: add e.g. "--bind-to core" to pin every count alike).
 set -eu
 BUILD=$(cd "${1:?usage: bench/summarize-scaling.sh BUILD_DIR [N]}" && pwd)
-N=${2:-1024}
-PROCS=${PROCS:-1 2 4 8 16}
+N=${2:-384}
+PROCS=${PROCS:-1 2 16}
 REPS=${REPS:-5}
 COPIES=${COPIES:-1}
 WORK=${WORK:-/tmp/kinetoscope-scaling}
-MPIRUN=${MPIRUN:-mpirun --oversubscribe}
+if [ -z "${MPIRUN:-}" ]; then
+    MPIRUN="mpirun --oversubscribe"
+    if ompi_info 2> /dev/null | grep -q "MCA btl: vader"; then
+        MPIRUN="$MPIRUN --mca pml ob1 --mca btl self,vader --mca btl_vader_single_copy_mechanism none"
+    fi
+fi
 CLI=$BUILD/cli/kinetoscope-cli
 JOB=$BUILD/bench/bench_job
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 TIMEFORMAT='%R %U %S' # bash's `time`: wall, user and system seconds (mpirun's processes included)
 
 rm -rf "$WORK"
-mkdir -p "$WORK"
+mkdir -p "$WORK/timings"
 "$JOB" generate "$WORK/traces" "$N" "$COPIES" | tee "$WORK/generate.log"
 planted=$(sed -n 's/.*planted straggler rank \([0-9]*\).*/\1/p' "$WORK/generate.log")
-echo "machine: $(nproc) cores, $(uname -m); $($MPIRUN --version 2>&1 | head -1); processes: $PROCS; $REPS repetitions"
+echo "machine: $(nproc) cores, $(uname -m), load average $(cut -d' ' -f1-3 /proc/loadavg); $($MPIRUN --version 2>&1 | head -1); processes: $PROCS; $REPS repetitions"
+# A first small run checks the launcher (one chance on a lent machine): else plain mpirun. Its
+# one rank of N leaves ranks missing (exit status 1): the job's result must be written.
+mkdir -p "$WORK/probe"
+cp "$WORK/traces/$(ls "$WORK/traces" | head -1)" "$WORK/probe/"
+$MPIRUN -n 2 "$CLI" summarize --mpi -o "$WORK/probe-out" "$WORK/probe" > "$WORK/probe.log" 2>&1 || true
+if [ ! -s "$WORK/probe-out/job.ranks.json" ]; then
+    echo "launcher \"$MPIRUN\" failed (see $WORK/probe.log); using plain mpirun --oversubscribe"
+    MPIRUN="mpirun --oversubscribe"
+fi
+echo "launcher: $MPIRUN"
 
 : > "$WORK/times"
 order=$PROCS
 for rep in $(seq 1 "$REPS"); do
     for p in $order; do
         rm -rf "$WORK/out"
-        if ! { time $MPIRUN -n "$p" "$CLI" summarize --mpi -o "$WORK/out" "$WORK/traces" > "$WORK/run.log" 2>&1; } 2> "$WORK/time.txt"; then
+        { time $MPIRUN -n "$p" true > /dev/null 2>&1; } 2> "$WORK/time.txt"
+        read -r floor _ < "$WORK/time.txt"
+        if ! { time $MPIRUN -n "$p" "$CLI" summarize --mpi --timings -o "$WORK/out" "$WORK/traces" > "$WORK/run.log" 2> "$WORK/timings/$p.$rep"; } 2> "$WORK/time.txt"; then
             echo "summarize --mpi with $p process(es) failed:" >&2
-            tail -20 "$WORK/run.log" >&2
+            tail -20 "$WORK/run.log" "$WORK/timings/$p.$rep" >&2
             exit 1
         fi
         named=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["straggler"].get("rank"))' "$WORK/out/job.ranks.json")
@@ -47,25 +70,63 @@ for rep in $(seq 1 "$REPS"); do
             exit 1
         fi
         read -r wall user sys < "$WORK/time.txt"
-        echo "$p $wall $user $sys" >> "$WORK/times"
-        echo "repetition $rep, $p process(es): $wall s wall, $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') s CPU"
+        echo "$p $rep $wall $user $sys $floor" >> "$WORK/times"
+        echo "repetition $rep, $p process(es): $wall s wall, $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') s CPU (mpirun -n $p true: $floor s)"
     done
     order=$(echo "$order" | tr ' ' '\n' | tac | tr '\n' ' ') # the other way round next time
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-python3 - "$WORK/times" "$N" "$planted" <<'PY'
-import statistics, sys
+python3 - "$WORK" "$N" "$planted" <<'PY'
+import re, statistics, sys
+work, n, planted = sys.argv[1:4]
 runs = {}
-for line in open(sys.argv[1]):
-    p, wall, user, sys_ = line.split()
-    runs.setdefault(int(p), []).append((float(wall), float(user) + float(sys_)))
+for line in open(f"{work}/times"):
+    p, rep, wall, user, sys_, floor = line.split()
+    runs.setdefault(int(p), {})[int(rep)] = (float(wall), float(user) + float(sys_), float(floor))
 counts = sorted(runs)
-base = statistics.median(w for w, _ in runs[counts[0]])
-print(f"\nsummarize --mpi of {sys.argv[2]} ranks (every run named the planted straggler, rank {sys.argv[3]}):")
-print(f"{'processes':>9} {'median s':>9} {'min-max s':>15} {'CPU s':>8} {'speed-up':>9}")
+first = counts[0]
+base = statistics.median(w for w, _, _ in runs[first].values())
+print(f"\nsummarize --mpi of {n} ranks (every run named the planted straggler, rank {planted}):")
+# "net of launch": both wall times less their `mpirun -n P true` (mpirun's own start and end).
+floor1 = statistics.median(f for _, _, f in runs[first].values())
+print(f"{'processes':>9} {'median s':>9} {'min-max s':>13} {'CPU s':>7} {'launch s':>9} {'speed-up':>9} "
+      f"{'per repetition (min-max)':>26} {'net of launch':>14}")
 for p in counts:
-    walls = [w for w, _ in runs[p]]
-    median = statistics.median(walls)
-    cpu = statistics.median(c for _, c in runs[p])
-    print(f"{p:>9} {median:>9.2f} {min(walls):>7.2f}-{max(walls):<7.2f} {cpu:>8.1f} {base / median:>8.2f}x")
+    walls = [w for w, _, _ in runs[p].values()]
+    cpu = statistics.median(c for _, c, _ in runs[p].values())
+    floor = statistics.median(f for _, _, f in runs[p].values())
+    ratios = [runs[first][r][0] / runs[p][r][0] for r in runs[p] if r in runs[first]]
+    net = (base - floor1) / max(statistics.median(walls) - floor, 1e-3)
+    print(f"{p:>9} {statistics.median(walls):>9.2f} {min(walls):>6.2f}-{max(walls):<6.2f} {cpu:>7.1f} {floor:>9.2f} "
+          f"{base / statistics.median(walls):>8.2f}x {statistics.median(ratios):>11.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) "
+          f"{net:>13.2f}x")
+
+# Where the time went (summarize --timings; medians over the repetitions): the mean wall of each
+# phase over the processes that have it (the job result: process 0 only), and the CPU of all
+# processes and their workers per phase. The worker runs beside its process from "plan" on.
+phase = re.compile(r" ([^;:]+?) ([0-9.]+) s \(\d+%\) CPU ([0-9.]+) s")
+print("\nphases, median over repetitions: mean wall per process s / CPU of all processes s")
+names = []
+table = {}
+for p in counts:
+    per_rep = []
+    for rep in runs[p]:
+        wall, cpu, procs = {}, {}, {}
+        for line in open(f"{work}/timings/{p}.{rep}"):
+            if not line.startswith("timings process"):
+                continue
+            for name, w, c in phase.findall(line.split(" CPU:", 1)[1]):
+                if name not in names:
+                    names.append(name)
+                wall[name] = wall.get(name, 0) + float(w)
+                cpu[name] = cpu.get(name, 0) + float(c)
+                procs[name] = procs.get(name, 0) + 1
+        per_rep.append({k: (wall[k] / procs[k], cpu[k]) for k in wall})
+    table[p] = {k: (statistics.median(r[k][0] for r in per_rep if k in r), statistics.median(r[k][1] for r in per_rep if k in r))
+                for k in names if any(k in r for r in per_rep)}
+print(f"{'phase':>24} " + " ".join(f"{'-n ' + str(p):>15}" for p in counts))
+for k in names:
+    cells = [f"{table[p][k][0]:6.3f} / {table[p][k][1]:6.2f}" if k in table[p] else f"{'':>15}" for p in counts]
+    print(f"{k:>24} " + " ".join(f"{c:>15}" for c in cells))
 PY

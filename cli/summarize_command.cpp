@@ -4,6 +4,8 @@
 // then writes the job's cross-rank result beside the summaries.
 #include "cli/command.h"
 #include "cli/ranksofsummaries.h"
+#include "cli/summarizetimings.h"
+#include "cli/summarizeworker.h"
 #include "core/analysis/ranksummary.h"
 #include "core/loading/loader.h"
 
@@ -11,22 +13,13 @@
 #include <mpi.h>
 #endif
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <csignal>
-#include <sys/wait.h>
-#include <unistd.h>
-#define KS_ISOLATE_FILES 1
-#endif
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <memory>
-#include <numeric>
 
 namespace ks::cli {
 
@@ -36,6 +29,7 @@ struct SummarizeOptions {
     std::vector<std::string> paths;
     std::string outDir = ".";
     bool mpi = false;
+    bool timings = false;
 };
 
 // "run.pt.trace.json.gz" -> "run"; a member of a merged file adds ".rankN".
@@ -70,15 +64,19 @@ std::uint64_t traceJsonBytes(const std::string& file)
     return in ? std::max(inflated, size) : size;
 }
 
-// What summarizing files gave: the summaries written and the failures ("FILE: why"). It travels
-// as lines ("W path", "E message") from a summarizing child process and between MPI processes.
+// What summarizing files gave: the summaries written, the failures ("FILE: why") and the time
+// its parts took. It travels as lines ("W path", "E message", "T phase wall cpu") from a
+// summarizing child process and between MPI processes.
 struct Outcome {
     std::vector<std::string> written, errors;
+    SummarizeTimings timings;
 
     void add(const Outcome& other)
     {
         written.insert(written.end(), other.written.begin(), other.written.end());
         errors.insert(errors.end(), other.errors.begin(), other.errors.end());
+        for (const auto& p : other.timings.phases())
+            timings.add(p.name, p.wall, p.cpu);
     }
     std::string encode() const
     {
@@ -87,6 +85,12 @@ struct Outcome {
             text += "W " + w + '\n';
         for (const auto& e : errors)
             text += "E " + e + '\n';
+        const std::string times = timings.encode();
+        for (std::size_t start = 0; start < times.size();) {
+            const auto end = times.find('\n', start);
+            text += "T " + times.substr(start, end + 1 - start);
+            start = end + 1;
+        }
         return text;
     }
     static Outcome decode(const std::string& text)
@@ -95,8 +99,13 @@ struct Outcome {
         for (std::size_t start = 0; start < text.size();) {
             auto end = text.find('\n', start);
             end = end == std::string::npos ? text.size() : end;
-            if (end - start > 2)
-                (text[start] == 'W' ? o.written : o.errors).push_back(text.substr(start + 2, end - start - 2));
+            if (end - start > 2) {
+                std::string line = text.substr(start + 2, end - start - 2);
+                if (text[start] == 'T')
+                    o.timings.decodeLine(line);
+                else
+                    (text[start] == 'W' ? o.written : o.errors).push_back(std::move(line));
+            }
             start = end + 1;
         }
         return o;
@@ -106,23 +115,28 @@ struct Outcome {
 // Summarizes one trace file into outDir.
 Outcome summarizeFile(const std::string& file, const std::string& outDir, const LoadOptions& options)
 {
+    Outcome outcome;
+    TimePoint clock = TimePoint::now();
     const LoadResult loaded = loadTraceFile(file, nullptr, options);
+    clock = outcome.timings.add("files/load", clock);
     if (!loaded.ok()) {
         const std::string why = loaded.fatal ? loaded.fatal->located() : file + ": cannot be loaded";
-        return {{}, {why.starts_with(file) ? why : file + ": " + why}};
+        outcome.errors.push_back(why.starts_with(file) ? why : file + ": " + why);
+        return outcome;
     }
     analysis::Workspace ws;
     const std::size_t members = ws.add(loaded.trace, file);
     const auto traceBytes = traceJsonBytes(file);
-    Outcome outcome;
     for (const auto& member : ws.members()) {
         const auto summary = analysis::summarizeMember(member, traceBytes);
         const auto path = (std::filesystem::path(outDir) / summaryName(file, member, members)).string();
         const std::string text =
             analysis::rankSummaryToJson(summary).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        clock = outcome.timings.add("files/summary", clock);
         std::ofstream out(path, std::ios::binary | std::ios::trunc);
         out << text << '\n';
         out.close();
+        clock = outcome.timings.add("files/write", clock);
         if (!out) {
             outcome.errors.push_back(path + ": cannot be written");
             continue;
@@ -139,63 +153,20 @@ Outcome summarizeCatching(const std::string& file, const std::string& outDir, co
     try {
         return summarizeFile(file, outDir, options);
     } catch (const std::exception& e) {
-        return {{}, {file + ": the summarizer failed: " + e.what()}};
+        return {{}, {file + ": the summarizer failed: " + e.what()}, {}};
     } catch (...) {
-        return {{}, {file + ": the summarizer failed"}};
+        return {{}, {file + ": the summarizer failed"}, {}};
     }
 }
 
-// Summarizes the file in a child process where the system has fork(): a trace that crashes the
-// summarizer (or makes it run out of memory) then fails alone, named with the signal, and the
-// process (an MPI rank) goes on with its other files and the job's gather.
-Outcome summarizeIsolated(const std::string& file, const std::string& outDir, const LoadOptions& options)
+// The files of `queue` summarized by a worker process (cli/summarizeworker.h), started now.
+std::unique_ptr<SummarizeWorker> startWorker(FileQueue queue, const std::string& outDir, const LoadOptions& options)
 {
-#ifdef KS_ISOLATE_FILES
-    int pipeEnds[2];
-    if (pipe(pipeEnds) != 0)
-        return summarizeCatching(file, outDir, options);
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const pid_t child = fork();
-    if (child < 0) {
-        close(pipeEnds[0]);
-        close(pipeEnds[1]);
-        return summarizeCatching(file, outDir, options);
-    }
-    if (child == 0) { // touches no MPI state; _exit skips the parent's atexit handlers (MPI's)
-        close(pipeEnds[0]);
-        const std::string text = summarizeCatching(file, outDir, options).encode();
-        for (std::size_t done = 0; done < text.size();) {
-            const auto n = write(pipeEnds[1], text.data() + done, text.size() - done);
-            if (n <= 0)
-                break;
-            done += static_cast<std::size_t>(n);
-        }
-        std::fflush(stdout);
-        _exit(0);
-    }
-    close(pipeEnds[1]);
-    std::string text;
-    char buffer[4096];
-    for (ssize_t n; (n = read(pipeEnds[0], buffer, sizeof buffer)) != 0;) {
-        if (n > 0)
-            text.append(buffer, static_cast<std::size_t>(n));
-        else if (errno != EINTR)
-            break;
-    }
-    close(pipeEnds[0]);
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) { }
-    Outcome outcome = Outcome::decode(text);
-    if (WIFSIGNALED(status))
-        outcome.errors.push_back(file + ": the summarizer died of signal " + std::to_string(WTERMSIG(status)) + " ("
-                                 + strsignal(WTERMSIG(status)) + ")");
-    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        outcome.errors.push_back(file + ": the summarizer exited with status " + std::to_string(WEXITSTATUS(status)));
-    return outcome;
-#else
-    return summarizeCatching(file, outDir, options);
-#endif
+    auto worker = std::make_unique<SummarizeWorker>(std::move(queue), [outDir, options](const std::string& file) {
+        return summarizeCatching(file, outDir, options).encode();
+    });
+    worker->start();
+    return worker;
 }
 
 int reportErrors(const std::vector<std::string>& errors)
@@ -206,26 +177,71 @@ int reportErrors(const std::vector<std::string>& errors)
 }
 
 #ifdef KS_HAVE_MPI
-// Files spread over `processes` by size, largest first onto the least loaded process: every
-// process computes the same plan, so no message is needed to share it.
-std::vector<std::size_t> planBySize(const std::vector<std::string>& files, int processes)
+// The files largest first (by size on disk): every process computes the same order, so no
+// message is needed to share it.
+std::vector<std::pair<std::uintmax_t, std::string>> largestFirst(const std::vector<std::string>& files)
 {
-    std::vector<std::uintmax_t> sizes(files.size(), 0);
-    for (std::size_t i = 0; i < files.size(); ++i) {
+    std::vector<std::pair<std::uintmax_t, std::string>> sized;
+    for (const auto& file : files) {
         std::error_code ec;
-        sizes[i] = std::filesystem::file_size(files[i], ec);
+        const auto size = std::filesystem::file_size(file, ec);
+        sized.emplace_back(ec ? 0 : size, file);
     }
-    std::vector<std::size_t> order(files.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+    std::stable_sort(sized.begin(), sized.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    return sized;
+}
+
+// This process's share where files cannot be claimed one by one: largest first onto the least loaded process.
+std::vector<std::string> shareBySize(const std::vector<std::pair<std::uintmax_t, std::string>>& sized, int rank,
+                                     int processes)
+{
     std::vector<std::uintmax_t> load(static_cast<std::size_t>(processes), 0);
-    std::vector<std::size_t> owner(files.size(), 0);
-    for (const std::size_t f : order) {
-        const auto least = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-        owner[f] = least;
-        load[least] += std::max<std::uintmax_t>(sizes[f], 1);
+    std::vector<std::string> mine;
+    for (const auto& [size, file] : sized) {
+        const auto least = std::min_element(load.begin(), load.end()) - load.begin();
+        load[static_cast<std::size_t>(least)] += std::max<std::uintmax_t>(size, 1);
+        if (least == rank)
+            mine.push_back(file);
     }
-    return owner;
+    return mine;
+}
+
+std::vector<std::string> namesOf(const std::vector<std::pair<std::uintmax_t, std::string>>& sized)
+{
+    std::vector<std::string> names;
+    for (const auto& entry : sized)
+        names.push_back(entry.second);
+    return names;
+}
+
+// This process's place in the job as the launcher tells it before MPI_Init (Open MPI's mpirun,
+// Slurm's srun, MPICH's Hydra), so that it can start summarizing while MPI starts up; `job`
+// (Open MPI, Slurm) names the job for the claims folder.
+struct LaunchPlace {
+    int rank = -1, size = 0, onHost = 0;
+    std::string job;
+
+    bool known() const { return rank >= 0 && rank < size; }
+};
+
+LaunchPlace launchPlace()
+{
+    const auto text = [](const char* name) {
+        const char* value = std::getenv(name);
+        return std::string(value ? value : "");
+    };
+    const auto number = [&](const char* name) {
+        const std::string value = text(name);
+        return value.empty() ? -1 : std::atoi(value.c_str());
+    };
+    if (number("OMPI_COMM_WORLD_RANK") >= 0)
+        return {number("OMPI_COMM_WORLD_RANK"), number("OMPI_COMM_WORLD_SIZE"), number("OMPI_COMM_WORLD_LOCAL_SIZE"),
+                text("OMPI_MCA_ess_base_jobid").empty() ? text("PMIX_NAMESPACE") : text("OMPI_MCA_ess_base_jobid")};
+    if (number("SLURM_PROCID") >= 0 && number("SLURM_STEP_ID") >= 0)
+        return {number("SLURM_PROCID"), number("SLURM_NTASKS"), -1, text("SLURM_JOB_ID") + "." + text("SLURM_STEP_ID")};
+    if (number("PMI_RANK") >= 0)
+        return {number("PMI_RANK"), number("PMI_SIZE"), number("MPI_LOCALNRANKS"), {}};
+    return {};
 }
 
 // Every process's text, concatenated in process order, on process 0 (empty elsewhere).
@@ -248,18 +264,39 @@ LoadOptions loadOptionsFor(int processesOnHost)
 {
     LoadOptions options;
     options.parseWorkers = std::max(1U, usableCores() / static_cast<unsigned>(std::max(processesOnHost, 1)));
-    if (processesOnHost > 1 && options.parseWorkers == 1) {
+    if (options.parseWorkers == 1) { // threads would only take turns on the one core
         options.assembleInParallel = false;
         options.readInBackgroundThread = false;
     }
     return options;
 }
 
-// Each process summarizes its share, each file in a child process (a file that crashes the
-// summarizer fails alone); process 0 gathers what was written and what failed, and writes the
-// job's cross-rank result from the summaries written, naming the failures and missing ranks.
-int runWithMpi(const std::vector<std::string>& files, const std::string& outDir)
+// Each process summarizes files in a worker process (cli/summarizeworker.h) started before
+// MPI_Init where the launcher tells the process its place, so that MPI's start-up overlaps the
+// work. With a job name the processes claim the files one by one, largest first (a process that
+// finishes early takes more); else each takes its share by size. Process 0 gathers what was
+// written and what failed (small text, not the summaries), and writes the job's cross-rank
+// result from the summaries written, naming the failures and missing ranks.
+int runWithMpi(const std::vector<std::string>& files, const std::string& outDir, bool timings)
 {
+    SummarizeTimings times;
+    times.addStartUp();
+    TimePoint clock = TimePoint::now();
+    const auto sized = largestFirst(files);
+    const LaunchPlace place = launchPlace();
+    const std::string claims =
+        place.job.empty() ? std::string() : (std::filesystem::path(outDir) / (".claims-" + place.job)).string();
+    std::error_code ec;
+    if (!claims.empty())
+        std::filesystem::create_directories(claims, ec);
+    const auto queueFor = [&](int rank, int size) {
+        return claims.empty() || ec ? FileQueue(shareBySize(sized, rank, size)) : FileQueue(namesOf(sized), claims);
+    };
+    std::unique_ptr<SummarizeWorker> worker;
+    if (place.known())
+        worker = startWorker(queueFor(place.rank, place.size), outDir,
+                             loadOptionsFor(place.onHost > 0 ? place.onHost : place.size));
+    clock = times.add("plan", clock);
     MPI_Init(nullptr, nullptr);
     int rank = 0, size = 1, onHost = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -268,16 +305,17 @@ int runWithMpi(const std::vector<std::string>& files, const std::string& outDir)
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host);
     MPI_Comm_size(host, &onHost);
     MPI_Comm_free(&host);
-    const LoadOptions options = loadOptionsFor(onHost);
-    const auto owner = planBySize(files, size);
-    Outcome mine;
-    for (std::size_t f = 0; f < files.size(); ++f) {
-        if (owner[f] == static_cast<std::size_t>(rank))
-            mine.add(summarizeIsolated(files[f], outDir, options));
-    }
+    if (!worker)
+        worker = startWorker(queueFor(rank, size), outDir, loadOptionsFor(onHost));
+    clock = times.add("MPI_Init", clock);
+    Outcome mine = Outcome::decode(worker->finish());
+    clock = times.add("waiting for the worker", clock);
     const std::string all = gatherOnZero(mine.encode(), rank, size);
+    clock = times.add("gather", clock);
     int status = 0;
     if (rank == 0) {
+        if (!claims.empty())
+            std::filesystem::remove_all(claims, ec);
         Outcome job = Outcome::decode(all);
         status = reportErrors(job.errors);
         std::sort(job.written.begin(), job.written.end());
@@ -291,9 +329,22 @@ int runWithMpi(const std::vector<std::string>& files, const std::string& outDir)
             std::fprintf(stderr, "kinetoscope-cli summarize: %s\n", result.missingText.c_str());
         if (!out || !result.missingRanks.empty())
             status = 1;
+        clock = times.add("job result", clock);
     }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    // No broadcast of process 0's status: the others would spin in MPI while process 0's readers
+    // need the cores. Process 0 reports every failure and exits with the job's status (mpirun's).
     MPI_Finalize();
+    if (timings) {
+        times.add("MPI_Finalize", clock);
+        for (const auto& p : mine.timings.phases())
+            times.add(p.name, p.wall, p.cpu);
+        std::fprintf(stderr, "%s",
+                     times
+                         .line("process " + std::to_string(rank) + "/" + std::to_string(size) + " ("
+                               + std::to_string(mine.written.size()) + " summaries, "
+                               + std::to_string(mine.errors.size()) + " failures)")
+                         .c_str());
+    }
     return status;
 }
 #endif
@@ -315,7 +366,7 @@ int runSummarize(const SummarizeOptions& o)
     if (o.mpi) {
 #ifdef KS_HAVE_MPI
         reportErrors(errors);
-        return std::max(runWithMpi(files, o.outDir), errors.empty() ? 0 : 1);
+        return std::max(runWithMpi(files, o.outDir, o.timings), errors.empty() ? 0 : 1);
 #else
         std::fprintf(stderr,
                      "kinetoscope-cli summarize: --mpi: this build has no MPI support (install "
@@ -323,10 +374,21 @@ int runSummarize(const SummarizeOptions& o)
         return kUsageError;
 #endif
     }
-    Outcome outcome;
-    for (const auto& file : files)
-        outcome.add(summarizeIsolated(file, o.outDir, LoadOptions{}));
+    SummarizeTimings times;
+    times.addStartUp();
+    const TimePoint start = TimePoint::now();
+    const Outcome outcome = Outcome::decode(startWorker(FileQueue(files), o.outDir, LoadOptions{})->finish());
     errors.insert(errors.end(), outcome.errors.begin(), outcome.errors.end());
+    if (o.timings) {
+        times.add("files", start);
+        for (const auto& p : outcome.timings.phases())
+            times.add(p.name, p.wall, p.cpu);
+        std::fprintf(stderr, "%s",
+                     times
+                         .line("process (" + std::to_string(outcome.written.size()) + " summaries, "
+                               + std::to_string(outcome.errors.size()) + " failures)")
+                         .c_str());
+    }
     return reportErrors(errors);
 }
 
@@ -340,14 +402,18 @@ void addSummarizeCommand(CLI::App& app)
                     "collectives in order with their sizes, and for the job view the step breakdown, insights,\n"
                     "top operators and kernels (docs/rank-summaries.md). `kinetoscope-cli ranks OUTDIR` then\n"
                     "matches the collectives and names the straggler from the summaries alone.\n"
-                    "With --mpi (under mpirun) the files are spread over the processes by size, and process 0\n"
+                    "With --mpi (under mpirun) the processes take the files largest first (one by one where the\n"
+                    "launcher names the job, else each its share by size), and process 0\n"
                     "writes OUTDIR/job.ranks.json (as `ranks --json` of the summaries written, with the ranks\n"
-                    "missing below the world size). Each file is summarized in a child process: a file that fails\n"
-                    "(unreadable, corrupt, or crashing the summarizer) is named and the others are summarized\n"
-                    "(exit status 1).");
+                    "missing below the world size). The files are summarized in a child process: a file that\n"
+                    "fails (unreadable, corrupt, or crashing the summarizer) is named and the others are\n"
+                    "summarized (exit status 1).");
     command->add_option("-o,--output", options->outDir, "folder for the summaries (created; default .)")
         ->type_name("OUTDIR");
     command->add_flag("--mpi", options->mpi, "spread the files over the MPI processes (run under mpirun)");
+    command->add_flag("--timings", options->timings,
+                      "print each process's wall and CPU time per phase to stderr (start-up, MPI_Init, files: "
+                      "load, summary, write; gather, job result)");
     command->add_option("FILE", options->paths, "rank trace files or folders")->type_name("")->required();
     command->callback([options] { exitWith(runSummarize(*options)); });
 }

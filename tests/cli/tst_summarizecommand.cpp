@@ -17,6 +17,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,7 +43,7 @@ private:
     // `mpirun -n 2 --oversubscribe kinetoscope-cli summarize --mpi -o OUT FILES`; false (the test
     // skipped) where this machine has no mpirun or this build no MPI.
     static bool summarizeWithMpi(const QString& out, const QStringList& files, int* status, QByteArray* stdoutText,
-                                 QByteArray* stderrText)
+                                 QByteArray* stderrText, const QStringList& options = {})
     {
         const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
         if (mpirun.isEmpty())
@@ -49,7 +52,7 @@ private:
                       QStringList{QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral("--oversubscribe"),
                                   QStringLiteral("--allow-run-as-root"), QStringLiteral(KS_CLI),
                                   QStringLiteral("summarize"), QStringLiteral("--mpi"), QStringLiteral("-o"), out}
-                          + files,
+                          + options + files,
                       stdoutText, stderrText);
         return !(*status == 2 && stderrText->contains("no MPI support"));
     }
@@ -236,6 +239,35 @@ private Q_SLOTS:
         compareReports(ranksJson({data("ddp_rank0.pt.trace.json.gz"), data("ddp_rank1.pt.trace.json.gz")}), j);
     }
 
+    // --timings: one line for the process, counting its summaries and failures, with the phases
+    // and the worker's parts; the parts' CPU is within the process's.
+    void timingsNameThePhases()
+    {
+        QTemporaryDir out;
+        QByteArray stdoutText, stderrText;
+        QCOMPARE(cli({QStringLiteral("summarize"), QStringLiteral("--timings"), QStringLiteral("-o"), out.path(),
+                      data("ddp_rank0.pt.trace.json.gz"), data("ddp_rank1.pt.trace.json.gz")},
+                     &stdoutText, &stderrText),
+                 0);
+        const std::string text = stderrText.constData();
+        std::smatch line;
+        QVERIFY2(std::regex_search(
+                     text, line,
+                     std::regex(R"(timings process \(2 summaries, 0 failures\): [0-9.]+ s wall, ([0-9.]+) s CPU:)")),
+                 text.c_str());
+        const double cpu = std::stod(line[1]);
+        double parts = 0;
+        for (const char* part : {"files/load", "files/summary", "files/write"}) {
+            std::smatch m;
+            QVERIFY2(std::regex_search(text, m,
+                                       std::regex(std::string(" ") + part + R"( [0-9.]+ s \(\d+%\) CPU ([0-9.]+) s)")),
+                     part);
+            parts += std::stod(m[1]);
+        }
+        QVERIFY(parts > 0);
+        QVERIFY2(parts <= cpu + 0.002, text.c_str());
+    }
+
     void missingFileIsNamedAndTheOthersSummarized()
     {
         QTemporaryDir out;
@@ -313,10 +345,27 @@ private Q_SLOTS:
         }
         QByteArray stdoutText, stderrText;
         int status = -1;
-        if (!summarizeWithMpi(out.path(), files, &status, &stdoutText, &stderrText))
+        if (!summarizeWithMpi(out.path(), files, &status, &stdoutText, &stderrText, {QStringLiteral("--timings")}))
             QSKIP("no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)");
         QVERIFY2(status == 0, stderrText.constData());
         QCOMPARE(QDir(out.path()).entryList({QStringLiteral("*.summary.json")}).size(), kRanks);
+        // The processes claimed the files one by one: each summarized once, by one of the two
+        // (--timings counts them per process), and the claims are gone.
+        const std::string timings = stderrText.constData();
+        const std::regex perProcess(R"(timings process (\d)/2 \((\d+) summaries, 0 failures\))");
+        int summaries = 0;
+        std::set<int> processes;
+        for (std::sregex_iterator m(timings.begin(), timings.end(), perProcess), end; m != end; ++m) {
+            processes.insert(std::stoi((*m)[1]));
+            summaries += std::stoi((*m)[2]);
+        }
+        QVERIFY2(processes == (std::set<int>{0, 1}), timings.c_str());
+        QCOMPARE(summaries, kRanks);
+        QVERIFY2(timings.find("MPI_Init") != std::string::npos && timings.find("files/load") != std::string::npos,
+                 timings.c_str());
+        const auto entries = std::distance(std::filesystem::directory_iterator(out.path().toStdString()),
+                                           std::filesystem::directory_iterator());
+        QCOMPARE(entries, std::ptrdiff_t(kRanks + 1)); // the summaries and job.ranks.json
         const auto j = readJson(out.filePath(QStringLiteral("job.ranks.json")));
         QCOMPARE(j["ranks"].size(), std::size_t(kRanks));
         QCOMPARE(j["straggler"]["rank"].get<int>(), job.straggler);
