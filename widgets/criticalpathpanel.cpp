@@ -293,27 +293,40 @@ void CriticalPathPanel::setPathHighlighted(bool on)
 
 void CriticalPathPanel::clearHighlight()
 {
-    if (m_highlight && m_timeline && m_member < m_timeline->traceCount())
-        m_timeline->setHighlightedSlices(m_member, {});
+    if (m_highlight && m_timeline) {
+        m_timeline->setHighlightedSlicesByTrace({});
+        m_timeline->setHighlightedCrossLinks({});
+    }
 }
 
-// The path's ops, calls and GPU ops on the trace shown (the timeline highlights one trace: a
-// path through other ranks lights up its part on this one); not the annotations around them
-// (a ProfilerStep would light up the whole step).
+// The path's ops, calls and GPU ops on every trace it passes through (a path through other
+// ranks lights up their part too, and the last rank's kernel a collective waited for, joined
+// to the waiting one by a highlighted link); not the annotations around them (a ProfilerStep
+// would light up the whole step).
 void CriticalPathPanel::updateHighlight()
 {
     if (!m_highlight || !m_timeline || !m_trace)
         return;
-    std::vector<SliceId> slices;
+    std::vector<std::vector<SliceId>> slices(m_timeline->traceCount());
+    std::vector<CrossTraceLink> links;
+    const auto add = [&](const analysis::PathItem& item) {
+        const std::uint32_t trace = timelineTraceOf(item.member);
+        if (item.slice == kNoSlice || trace >= slices.size()
+            || m_timeline->traceAt(trace)->classOf(item.slice) == SliceClass::UserAnnotation)
+            return false;
+        slices[trace].push_back(item.slice);
+        return true;
+    };
     const int index = m_stepBox->currentIndex();
     if (index >= 0 && std::size_t(index) < m_steps.size()) {
         const auto& step = m_steps[std::size_t(index)];
         for (const auto& s : (step.whatIf ? *step.whatIf : step.path).segments)
-            if (s.item.slice != kNoSlice && timelineTraceOf(s.item.member) == m_member
-                && m_trace->classOf(s.item.slice) != SliceClass::UserAnnotation)
-                slices.push_back(s.item.slice);
+            if (add(s.item) && s.kind == analysis::PathKind::CollectiveWait && add(s.waitedFor))
+                links.push_back({{timelineTraceOf(s.waitedFor.member), s.waitedFor.slice},
+                                 {timelineTraceOf(s.item.member), s.item.slice}});
     }
-    m_timeline->setHighlightedSlices(m_member, std::move(slices));
+    m_timeline->setHighlightedSlicesByTrace(std::move(slices));
+    m_timeline->setHighlightedCrossLinks(std::move(links));
 }
 
 } // namespace ks

@@ -11,7 +11,7 @@
 // timeline's traces), the path is solved over all of them as `kinetoscope-cli critical-path`
 // does with several files: collectives wait for the last rank to arrive, and the path of
 // the picked rank's step may run through another rank (its segments select there; the
-// highlight shows the picked rank's part). Times are then on the ranks' absolute clock.
+// highlight shows it on every rank it passes through, with its waits for the last rank). Times are then on the ranks' absolute clock.
 //
 // It follows the timeline by itself: paths are computed by a JobTracker on the views' shared
 // analysis pool, never on the GUI thread; a newer trace or what-if supersedes the running job.

@@ -120,7 +120,7 @@ public:
             const auto join =
                 g.addEdge(startNode(lastItem), m_arrivalNode[item], 0, PathKind::CollectiveWait, item, false, true);
             if (join != kNoIndex)
-                g.collectiveJoins.push_back({join, startNode(item)});
+                g.collectiveJoins.push_back({join, startNode(item), lastItem});
         }
     }
 

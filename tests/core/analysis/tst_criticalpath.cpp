@@ -224,6 +224,8 @@ private slots:
         QCOMPARE(wait->name, nccl);
         QVERIFY(wait->track.starts_with("rank 0"));
         QCOMPARE(wait->start, us(8));
+        QCOMPARE(wait->waitedFor.member, 1u); // rank 1's all-reduce, the last to arrive
+        QCOMPARE(wait->waitedFor.slice, ncclSlice(*rank1));
         // Without rank 1's mm it launches at 3 and arrives at 7: rank 0 (at 8) is then last;
         // the all-reduce ends at 18, the sync at 20, the step at 28; nobody waits.
         QCOMPARE(s.whatIf->length, us(28));
