@@ -60,6 +60,7 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
     , m_add(new QPushButton(tr("Add"), this))
     , m_whatIfList(new QListWidget(this))
     , m_remove(new QPushButton(tr("Remove"), this))
+    , m_tables(new QSplitter(Qt::Vertical, this))
 {
     m_kind->addItem(tr("Kernel"), QStringLiteral("kernel"));
     m_kind->addItem(tr("Op"), QStringLiteral("op"));
@@ -85,15 +86,15 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
     auto* list = new QHBoxLayout;
     list->addWidget(m_whatIfList, 1);
     list->addWidget(m_remove, 0, Qt::AlignTop);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_breakdownView);
-    splitter->addWidget(m_segmentsView);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 2);
+    m_tables->addWidget(m_breakdownView);
+    m_tables->addWidget(m_segmentsView);
+    m_tables->setStretchFactor(0, 1);
+    m_tables->setStretchFactor(1, 2);
+    showWhatIfList();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_tables, 1);
     layout->addLayout(editor);
     layout->addLayout(list);
 
@@ -130,6 +131,21 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
 CriticalPathPanel::~CriticalPathPanel() = default;
 
 int CriticalPathPanel::currentStep() const { return m_stepBox->currentIndex(); }
+
+// Docked under the timeline the panel is wide and short: the breakdown and the segments side
+// by side get the whole height (stacked, each showed one row at 1920×1080).
+void CriticalPathPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    m_tables->setOrientation(width() > 2 * height() ? Qt::Horizontal : Qt::Vertical);
+}
+
+// The what-if list only once there is one (empty, it took three lines from the tables).
+void CriticalPathPanel::showWhatIfList()
+{
+    m_whatIfList->setVisible(m_whatIfList->count() > 0);
+    m_remove->setVisible(m_whatIfList->count() > 0);
+}
 
 void CriticalPathPanel::setMember(std::uint32_t member)
 {
@@ -262,6 +278,7 @@ void CriticalPathPanel::addWhatIf(const analysis::WhatIf& whatIf)
 {
     m_whatIfs.push_back(whatIf);
     m_whatIfList->addItem(QString::fromStdString(whatIf.text()));
+    showWhatIfList();
     analyze();
 }
 
@@ -271,6 +288,7 @@ void CriticalPathPanel::removeWhatIf(int index)
         return;
     m_whatIfs.erase(m_whatIfs.begin() + index);
     delete m_whatIfList->takeItem(index);
+    showWhatIfList();
     analyze();
 }
 
@@ -324,6 +342,11 @@ void CriticalPathPanel::updateHighlight()
             if (add(s.item) && s.kind == analysis::PathKind::CollectiveWait && add(s.waitedFor))
                 links.push_back({{timelineTraceOf(s.waitedFor.member), s.waitedFor.slice},
                                  {timelineTraceOf(s.item.member), s.item.slice}});
+        // Ranks solved together: a rank the path does not reach is dimmed whole (a slice
+        // that is no slice lights nothing), not left bright as if all of it were on the path.
+        for (auto& lit : slices)
+            if (m_ranks && lit.empty())
+                lit.push_back(kNoSlice);
     }
     m_timeline->setHighlightedSlicesByTrace(std::move(slices));
     m_timeline->setHighlightedCrossLinks(std::move(links));

@@ -30,6 +30,7 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
+class QSplitter;
 class QTableView;
 
 namespace ks {
@@ -73,7 +74,11 @@ Q_SIGNALS:
     // New paths are in the panel (after the trace or the what-ifs changed).
     void pathsReady();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void showWhatIfList();
     void analyze();
     void apply(std::vector<analysis::StepCriticalPath> steps);
     void showCurrentStep();
@@ -100,6 +105,7 @@ private:
     QPushButton* m_add;
     QListWidget* m_whatIfList;
     QPushButton* m_remove;
+    QSplitter* m_tables; // the breakdown and the segments
     std::vector<analysis::StepCriticalPath> m_steps;
     std::vector<analysis::WhatIf> m_whatIfs;
     std::optional<std::pair<TimeNs, TimeNs>> m_range; // selected on the timeline (primary time)

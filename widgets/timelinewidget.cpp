@@ -695,9 +695,8 @@ void TimelineWidget::setHighlightedSlices(std::vector<SliceId> slices) { setHigh
 
 void TimelineWidget::setHighlightedSlices(std::uint32_t trace, std::vector<SliceId> slices)
 {
-    std::vector<std::vector<SliceId>> byTrace(m_lanes.size()); // the other traces' are cleared
-    if (trace < byTrace.size())
-        byTrace[trace] = std::move(slices);
+    std::vector<std::vector<SliceId>> byTrace(std::min<std::size_t>(trace, m_lanes.size()) + 1); // others: none
+    byTrace.back() = std::move(slices); // past the last trace: ignored
     setHighlightedSlicesByTrace(std::move(byTrace));
 }
 

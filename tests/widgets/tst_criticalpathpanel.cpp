@@ -13,7 +13,9 @@
 #include "widgets/timelinewidget.h"
 
 #include <QLabel>
+#include <QListWidget>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTableView>
 #include <QTest>
 
@@ -249,6 +251,12 @@ private slots:
         const CrossTraceLink link{{1, lastArrival}, {0, wait->item.slice}};
         QCOMPARE(timeline.highlightedCrossLinks().size(), std::size_t(1));
         QVERIFY(timeline.highlightedCrossLinks().front() == link);
+        // Rank 0's step 2 stays on rank 0: rank 1 is dimmed whole, nothing of it lit.
+        panel.selectStep(0);
+        QVERIFY(panel.steps()[0].path.breakdown[std::size_t(analysis::PathKind::CollectiveWait)] == 0);
+        QVERIFY(!timeline.highlightedSlices(0).empty());
+        QCOMPARE(timeline.highlightedSlices(1), std::vector<SliceId>{kNoSlice});
+        QVERIFY(timeline.highlightedCrossLinks().empty());
         panel.setPathHighlighted(false);
         QVERIFY(timeline.highlightedSlices(0).empty() && timeline.highlightedSlices(1).empty());
         QVERIFY(timeline.highlightedCrossLinks().empty());
@@ -257,6 +265,27 @@ private slots:
         panel.setRanks({});
         QVERIFY(ready.wait(60000));
         QCOMPARE(panel.steps()[2].path.breakdown[std::size_t(analysis::PathKind::CollectiveWait)], TimeNs(0));
+    }
+
+    // Docked under the timeline (wide and short) the breakdown and the segments sit side by
+    // side; tall, one above the other. The what-if list shows only once there is a what-if.
+    void layoutFollowsTheDockShape()
+    {
+        CriticalPathPanel panel(nullptr);
+        panel.resize(1800, 250);
+        panel.show();
+        auto* tables = panel.findChild<QSplitter*>();
+        QVERIFY(tables);
+        QCOMPARE(tables->orientation(), Qt::Horizontal);
+        panel.resize(400, 700);
+        QCOMPARE(tables->orientation(), Qt::Vertical);
+        auto* list = panel.findChild<QListWidget*>();
+        QVERIFY(list && list->isHidden());
+        std::string error;
+        panel.addWhatIf(*analysis::WhatIf::parse("kernel:gemm=0.5", error));
+        QVERIFY(!list->isHidden());
+        panel.removeWhatIf(0);
+        QVERIFY(list->isHidden());
     }
 };
 
