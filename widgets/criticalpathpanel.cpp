@@ -35,6 +35,7 @@ QTableView* makeTable(QAbstractItemModel* model, int stretchColumn, bool fitCont
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6); // more rows in a short dock
     view->horizontalHeader()->setSectionResizeMode(fitContents ? QHeaderView::ResizeToContents
                                                                : QHeaderView::Interactive);
     view->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
@@ -75,14 +76,15 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
     m_whatIfList->setMaximumHeight(fontMetrics().height() * 3); // the tables above get the height
     m_summary->setWordWrap(true);
 
+    // The step, its time and the what-if editor on one row: at 1280×720 the tables below
+    // showed one row with the editor on a row of its own.
     auto* top = new QHBoxLayout;
     top->addWidget(m_stepBox);
     top->addWidget(m_summary, 1);
-    auto* editor = new QHBoxLayout;
-    editor->addWidget(m_kind);
-    editor->addWidget(m_pattern, 1);
-    editor->addWidget(m_factor);
-    editor->addWidget(m_add);
+    top->addWidget(m_kind);
+    top->addWidget(m_pattern, 1);
+    top->addWidget(m_factor);
+    top->addWidget(m_add);
     auto* list = new QHBoxLayout;
     list->addWidget(m_whatIfList, 1);
     list->addWidget(m_remove, 0, Qt::AlignTop);
@@ -95,7 +97,6 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
     layout->addWidget(m_tables, 1);
-    layout->addLayout(editor);
     layout->addLayout(list);
 
     connect(m_stepBox, &QComboBox::currentIndexChanged, this, [this] { showCurrentStep(); });
