@@ -109,6 +109,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     createDocks();
     m_workspace = new WorkspaceController(m_timeline, m_details, m_diffPanel, m_ranksPanel, this);
+    connect(m_workspace, &WorkspaceController::ranksChanged, m_criticalPath, &CriticalPathPanel::setRanks);
     connect(m_workspace, &WorkspaceController::statusMessage, m_statusLabel, &QLabel::setText);
     m_job = new JobController(m_timeline, m_jobPanel, this);
     connect(m_job, &JobController::statusMessage, m_statusLabel, &QLabel::setText);
@@ -213,12 +214,11 @@ void MainWindow::createDocks()
     statusBar()->addPermanentWidget(insights->countLabel());
 
     // Critical path (issue 36): with the bottom panels; View > Critical Path highlights it.
-    auto* criticalPath = new CriticalPathPanel(m_timeline);
+    m_criticalPath = new CriticalPathPanel(m_timeline);
     auto* criticalPathDock = new QDockWidget(tr("Critical Path"), this);
     criticalPathDock->setObjectName(QStringLiteral("criticalPathDock"));
-    connect(placeUnderMemberPicker(*criticalPathDock, criticalPath, *m_timeline), &MemberPicker::memberChanged,
-            criticalPath, &CriticalPathPanel::setMember);
-    connect(m_workspace, &WorkspaceController::ranksChanged, criticalPath, &CriticalPathPanel::setRanks);
+    connect(placeUnderMemberPicker(*criticalPathDock, m_criticalPath, *m_timeline), &MemberPicker::memberChanged,
+            m_criticalPath, &CriticalPathPanel::setMember);
     addDockWidget(Qt::BottomDockWidgetArea, criticalPathDock);
 
     m_diagnosticsDock = new QDockWidget(tr("Warnings"), this);
@@ -392,9 +392,8 @@ void MainWindow::createActions()
     criticalPath->setCheckable(true);
     criticalPath->setToolTip(tr("Highlight the step's critical path on the timeline and dim the rest"));
     connect(criticalPath, &QAction::toggled, this, [this](bool on) {
+        m_criticalPath->setPathHighlighted(on);
         auto* dock = findChild<QDockWidget*>(QStringLiteral("criticalPathDock"));
-        if (auto* panel = dock ? dock->findChild<CriticalPathPanel*>() : nullptr)
-            panel->setPathHighlighted(on);
         if (on && dock) {
             dock->show();
             dock->raise();

@@ -27,6 +27,7 @@ namespace ks {
 
 class DetailsPanel;
 class DiagnosticsPanel;
+class CriticalPathPanel;
 class DiffPanel;
 class FlameGraphPanel;
 class RanksPanel;
@@ -131,6 +132,7 @@ private:
     QStringList m_openProblems; // paths of a multi-file open that gave no file to load
     DiffPanel* m_diffPanel = nullptr;
     FlameGraphPanel* m_flamePanel = nullptr;
+    CriticalPathPanel* m_criticalPath = nullptr; // made with the docks, before m_workspace
     RanksPanel* m_ranksPanel = nullptr;
     QDockWidget* m_diffDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;

@@ -35,6 +35,7 @@ QTableView* makeTable(QAbstractItemModel* model, int stretchColumn, bool fitCont
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6); // more rows in a short dock
     view->horizontalHeader()->setSectionResizeMode(fitContents ? QHeaderView::ResizeToContents
                                                                : QHeaderView::Interactive);
     view->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
@@ -60,6 +61,7 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
     , m_add(new QPushButton(tr("Add"), this))
     , m_whatIfList(new QListWidget(this))
     , m_remove(new QPushButton(tr("Remove"), this))
+    , m_tables(new QSplitter(Qt::Vertical, this))
 {
     m_kind->addItem(tr("Kernel"), QStringLiteral("kernel"));
     m_kind->addItem(tr("Op"), QStringLiteral("op"));
@@ -74,27 +76,27 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
     m_whatIfList->setMaximumHeight(fontMetrics().height() * 3); // the tables above get the height
     m_summary->setWordWrap(true);
 
+    // The step, its time and the what-if editor on one row: at 1280×720 the tables below
+    // showed one row with the editor on a row of its own.
     auto* top = new QHBoxLayout;
     top->addWidget(m_stepBox);
     top->addWidget(m_summary, 1);
-    auto* editor = new QHBoxLayout;
-    editor->addWidget(m_kind);
-    editor->addWidget(m_pattern, 1);
-    editor->addWidget(m_factor);
-    editor->addWidget(m_add);
+    top->addWidget(m_kind);
+    top->addWidget(m_pattern, 1);
+    top->addWidget(m_factor);
+    top->addWidget(m_add);
     auto* list = new QHBoxLayout;
     list->addWidget(m_whatIfList, 1);
     list->addWidget(m_remove, 0, Qt::AlignTop);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_breakdownView);
-    splitter->addWidget(m_segmentsView);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 2);
+    m_tables->addWidget(m_breakdownView);
+    m_tables->addWidget(m_segmentsView);
+    m_tables->setStretchFactor(0, 1);
+    m_tables->setStretchFactor(1, 2);
+    showWhatIfList();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
-    layout->addWidget(splitter, 1);
-    layout->addLayout(editor);
+    layout->addWidget(m_tables, 1);
     layout->addLayout(list);
 
     connect(m_stepBox, &QComboBox::currentIndexChanged, this, [this] { showCurrentStep(); });
@@ -130,6 +132,21 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
 CriticalPathPanel::~CriticalPathPanel() = default;
 
 int CriticalPathPanel::currentStep() const { return m_stepBox->currentIndex(); }
+
+// Docked under the timeline the panel is wide and short: the breakdown and the segments side
+// by side get the whole height (stacked, each showed one row at 1920×1080).
+void CriticalPathPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    m_tables->setOrientation(width() > 2 * height() ? Qt::Horizontal : Qt::Vertical);
+}
+
+// The what-if list only once there is one (empty, it took three lines from the tables).
+void CriticalPathPanel::showWhatIfList()
+{
+    m_whatIfList->setVisible(m_whatIfList->count() > 0);
+    m_remove->setVisible(m_whatIfList->count() > 0);
+}
 
 void CriticalPathPanel::setMember(std::uint32_t member)
 {
@@ -262,6 +279,7 @@ void CriticalPathPanel::addWhatIf(const analysis::WhatIf& whatIf)
 {
     m_whatIfs.push_back(whatIf);
     m_whatIfList->addItem(QString::fromStdString(whatIf.text()));
+    showWhatIfList();
     analyze();
 }
 
@@ -271,6 +289,7 @@ void CriticalPathPanel::removeWhatIf(int index)
         return;
     m_whatIfs.erase(m_whatIfs.begin() + index);
     delete m_whatIfList->takeItem(index);
+    showWhatIfList();
     analyze();
 }
 
@@ -293,27 +312,45 @@ void CriticalPathPanel::setPathHighlighted(bool on)
 
 void CriticalPathPanel::clearHighlight()
 {
-    if (m_highlight && m_timeline && m_member < m_timeline->traceCount())
-        m_timeline->setHighlightedSlices(m_member, {});
+    if (m_highlight && m_timeline) {
+        m_timeline->setHighlightedSlicesByTrace({});
+        m_timeline->setHighlightedCrossLinks({});
+    }
 }
 
-// The path's ops, calls and GPU ops on the trace shown (the timeline highlights one trace: a
-// path through other ranks lights up its part on this one); not the annotations around them
-// (a ProfilerStep would light up the whole step).
+// The path's ops, calls and GPU ops on every trace it passes through (a path through other
+// ranks lights up their part too, and the last rank's kernel a collective waited for, joined
+// to the waiting one by a highlighted link); not the annotations around them (a ProfilerStep
+// would light up the whole step).
 void CriticalPathPanel::updateHighlight()
 {
     if (!m_highlight || !m_timeline || !m_trace)
         return;
-    std::vector<SliceId> slices;
+    std::vector<std::vector<SliceId>> slices(m_timeline->traceCount());
+    std::vector<CrossTraceLink> links;
+    const auto add = [&](const analysis::PathItem& item) {
+        const std::uint32_t trace = timelineTraceOf(item.member);
+        if (item.slice == kNoSlice || trace >= slices.size()
+            || m_timeline->traceAt(trace)->classOf(item.slice) == SliceClass::UserAnnotation)
+            return false;
+        slices[trace].push_back(item.slice);
+        return true;
+    };
     const int index = m_stepBox->currentIndex();
     if (index >= 0 && std::size_t(index) < m_steps.size()) {
         const auto& step = m_steps[std::size_t(index)];
         for (const auto& s : (step.whatIf ? *step.whatIf : step.path).segments)
-            if (s.item.slice != kNoSlice && timelineTraceOf(s.item.member) == m_member
-                && m_trace->classOf(s.item.slice) != SliceClass::UserAnnotation)
-                slices.push_back(s.item.slice);
+            if (add(s.item) && s.kind == analysis::PathKind::CollectiveWait && add(s.waitedFor))
+                links.push_back({{timelineTraceOf(s.waitedFor.member), s.waitedFor.slice},
+                                 {timelineTraceOf(s.item.member), s.item.slice}});
+        // Ranks solved together: a rank the path does not reach is dimmed whole (a slice
+        // that is no slice lights nothing), not left bright as if all of it were on the path.
+        for (auto& lit : slices)
+            if (m_ranks && lit.empty())
+                lit.push_back(kNoSlice);
     }
-    m_timeline->setHighlightedSlices(m_member, std::move(slices));
+    m_timeline->setHighlightedSlicesByTrace(std::move(slices));
+    m_timeline->setHighlightedCrossLinks(std::move(links));
 }
 
 } // namespace ks

@@ -11,7 +11,7 @@
 // timeline's traces), the path is solved over all of them as `kinetoscope-cli critical-path`
 // does with several files: collectives wait for the last rank to arrive, and the path of
 // the picked rank's step may run through another rank (its segments select there; the
-// highlight shows the picked rank's part). Times are then on the ranks' absolute clock.
+// highlight shows it on every rank it passes through, with its waits for the last rank). Times are then on the ranks' absolute clock.
 //
 // It follows the timeline by itself: paths are computed by a JobTracker on the views' shared
 // analysis pool, never on the GUI thread; a newer trace or what-if supersedes the running job.
@@ -30,6 +30,7 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
+class QSplitter;
 class QTableView;
 
 namespace ks {
@@ -73,7 +74,11 @@ Q_SIGNALS:
     // New paths are in the panel (after the trace or the what-ifs changed).
     void pathsReady();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void showWhatIfList();
     void analyze();
     void apply(std::vector<analysis::StepCriticalPath> steps);
     void showCurrentStep();
@@ -100,6 +105,7 @@ private:
     QPushButton* m_add;
     QListWidget* m_whatIfList;
     QPushButton* m_remove;
+    QSplitter* m_tables; // the breakdown and the segments
     std::vector<analysis::StepCriticalPath> m_steps;
     std::vector<analysis::WhatIf> m_whatIfs;
     std::optional<std::pair<TimeNs, TimeNs>> m_range; // selected on the timeline (primary time)

@@ -7,6 +7,8 @@ namespace ks {
 struct CrossTraceLink {
     TraceSlice from;
     TraceSlice to;
+
+    bool operator==(const CrossTraceLink&) const = default;
 };
 
 } // namespace ks

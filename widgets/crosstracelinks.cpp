@@ -10,6 +10,7 @@ namespace {
 
 const QColor kCrossLink(120, 60, 170);
 const QColor kCrossLinkSelected(150, 30, 200);
+const QColor kCrossLinkHighlighted(255, 170, 0); // as the timeline's highlighted slices
 
 } // namespace
 
@@ -24,13 +25,20 @@ TraceSlice CrossTraceLinks::follow(TraceSlice from, bool incoming) const
 
 void CrossTraceLinks::paint(QPainter& painter, const QRect& timeArea, TraceSlice selection, const Anchor& anchor)
 {
-    if (m_links.empty())
+    if (m_links.empty() && m_highlighted.empty())
         return;
     const double timeLeft = timeArea.left();
     const double timeRight = timeLeft + timeArea.width();
     painter.save();
     painter.setClipRect(timeArea);
     painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(kCrossLinkHighlighted, 2.5));
+    for (const CrossTraceLink& link : m_highlighted) {
+        bool fromInside = false, toInside = false;
+        const QPointF a = anchor(link.from, &fromInside);
+        TimelineRenderer::drawFlowCurve(painter, a, anchor(link.to, &toInside), toInside);
+        ++m_drawn;
+    }
     for (const CrossTraceLink& link : m_links) {
         const bool selected = selection.valid() && (link.from == selection || link.to == selection);
         if (!selected && (!m_all || m_drawn >= std::size_t(TimelineRenderer::kMaxFlowsInView)))

@@ -126,7 +126,7 @@ void TimelineWidget::setNewerSnapshot(std::shared_ptr<const Trace> trace)
 void TimelineWidget::showTraces(std::vector<TimelineTrace> traces)
 {
     m_lanes.show(std::move(traces));
-    m_crossLinks.setLinks({});
+    m_crossLinks.reset();
     m_history.clear();
     m_selection = {};
     m_state.scrollY = 0;
@@ -695,11 +695,15 @@ void TimelineWidget::setHighlightedSlices(std::vector<SliceId> slices) { setHigh
 
 void TimelineWidget::setHighlightedSlices(std::uint32_t trace, std::vector<SliceId> slices)
 {
-    if (trace >= m_lanes.size())
-        return;
-    for (TimelineLane& lane : m_lanes)
-        lane.highlights.setSlices({});
-    m_lanes[trace].highlights.setSlices(std::move(slices));
+    std::vector<std::vector<SliceId>> byTrace(std::min<std::size_t>(trace, m_lanes.size()) + 1); // others: none
+    byTrace.back() = std::move(slices); // past the last trace: ignored
+    setHighlightedSlicesByTrace(std::move(byTrace));
+}
+
+void TimelineWidget::setHighlightedSlicesByTrace(std::vector<std::vector<SliceId>> byTrace)
+{
+    for (std::uint32_t i = 0; i < m_lanes.size(); ++i)
+        m_lanes[i].highlights.setSlices(i < byTrace.size() ? std::move(byTrace[i]) : std::vector<SliceId>{});
     viewport()->update();
 }
 

@@ -115,6 +115,7 @@ public:
     bool canGoBack() const { return m_history.canGoBack(); }
     bool canGoForward() const { return m_history.canGoForward(); }
     const std::vector<CrossTraceLink>& crossLinks() const { return m_crossLinks.links(); }
+    const std::vector<CrossTraceLink>& highlightedCrossLinks() const { return m_crossLinks.highlighted(); }
     // The cross-trace links drawn in the last frame (tests).
     std::size_t crossLinksDrawn() const { return m_crossLinks.drawn(); }
     // Names highlighted in a trace (by its StringIds); empty: none.
@@ -183,6 +184,16 @@ public Q_SLOTS:
     void setHighlightedSlices(std::vector<ks::SliceId> slices);
     // The same for any trace; the other traces' evidence highlights are cleared.
     void setHighlightedSlices(std::uint32_t trace, std::vector<ks::SliceId> slices);
+    // The same for every trace at once (by trace index; missing ones: none), as a critical
+    // path across ranks lights up each rank's part.
+    void setHighlightedSlicesByTrace(std::vector<std::vector<ks::SliceId>> byTrace);
+    // Cross-trace links drawn highlighted whatever is selected (a path's waits for the last
+    // rank); cleared with new traces.
+    void setHighlightedCrossLinks(std::vector<ks::CrossTraceLink> links)
+    {
+        m_crossLinks.setHighlighted(std::move(links));
+        viewport()->update();
+    }
     // Slices of the current trace to highlight as search matches (args that matched), any order.
     void setSearchSliceMatches(const std::vector<ks::SliceId>& slices);
     void clearHighlights();

@@ -28,15 +28,17 @@ CriticalPath CriticalPathAnalysis::describe(const CriticalPathGraph& graph, cons
 {
     CriticalPath path;
     path.length = solution.length;
-    std::unordered_map<std::uint32_t, std::uint32_t> waitingStartOf; // cross-rank edge -> waiting kernel's start
+    std::unordered_map<std::uint32_t, const CriticalPathGraph::CollectiveJoin*> joinOf; // by cross-rank edge
     for (const auto& join : graph.collectiveJoins)
-        waitingStartOf.emplace(join.edge, join.waitingStart);
+        joinOf.emplace(join.edge, &join);
     for (const auto e : CriticalPathSolver::pathEdges(graph, solution)) {
-        const auto join = waitingStartOf.find(e);
-        if (join != waitingStartOf.end()) {
-            const TimeNs waitStart = solution.time[join->second], arrival = solution.time[graph.edgeTo[e]];
+        const auto join = joinOf.find(e);
+        if (join != joinOf.end()) {
+            const TimeNs waitStart = solution.time[join->second->waitingStart],
+                         arrival = solution.time[graph.edgeTo[e]];
             if (waitStart < arrival)
-                addCollectiveWait(path, graph.items[graph.edgeItem[e]], waitStart, arrival);
+                addCollectiveWait(path, graph.items[graph.edgeItem[e]], graph.items[join->second->lastItem], waitStart,
+                                  arrival);
             continue;
         }
         const TimeNs w = solution.weight[e];
@@ -88,8 +90,8 @@ PathSegment CriticalPathAnalysis::segmentOf(PathKind kind, const PathItem& item)
 // The path reached the waiting kernel through the last rank to arrive: from the kernel's
 // start to that rank's arrival the waiting rank waited in it. The path's segments over that
 // time (the other rank's work) give way to the wait; those before it stay.
-void CriticalPathAnalysis::addCollectiveWait(CriticalPath& path, const PathItem& waiting, TimeNs waitStart,
-                                             TimeNs arrival) const
+void CriticalPathAnalysis::addCollectiveWait(CriticalPath& path, const PathItem& waiting, const PathItem& last,
+                                             TimeNs waitStart, TimeNs arrival) const
 {
     auto& segments = path.segments;
     while (!segments.empty() && segments.back().start >= waitStart)
@@ -99,6 +101,7 @@ void CriticalPathAnalysis::addCollectiveWait(CriticalPath& path, const PathItem&
     PathSegment seg = segmentOf(PathKind::CollectiveWait, waiting);
     seg.start = waitStart;
     seg.duration = arrival - waitStart;
+    seg.waitedFor = last;
     segments.push_back(std::move(seg));
 }
 

@@ -21,6 +21,7 @@ struct PathSegment {
     TimeNs duration = 0;
     std::string track; // "thread 605", "stream 7", prefixed by the member's label with several
     PathItem item; // slice == kNoSlice when none
+    PathItem waitedFor; // collective_wait: the last rank's kernel that the item waited for
 };
 
 struct CriticalPath {
@@ -58,7 +59,8 @@ public:
 
 private:
     PathSegment segmentOf(PathKind kind, const PathItem& item) const; // named after its item
-    void addCollectiveWait(CriticalPath& path, const PathItem& waiting, TimeNs waitStart, TimeNs arrival) const;
+    void addCollectiveWait(CriticalPath& path, const PathItem& waiting, const PathItem& last, TimeNs waitStart,
+                           TimeNs arrival) const;
 
     CriticalPathGraphBuilder m_builder;
 };

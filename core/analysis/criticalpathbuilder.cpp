@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace ks::analysis {
 
@@ -75,7 +76,7 @@ public:
             if (key.gpu)
                 continue;
             addThreadEdges(items);
-            findEventWaits(items);
+            findEventWaits(key, items);
         }
         for (std::uint32_t m = 0; m < m_members.size(); ++m)
             for (const auto& [a, b] : linkedTracks[m])
@@ -119,7 +120,7 @@ public:
             const auto join =
                 g.addEdge(startNode(lastItem), m_arrivalNode[item], 0, PathKind::CollectiveWait, item, false, true);
             if (join != kNoIndex)
-                g.collectiveJoins.push_back({join, startNode(item)});
+                g.collectiveJoins.push_back({join, startNode(item), lastItem});
         }
     }
 
@@ -320,39 +321,83 @@ private:
             close();
     }
 
-    // cudaEventRecord remembers the GPU op last launched from this thread; after a
-    // cudaStreamWaitEvent, the next GPU op launched waits for it.
-    void findEventWaits(const std::vector<std::uint32_t>& items)
+    // What a thread's event calls say so far: cudaEventRecord remembers the GPU op last
+    // launched from the thread; after a cudaStreamWaitEvent, the next GPU op launched waits for it.
+    struct EventCalls {
+        std::uint32_t lastLaunched = kNoIndex, recorded = kNoIndex, waitingFor = kNoIndex; // GPU items
+    };
+
+    void followEventCall(std::uint32_t member, SliceId call, EventCalls& state)
     {
-        std::uint32_t lastLaunched = kNoIndex, recorded = kNoIndex, waitingFor = kNoIndex;
+        const Trace& trace = traceOf(member);
+        const std::string_view name = trace.str(trace.slices().name[call]);
+        if (name.starts_with("cudaEventRecord")) {
+            state.recorded = state.lastLaunched;
+            return;
+        }
+        if (name.starts_with("cudaStreamWaitEvent")) {
+            state.waitingFor = state.recorded;
+            return;
+        }
+        for (const SliceId op : m_members[member].facts->links.gpuOpsOf(call)) {
+            const auto gi = itemOf(member, op);
+            if (gi == kNoIndex)
+                continue;
+            const auto waitingFor = std::exchange(state.waitingFor, kNoIndex);
+            // A guess that ends after the op started is wrong: the event was recorded on
+            // another stream than the last launch's (DDP records on the compute stream right
+            // after launching an all-reduce on NCCL's). Which one is not in the trace, so the
+            // op keeps its stream and launch dependencies only.
+            if (waitingFor != kNoIndex && m_eventDep[gi] == kNoIndex && m_item[waitingFor].end <= m_item[gi].start)
+                m_eventDep[gi] = waitingFor;
+            state.lastLaunched = gi;
+        }
+    }
+
+    // The thread's runtime calls that ended before the window, replayed from its last
+    // kEventReplay ones: an event recorded and waited for before the window (its GPU ops
+    // still running in it) still holds for the GPU op launched next, inside the window or
+    // before it (a launch called before the window).
+    EventCalls eventCallsBefore(const TrackKey& key)
+    {
+        constexpr std::size_t kEventReplay = 256;
+        constexpr SliceId kScanLimit = 4096; // slices looked at per row, calls or not
+        const PathMember& member = m_members[key.member];
+        const Trace& trace = *member.facts->trace;
+        const TimeNs lo = m_start - member.offset;
+        std::vector<SliceId> calls;
+        for (const Lane& lane : trace.tracks()[key.track].lanes) {
+            if (lane.kind != LaneKind::Main)
+                continue;
+            const std::uint32_t firstRow = trace.tracks()[key.track].rowBegin + lane.firstRow;
+            for (std::uint32_t r = firstRow; r < firstRow + lane.depthCount; ++r) {
+                const Row& row = trace.rows()[r];
+                std::size_t found = 0;
+                const SliceId first = trace.firstEndingAfter(r, lo);
+                for (SliceId s = first; s > row.begin && first - s < kScanLimit && found < kEventReplay; --s) {
+                    const SliceClass c = trace.classOf(s - 1);
+                    if (c == SliceClass::CudaRuntime || c == SliceClass::CudaDriver) {
+                        calls.push_back(s - 1);
+                        ++found;
+                    }
+                }
+            }
+        }
+        const auto& start = trace.slices().start;
+        std::sort(calls.begin(), calls.end(), [&](SliceId a, SliceId b) { return start[a] < start[b]; });
+        EventCalls state;
+        for (std::size_t i = calls.size() > kEventReplay ? calls.size() - kEventReplay : 0; i < calls.size(); ++i)
+            followEventCall(key.member, calls[i], state);
+        return state;
+    }
+
+    void findEventWaits(const TrackKey& key, const std::vector<std::uint32_t>& items)
+    {
+        EventCalls state = eventCallsBefore(key);
         for (const auto i : items) {
             const Item& it = m_item[i];
-            if (it.cls != SliceClass::CudaRuntime && it.cls != SliceClass::CudaDriver)
-                continue;
-            const std::string_view name = nameOf(i);
-            if (name.starts_with("cudaEventRecord")) {
-                recorded = lastLaunched;
-                continue;
-            }
-            if (name.starts_with("cudaStreamWaitEvent")) {
-                waitingFor = recorded;
-                continue;
-            }
-            for (const SliceId op : m_members[it.member].facts->links.gpuOpsOf(it.slice)) {
-                const auto gi = itemOf(it.member, op);
-                if (gi == kNoIndex)
-                    continue;
-                if (waitingFor != kNoIndex && m_eventDep[gi] == kNoIndex) {
-                    // A guess that ends after the op started is wrong: the event was recorded on
-                    // another stream than the last launch's (DDP records on the compute stream
-                    // right after launching an all-reduce on NCCL's). Which one is not in the
-                    // trace, so the op keeps its stream and launch dependencies only.
-                    if (m_item[waitingFor].end <= m_item[gi].start)
-                        m_eventDep[gi] = waitingFor;
-                    waitingFor = kNoIndex;
-                }
-                lastLaunched = gi;
-            }
+            if (it.cls == SliceClass::CudaRuntime || it.cls == SliceClass::CudaDriver)
+                followEventCall(it.member, it.slice, state);
         }
     }
 
@@ -502,7 +547,8 @@ private:
             if (m_item[gi].end <= it.start)
                 break;
             const auto launch = launchItem(gi);
-            if (launch == kNoIndex || m_item[launch].start < it.start)
+            // (A call clamped to the window's start begins with the launches called before it.)
+            if (launch == kNoIndex || m_item[launch].calledBefore || m_item[launch].start < it.start)
                 return gi;
         }
         return kNoIndex;

@@ -60,6 +60,7 @@ struct CriticalPathGraph {
     struct CollectiveJoin {
         std::uint32_t edge = 0;
         std::uint32_t waitingStart = 0;
+        std::uint32_t lastItem = 0; // the last rank's kernel (index into items)
     };
     std::vector<CollectiveJoin> collectiveJoins;
 

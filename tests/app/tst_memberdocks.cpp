@@ -8,6 +8,7 @@
 #include "clirun.h"
 #include "core/analysis/criticalpath.h"
 #include "core/analysis/insights.h"
+#include "core/analysis/memoryreport.h"
 #include "core/analysis/rankscriticalpath.h"
 #include "core/analysis/workspace.h"
 #include "core/facts/tracefacts.h"
@@ -32,6 +33,7 @@
 #include "widgets/timelinewidget.h"
 #include "windowtesting.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
@@ -40,6 +42,8 @@
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
+
+#include <cmath>
 
 using namespace ks;
 
@@ -184,6 +188,92 @@ class TestMemberDocks : public QObject {
         QCOMPARE(checked, int(expected.gpus.size()));
     }
 
+    // The dock's paths equal the core's (lengths, breakdowns, segments).
+    static void checkCriticalPaths(const std::vector<analysis::StepCriticalPath>& shown,
+                                   const std::vector<analysis::StepCriticalPath>& expected)
+    {
+        QCOMPARE(shown.size(), expected.size());
+        for (std::size_t i = 0; i < shown.size(); ++i) {
+            QCOMPARE(shown[i].step, expected[i].step);
+            QCOMPARE(shown[i].path.length, expected[i].path.length);
+            QVERIFY(shown[i].path.breakdown == expected[i].path.breakdown);
+            QCOMPARE(shown[i].path.segments.size(), expected[i].path.segments.size());
+        }
+    }
+
+    // `kinetoscope-cli critical-path --json --rank N` over both DDP ranks.
+    static nlohmann::json criticalPathCli(int rank)
+    {
+        return kstest::runCliJson({QStringLiteral("critical-path"), QStringLiteral("--json"), QStringLiteral("--rank"),
+                                   QString::number(rank), fixture("ddp_rank0"), fixture("ddp_rank1")});
+    }
+
+    // The dock's step lengths and breakdowns are the CLI's (µs in its JSON).
+    static void checkAgainstCli(const std::vector<analysis::StepCriticalPath>& shown, const nlohmann::json& cli)
+    {
+        QVERIFY(cli.is_object());
+        QCOMPARE(shown.size(), cli.at("steps").size());
+        for (std::size_t i = 0; i < shown.size(); ++i) {
+            const auto& expected = cli.at("steps").at(i);
+            QCOMPARE(shown[i].step, expected.at("step").get<long long>());
+            QVERIFY(std::fabs(double(shown[i].path.length) / 1000.0 - expected.at("length_us").get<double>()) < 1e-6);
+            for (int k = 0; k < analysis::kPathKindCount; ++k) {
+                const std::string key(analysis::pathKindName(analysis::PathKind(k)));
+                const double us = double(shown[i].path.breakdown[std::size_t(k)]) / 1000.0;
+                QVERIFY2(std::fabs(us - expected.at("breakdown").at(key).get<double>()) < 1e-6, key.c_str());
+            }
+            QCOMPARE(shown[i].path.segments.size(), expected.at("segments").size());
+        }
+    }
+
+    // The Critical Path toggle on rank 1's step 2, which waits in its all-reduce for rank 0:
+    // the path is lit on both ranks (every segment's slice on its own rank), rank 0's NCCL
+    // kernel that started when the wait ended among them, joined to rank 1's by a lit link.
+    static void checkCrossRankHighlight(const MainWindow& window, const CriticalPathPanel& panel)
+    {
+        const TimelineWidget& timeline = *window.timeline();
+        window.findChild<QAction*>(QStringLiteral("criticalPathAction"))->trigger();
+        QVERIFY(panel.isPathHighlighted());
+        QCOMPARE(panel.currentStep(), 0);
+        const auto& segments = panel.steps()[0].path.segments;
+        const auto wait = std::find_if(segments.begin(), segments.end(), [](const analysis::PathSegment& seg) {
+            return seg.kind == analysis::PathKind::CollectiveWait;
+        });
+        QVERIFY(wait != segments.end());
+        QCOMPARE(wait->item.member, 1u);
+        // Rank 0's NCCL kernel that began when rank 1's wait ended, read from rank 0's trace.
+        const analysis::RanksCriticalPath ranks(window.workspace()->workspace());
+        const Trace& rank0 = *timeline.traceAt(0);
+        SliceId lastArrival = kNoSlice;
+        for (SliceId s = 0; s < rank0.slices().size(); ++s)
+            if (rank0.classOf(s) == SliceClass::Kernel && rank0.str(rank0.slices().name[s]).starts_with("nccl")
+                && ranks.toAxis(0, rank0.slices().start[s]) == wait->start + wait->duration)
+                lastArrival = s;
+        QVERIFY(lastArrival != kNoSlice);
+        const auto lit = [&](std::uint32_t trace, SliceId slice) {
+            const auto& slices = timeline.highlightedSlices(trace);
+            return std::binary_search(slices.begin(), slices.end(), slice);
+        };
+        QVERIFY(lit(0, lastArrival));
+        QVERIFY(lit(1, wait->item.slice));
+        int onRank0 = 0;
+        for (const auto& seg : segments) {
+            if (seg.item.slice == kNoSlice
+                || timeline.traceAt(seg.item.member)->classOf(seg.item.slice) == SliceClass::UserAnnotation)
+                continue;
+            QVERIFY2(lit(seg.item.member, seg.item.slice), seg.name.c_str());
+            onRank0 += seg.item.member == 0 ? 1 : 0;
+        }
+        QVERIFY(onRank0 > 0); // the path before the wait runs through rank 0
+        const CrossTraceLink link{{0, lastArrival}, {1, wait->item.slice}};
+        const auto& links = timeline.highlightedCrossLinks();
+        QVERIFY(std::find(links.begin(), links.end(), link) != links.end());
+        // Off: nothing lit on either rank.
+        window.findChild<QAction*>(QStringLiteral("criticalPathAction"))->trigger();
+        QVERIFY(timeline.highlightedSlices(0).empty() && timeline.highlightedSlices(1).empty());
+        QVERIFY(timeline.highlightedCrossLinks().empty());
+    }
+
 private Q_SLOTS:
     void initTestCase() { kstest::useTestSettings(); }
 
@@ -230,6 +320,17 @@ private Q_SLOTS:
         QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
         window.openFiles({fixture("ddp_rank0"), fixture("ddp_rank1")});
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && spies->allFired(), 60000);
+        // The Critical Path dock on rank 0 first: rank 0's paths of the ranks solved together.
+        auto* rank0Dock = window.findChild<CriticalPathPanel*>();
+        const auto rank0Paths =
+            analysis::RanksCriticalPath(window.workspace()->workspace()).analysis().analyzeSteps({}, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(rank0Dock->steps().size() == rank0Paths.size()
+                                     && rank0Dock->steps().back().path.breakdown == rank0Paths.back().path.breakdown,
+                                 60000);
+        checkCriticalPaths(rank0Dock->steps(), rank0Paths);
+        checkAgainstCli(rank0Dock->steps(), criticalPathCli(0));
+        if (QTest::currentTestFailed())
+            return;
         MemberPicker* kernelsPicker = pickerOf(window, "kernelsDock");
         QVERIFY(kernelsPicker->isVisible());
         QCOMPARE(kernelsPicker->comboBox()->count(), 2);
@@ -266,11 +367,7 @@ private Q_SLOTS:
         QCOMPARE(second.operators, alone0.operators); // pinned
         QCOMPARE(operatorsRows.count(), 0);
         // The Critical Path dock shows rank 1's paths, as the core computes them for rank 1 of
-        // the two ranks (rank 1's step 2 waits in an all-reduce for rank 0).
-        // Known gap (issue 36, after merging the ranks-together dock with the member pickers): the
-        // dock's rank 1 paths do not yet equal RanksCriticalPath's here; the panel test
-        // (tst_criticalpathpanel) checks the ranks-together solve on its own.
-        QSKIP("the Critical Path dock under the member picker does not match RanksCriticalPath yet (issue 36)");
+        // the two ranks (rank 1's step 2 waits in an all-reduce for rank 0), and as the CLI does.
         auto* criticalPath = window.findChild<CriticalPathPanel*>();
         QCOMPARE(pickerOf(window, "criticalPathDock")->member(), 1u);
         QCOMPARE(criticalPath->member(), 1u);
@@ -280,7 +377,13 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(criticalPath->steps().size() == rank1Paths.size()
                                      && criticalPath->steps()[0].path.breakdown == rank1Paths[0].path.breakdown,
                                  60000);
-
+        checkCriticalPaths(criticalPath->steps(), rank1Paths);
+        checkAgainstCli(criticalPath->steps(), criticalPathCli(1));
+        if (QTest::currentTestFailed())
+            return;
+        checkCrossRankHighlight(window, *criticalPath);
+        if (QTest::currentTestFailed())
+            return;
         // Unpinned, it follows the selection again: rank 1.
         opsPicker->pinButton()->click();
         QVERIFY(!opsPicker->isPinned());
@@ -445,7 +548,7 @@ private Q_SLOTS:
 
     // Issue 35: a click on another member's memory track reaches the Memory dock as one on the
     // primary's does: it switches to that member and lists what is alive at the clicked time
-    // of that member's clock.
+    // of that member's clock, as core's memory report of train_optimized has it.
     void memoryTrackOfAnotherMemberReachesTheMemoryDock()
     {
         MainWindow window;
@@ -458,15 +561,23 @@ private Q_SLOTS:
         QCOMPARE(memory->member(), 0u);
         TimelineWidget* timeline = window.timeline();
         const Trace& trace1 = *timeline->traceAt(1);
-        // Member 1's GPU memory curve: where its track lies in the viewport.
-        const TrackLayout& layout = timeline->trackLayout(1);
-        const LayoutItem* curve = nullptr;
-        for (const LayoutItem& item : layout.items()) {
-            if (item.kind == LayoutItem::Kind::Counter && trace1.counters()[item.index].derived && !curve)
-                curve = &item;
+        // Member 1's GPU memory curve belongs to its host process, which starts collapsed with
+        // several traces (their GPU streams first): the user expands it, as here.
+        std::uint32_t counter = kNoIndex;
+        for (std::uint32_t c = 0; c < trace1.counters().size(); ++c) {
+            const CounterSeries& series = trace1.counters()[c];
+            if (series.derived && series.name.starts_with("GPU") && counter == kNoIndex)
+                counter = c;
         }
-        if (!curve) // known gap (issue 35): member 1's memory curve is not found in its layout here
-            QSKIP("no memory curve item in member 1's track layout: the click path is not checked (issue 35)");
+        QVERIFY(counter != kNoIndex);
+        const std::uint32_t host = trace1.counters()[counter].process;
+        QVERIFY(timeline->isProcessCollapsed(1, host));
+        timeline->setProcessCollapsed(1, host, false);
+        const TrackLayout& layout = timeline->trackLayout(1);
+        const auto curve = std::find_if(layout.items().begin(), layout.items().end(), [&](const LayoutItem& item) {
+            return item.kind == LayoutItem::Kind::Counter && item.index == counter;
+        });
+        QVERIFY(curve != layout.items().end());
         std::uint32_t row = 0; // any row laid out, to find where member 1's body starts
         while (row < trace1.rows().size() && layout.rowTop(row) < 0)
             ++row;
@@ -479,7 +590,17 @@ private Q_SLOTS:
             std::max(0, viewportY() - timeline->viewport()->height() / 2 + timeline->scrollY()));
         const int y = viewportY();
         QVERIFY2(y > 0 && y < timeline->viewport()->height(), qPrintable(QString::number(y)));
-        const int x = TimelineRenderer::kLabelWidth + timeline->timeAreaWidth() / 2;
+        // At the x of train_optimized's GPU peak (core's memory report), where much is alive.
+        const analysis::MemoryReport report =
+            analysis::makeMemoryReport(facts::makeTraceFacts(load("train_optimized")));
+        const analysis::DeviceMemory* device = nullptr;
+        for (const analysis::DeviceMemory& d : report.devices)
+            if (!d.isHost && !device)
+                device = &d;
+        QVERIFY(device && device->peakAllocated > 0);
+        QCOMPARE(device->peakAllocated, gpuPeakAllocated("train_optimized"));
+        const int x = int(std::lround(timeline->viewportXOf(1, device->peakTime)));
+        QVERIFY(x > TimelineRenderer::kLabelWidth && x < TimelineRenderer::kLabelWidth + timeline->timeAreaWidth());
         const TimeNs clicked = timeline->toTraceTime(1, timeline->timeAtViewportX(x));
         QSignalSpy reports(memory, &MemoryPanel::reportReady);
         QTest::mouseClick(timeline->viewport(), Qt::LeftButton, {}, QPoint(x, y));
@@ -487,6 +608,18 @@ private Q_SLOTS:
         QCOMPARE(memory->member(), 1u);
         QTRY_VERIFY_WITH_TIMEOUT(reports.count() > 0, 60000);
         QCOMPARE(memory->liveModel()->time(), clicked);
+
+        // Member 1's numbers: train_optimized's peak and what is alive at the clicked time.
+        QVERIFY(memory->currentDevice());
+        QCOMPARE(QString::fromStdString(memory->currentDevice()->name), QString::fromStdString(device->name));
+        QCOMPARE(memory->currentDevice()->peakAllocated, device->peakAllocated);
+        const std::vector<std::uint32_t> live = analysis::liveAllocationsAt(report, *device, clicked);
+        QVERIFY(!live.empty());
+        std::int64_t bytes = 0;
+        for (const std::uint32_t a : live)
+            bytes += device->allocations[a].bytes;
+        QCOMPARE(memory->liveModel()->rowCount(), int(live.size()));
+        QCOMPARE(memory->liveModel()->totalBytes(), bytes);
     }
 };
 

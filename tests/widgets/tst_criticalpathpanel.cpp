@@ -2,6 +2,7 @@
 // step's path on the timeline, a what-if re-solves it, a segment click selects its slice.
 #include "clirun.h"
 #include "core/analysis/criticalpath.h"
+#include "core/analysis/rankscriticalpath.h"
 #include "core/analysis/workspace.h"
 #include "fixturejson.h"
 #include "fixtureloader.h"
@@ -12,7 +13,9 @@
 #include "widgets/timelinewidget.h"
 
 #include <QLabel>
+#include <QListWidget>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTableView>
 #include <QTest>
 
@@ -220,10 +223,69 @@ private slots:
         QCOMPARE(timeline.selection().trace, std::uint32_t(1));
         QCOMPARE(timeline.selection().slice, panel.segmentsModel()->segmentAt(onRank1)->item.slice);
 
+        // The highlight lights up the path on both ranks: rank 1's all-reduce that began when
+        // rank 0's wait ended (read from rank 1's trace) among it, joined to rank 0's by a lit link.
+        panel.setPathHighlighted(true);
+        const auto lit = [&](std::uint32_t trace, SliceId slice) {
+            const auto& slices = timeline.highlightedSlices(trace);
+            return std::binary_search(slices.begin(), slices.end(), slice);
+        };
+        for (const auto& seg : step4.path.segments)
+            if (seg.item.slice != kNoSlice
+                && timeline.traceAt(seg.item.member)->classOf(seg.item.slice) != SliceClass::UserAnnotation)
+                QVERIFY2(lit(seg.item.member, seg.item.slice), seg.name.c_str());
+        const auto wait = std::find_if(step4.path.segments.begin(), step4.path.segments.end(),
+                                       [](const auto& seg) { return seg.kind == analysis::PathKind::CollectiveWait; });
+        QVERIFY(wait != step4.path.segments.end());
+        QCOMPARE(wait->item.member, 0u);
+        const analysis::RanksCriticalPath paths(ranks);
+        const Trace& rank1 = *timeline.traceAt(1);
+        SliceId lastArrival = kNoSlice;
+        for (SliceId s = 0; s < rank1.slices().size(); ++s)
+            if (rank1.classOf(s) == SliceClass::Kernel && rank1.str(rank1.slices().name[s]).starts_with("nccl")
+                && paths.toAxis(1, rank1.slices().start[s]) == wait->start + wait->duration)
+                lastArrival = s;
+        QVERIFY(lastArrival != kNoSlice);
+        QVERIFY(lit(1, lastArrival));
+        QVERIFY(lit(0, wait->item.slice));
+        const CrossTraceLink link{{1, lastArrival}, {0, wait->item.slice}};
+        QCOMPARE(timeline.highlightedCrossLinks().size(), std::size_t(1));
+        QVERIFY(timeline.highlightedCrossLinks().front() == link);
+        // Rank 0's step 2 stays on rank 0: rank 1 is dimmed whole, nothing of it lit.
+        panel.selectStep(0);
+        QVERIFY(panel.steps()[0].path.breakdown[std::size_t(analysis::PathKind::CollectiveWait)] == 0);
+        QVERIFY(!timeline.highlightedSlices(0).empty());
+        QCOMPARE(timeline.highlightedSlices(1), std::vector<SliceId>{kNoSlice});
+        QVERIFY(timeline.highlightedCrossLinks().empty());
+        panel.setPathHighlighted(false);
+        QVERIFY(timeline.highlightedSlices(0).empty() && timeline.highlightedSlices(1).empty());
+        QVERIFY(timeline.highlightedCrossLinks().empty());
+
         // Not ranks any more (a comparison, or one trace): each trace alone again.
         panel.setRanks({});
         QVERIFY(ready.wait(60000));
         QCOMPARE(panel.steps()[2].path.breakdown[std::size_t(analysis::PathKind::CollectiveWait)], TimeNs(0));
+    }
+
+    // Docked under the timeline (wide and short) the breakdown and the segments sit side by
+    // side; tall, one above the other. The what-if list shows only once there is a what-if.
+    void layoutFollowsTheDockShape()
+    {
+        CriticalPathPanel panel(nullptr);
+        panel.resize(1800, 250);
+        panel.show();
+        auto* tables = panel.findChild<QSplitter*>();
+        QVERIFY(tables);
+        QCOMPARE(tables->orientation(), Qt::Horizontal);
+        panel.resize(400, 700);
+        QCOMPARE(tables->orientation(), Qt::Vertical);
+        auto* list = panel.findChild<QListWidget*>();
+        QVERIFY(list && list->isHidden());
+        std::string error;
+        panel.addWhatIf(*analysis::WhatIf::parse("kernel:gemm=0.5", error));
+        QVERIFY(!list->isHidden());
+        panel.removeWhatIf(0);
+        QVERIFY(list->isHidden());
     }
 };
 

@@ -224,6 +224,8 @@ private slots:
         QCOMPARE(wait->name, nccl);
         QVERIFY(wait->track.starts_with("rank 0"));
         QCOMPARE(wait->start, us(8));
+        QCOMPARE(wait->waitedFor.member, 1u); // rank 1's all-reduce, the last to arrive
+        QCOMPARE(wait->waitedFor.slice, ncclSlice(*rank1));
         // Without rank 1's mm it launches at 3 and arrives at 7: rank 0 (at 8) is then last;
         // the all-reduce ends at 18, the sync at 20, the step at 28; nobody waits.
         QCOMPARE(s.whatIf->length, us(28));
@@ -259,6 +261,66 @@ private slots:
         const auto whole = analysis.analyzeSteps().front();
         QVERIFY(hasSegment(whole.path, PathKind::Launch, "cudaLaunchKernel"));
         QVERIFY(!hasSegment(whole.path, PathKind::Launch, "before the window"));
+    }
+
+    // The event recorded and waited for before a range still holds in it: the consumer waits
+    // for the producer (the path runs through the producer), whether the consumer's launch is
+    // before the range too or inside it; not a 48 µs "launch (called before the window)".
+    void eventWaitedForBeforeTheRange_data()
+    {
+        QTest::addColumn<double>("from"); // the consumer's launch runs 9..11
+        QTest::newRow("launch before the range") << 13.0;
+        QTest::newRow("launch inside the range") << 8.5;
+    }
+    void eventWaitedForBeforeTheRange()
+    {
+        QFETCH(double, from);
+        const auto trace = traceOf(events(
+            step(0, 90) + cpu("cuda_runtime", "cudaLaunchKernel", 2, 2, 1)
+            + cpu("cuda_runtime", "cudaEventRecordWithFlags", 5, 1) + cpu("cuda_runtime", "cudaStreamWaitEvent", 7, 1)
+            + cpu("cuda_runtime", "cudaLaunchKernel", 9, 2, 2) + cpu("cuda_runtime", "cudaDeviceSynchronize", 12, 70)
+            + gpu("producer", 5, 55, 1, 7) + gpu("consumer", 61, 19, 2, 8)));
+        const auto s = criticalPathOf(facts::makeTraceFacts(trace)).analyzeRange(us(from), us(82));
+        checkAddsUp(s);
+        QCOMPARE(s.warnings, std::size_t(0));
+        // The producer from the range's start to 60, the consumer's 1 µs behind it, the
+        // consumer, the sync's 2 µs after it.
+        QCOMPARE(breakdownOf(s.path, PathKind::Kernel), us(60 - from) + us(19));
+        QCOMPARE(breakdownOf(s.path, PathKind::GpuIdle), us(1));
+        QCOMPARE(breakdownOf(s.path, PathKind::SyncWait), us(2));
+        QCOMPARE(breakdownOf(s.path, PathKind::Launch), TimeNs(0));
+        QCOMPARE(breakdownOf(s.path, PathKind::Other), TimeNs(0));
+        QVERIFY(hasSegment(s.path, PathKind::Kernel, "producer"));
+        QVERIFY(!hasSegment(s.path, PathKind::Launch, "before the window"));
+        QCOMPARE(s.path.segments.front().name, std::string("producer"));
+        QCOMPARE(s.path.segments.front().start, us(from));
+    }
+
+    // The same on ddp_rank1 alone: a range over the last 3 ms of its second all-reduce (launched
+    // with its cudaEventRecord / cudaStreamWaitEvent and the device-to-device copies waiting
+    // for it 1.5 ms before the range). The path starts in the all-reduce, then the copies;
+    // before, these 3 ms were the copies' "launch (called before the window)".
+    void eventWaitedForBeforeTheRangeOfDdpRank1()
+    {
+        const auto trace = testing::fixtureTrace("ddp_rank1");
+        std::vector<SliceId> nccl;
+        for (SliceId sl = 0; sl < trace->slices().size(); ++sl)
+            if (trace->classOf(sl) == SliceClass::Kernel
+                && trace->str(trace->slices().name[sl]).starts_with("ncclDevKernel"))
+                nccl.push_back(sl);
+        std::sort(nccl.begin(), nccl.end(),
+                  [&](SliceId a, SliceId b) { return trace->slices().start[a] < trace->slices().start[b]; });
+        QCOMPARE(nccl.size(), std::size_t(6));
+        const TimeNs allReduceEnd = trace->slices().end(nccl[1]);
+        const auto s =
+            criticalPathOf(facts::makeTraceFacts(trace)).analyzeRange(allReduceEnd - us(3000), allReduceEnd + us(500));
+        checkAddsUp(s);
+        QVERIFY(!hasSegment(s.path, PathKind::Launch, "before the window"));
+        const PathSegment& first = s.path.segments.front();
+        QCOMPARE(first.kind, PathKind::Kernel);
+        QCOMPARE(first.item.slice, nccl[1]);
+        QCOMPARE(first.duration, us(3000));
+        QVERIFY(hasSegment(s.path, PathKind::Memcpy, "Memcpy DtoD"));
     }
 
     // An event whose guessed producer (the op launched last before cudaEventRecord) ends after
