@@ -1,5 +1,6 @@
 // kinetoscope-cli critical-path: the JSON contract, --step, --what-if, several ranks, bad options.
 #include "clirun.h"
+#include "testtext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,22 +11,19 @@
 class TestCriticalPathCommand : public QObject {
     Q_OBJECT
 private:
-    static QString fixture(const char* name)
+    static std::string fixture(const char* name) { return std::string(KS_TEST_DATA "/") + name + ".pt.trace.json.gz"; }
+
+    static int run(const std::vector<std::string>& args, std::string* out = nullptr, std::string* err = nullptr)
     {
-        return QStringLiteral(KS_TEST_DATA "/%1.pt.trace.json.gz").arg(QLatin1String(name));
+        return kstest::runCli(kstest::concat({"critical-path"}, args), out, err);
     }
 
-    static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
+    static nlohmann::json runJson(const std::vector<std::string>& args)
     {
-        return kstest::runCli(QStringList{QStringLiteral("critical-path")} + args, out, err);
-    }
-
-    static nlohmann::json runJson(const QStringList& args)
-    {
-        QByteArray out;
-        if (run(QStringList{QStringLiteral("--json")} + args, &out) != 0)
-            qFatal("critical-path failed");
-        return nlohmann::json::parse(out.toStdString());
+        std::string out;
+        if (run(kstest::concat({"--json"}, args), &out) != 0)
+            (std::fprintf(stderr, "critical-path failed\n"), std::abort());
+        return nlohmann::json::parse(out);
     }
 
     // Breakdown and segments add up to the length, the length to the step's span.
@@ -63,15 +61,14 @@ private Q_SLOTS:
 
     void stepAndWhatIfs()
     {
-        const auto same = runJson({QStringLiteral("--step"), QStringLiteral("4"), QStringLiteral("--what-if"),
-                                   QStringLiteral("kernel:.=1"), QStringLiteral("--what-if"), QStringLiteral("op:.=1"),
-                                   fixture("train_baseline")});
+        const auto same =
+            runJson({"--step", "4", "--what-if", "kernel:.=1", "--what-if", "op:.=1", fixture("train_baseline")});
         QCOMPARE(same["steps"].size(), std::size_t(1));
         QCOMPARE(same["steps"][0]["step"].get<int>(), 4);
         QCOMPARE(same["steps"][0]["what_if_length_us"].get<double>(), same["steps"][0]["length_us"].get<double>());
         // Without the pageable copy's staging and its GPU time the step is shorter by about them.
-        const auto pinned = runJson({QStringLiteral("--step=4"), QStringLiteral("--what-if=kernel:Pageable=0"),
-                                     QStringLiteral("--what-if=op:^cudaMemcpyAsync$=0"), fixture("train_baseline")});
+        const auto pinned = runJson(
+            {"--step=4", "--what-if=kernel:Pageable=0", "--what-if=op:^cudaMemcpyAsync$=0", fixture("train_baseline")});
         const double saved =
             pinned["steps"][0]["length_us"].get<double>() - pinned["steps"][0]["what_if_length_us"].get<double>();
         QVERIFY2(saved > 800 && saved < 1100, std::to_string(saved).c_str());
@@ -127,7 +124,7 @@ private Q_SLOTS:
         QCOMPARE(segments[at - 1]["kind"].get<std::string>(), std::string("launch"));
         QVERIFY(std::fabs(timeOn(step4, "Rank 1") - (4516938348080.337 - step4["start_us"].get<double>())) < 1e-3);
         // Rank 0 alone: its own kernel, no other rank.
-        const auto alone = runJson({QStringLiteral("--step=4"), fixture("ddp_rank0")});
+        const auto alone = runJson({"--step=4", fixture("ddp_rank0")});
         QCOMPARE(timeOn(alone["steps"][0], "Rank 1"), 0.0);
         QCOMPARE(alone["steps"][0]["length_us"].get<double>(), step4["length_us"].get<double>());
     }
@@ -138,8 +135,7 @@ private Q_SLOTS:
     // kernel from that arrival to its end (86.254 µs).
     void rankOneWaitsForRankZero()
     {
-        const auto j = runJson(
-            {QStringLiteral("--rank=1"), QStringLiteral("--step=2"), fixture("ddp_rank0"), fixture("ddp_rank1")});
+        const auto j = runJson({"--rank=1", "--step=2", fixture("ddp_rank0"), fixture("ddp_rank1")});
         QCOMPARE(j["steps"].size(), std::size_t(1));
         const auto& step = j["steps"][0];
         checkStep(step);
@@ -150,21 +146,20 @@ private Q_SLOTS:
         QVERIFY(std::fabs(nccl[0]["start_us"].get<double>() - 4516938324880.815) < 1e-3);
         QVERIFY(std::fabs(nccl[0]["dur_us"].get<double>() - 86.254) < 2e-3);
         QVERIFY(timeOn(step, "Rank 0") > 2000); // rank 0's work up to its arrival
-        QByteArray err;
-        QCOMPARE(run({QStringLiteral("--rank=5"), fixture("ddp_rank0"), fixture("ddp_rank1")}, nullptr, &err), 1);
-        QVERIFY(err.contains("no file is rank 5"));
+        std::string err;
+        QCOMPARE(run({"--rank=5", fixture("ddp_rank0"), fixture("ddp_rank1")}, nullptr, &err), 1);
+        QVERIFY(kstest::contains(err, "no file is rank 5"));
     }
 
     void rejectsBadOptions()
     {
-        QByteArray err;
-        QCOMPARE(run({QStringLiteral("--what-if"), QStringLiteral("warp:x=1"), fixture("launchbound")}, nullptr, &err),
-                 2);
-        QVERIFY(err.contains("--what-if"));
-        QCOMPARE(run({QStringLiteral("--what-if"), QStringLiteral("kernel:x=-1"), fixture("launchbound")}), 2);
-        QCOMPARE(run({QStringLiteral("--step"), QStringLiteral("x"), fixture("launchbound")}), 2);
-        QCOMPARE(run({QStringLiteral("--step"), QStringLiteral("99"), fixture("launchbound")}, nullptr, &err), 1);
-        QVERIFY(err.contains("no step 99"));
+        std::string err;
+        QCOMPARE(run({"--what-if", "warp:x=1", fixture("launchbound")}, nullptr, &err), 2);
+        QVERIFY(kstest::contains(err, "--what-if"));
+        QCOMPARE(run({"--what-if", "kernel:x=-1", fixture("launchbound")}), 2);
+        QCOMPARE(run({"--step", "x", fixture("launchbound")}), 2);
+        QCOMPARE(run({"--step", "99", fixture("launchbound")}, nullptr, &err), 1);
+        QVERIFY(kstest::contains(err, "no step 99"));
     }
 };
 

@@ -4,40 +4,40 @@
 // are small; a corrupt summary or one of another version is named and the job is analysed
 // without it; the MPI path under mpirun where this build has it.
 #include "clirun.h"
+#include "testfiles.h"
+#include "testtext.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QDir>
-#include <QFile>
-#include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QTest>
+
+#include <filesystem>
 
 #include <zlib.h>
 
 class TestSummarizeCommand : public QObject {
     Q_OBJECT
 private:
-    static QString data(const char* name) { return QStringLiteral(KS_TEST_DATA "/") + QLatin1String(name); }
+    static std::string data(const char* name) { return std::string(KS_TEST_DATA "/") + name; }
 
-    static int run(const QString& program, const QStringList& args, QByteArray* out = nullptr,
-                   QByteArray* err = nullptr)
+    static int run(const std::string& program, const std::vector<std::string>& args, std::string* out = nullptr,
+                   std::string* err = nullptr)
     {
         return kstest::runProgram(program, args, out, err);
     }
-    static int cli(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
+    static int cli(const std::vector<std::string>& args, std::string* out = nullptr, std::string* err = nullptr)
     {
         return kstest::runCli(args, out, err);
     }
 
-    static nlohmann::json ranksJson(const QStringList& inputs)
+    static nlohmann::json ranksJson(const std::vector<std::string>& inputs)
     {
-        return kstest::runCliJson(QStringList{QStringLiteral("ranks"), QStringLiteral("--json")} + inputs);
+        return kstest::runCliJson(kstest::concat({"ranks", "--json"}, inputs));
     }
 
-    static std::uint64_t inflatedSize(const QString& path)
+    static std::uint64_t inflatedSize(const std::string& path)
     {
-        gzFile file = gzopen(path.toLocal8Bit().constData(), "rb");
+        gzFile file = gzopen(path.c_str(), "rb");
         std::uint64_t total = 0;
         char buffer[1 << 16];
         for (int n; file && (n = gzread(file, buffer, sizeof buffer)) > 0;)
@@ -73,22 +73,22 @@ private:
 private Q_SLOTS:
     void summariesGiveTheFullResult_data()
     {
-        QTest::addColumn<QStringList>("files");
-        QTest::newRow("ddp") << QStringList{data("ddp_rank0.pt.trace.json.gz"), data("ddp_rank1.pt.trace.json.gz")};
-        QTest::newRow("straggler") << QStringList{data("straggler_rank1.pt.trace.json.gz"),
-                                                  data("straggler_rank0.pt.trace.json.gz")};
-        QTest::newRow("merged nccl") << QStringList{data("collected_nccl_merged.pt.trace.json.gz")};
+        QTest::addColumn<std::vector<std::string>>("files");
+        QTest::newRow("ddp") << std::vector<std::string>{data("ddp_rank0.pt.trace.json.gz"),
+                                                         data("ddp_rank1.pt.trace.json.gz")};
+        QTest::newRow("straggler") << std::vector<std::string>{data("straggler_rank1.pt.trace.json.gz"),
+                                                               data("straggler_rank0.pt.trace.json.gz")};
+        QTest::newRow("merged nccl") << std::vector<std::string>{data("collected_nccl_merged.pt.trace.json.gz")};
     }
     void summariesGiveTheFullResult()
     {
-        QFETCH(QStringList, files);
-        QTemporaryDir out;
-        QByteArray stdoutText, stderrText;
-        QCOMPARE(cli(QStringList{QStringLiteral("summarize"), QStringLiteral("-o"), out.path()} + files, &stdoutText,
-                     &stderrText),
-                 0);
-        const QStringList summaries = QDir(out.path()).entryList({QStringLiteral("*.summary.json")});
-        QVERIFY2(summaries.size() >= files.size(), stderrText.constData());
+        QFETCH(std::vector<std::string>, files);
+        kstest::TempDir out;
+        std::string stdoutText, stderrText;
+        QCOMPARE(cli(kstest::concat({"summarize", "-o", out.path()}, files), &stdoutText, &stderrText), 0);
+        std::vector<std::string> summaries = kstest::fileNames(out.path());
+        std::erase_if(summaries, [](const std::string& f) { return !f.ends_with(".summary.json"); });
+        QVERIFY2(summaries.size() >= files.size(), stderrText.c_str());
         const auto full = ranksJson(files);
         const auto fromSummaries = ranksJson({out.path()});
         QVERIFY(!full.empty());
@@ -99,9 +99,9 @@ private Q_SLOTS:
 
     void straggledRankIsNamedFromSummaries()
     {
-        QTemporaryDir out;
-        QCOMPARE(cli({QStringLiteral("summarize"), QStringLiteral("-o"), out.path(),
-                      data("straggler_rank0.pt.trace.json.gz"), data("straggler_rank1.pt.trace.json.gz")}),
+        kstest::TempDir out;
+        QCOMPARE(cli({"summarize", "-o", out.path(), data("straggler_rank0.pt.trace.json.gz"),
+                      data("straggler_rank1.pt.trace.json.gz")}),
                  0);
         const auto j = ranksJson({out.path()});
         QCOMPARE(j["straggler"]["rank"].get<int>(), 1);
@@ -111,18 +111,17 @@ private Q_SLOTS:
     // Each summary is at most 1 % of its trace's JSON.
     void summariesAreSmall()
     {
-        QTemporaryDir out;
-        const QString trace = data("ddp_rank0.pt.trace.json.gz");
-        QCOMPARE(cli({QStringLiteral("summarize"), QStringLiteral("-o"), out.path(), trace}), 0);
-        const QFileInfo summary(out.filePath(QStringLiteral("ddp_rank0.summary.json")));
-        QVERIFY(summary.exists());
+        kstest::TempDir out;
+        const std::string trace = data("ddp_rank0.pt.trace.json.gz");
+        QCOMPARE(cli({"summarize", "-o", out.path(), trace}), 0);
+        const std::string summary = out.filePath("ddp_rank0.summary.json");
+        QVERIFY(std::filesystem::exists(summary));
         const std::uint64_t json = inflatedSize(trace);
         QVERIFY(json > 1000000);
-        QVERIFY2(double(summary.size()) <= 0.01 * double(json),
-                 qPrintable(QStringLiteral("%1 of %2 bytes").arg(summary.size()).arg(json)));
-        QFile file(summary.filePath());
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const auto s = nlohmann::json::parse(file.readAll().toStdString());
+        const std::uint64_t size = std::filesystem::file_size(summary);
+        QVERIFY2(double(size) <= 0.01 * double(json),
+                 (std::to_string(size) + " of " + std::to_string(json) + " bytes").c_str());
+        const auto s = nlohmann::json::parse(kstest::readFile(summary));
         QCOMPARE(s["format"].get<std::string>(), std::string("kinetoscope-rank-summary"));
         QCOMPARE(s["identity"]["rank"].get<int>(), 0);
         QCOMPARE(s["steps"].size(), std::size_t(3));
@@ -133,28 +132,22 @@ private Q_SLOTS:
     // A corrupt summary and one of another version are named; the others are analysed.
     void badSummariesAreNamedAndLeftOut()
     {
-        QTemporaryDir out;
-        QCOMPARE(cli({QStringLiteral("summarize"), QStringLiteral("-o"), out.path(), data("ddp_rank0.pt.trace.json.gz"),
+        kstest::TempDir out;
+        QCOMPARE(cli({"summarize", "-o", out.path(), data("ddp_rank0.pt.trace.json.gz"),
                       data("ddp_rank1.pt.trace.json.gz"), data("straggler_rank0.pt.trace.json.gz")}),
                  0);
-        QFile straggler(out.filePath(QStringLiteral("straggler_rank0.summary.json")));
-        QVERIFY(straggler.open(QIODevice::ReadOnly));
-        auto s = nlohmann::json::parse(straggler.readAll().toStdString());
-        straggler.close();
+        const std::string straggler = out.filePath("straggler_rank0.summary.json");
+        auto s = nlohmann::json::parse(kstest::readFile(straggler));
         s["version"] = 99;
-        QVERIFY(straggler.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        straggler.write(QByteArray::fromStdString(s.dump()));
-        straggler.close();
-        QFile corrupt(out.filePath(QStringLiteral("broken.summary.json")));
-        QVERIFY(corrupt.open(QIODevice::WriteOnly));
-        corrupt.write("{\"format\": \"kinetoscope-rank-summary\", \"version\": 1, \"identity\": ");
-        corrupt.close();
+        QVERIFY(kstest::writeFile(straggler, s.dump()));
+        QVERIFY(kstest::writeFile(out.filePath("broken.summary.json"),
+                                  "{\"format\": \"kinetoscope-rank-summary\", \"version\": 1, \"identity\": "));
 
-        QByteArray stdoutText, stderrText;
-        QCOMPARE(cli({QStringLiteral("ranks"), QStringLiteral("--json"), out.path()}, &stdoutText, &stderrText), 0);
-        QVERIFY(stderrText.contains("straggler_rank0.summary.json: rank summary format version 99"));
-        QVERIFY(stderrText.contains("broken.summary.json: not valid JSON"));
-        const auto j = nlohmann::json::parse(stdoutText.toStdString());
+        std::string stdoutText, stderrText;
+        QCOMPARE(cli({"ranks", "--json", out.path()}, &stdoutText, &stderrText), 0);
+        QVERIFY(kstest::contains(stderrText, "straggler_rank0.summary.json: rank summary format version 99"));
+        QVERIFY(kstest::contains(stderrText, "broken.summary.json: not valid JSON"));
+        const auto j = nlohmann::json::parse(stdoutText);
         QCOMPARE(j["ranks"].size(), std::size_t(2));
         QCOMPARE(j["errors"].size(), std::size_t(2));
         compareReports(ranksJson({data("ddp_rank0.pt.trace.json.gz"), data("ddp_rank1.pt.trace.json.gz")}), j);
@@ -162,41 +155,37 @@ private Q_SLOTS:
 
     void missingFileIsNamedAndTheOthersSummarized()
     {
-        QTemporaryDir out;
-        QByteArray stdoutText, stderrText;
-        QCOMPARE(cli({QStringLiteral("summarize"), QStringLiteral("-o"), out.path(), data("ddp_rank0.pt.trace.json.gz"),
-                      out.filePath(QStringLiteral("missing.json"))},
+        kstest::TempDir out;
+        std::string stdoutText, stderrText;
+        QCOMPARE(cli({"summarize", "-o", out.path(), data("ddp_rank0.pt.trace.json.gz"), out.filePath("missing.json")},
                      &stdoutText, &stderrText),
                  1);
-        QVERIFY(stderrText.contains("missing.json"));
-        QVERIFY(QFile::exists(out.filePath(QStringLiteral("ddp_rank0.summary.json"))));
+        QVERIFY(kstest::contains(stderrText, "missing.json"));
+        QVERIFY(std::filesystem::exists(out.filePath("ddp_rank0.summary.json")));
     }
 
     // Two MPI processes (CI runs this with Debian's OpenMPI): the files spread over both, and
     // process 0 writes the job's cross-rank result beside the summaries.
     void mpiSpreadsTheFilesAndWritesTheJob()
     {
-        const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
-        if (mpirun.isEmpty())
+        const std::string mpirun = kstest::findExecutable("mpirun");
+        if (mpirun.empty())
             QSKIP("no mpirun (openmpi-bin) on this machine");
-        QTemporaryDir out;
-        QByteArray stdoutText, stderrText;
-        const int status = run(mpirun,
-                               {QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral("--oversubscribe"),
-                                QStringLiteral("--allow-run-as-root"), QStringLiteral(KS_CLI),
-                                QStringLiteral("summarize"), QStringLiteral("--mpi"), QStringLiteral("-o"), out.path(),
-                                data("straggler_rank0.pt.trace.json.gz"), data("straggler_rank1.pt.trace.json.gz")},
-                               &stdoutText, &stderrText);
-        if (status == 2 && stderrText.contains("no MPI support"))
+        kstest::TempDir out;
+        std::string stdoutText, stderrText;
+        const int status =
+            run(mpirun,
+                {"-n", "2", "--oversubscribe", "--allow-run-as-root", std::string(KS_CLI), "summarize", "--mpi", "-o",
+                 out.path(), data("straggler_rank0.pt.trace.json.gz"), data("straggler_rank1.pt.trace.json.gz")},
+                &stdoutText, &stderrText);
+        if (status == 2 && kstest::contains(stderrText, "no MPI support"))
             QSKIP("this build has no MPI (libopenmpi-dev was missing when it was configured)");
-        QVERIFY2(status == 0, stderrText.constData());
-        QVERIFY(QFile::exists(out.filePath(QStringLiteral("straggler_rank0.summary.json"))));
-        QVERIFY(QFile::exists(out.filePath(QStringLiteral("straggler_rank1.summary.json"))));
-        QFile job(out.filePath(QStringLiteral("job.ranks.json")));
-        QVERIFY(job.open(QIODevice::ReadOnly));
-        const auto j = nlohmann::json::parse(job.readAll().toStdString());
+        QVERIFY2(status == 0, stderrText.c_str());
+        QVERIFY(std::filesystem::exists(out.filePath("straggler_rank0.summary.json")));
+        QVERIFY(std::filesystem::exists(out.filePath("straggler_rank1.summary.json")));
+        const auto j = nlohmann::json::parse(kstest::readFile(out.filePath("job.ranks.json")));
         QCOMPARE(j["straggler"]["rank"].get<int>(), 1);
-        QVERIFY(stdoutText.contains("rank 1 is the straggler"));
+        QVERIFY(kstest::contains(stdoutText, "rank 1 is the straggler"));
     }
 };
 

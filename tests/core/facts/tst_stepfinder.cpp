@@ -87,18 +87,18 @@ private slots:
 
     void counterLabels_data()
     {
-        QTest::addColumn<QString>("prefix");
-        QTest::newRow("step0") << QStringLiteral("step");
-        QTest::newRow("train_step_12") << QStringLiteral("train_step_");
-        QTest::newRow("iteration 3") << QStringLiteral("iteration ");
-        QTest::newRow("Iteration #3") << QStringLiteral("Iteration #");
+        QTest::addColumn<std::string>("prefix");
+        QTest::newRow("step0") << std::string("step");
+        QTest::newRow("train_step_12") << std::string("train_step_");
+        QTest::newRow("iteration 3") << std::string("iteration ");
+        QTest::newRow("Iteration #3") << std::string("Iteration #");
     }
 
     // Renamed ProfilerSteps give the same windows, hence the same per-step figures.
     void counterLabels()
     {
-        QFETCH(QString, prefix);
-        const std::string p = prefix.toStdString();
+        QFETCH(std::string, prefix);
+        const std::string p = prefix;
         const auto trace = load(kstest::baselineWithLabels(p));
         QVERIFY(trace);
         const auto labels = facts::makeTraceFacts(trace);
