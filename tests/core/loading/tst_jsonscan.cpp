@@ -103,7 +103,7 @@ private slots:
     void incompleteNeverReadsPastTheEnd()
     {
         const std::string full = "{\"a\":[1,{\"b\":\"x\\\"]\"}],\"c\":-1.5e3} ";
-        for (int cut = 1; cut < full.size() - 1; ++cut) {
+        for (std::size_t cut = 1; cut < full.size() - 1; ++cut) {
             Cursor c{full.c_str(), full.c_str() + cut};
             QCOMPARE(skipValue(c), Status::Incomplete);
         }
