@@ -134,14 +134,12 @@ void JobController::onRanksLoaded(const std::vector<LoadedFile>& files)
         // One rank of a merged file shows only its own processes.
         analysis::Workspace members;
         members.add(file.trace, file.path.toStdString());
-        FullRank full{file, {}};
-        for (const auto& member : members.members()) {
-            if (member.identity.rank == it->second && members.size() > 1)
-                full.processes = member.processes;
-        }
-        m_full[it->second] = std::move(full);
+        LoadedFile full = file;
+        if (const analysis::WorkspaceMember* member = members.memberOfRank(it->second); member && members.size() > 1)
+            full.trace = member->trace;
+        m_full[it->second] = full;
         if (first) {
-            Q_EMIT rankTraceOpened(file.trace, file.path);
+            Q_EMIT rankTraceOpened(full.trace, file.path);
             first = false;
         }
     }
@@ -173,10 +171,10 @@ void JobController::showOnTimeline(bool fit)
                           {}});
     for (const auto& [rank, full] : m_full) {
         const auto* summary = m_job->rank(rank);
-        traces.push_back({full.file.trace,
-                          full.file.trace->baseTimeNs() - m_job->axisBaseTimeNs(),
+        traces.push_back({full.trace,
+                          full.trace->baseTimeNs() - m_job->axisBaseTimeNs(),
                           QString::fromStdString(summary ? summary->identity.label() : std::to_string(rank)),
-                          full.processes,
+                          {},
                           {}});
     }
     m_timeline->setTraces(std::move(traces));

@@ -56,11 +56,7 @@ private:
     JobTracker* m_reader; // the summaries, off the GUI thread
     TraceLoadJob* m_loader; // ranks in full, on demand
     std::shared_ptr<const analysis::JobView> m_job;
-    struct FullRank {
-        LoadedFile file;
-        std::vector<std::uint32_t> processes; // the rank's processes (one rank of a merged file); empty: all
-    };
-    std::map<int, FullRank> m_full;
+    std::map<int, LoadedFile> m_full; // by rank; a rank of a merged file has a trace of its own processes
     std::map<QString, int> m_loadingRankOf;
     std::vector<std::uint32_t> m_summaryRows; // trace path -> rank, while a load runs
 };

@@ -218,6 +218,7 @@ void MainWindow::createDocks()
     criticalPathDock->setObjectName(QStringLiteral("criticalPathDock"));
     connect(placeUnderMemberPicker(*criticalPathDock, criticalPath, *m_timeline), &MemberPicker::memberChanged,
             criticalPath, &CriticalPathPanel::setMember);
+    connect(m_workspace, &WorkspaceController::ranksChanged, criticalPath, &CriticalPathPanel::setRanks);
     addDockWidget(Qt::BottomDockWidgetArea, criticalPathDock);
 
     m_diagnosticsDock = new QDockWidget(tr("Warnings"), this);
@@ -285,8 +286,9 @@ void MainWindow::createDocks()
     auto* memoryDock = new QDockWidget(tr("Memory"), this);
     memoryDock->setObjectName(QStringLiteral("memoryDock"));
     auto* memory = new MemoryPanel(m_timeline);
-    connect(placeUnderMemberPicker(*memoryDock, memory, *m_timeline), &MemberPicker::memberChanged, memory,
-            &MemoryPanel::setMember);
+    MemberPicker* memoryPicker = placeUnderMemberPicker(*memoryDock, memory, *m_timeline);
+    connect(memoryPicker, &MemberPicker::memberChanged, memory, &MemoryPanel::setMember);
+    connect(memory, &MemoryPanel::memberRequested, memoryPicker, &MemberPicker::showMember);
     addDockWidget(Qt::BottomDockWidgetArea, memoryDock);
 
     // Roofline (issue 37): ops and shapes against the GPU's roofs; a point selects its kernels.
@@ -652,6 +654,8 @@ void MainWindow::showWorkspace(const std::vector<LoadedFile>& files, OpenKind ki
             : oneFileOfRanks ? QFileInfo(files[0].path).fileName()
                              : tr("%n traces", nullptr, int(m_timeline->traceCount()));
         adoptTrace(m_timeline->trace(), files.front().path, title);
+        if (oneFileOfRanks) // each rank is a trace of its processes; the file stays whole for Save As
+            m_wholeFile = files.front().trace;
         m_statusLabel->setText(m_workspace->alignmentText());
         m_alignMenu->setEnabled(true);
         const auto& members = m_workspace->workspace().members();
@@ -713,6 +717,7 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
 
 void MainWindow::adoptTrace(std::shared_ptr<const Trace> trace, const QString& path, const QString& title)
 {
+    m_wholeFile.reset();
     m_trace = std::move(trace);
     m_file = path;
     m_details->setTrace(m_trace);

@@ -58,7 +58,8 @@ public:
     NotesController* notes() const { return m_notes; }
     JobController* job() const { return m_job; }
     JobViewPanel* jobPanel() const { return m_jobPanel; }
-    std::shared_ptr<const Trace> trace() const { return m_trace; }
+    // The file shown (Save As writes it): a merged file whole, though its ranks are shown apart.
+    std::shared_ptr<const Trace> trace() const { return m_wholeFile ? m_wholeFile : m_trace; }
     QString currentFile() const { return m_file; }
     bool isLoading() const;
 
@@ -114,7 +115,8 @@ private:
     void rebuildFlowMenu();
     void updateHistoryActions();
 
-    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const Trace> m_trace; // the primary member's
+    std::shared_ptr<const Trace> m_wholeFile; // a merged file opened as its ranks
     QString m_file;
     TimelineWidget* m_timeline = nullptr;
     SearchBar* m_search = nullptr;

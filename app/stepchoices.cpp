@@ -49,6 +49,13 @@ void StepChoices::remember(std::uint32_t trace, const facts::StepRules& rules)
     else
         chosen.insert(path, QString::fromStdString(rules.userPattern));
     settings.setValue(kSettingsKey, chosen);
+    // The ranks of a merged file are traces of their own: the choice is the file's, so each
+    // of them takes it (each change comes back here once; unchanged ones are not signalled).
+    for (int other = 0; other < m_paths.size(); ++other) {
+        if (std::uint32_t(other) != trace && m_paths[other] == path
+            && m_timeline->stepRules(std::uint32_t(other)) != rules)
+            m_timeline->setStepRules(std::uint32_t(other), rules);
+    }
 }
 
 void StepChoices::ask(std::uint32_t trace, const QString& name)

@@ -52,6 +52,8 @@ WorkspaceController::WorkspaceController(TimelineWidget* timeline, DetailsPanel*
                     return;
                 m_workspace.setStepRules(member, rules);
                 applyAlignment();
+                if (m_kind == Kind::Ranks)
+                    Q_EMIT ranksChanged(m_workspace);
             });
     connect(m_details, &DetailsPanel::sectionLinkActivated, this, [this](int target) {
         if (target >= 0 && std::size_t(target) < m_collectiveTargets.size())
@@ -103,6 +105,7 @@ QStringList WorkspaceController::open(const std::vector<LoadedFile>& files, Kind
     m_align = kind == Kind::Comparison ? Align::StepStarts : Align::AbsoluteClock;
     applyAlignment();
     m_timeline->fitAll();
+    Q_EMIT ranksChanged(kind == Kind::Ranks ? m_workspace : analysis::Workspace{});
     return warnings;
 }
 

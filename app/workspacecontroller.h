@@ -57,6 +57,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     void statusMessage(const QString& text);
     void analysisReady(); // the Diff or Ranks dock has its report
+    // The ranks of a run are on the timeline (its traces, in order), or their steps changed;
+    // a comparison sends an empty workspace (BASE and NEW are not ranks).
+    void ranksChanged(const ks::analysis::Workspace& ranks);
 
 private:
     void applyAlignment();

@@ -13,10 +13,54 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string>
 #include <thread>
 
 namespace ks::cli {
 namespace {
+
+// --collector-options stats=1: where the collector's time goes once the program has sent its
+// last records (its exit, or its GOODBYE while it exits: the tail of the end-to-end time,
+// program start to trace on disk), one line on stderr.
+class TailStages {
+public:
+    explicit TailStages(bool on)
+        : m_on(on)
+    {
+    }
+    void start() { m_start = m_last = Clock::now(); }
+    void done(const char* stage)
+    {
+        if (!m_on)
+            return;
+        const auto now = Clock::now();
+        m_text += (m_text.empty() ? "" : ", ") + std::string(stage) + " " + milliseconds(now - m_last);
+        m_last = now;
+    }
+    void print(const collector::CollectorServer& server) const
+    {
+        if (!m_on)
+            return;
+        std::fprintf(
+            stderr,
+            "collect: after the program's last records: %s; %s in all. Receiving thread: %.1f MB decoded in %s "
+            "(the whole run)\n",
+            m_text.c_str(), milliseconds(m_last - m_start).c_str(), server.bytesReceived() / 1e6,
+            milliseconds(std::chrono::nanoseconds(server.busyNs())).c_str());
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    static std::string milliseconds(Clock::duration d)
+    {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.1f ms", std::chrono::duration<double, std::milli>(d).count());
+        return text;
+    }
+    bool m_on;
+    Clock::time_point m_start, m_last;
+    std::string m_text;
+};
 
 std::atomic<int> g_interrupts{0};
 
@@ -49,11 +93,13 @@ std::string pathForProcess(const std::string& path, std::int64_t pid)
 
 // Merged files are made unambiguous for other tools (integer pids, correlation ids unique per
 // process, flow ids equal to them): see TraceWriteOptions::normalizeIds.
-bool writeTrace(const Trace& trace, const std::string& path, bool merged)
+bool writeTrace(const Trace& trace, const std::string& path, bool merged, TailStages& stages)
 {
     TraceWriteOptions options;
     options.normalizeIds = merged;
+    options.strictText = true; // the collector's event texts come from EventText
     const auto result = writeTraceFile(trace, path, options);
+    stages.done("written");
     if (!result.ok) {
         std::fprintf(stderr, "collect: cannot write %s: %s\n", path.c_str(), result.error.c_str());
         return false;
@@ -177,6 +223,10 @@ int runCollect(CollectArgs options)
         }
         sessionOptions.capture = *spec;
     }
+    wire::InjectionOptions injectionOptions;
+    std::string optionsError; // the option's check lets only valid text through
+    wire::parseInjectionOptions(options.collectorOptions, injectionOptions, optionsError);
+    TailStages stages(injectionOptions.stats);
     sessionOptions.delaySeconds = options.delay;
     sessionOptions.durationSeconds = options.duration;
     collector::CollectorSession session(sessionOptions);
@@ -188,9 +238,10 @@ int runCollect(CollectArgs options)
     auto& target = session.target();
     const auto started = std::chrono::steady_clock::now();
     bool durationReached = false;
+    bool finishedEarly = false; // the program sent its last records and is still exiting
     int interruptsSeen = 0;
     while (!target.poll()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        std::this_thread::sleep_for(std::chrono::milliseconds(5)); // its exit is part of the end-to-end time
         const int interrupts = g_interrupts.load();
         if (interrupts > interruptsSeen) {
             interruptsSeen = interrupts;
@@ -208,20 +259,30 @@ int runCollect(CollectArgs options)
             durationReached = true;
             break;
         }
+        // The program said GOODBYE from its exit handler: the trace is written while it
+        // tears down (CUDA, the interpreter), not after.
+        if (session.finishedWith(target.pid())) {
+            finishedEarly = true;
+            break;
+        }
     }
     // After the target ended, its traced children may still be flushing.
+    stages.start();
     if (target.poll())
         session.waitForConnectionsClosed(3000);
+    stages.done("connections closed");
     session.stopReceiving();
+    stages.done("receiver stopped");
 
     const auto stats = session.stats();
     printSummary(stats);
     std::vector<collector::RecordedProcess> processes;
-    for (auto& p : session.processes()) {
+    for (auto& p : session.takeProcesses()) {
         if (hasEvents(p))
             processes.push_back(std::move(p));
     }
     reportCapture(session.captureSpec(), session.applyCapture(processes), processes.size());
+    stages.done("taken");
     bool wrote = false;
     if (processes.empty()) {
         std::fprintf(stderr, "collect: %s\n",
@@ -231,13 +292,22 @@ int runCollect(CollectArgs options)
                                           : "no process initialised CUDA yet, nothing was recorded")
                          : "the traced processes produced no GPU activity; nothing was written");
     } else if (options.merge || processes.size() == 1) {
-        wrote = writeTrace(session.traceOf(processes), options.output, options.merge);
+        const Trace trace = session.traceOf(processes);
+        stages.done("built");
+        wrote = writeTrace(trace, options.output, options.merge, stages);
     } else {
         wrote = true;
-        for (const auto& p : processes)
-            wrote = writeTrace(session.traceOf({p}), pathForProcess(options.output, p.hello.pid), false) && wrote;
+        for (const auto& p : processes) {
+            const Trace trace = session.traceOf({p});
+            stages.done("built");
+            wrote = writeTrace(trace, pathForProcess(options.output, p.hello.pid), false, stages) && wrote;
+        }
     }
 
+    while (finishedEarly && !target.poll() && g_interrupts.load() <= interruptsSeen)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    stages.done("program exited");
+    stages.print(session.server());
     if (durationReached && !target.poll()) {
         std::fprintf(stderr, "collect: recording stopped after %g s; waiting for %s (pid %d) to exit\n",
                      options.duration, request.program.c_str(), static_cast<int>(target.pid()));

@@ -100,8 +100,6 @@ void addDiffCommand(CLI::App& app);
 void addRanksCommand(CLI::App& app);
 void addSummarizeCommand(CLI::App& app);
 
-// `ranks --json` of a folder of rank summaries into `out`; returns the straggler verdict.
-std::string writeRanksOfSummaries(const std::string& folder, std::ostream& out);
 void addTreeCommand(CLI::App& app);
 void addQueryCommand(CLI::App& app);
 void addMemoryCommand(CLI::App& app);

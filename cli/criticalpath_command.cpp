@@ -1,13 +1,16 @@
 // kinetoscope-cli critical-path: what bounds each step (issue 36), with what-ifs.
 #include "cli/command.h"
 #include "core/analysis/criticalpathjson.h"
-#include "core/analysis/workspace.h"
+#include "core/analysis/rankscriticalpath.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace ks::cli {
 
@@ -19,6 +22,7 @@ struct CriticalPathOptions {
     long long step = -1; // -1: every step
     int rank = -1; // whose steps (several rank files); -1: the first member's
     bool stepGiven = false;
+    std::optional<std::pair<TimeNs, TimeNs>> range; // --range, instead of the steps
     bool json = false;
     std::size_t top = 12; // segments listed per step in the text output (grouped by name)
 };
@@ -65,31 +69,30 @@ int runCriticalPath(const CriticalPathOptions& o)
     errors.insert(errors.end(), loaded.errors.begin(), loaded.errors.end());
     for (const auto& e : errors)
         std::fprintf(stderr, "kinetoscope-cli critical-path: %s: %s\n", e.file.c_str(), e.message.c_str());
-    analysis::Workspace& ws = loaded.workspace;
+    analysis::Workspace ws = std::move(loaded.workspace);
     if (ws.size() == 0) {
         std::fprintf(stderr, "kinetoscope-cli critical-path: no trace could be opened\n");
         return 1;
     }
-    std::vector<std::string> warnings = ws.warnings();
-    analysis::CollectiveMatching matching;
-    if (ws.size() > 1) {
-        ws.alignAbsoluteClock();
-        matching = analysis::matchCollectives(ws);
-        warnings.insert(warnings.end(), matching.warnings.begin(), matching.warnings.end());
-    }
+    const analysis::RanksCriticalPath ranks(std::move(ws));
+    std::vector<std::string> warnings = ranks.warnings();
     std::uint32_t primary = 0;
     if (o.rank >= 0) {
-        const auto& members = ws.members();
-        const auto found = std::find_if(members.begin(), members.end(),
-                                        [&](const analysis::WorkspaceMember& m) { return m.identity.rank == o.rank; });
-        if (found == members.end()) {
+        const auto member = ranks.memberOfRank(o.rank);
+        if (!member) {
             std::fprintf(stderr, "kinetoscope-cli critical-path: --rank: no file is rank %d\n", o.rank);
             return 1;
         }
-        primary = std::uint32_t(found - members.begin());
+        primary = *member;
     }
-    const auto analysis = analysis::criticalPathOf(ws, ws.size() > 1 ? &matching : nullptr);
-    auto steps = analysis.analyzeSteps(whatIfs, primary);
+    std::vector<analysis::StepCriticalPath> steps;
+    if (o.range) {
+        // On the axis: the first rank's own time (the times the JSON reports).
+        steps.push_back(ranks.analysis().analyzeRange(o.range->first, o.range->second, whatIfs, primary));
+        steps.back().label = "range";
+    } else {
+        steps = ranks.analysis().analyzeSteps(whatIfs, primary);
+    }
     if (o.stepGiven) {
         std::erase_if(steps, [&](const auto& s) { return s.step != o.step; });
         if (steps.empty()) {
@@ -105,7 +108,11 @@ int runCriticalPath(const CriticalPathOptions& o)
         return 0;
     }
     for (const auto& s : steps) {
-        std::printf("step %lld: %.3f ms critical path over [%.3f, %.3f] ms\n", s.step, double(s.path.length) / 1e6,
+        if (s.label == "range")
+            std::printf("range");
+        else
+            std::printf("step %lld", s.step);
+        std::printf(": %.3f ms critical path over [%.3f, %.3f] ms\n", double(s.path.length) / 1e6,
                     double(s.start) / 1e6, double(s.end) / 1e6);
         printPath(s.path, o.top);
         if (s.whatIf) {
@@ -119,6 +126,29 @@ int runCriticalPath(const CriticalPathOptions& o)
         std::printf("warning: %s\n", w.c_str());
     return 0;
 }
+
+// "START_US:END_US" (µs, the times --json reports) -> ns; nullopt when it is not that.
+std::optional<std::pair<TimeNs, TimeNs>> parseRange(const std::string& text)
+{
+    const auto colon = text.find(':');
+    if (colon == std::string::npos)
+        return std::nullopt;
+    const std::string from = text.substr(0, colon), to = text.substr(colon + 1);
+    char *endFrom = nullptr, *endTo = nullptr;
+    const double a = std::strtod(from.c_str(), &endFrom), b = std::strtod(to.c_str(), &endTo);
+    if (from.empty() || to.empty() || *endFrom || *endTo || !std::isfinite(a) || !std::isfinite(b) || a >= b
+        || std::fabs(a) > 9e12 || std::fabs(b) > 9e12)
+        return std::nullopt;
+    return std::make_pair(TimeNs(std::llround(a * 1000.0)), TimeNs(std::llround(b * 1000.0)));
+}
+
+const CLI::Validator kRangeText(
+    [](const std::string& text) -> std::string {
+        return parseRange(text)
+            ? std::string()
+            : "needs START_US:END_US with START_US < END_US (µs, as --json reports them), got '" + text + "'";
+    },
+    "");
 
 const CLI::Validator kWhatIfText(
     [](const std::string& text) -> std::string {
@@ -136,19 +166,27 @@ void addCriticalPathCommand(CLI::App& app)
     command->footer(
         "The longest chain of dependencies through each step: CPU ops on their threads, launches, GPU work\n"
         "on its streams, events between streams, host waits, the forward -> backward hand-off and, with\n"
-        "several rank files, collectives waiting for the last rank. Its length is the step's span; the\n"
-        "breakdown says what the path is spent on. --what-if scales matching work by a factor (0 removes,\n"
+        "several rank files, collectives waiting for the last rank (collective_wait). Its length is the\n"
+        "step's span (--range: the range's); the breakdown says what the path is spent on. --what-if scales matching "
+        "work by a factor (0 removes,\n"
         "0.5 halves) and re-solves: 'kernel:REGEX=F', 'op:REGEX=F', 'family:NAME=F' (kernel family, e.g.\n"
         "GEMM), 'category:NAME=F' (cpu_op, launch, kernel, memcpy, memset, sync_wait, gpu_idle,\n"
         "collective_wait, other). Several --what-if combine.");
-    command->add_option("--step", options->step, "only the step with this number (ProfilerStep#N)")
-        ->type_name("N")
-        ->each([options](const std::string&) { options->stepGiven = true; });
+    auto* step = command->add_option("--step", options->step, "only the step with this number (ProfilerStep#N)")
+                     ->type_name("N")
+                     ->each([options](const std::string&) { options->stepGiven = true; });
     command
         ->add_option("--rank", options->rank,
                      "with several rank files: the rank whose steps are analyzed (default: the lowest)")
         ->type_name("N")
         ->check(CLI::NonNegativeNumber);
+    command
+        ->add_option_function<std::string>(
+            "--range", [options](const std::string& text) { options->range = parseRange(text); },
+            "the path of this time range instead of the steps (µs on the first rank's clock, as --json reports)")
+        ->type_name("START_US:END_US")
+        ->check(kRangeText)
+        ->excludes(step);
     command->add_option("--what-if", options->whatIfs, "KIND:PATTERN=FACTOR, repeatable")
         ->type_name("SPEC")
         ->check(kWhatIfText);

@@ -1,6 +1,7 @@
 // kinetoscope-cli gpu: GPU efficiency metrics (the TensorBoard plugin's GPU summary), the
 // step-time breakdown and nvprof's summary ("GPU activities", "API calls").
 #include "cli/command.h"
+#include "core/analysis/workspace.h"
 #include "core/gpu/gpumetrics.h"
 #include "core/gpu/gpureportjson.h"
 #include "core/gpu/nvprofsummary.h"
@@ -25,9 +26,8 @@ struct GpuOptions {
     bool json = false;
     bool pluginCompat = false;
     facts::StepRules steps;
+    int rank = -1; // --rank: one rank of a merged collected file
 };
-
-double toUs(double ns) { return ns / 1000.0; }
 
 void printNvprofSection(const char* title, const std::vector<gpu::NvprofRow>& rows)
 {
@@ -71,9 +71,9 @@ void printText(const Trace& trace, const gpu::GpuAnalysis& a, const gpu::StepBre
         std::printf(" %16s", std::string(gpu::stepRoleName(StepRole(r))).c_str());
     std::printf("\n");
     auto printRow = [](const gpu::StepBreakdownRow& row) {
-        std::printf("%-10s %10.0f", row.name.c_str(), std::nearbyint(toUs(row.total)));
+        std::printf("%-10s %10.0f", row.name.c_str(), std::nearbyint(toMicros(row.total)));
         for (std::size_t r = 0; r < gpu::kStepRoleCount; ++r)
-            std::printf(" %8.0f (%5.2f)", std::nearbyint(toUs(row.parts[r])), row.percent(StepRole(r)));
+            std::printf(" %8.0f (%5.2f)", std::nearbyint(toMicros(row.parts[r])), row.percent(StepRole(r)));
         std::printf("\n");
     };
     for (const auto& row : b.steps)
@@ -93,12 +93,32 @@ int runGpu(const GpuOptions& options)
                      loaded.fatal ? loaded.fatal->located().c_str() : "cannot load the trace");
         return 1;
     }
-    const Trace& trace = *loaded.trace;
+    // A rank of a merged file is split off as the Ranks dock and `ranks` split it.
+    analysis::Workspace ranks;
+    std::shared_ptr<const Trace> shown = loaded.trace;
+    if (options.rank >= 0) {
+        ranks.add(loaded.trace, options.path);
+        const analysis::WorkspaceMember* member = ranks.memberOfRank(options.rank);
+        if (!member) {
+            std::string known;
+            for (const analysis::WorkspaceMember& m : ranks.members()) {
+                if (m.identity.rank >= 0)
+                    known += (known.empty() ? "" : ", ") + std::to_string(m.identity.rank);
+            }
+            std::fprintf(stderr, "kinetoscope-cli gpu: %s has no rank %d (its ranks: %s)\n", options.path.c_str(),
+                         options.rank, known.empty() ? "none" : known.c_str());
+            return 1;
+        }
+        shown = member->trace;
+    }
+    const Trace& trace = *shown;
     const gpu::GpuReportParts parts = gpu::computeGpuReportParts(trace, options.pluginCompat, options.steps);
-    if (options.json)
-        std::cout << gpu::gpuReportJson(trace, parts).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << '\n';
-    else
+    if (options.json) {
+        nlohmann::json json = gpu::gpuReportJson(trace, parts);
+        if (options.rank >= 0)
+            json["rank"] = options.rank;
+        std::cout << json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    } else
         printText(trace, parts.analysis, parts.breakdown, parts.nvprof);
     return 0;
 }
@@ -115,10 +135,14 @@ void addGpuCommand(CLI::App& app)
                     "--plugin-compat counts GPU-side ProfilerStep copies as steps and keeps the free-time reset,\n"
                     "as TensorBoard's profiler plugin did.\n\n"
                     "Steps: ProfilerStep#N, else --steps, else top-level labels with a counter (step0, step1,\n"
-                    "...), else repeated Optimizer.step#...; --json steps and steps_source say which.");
+                    "...), else repeated Optimizer.step#...; --json steps and steps_source say which.\n\n"
+                    "--rank N: rank N of a merged collected file only (its processes, as `ranks` splits it).");
     command->add_flag("--json", options->json, "machine-readable output");
     command->add_flag("--plugin-compat", options->pluginCompat, "TensorBoard profiler plugin's Overview numbers");
     addStepsOption(command, options->steps);
+    command->add_option("--rank", options->rank, "rank N of a merged collected file only")
+        ->type_name("N")
+        ->check(kCount);
     command->add_option("FILE", options->path, "trace (.json or .json.gz)")->type_name("")->required();
     command->callback([options] { exitWith(runGpu(*options)); });
 }

@@ -13,8 +13,6 @@ namespace ks::cli {
 
 namespace {
 
-double usFrom(TimeNs origin, TimeNs t) { return double(t - origin) / 1000.0; }
-
 // "512 B", "1.5 KB", "33.6 MB", "1.32 GB" (powers of 1000, as the GUI's axis).
 std::string humanBytes(std::int64_t bytes)
 {
@@ -43,7 +41,7 @@ void printText(const analysis::MemoryReport& report, const std::vector<analysis:
         const analysis::DeviceMemory& device = report.devices[d];
         std::printf("%s: peak %s allocated at %.3f ms, %s reserved; %zu events, %zu allocations, %llu never freed\n",
                     device.name.c_str(), humanBytes(device.peakAllocated).c_str(),
-                    usFrom(origin, device.peakTime) / 1000.0, humanBytes(device.peakReserved).c_str(),
+                    toMicros(device.peakTime - origin) / 1000.0, humanBytes(device.peakReserved).c_str(),
                     device.events.size(), device.allocations.size(),
                     static_cast<unsigned long long>(device.neverFreed));
         if (device.anomalies.total() > 0)
@@ -61,7 +59,7 @@ void printText(const analysis::MemoryReport& report, const std::vector<analysis:
             const analysis::Allocation& a = device.allocations[live[k]];
             std::printf("    %12s  %-40s allocated at %.3f ms\n", humanBytes(a.bytes).c_str(),
                         std::string(analysis::allocationOpName(*report.facts->trace, a.op)).c_str(),
-                        usFrom(origin, a.time) / 1000.0);
+                        toMicros(a.time - origin) / 1000.0);
         }
         std::printf("  operators by self allocation size:\n    %-40s %8s %14s %14s %10s %14s\n", "Name", "Calls",
                     "Size Increase", "Self Increase", "Self Allocs", "Self Size");

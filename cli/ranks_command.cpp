@@ -1,6 +1,7 @@
 // kinetoscope-cli ranks: the ranks of a distributed run, NCCL collectives matched across them,
 // the per-rank table and the straggler verdict, headless.
 #include "cli/command.h"
+#include "cli/ranksofsummaries.h"
 #include "core/analysis/ranks.h"
 #include "core/analysis/ranksjson.h"
 #include "core/analysis/ranksummary.h"
@@ -54,8 +55,9 @@ void printText(const RankSet& ws, const analysis::RanksReport& r, const analysis
                 "totals over the steps or that span; caused: the others' wait when this rank arrived last)\n\n%s\n",
                 r.straggler.text.c_str());
     for (const auto& s : r.steps) {
-        if (s.totalWait > 0)
-            std::printf("  step %lld: rank %d caused %s ms of %s ms waiting\n", s.step, s.rank,
+        if (s.totalWait > 0) // step -1: the set-up's collectives, before the first step
+            std::printf("  %s: rank %d caused %s ms of %s ms waiting\n",
+                        s.step < 0 ? "before the first step" : ("step " + std::to_string(s.step)).c_str(), s.rank,
                         ms(s.waitCaused).c_str(), ms(s.totalWait).c_str());
     }
 
@@ -95,11 +97,25 @@ struct SummaryAnalysis {
     analysis::RanksReport report;
     std::vector<analysis::FileError> errors;
     analysis::AlignmentReport alignment;
+    std::vector<int> missingRanks; // below the world size, without a summary
 };
 
-std::optional<SummaryAnalysis> analyzeSummaryFolder(const std::string& folder)
+std::string missingRanksText(const std::vector<int>& missing, const std::vector<analysis::RankSummaryFile>& ranks)
 {
-    auto summaries = analysis::readRankSummaryFolder(folder);
+    std::string list;
+    for (std::size_t i = 0; i < missing.size() && i < 20; ++i)
+        list += (i ? ", " : "") + std::to_string(missing[i]);
+    if (missing.size() > 20)
+        list += ", … (" + std::to_string(missing.size()) + " in all)";
+    int worldSize = 0;
+    for (const auto& r : ranks)
+        worldSize = std::max(worldSize, r.identity.worldSize);
+    return "rank(s) " + list + " of world size " + std::to_string(worldSize) + " have no summary";
+}
+
+// The ranks of a set of rank summaries (a folder's, or those `summarize --mpi` wrote).
+std::optional<SummaryAnalysis> analyzeSummaries(analysis::RankSummarySet summaries, const std::string& folder)
+{
     SummaryAnalysis a;
     for (const auto& e : summaries.errors) {
         std::fprintf(stderr, "kinetoscope-cli ranks: %s\n", e.c_str());
@@ -111,6 +127,9 @@ std::optional<SummaryAnalysis> analyzeSummaryFolder(const std::string& folder)
     }
     for (const auto& s : summaries.ranks)
         a.set.identities.push_back(s.identity);
+    a.missingRanks = analysis::missingRanks(summaries.ranks);
+    if (!a.missingRanks.empty())
+        a.set.warnings.push_back(missingRanksText(a.missingRanks, summaries.ranks));
     a.alignment.description = "from " + std::to_string(summaries.ranks.size())
         + " rank summaries, aligned by the absolute clock (baseTimeNanoseconds + ts)";
     a.report = analysis::analyzeRankSummaries(std::move(summaries.ranks));
@@ -122,7 +141,7 @@ int runRanksOnSummaries(const RanksCommandOptions& o)
     if (o.alignSteps)
         std::fprintf(stderr,
                      "kinetoscope-cli ranks: --align-steps needs the traces; summaries use the absolute clock\n");
-    const auto a = analyzeSummaryFolder(o.paths.front());
+    const auto a = analyzeSummaries(analysis::readRankSummaryFolder(o.paths.front()), o.paths.front());
     if (!a)
         return 1;
     printReport(o, a->set, a->report, a->errors, a->alignment);
@@ -157,15 +176,17 @@ int runRanks(const RanksCommandOptions& o)
 
 } // namespace
 
-std::string writeRanksOfSummaries(const std::string& folder, std::ostream& out)
+JobOfSummaries writeRanksOfSummaries(const std::vector<std::string>& summaries, const std::string& folder,
+                                     std::ostream& out)
 {
-    const auto a = analyzeSummaryFolder(folder);
+    const auto a = analyzeSummaries(analysis::readRankSummaries(summaries), folder);
     if (!a)
-        return "no rank summary could be read in " + folder;
-    out << analysis::ranksReportJson(a->set.identities, a->set.warnings, a->report, a->errors, a->alignment)
-               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-        << '\n';
-    return a->report.straggler.text;
+        return {"no rank summary could be read in " + folder, {}, {}};
+    auto json = analysis::ranksReportJson(a->set.identities, a->set.warnings, a->report, a->errors, a->alignment);
+    json["missing_ranks"] = a->missingRanks;
+    out << json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    return {a->report.straggler.text, a->missingRanks,
+            a->missingRanks.empty() ? std::string() : a->set.warnings.back()};
 }
 
 void addRanksCommand(CLI::App& app)

@@ -1,5 +1,6 @@
 #include "widgets/criticalpathpanel.h"
 
+#include "core/analysis/rankscriticalpath.h"
 #include "core/facts/tracefacts.h"
 
 #include "widgets/criticalpathbreakdownmodel.h"
@@ -105,6 +106,7 @@ CriticalPathPanel::CriticalPathPanel(TimelineWidget* timeline, QWidget* parent)
     if (timeline) {
         connect(timeline, &TimelineWidget::traceChanged, this, [this](std::shared_ptr<const Trace> trace) {
             m_member = 0; // new traces: the picker shows the primary one again
+            m_ranks.reset(); // until told they are ranks
             m_trace = std::move(trace);
             analyze();
         });
@@ -133,11 +135,24 @@ void CriticalPathPanel::setMember(std::uint32_t member)
 {
     if (!m_timeline || member >= m_timeline->traceCount() || member == m_member)
         return;
-    if (m_highlight)
-        m_timeline->setHighlightedSlices(m_member, {});
+    clearHighlight();
     m_member = member;
     m_trace = m_timeline->traceAt(member);
     analyze();
+}
+
+void CriticalPathPanel::setRanks(const analysis::Workspace& ranks)
+{
+    if (ranks.size() > 1 && m_timeline && ranks.size() == m_timeline->traceCount())
+        m_ranks = std::make_shared<const analysis::Workspace>(ranks);
+    else
+        m_ranks.reset();
+    analyze();
+}
+
+std::uint32_t CriticalPathPanel::timelineTraceOf(std::uint32_t pathMember) const
+{
+    return m_ranks ? pathMember : m_member;
 }
 
 void CriticalPathPanel::analyze()
@@ -156,13 +171,22 @@ void CriticalPathPanel::analyze()
     m_jobs->start(
         JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
         [trace = m_trace, rules = m_timeline ? m_timeline->stepRules(m_member) : facts::StepRules{},
-         whatIfs = m_whatIfs, range] {
-            const auto analysis = analysis::criticalPathOf(facts::sharedTraceFacts(trace, rules));
-            auto steps = analysis.analyzeSteps(whatIfs);
-            if (range) {
-                steps.push_back(analysis.analyzeRange(range->first, range->second, whatIfs));
-                steps.back().label = "selected range";
+         whatIfs = m_whatIfs, range, ranks = m_ranks, member = m_member] {
+            std::vector<analysis::StepCriticalPath> steps;
+            if (ranks) { // every rank in one graph, on their absolute clock
+                const analysis::RanksCriticalPath paths(*ranks);
+                steps = paths.analysis().analyzeSteps(whatIfs, member);
+                if (range)
+                    steps.push_back(paths.analysis().analyzeRange(
+                        paths.toAxis(member, range->first), paths.toAxis(member, range->second), whatIfs, member));
+            } else {
+                const auto analysis = analysis::criticalPathOf(facts::sharedTraceFacts(trace, rules));
+                steps = analysis.analyzeSteps(whatIfs);
+                if (range)
+                    steps.push_back(analysis.analyzeRange(range->first, range->second, whatIfs));
             }
+            if (range)
+                steps.back().label = "selected range";
             return steps;
         },
         [this](std::vector<analysis::StepCriticalPath> steps) { apply(std::move(steps)); },
@@ -253,22 +277,29 @@ void CriticalPathPanel::removeWhatIf(int index)
 void CriticalPathPanel::selectSegment(int row)
 {
     const analysis::PathSegment* s = m_segments->segmentAt(row);
-    if (s && m_timeline && s->item.slice != kNoSlice && s->item.member == 0)
-        m_timeline->revealTraceSlice({m_member, s->item.slice});
+    if (s && m_timeline && s->item.slice != kNoSlice)
+        m_timeline->revealTraceSlice({timelineTraceOf(s->item.member), s->item.slice});
 }
 
 void CriticalPathPanel::setPathHighlighted(bool on)
 {
     if (m_highlight == on)
         return;
+    if (!on)
+        clearHighlight();
     m_highlight = on;
-    if (!on && m_timeline)
-        m_timeline->setHighlightedSlices(m_member, {});
     updateHighlight();
 }
 
-// The path's ops, calls and GPU ops; not the annotations around them (a ProfilerStep would
-// light up the whole step).
+void CriticalPathPanel::clearHighlight()
+{
+    if (m_highlight && m_timeline && m_member < m_timeline->traceCount())
+        m_timeline->setHighlightedSlices(m_member, {});
+}
+
+// The path's ops, calls and GPU ops on the trace shown (the timeline highlights one trace: a
+// path through other ranks lights up its part on this one); not the annotations around them
+// (a ProfilerStep would light up the whole step).
 void CriticalPathPanel::updateHighlight()
 {
     if (!m_highlight || !m_timeline || !m_trace)
@@ -278,7 +309,7 @@ void CriticalPathPanel::updateHighlight()
     if (index >= 0 && std::size_t(index) < m_steps.size()) {
         const auto& step = m_steps[std::size_t(index)];
         for (const auto& s : (step.whatIf ? *step.whatIf : step.path).segments)
-            if (s.item.slice != kNoSlice && s.item.member == 0
+            if (s.item.slice != kNoSlice && timelineTraceOf(s.item.member) == m_member
                 && m_trace->classOf(s.item.slice) != SliceClass::UserAnnotation)
                 slices.push_back(s.item.slice);
     }

@@ -7,9 +7,16 @@
 // (the mechanism an insight's evidence uses). A range selected on the timeline gets its own
 // path, listed after the steps (in the member's own time).
 //
+// With the ranks of one run on the timeline (setRanks(): the workspace whose members are the
+// timeline's traces), the path is solved over all of them as `kinetoscope-cli critical-path`
+// does with several files: collectives wait for the last rank to arrive, and the path of
+// the picked rank's step may run through another rank (its segments select there; the
+// highlight shows the picked rank's part). Times are then on the ranks' absolute clock.
+//
 // It follows the timeline by itself: paths are computed by a JobTracker on the views' shared
 // analysis pool, never on the GUI thread; a newer trace or what-if supersedes the running job.
 #include "core/analysis/criticalpath.h"
+#include "core/analysis/workspace.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -53,6 +60,9 @@ public Q_SLOTS:
     void setPathHighlighted(bool on);
     // Shows the paths of the timeline's trace `member` (a rank, BASE or NEW).
     void setMember(std::uint32_t member);
+    // The ranks of one run, the timeline's traces in order; fewer than two members (or a
+    // comparison's BASE and NEW, which are not ranks: pass none): each trace alone.
+    void setRanks(const ks::analysis::Workspace& ranks);
     void selectStep(int index);
     // Adds a what-if (as `kinetoscope-cli critical-path --what-if` reads it) and re-solves.
     void addWhatIf(const ks::analysis::WhatIf& whatIf);
@@ -69,10 +79,14 @@ private:
     void showCurrentStep();
     void addWhatIfFromEditor();
     void updateHighlight();
+    void clearHighlight();
+    // The timeline trace of a path member (the ranks' index, else the member shown).
+    std::uint32_t timelineTraceOf(std::uint32_t pathMember) const;
 
     QPointer<TimelineWidget> m_timeline;
     std::shared_ptr<const Trace> m_trace; // the member's
     std::uint32_t m_member = 0;
+    std::shared_ptr<const analysis::Workspace> m_ranks; // null: each trace alone
     JobTracker* m_jobs;
     CriticalPathBreakdownModel* m_breakdown;
     CriticalPathSegmentsModel* m_segments;

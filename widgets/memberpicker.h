@@ -31,6 +31,8 @@ public Q_SLOTS:
     void pin(std::uint32_t member);
     // Back to following the selection.
     void unpin();
+    // Shows `member` now, pinned or not (a click on its plots asks the Memory dock for it).
+    void showMember(std::uint32_t member);
 
 Q_SIGNALS:
     // The dock should show another member (not emitted when new traces come: member 0 then).
@@ -38,7 +40,6 @@ Q_SIGNALS:
 
 private:
     void rebuild();
-    void showMember(std::uint32_t member);
 
     QPointer<TimelineWidget> m_timeline;
     QComboBox* m_combo;

@@ -18,6 +18,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace ks {
 
 namespace {
@@ -88,9 +90,13 @@ MemoryPanel::MemoryPanel(TimelineWidget* timeline, QWidget* parent)
             });
     if (timeline) {
         connect(timeline, &TimelineWidget::traceChanged, this, &MemoryPanel::analyze);
-        connect(timeline, &TimelineWidget::plotTimeClicked, this, [this](TimeNs time) {
-            if (m_member == 0) // a click on the primary trace's plots, in its time
-                showTime(time);
+        // A click on a member's plots, in its time: shown once this panel shows that member
+        // (the dock's picker switches to it).
+        connect(timeline, &TimelineWidget::plotTimeClicked, this, [this](std::uint32_t trace, TimeNs time) {
+            m_clickedTime = std::pair(trace, time);
+            if (trace != m_member)
+                Q_EMIT memberRequested(trace);
+            showClickedTime();
         });
         connect(timeline, &TimelineWidget::instantSelected, this, [this](std::uint32_t instant) {
             // An instant of the trace of the selection: only this member's are ours.
@@ -161,7 +167,16 @@ void MemoryPanel::apply(MemoryViewData data)
         m_devices->setCurrentIndex(preferred);
     }
     setDevice(m_devices->currentIndex());
+    showClickedTime();
     Q_EMIT reportReady();
+}
+
+void MemoryPanel::showClickedTime()
+{
+    if (!m_clickedTime || m_clickedTime->first != m_member || !m_data.report || !m_timeline
+        || m_data.report->facts->trace != m_timeline->traceAt(m_member))
+        return; // its member's report is still to come
+    showTime(std::exchange(m_clickedTime, std::nullopt)->second);
 }
 
 const analysis::DeviceMemory* MemoryPanel::currentDevice() const

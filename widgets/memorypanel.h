@@ -14,6 +14,8 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
+#include <utility>
 
 class QComboBox;
 class QLabel;
@@ -60,6 +62,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     // The report of a new trace is in (after analysis).
     void reportReady();
+    // The user clicked the plots of another member: the dock should show that one.
+    void memberRequested(std::uint32_t member);
 
 private:
     void analyze(std::shared_ptr<const Trace> trace);
@@ -67,11 +71,14 @@ private:
     void apply(MemoryViewData data);
     void updateSummary();
     void selectOpOfRow(int row);
+    void showClickedTime();
 
     QPointer<TimelineWidget> m_timeline;
     JobTracker* m_jobs;
     MemoryViewData m_data;
     std::uint32_t m_member = 0;
+    // The member and time of the last click on a plot track, until shown.
+    std::optional<std::pair<std::uint32_t, TimeNs>> m_clickedTime;
     QComboBox* m_devices;
     QPushButton* m_peakButton;
     QLabel* m_summary;

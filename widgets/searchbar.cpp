@@ -1,5 +1,6 @@
 #include "widgets/searchbar.h"
 
+#include "widgets/heightgrip.h"
 #include "widgets/jobtracker.h"
 #include "widgets/searchresultsmodel.h"
 
@@ -8,19 +9,23 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSettings>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace ks {
 
 namespace {
 
 constexpr int kProgressIntervalMs = 100;
-constexpr int kResultsListRows = 5;
+constexpr int kResultsListRows = 15; // by default; the grip under the list changes it
+constexpr int kMinResultsRows = 3, kMaxResultsRows = 60;
+const QString kRowsKey = QStringLiteral("search/resultsRows");
 
 } // namespace
 
@@ -31,6 +36,7 @@ SearchBar::SearchBar(QWidget* parent)
     , m_cancelArgs(new QToolButton(this))
     , m_listButton(new QToolButton(this))
     , m_list(new QTableView(this))
+    , m_grip(new HeightGrip(this))
     , m_model(new SearchResultsModel(this))
     , m_debounce(new QTimer(this))
     , m_progress(new QTimer(this))
@@ -76,7 +82,7 @@ SearchBar::SearchBar(QWidget* parent)
     m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_list->verticalHeader()->hide();
     // One line per match, long names elided in the middle (the tooltip has them whole), and
-    // exactly five rows under the header: the timeline keeps the rest.
+    // fifteen rows under the header unless the user dragged the grip for more or fewer.
     m_list->setWordWrap(false);
     m_list->setTextElideMode(Qt::ElideMiddle);
     m_list->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
@@ -89,11 +95,21 @@ SearchBar::SearchBar(QWidget* parent)
     header->setSectionResizeMode(SearchResultsModel::Start, QHeaderView::ResizeToContents);
     header->setSectionResizeMode(SearchResultsModel::Duration, QHeaderView::ResizeToContents);
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_list->setFixedHeight(header->sizeHint().height()
-                           + kResultsListRows * m_list->verticalHeader()->defaultSectionSize()
-                           + 2 * m_list->frameWidth());
+    resizeList(QSettings().value(kRowsKey, kResultsListRows).toInt());
     m_list->hide();
+    m_grip->hide();
     column->addWidget(m_list);
+    column->addWidget(m_grip);
+    connect(m_grip, &HeightGrip::dragged, this, [this](int dy) {
+        if (m_rowsAtPress == 0)
+            m_rowsAtPress = m_rows;
+        const int rowHeight = m_list->verticalHeader()->defaultSectionSize();
+        resizeList(m_rowsAtPress + (dy >= 0 ? dy + rowHeight / 2 : dy - rowHeight / 2) / rowHeight);
+    });
+    connect(m_grip, &HeightGrip::released, this, [this] {
+        m_rowsAtPress = 0;
+        setResultsRows(m_rows);
+    });
     connect(m_list, &QTableView::activated, this, [this](const QModelIndex& index) {
         m_current = index.row();
         updateCountLabel();
@@ -151,6 +167,7 @@ void SearchBar::runSearch()
 {
     m_debounce->stop();
     cancelArgsSearch();
+    m_pendingStep = 0;
     m_stale = false;
     m_current = -1;
     const QByteArray needle = m_edit->text().toUtf8();
@@ -197,11 +214,14 @@ void SearchBar::onArgMatches(std::vector<SliceId> argMatches)
         Q_EMIT sliceMatchesChanged(argMatches);
     }
     updateCountLabel();
+    if (const int pending = std::exchange(m_pendingStep, 0))
+        step(pending);
     Q_EMIT argsSearchFinished();
 }
 
 void SearchBar::cancelArgsSearch()
 {
+    m_pendingStep = 0;
     if (!m_control)
         return;
     m_jobs->cancel();
@@ -215,6 +235,20 @@ void SearchBar::setResultsListShown(bool shown)
 {
     m_listButton->setChecked(shown);
     m_list->setVisible(shown);
+    m_grip->setVisible(shown);
+}
+
+void SearchBar::setResultsRows(int rows)
+{
+    resizeList(rows);
+    QSettings().setValue(kRowsKey, m_rows);
+}
+
+void SearchBar::resizeList(int rows)
+{
+    m_rows = std::clamp(rows, kMinResultsRows, kMaxResultsRows);
+    m_list->setFixedHeight(m_list->horizontalHeader()->sizeHint().height()
+                           + m_rows * m_list->verticalHeader()->defaultSectionSize() + 2 * m_list->frameWidth());
 }
 
 void SearchBar::step(int direction)
@@ -222,8 +256,11 @@ void SearchBar::step(int direction)
     if (m_stale)
         runSearch();
     const int count = int(m_matches.size());
-    if (count == 0)
+    if (count == 0) {
+        m_pendingStep = m_control ? direction : 0; // the args may still match: step when they come
         return;
+    }
+    m_pendingStep = 0;
     if (m_current < 0)
         m_current = direction > 0 ? 0 : count - 1;
     else

@@ -19,6 +19,7 @@ class QToolButton;
 
 namespace ks {
 
+class HeightGrip;
 class JobTracker;
 class SearchResultsModel;
 
@@ -34,6 +35,10 @@ public:
     int currentIndex() const { return m_current; }
     bool isSearchingArgs() const { return m_control != nullptr; }
     QTableView* resultsView() const { return m_list; }
+    HeightGrip* resultsGrip() const { return m_grip; }
+    // Rows the results list shows (kept in QSettings; dragging its grip changes it).
+    int resultsRows() const { return m_rows; }
+    void setResultsRows(int rows);
     SearchResultsModel* resultsModel() const { return m_model; }
     QString countText() const;
 
@@ -61,6 +66,7 @@ private:
     void runSearch();
     void onArgMatches(std::vector<SliceId> argMatches);
     void step(int direction);
+    void resizeList(int rows);
     void updateCountLabel();
 
     std::shared_ptr<const Trace> m_trace;
@@ -73,6 +79,11 @@ private:
     QToolButton* m_cancelArgs = nullptr;
     QToolButton* m_listButton = nullptr;
     QTableView* m_list = nullptr;
+    HeightGrip* m_grip = nullptr;
+    int m_rows = 0;
+    int m_rowsAtPress = 0; // while its grip is dragged
+    // Enter before any match came, while the args are searched: the step to take when they come.
+    int m_pendingStep = 0;
     SearchResultsModel* m_model = nullptr;
     QTimer* m_debounce = nullptr;
     QTimer* m_progress = nullptr;

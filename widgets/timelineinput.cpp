@@ -176,8 +176,7 @@ void TimelineInput::click(const QMouseEvent* event)
     case TimelineHit::Kind::Counter:
     case TimelineHit::Kind::Metric:
         w.clearSelection();
-        if (at.trace == 0)
-            Q_EMIT w.plotTimeClicked(w.timeAtViewportX(event->position().x()));
+        Q_EMIT w.plotTimeClicked(at.trace, w.toTraceTime(at.trace, w.timeAtViewportX(event->position().x())));
         break;
     case TimelineHit::Kind::None: w.clearSelection(); break;
     }

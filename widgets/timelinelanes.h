@@ -3,6 +3,7 @@
 // their headers: what each shows (layout, folded groups, highlights), where each sits on
 // the axis and on screen, which one is under a point, and the frame they paint together.
 // A single trace has no header and paints exactly as the single-trace renderer does.
+#include "core/timeline/stackedtracelayout.h"
 #include "core/timeline/tracklayout.h"
 #include "widgets/timelinelane.h"
 #include "widgets/timelineselection.h"

@@ -230,9 +230,9 @@ Q_SIGNALS:
     void selectionChanged(ks::SliceId slice);
     // After selectionChanged(kNoSlice): a thread instant of the current trace was selected.
     void instantSelected(std::uint32_t instant);
-    // A click on a counter track (the [memory] curves) or a GPU metric track of the primary
-    // trace, at this time of its clock: the Memory dock lists what is alive then.
-    void plotTimeClicked(ks::TimeNs time);
+    // A click on a counter track (the [memory] curves) or a GPU metric track of `trace`, at
+    // this time of its own clock: the Memory dock lists what is alive then.
+    void plotTimeClicked(std::uint32_t trace, ks::TimeNs time);
     // After currentTraceChanged when the selection moves to another trace.
     void traceSelectionChanged(ks::TraceSlice selection);
     void currentTraceChanged(std::uint32_t index, std::shared_ptr<const ks::Trace> trace);

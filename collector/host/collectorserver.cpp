@@ -1,6 +1,7 @@
 #include "collector/host/collectorserver.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -222,6 +223,8 @@ void CollectorServer::receive()
             }
             if (n < 0)
                 continue;
+            const auto busySince = std::chrono::steady_clock::now();
+            m_bytesReceived.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
             Peer& peer = peers[fd];
             peer.decoder.append(buffer.data(), static_cast<std::size_t>(n));
             wire::Frame frame;
@@ -258,6 +261,8 @@ void CollectorServer::receive()
                 ++m_openConnections;
                 m_sink.connectionAccepted(peer.id, std::move(hello));
             }
+            m_busyNs.fetch_add(static_cast<std::uint64_t>((std::chrono::steady_clock::now() - busySince).count()),
+                               std::memory_order_relaxed);
             if (drop) {
                 if (peer.accepted) { // garbage after a good start: keep what came, report it
                     m_sink.connectionRejected(rejection);

@@ -3,7 +3,7 @@
 // that each traced process must present in its HELLO, and one receiving thread that reads
 // every connection (one per traced process) and hands complete frames to a sink.
 // Plain POSIX, shared by the CLI and the GUI.
-#include "collector/protocol/framing.h"
+#include "collector/host/recordsink.h"
 
 #include <atomic>
 #include <cstdint>
@@ -12,23 +12,6 @@
 #include <thread>
 
 namespace ks::collector {
-
-using ConnectionId = std::uint32_t;
-
-// Called on the receiving thread, in stream order per connection.
-class RecordSink {
-public:
-    virtual ~RecordSink() = default;
-    virtual void connectionAccepted(ConnectionId id, wire::Hello hello) = 0;
-    virtual void frameReceived(ConnectionId id, const wire::Frame& frame) = 0;
-    // `byCollector`: we closed it (stop()), else the traced process did or died.
-    virtual void connectionClosed(ConnectionId id, bool byCollector) = 0;
-    // A peer that was turned away: wrong uid, bad token, garbage, wrong protocol version.
-    virtual void connectionRejected(const std::string& reason) = 0;
-    // The receiving thread ended on an exception (out of memory, a sink that threw): every
-    // connection was closed (traced processes detach and run on), nothing more arrives.
-    virtual void receiverFailed(const std::string& error) = 0;
-};
 
 class CollectorServer {
 public:
@@ -48,6 +31,10 @@ public:
     const std::string& socketPath() const { return m_socketPath; }
     const std::string& token() const { return m_token; }
     int openConnections() const { return m_openConnections.load(); }
+    // The receiving thread's work so far: bytes read and the time spent decoding them and in the
+    // sink (not waiting for data), for the collector's stage timers (`collect` with stats=1).
+    std::uint64_t bytesReceived() const { return m_bytesReceived.load(std::memory_order_relaxed); }
+    std::uint64_t busyNs() const { return m_busyNs.load(std::memory_order_relaxed); }
 
 private:
     // The thread's body: receive() until stop(); an exception is reported, never terminates.
@@ -63,6 +50,8 @@ private:
     int m_wakeFd = -1; // eventfd: stop() wakes the poll loop
     std::thread m_thread;
     std::atomic<int> m_openConnections{0};
+    std::atomic<std::uint64_t> m_bytesReceived{0};
+    std::atomic<std::uint64_t> m_busyNs{0};
 };
 
 // 128 random bits as 32 hex digits.

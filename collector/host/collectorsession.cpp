@@ -103,9 +103,20 @@ bool CollectorSession::waitForConnectionsClosed(int timeoutMs)
     while (m_server.openConnections() > 0) {
         if (std::chrono::steady_clock::now() >= deadline)
             return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     return true;
+}
+
+bool CollectorSession::finishedWith(std::int64_t pid) const
+{
+    if (m_server.openConnections() > 0)
+        return false;
+    std::lock_guard lock(m_mutex);
+    return std::any_of(m_recorders.begin(), m_recorders.end(), [pid](const auto& entry) {
+        const RecordedProcess& p = entry.second->data();
+        return p.hello.pid == pid && p.state == ConnectionState::Finished;
+    });
 }
 
 void CollectorSession::connectionAccepted(ConnectionId id, wire::Hello hello)
@@ -182,6 +193,16 @@ std::vector<RecordedProcess> CollectorSession::processes() const
     for (const auto& [id, recorder] : m_recorders)
         copies.push_back(recorder->data());
     return copies;
+}
+
+std::vector<RecordedProcess> CollectorSession::takeProcesses()
+{
+    std::vector<RecordedProcess> taken;
+    std::lock_guard lock(m_mutex);
+    taken.reserve(m_recorders.size());
+    for (auto& [id, recorder] : m_recorders)
+        taken.push_back(recorder->release());
+    return taken;
 }
 
 TraceBuildOptions CollectorSession::buildOptions() const

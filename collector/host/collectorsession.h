@@ -61,11 +61,17 @@ public:
     // Waits until every traced process has said GOODBYE or disconnected (after the target
     // exited), at most `timeoutMs`.
     bool waitForConnectionsClosed(int timeoutMs);
+    // Whether process `pid` said GOODBYE (its last records came: it is exiting) and no
+    // connection is open any more: nothing more can arrive unless a new process starts.
+    bool finishedWith(std::int64_t pid) const;
 
     std::int64_t baseTimeNs() const { return m_baseNs; }
     SessionStats stats() const;
     // Copies of the processes recorded so far, in order of connection.
     std::vector<RecordedProcess> processes() const;
+    // The processes recorded, moved out without a copy (the end of a recording: after
+    // stopReceiving()); in order of connection. Later calls get empty recordings.
+    std::vector<RecordedProcess> takeProcesses();
     // The whole session as one trace model (live view, merged file).
     // The capture windows applied: drops what lies outside (see capturerange.h).
     CaptureOutcome applyCapture(std::vector<RecordedProcess>& processes) const;

@@ -9,6 +9,7 @@
 #include "collector/host/recordtextwriter.h"
 #include "collector/host/textarena.h"
 #include "collector/host/torchops.h"
+#include "collector/protocol/framedecoder.h"
 #include "collector/protocol/framing.h"
 
 #include <functional>
@@ -39,6 +40,8 @@ public:
     void connectionClosed(bool byCollector = false);
 
     const RecordedProcess& data() const { return m_data; }
+    // The recording, moved out (once nothing more arrives); the recorder is left empty.
+    RecordedProcess release() { return std::move(m_data); }
 
     // --step-marker: each NVTX range or record_function label named `name` becomes the
     // step "ProfilerStep#N" (N = 0, 1, ... per process), as torch.profiler names its steps.

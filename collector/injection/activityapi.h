@@ -5,6 +5,7 @@
 // headers against a fake that synthesizes records. cuptiactivityapi.cpp is the real one.
 // Records cross the seam already decoded into our wire structs; texts stay pointers into
 // CUPTI's memory until RecordTranslator interns them.
+#include "collector/injection/activitysink.h"
 #include "collector/protocol/records.h"
 
 #include <cstddef>
@@ -12,32 +13,6 @@
 #include <string>
 
 namespace ks::injection {
-
-struct KernelActivity {
-    wire::Kernel record; // `name` is left 0
-    const char* name = nullptr;
-};
-
-struct MarkerActivity {
-    wire::Marker record; // `name` and `domain` are left 0
-    const char* name = nullptr;
-    const char* domain = nullptr;
-};
-
-// Receives the records of one activity buffer, in buffer order.
-class ActivitySink {
-public:
-    virtual ~ActivitySink() = default;
-    virtual void kernel(const KernelActivity& activity) = 0;
-    virtual void memcpy(const wire::Memcpy& record) = 0;
-    virtual void memset(const wire::Memset& record) = 0;
-    virtual void api(const wire::Api& record) = 0; // `name` is left 0
-    virtual void sync(const wire::Sync& record) = 0;
-    virtual void marker(const MarkerActivity& activity) = 0;
-    virtual void overhead(const wire::Overhead& record) = 0;
-    virtual void device(const wire::Device& record) = 0;
-    virtual void unknownKind() = 0; // a kind we do not translate
-};
 
 // CUPTI's buffer callbacks, with the context as an opaque pointer. Both are called on
 // application threads and must neither block for long nor throw.
@@ -57,6 +32,7 @@ struct ActivitySelection {
     bool kinetoKindsOnly = false;
     bool allApiCalls = false;
     bool systemThreadIds = true;
+    bool cuptiClock = false; // timestampNs() from cuptiGetTimestamp(), not CLOCK_REALTIME
 };
 
 class ActivityApi {
@@ -64,7 +40,7 @@ public:
     virtual ~ActivityApi() = default;
     virtual std::uint32_t loadedVersion() = 0; // of the libcupti the process loaded
     virtual std::uint32_t compiledVersion() = 0; // CUPTI_API_VERSION we were built with
-    virtual std::int64_t timestampNs() = 0; // CUPTI's clock
+    virtual std::int64_t timestampNs() = 0; // CUPTI's clock (read by us where that is cheaper)
     // 0 where unknown; never initializes CUDA (we run inside cuInit).
     virtual std::int32_t driverVersion() = 0;
     virtual std::int32_t runtimeVersion() = 0;

@@ -174,9 +174,9 @@ bool ActivityCollector::setUpCupti(std::string& error, wire::ErrorCode& code)
         return false;
     }
     if (result.ok())
-        result = m_api.enable(
-            bufferRequested, bufferCompleted,
-            ActivitySelection{m_options.kinetoKindsOnly, m_options.allApiCalls, m_options.systemThreadIds});
+        result = m_api.enable(bufferRequested, bufferCompleted,
+                              ActivitySelection{m_options.kinetoKindsOnly, m_options.allApiCalls,
+                                                m_options.systemThreadIds, m_options.cuptiClock});
     if (!result.ok()) {
         error = std::move(result.error);
         return false;

@@ -2,11 +2,39 @@
 
 #include <cuda.h>
 #include <dlfcn.h>
+#include <time.h>
 
 namespace ks::injection {
 namespace {
 
 std::int64_t ns(std::uint64_t t) { return static_cast<std::int64_t>(t); }
+
+std::int64_t realtimeNs()
+{
+    timespec now{};
+    clock_gettime(CLOCK_REALTIME, &now); // the vDSO: no system call
+    return std::int64_t(now.tv_sec) * 1000000000 + now.tv_nsec;
+}
+
+std::int64_t cuptiNs()
+{
+    std::uint64_t t = 0;
+    cuptiGetTimestamp(&t);
+    return ns(t);
+}
+
+} // namespace
+
+bool cuptiClockIsRealtime()
+{
+    constexpr std::int64_t kSameClockNs = 1000000;
+    const std::int64_t before = realtimeNs();
+    const std::int64_t cupti = cuptiNs();
+    const std::int64_t after = realtimeNs();
+    return cupti >= before - kSameClockNs && cupti <= after + kSameClockNs;
+}
+
+namespace {
 
 // Runtime calls torch.profiler never shows (kineto's blocklist, CuptiCbidRegistry): with
 // api=kineto CUPTI does not record them at all. cudaGetLastError alone came 143 times a step
@@ -304,9 +332,7 @@ std::uint32_t CuptiActivityApi::loadedVersion()
 
 std::int64_t CuptiActivityApi::timestampNs()
 {
-    std::uint64_t t = 0;
-    cuptiGetTimestamp(&t);
-    return ns(t);
+    return m_realtime.load(std::memory_order_relaxed) ? realtimeNs() : cuptiNs();
 }
 
 // Both may be called before cuInit finished: they only report what the library is.
@@ -343,6 +369,7 @@ ApiResult CuptiActivityApi::enable(BufferRequestedFn requested, BufferCompletedF
 {
     g_requested = requested;
     g_completed = completed;
+    m_realtime.store(!selection.cuptiClock && cuptiClockIsRealtime(), std::memory_order_relaxed);
     if (selection.systemThreadIds)
         cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
     std::uint8_t zeroed = 1;

@@ -5,6 +5,8 @@
 #include <cupti.h>
 #include <string_view>
 
+#include <atomic>
+
 namespace ks::injection {
 
 class CuptiActivityApi final : public ActivityApi {
@@ -22,7 +24,17 @@ public:
     std::size_t droppedRecords(void* context, std::uint32_t streamId) override;
     void decode(const std::uint8_t* buffer, std::size_t validBytes, ActivitySink& sink) override;
     std::string callbackName(wire::ApiDomain domain, std::uint32_t cbid) override;
+
+private:
+    // CUPTI's clock is CLOCK_REALTIME on Linux (cuptiActivityRegisterTimestampCallback's
+    // documentation): read directly once enable() saw both agree, without cuptiGetTimestamp.
+    std::atomic<bool> m_realtime{false};
 };
+
+// Whether CUPTI's clock reads as CLOCK_REALTIME here (the documented Linux default; WSL's is
+// CLOCK_MONOTONIC_RAW): one read of each, apart by the calls' own time only. Then the
+// injection's own records read CLOCK_REALTIME directly (collector option clock=realtime).
+bool cuptiClockIsRealtime();
 
 // api=kineto: whether a driver call is recorded (launches, copies, memsets, allocations, waits).
 bool isTracedDriverCall(std::string_view name);

@@ -64,6 +64,8 @@ bool parseItem(std::string_view key, std::string_view value, InjectionOptions& o
     }
     if (key == "stats")
         return choice(value, "0", "1", options.stats);
+    if (key == "clock")
+        return choice(value, "realtime", "cupti", options.cuptiClock);
     return false;
 }
 
@@ -82,7 +84,7 @@ bool parseInjectionOptions(std::string_view text, InjectionOptions& options, std
             error = "bad collector option '" + std::string(item)
                 + "': expected buffer_mb=1..1024, max_buffers=1..4096, flush_ms=1..3600000, "
                   "consumer=translate|drop, kinds=all|kineto, api=kineto|all, nvtx=own|cupti, ops=observer|nvtx, "
-                  "thread_ids=system|cupti or stats=0|1";
+                  "thread_ids=system|cupti, clock=realtime|cupti or stats=0|1";
             return false;
         }
     }

@@ -35,6 +35,11 @@ struct InjectionOptions {
     bool torchObserver = true;
     // stats=1: the injection prints its per-stage counters and timers on stderr at exit.
     bool stats = false;
+    // clock=realtime: the injection's own records (NVTX ranges, PyTorch operators) read
+    // clock_gettime(CLOCK_REALTIME), the clock CUPTI itself reads on Linux, where both agree;
+    // clock=cupti: cuptiGetTimestamp() for each (two calls an operator, ~1 µs each on the GPU
+    // machine). For measurement.
+    bool cuptiClock = false;
 };
 
 // False with a message naming the bad item; `options` keeps what was read before it.

@@ -82,6 +82,22 @@ std::unique_ptr<at::ObserverContext> onEnter(const at::RecordFunction& fn)
 
 void onExit(const at::RecordFunction&, at::ObserverContext*) { g_api->end(); }
 
+// The callback's configuration, shared with the benchmark's empty one: operator scopes only,
+// ids (op_id), inputs only for shapes.
+using StartFn = std::unique_ptr<at::ObserverContext> (*)(const at::RecordFunction&);
+using EndFn = void (*)(const at::RecordFunction&, at::ObserverContext*);
+at::RecordFunctionCallback observerCallback(StartFn start, EndFn end, bool withShapes)
+{
+    return at::RecordFunctionCallback(start, end)
+        .needsInputs(withShapes)
+        .needsIds(true)
+        .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION, at::RecordScope::USER_SCOPE});
+}
+
+std::unique_ptr<at::ObserverContext> onEnterEmpty(const at::RecordFunction&) { return nullptr; }
+void onExitEmpty(const at::RecordFunction&, at::ObserverContext*) { }
+at::CallbackHandle g_emptyCallback = 0;
+
 void say(char* error, std::size_t errorBytes, const char* what, const char* detail)
 {
     if (error && errorBytes)
@@ -125,10 +141,7 @@ kinetoscope_observer_start(const char* injectionPath, int withShapes, char* erro
     try {
         g_api = api;
         g_callback = at::addGlobalCallback(
-            at::RecordFunctionCallback(withShapes ? &onEnter<true> : &onEnter<false>, &onExit)
-                .needsInputs(withShapes != 0)
-                .needsIds(true)
-                .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION, at::RecordScope::USER_SCOPE}));
+            observerCallback(withShapes ? &onEnter<true> : &onEnter<false>, &onExit, withShapes != 0));
         return 0;
     } catch (const std::exception& e) {
         g_api = nullptr;
@@ -153,5 +166,24 @@ extern "C" __attribute__((visibility("default"))) void kinetoscope_observer_paus
             at::reenableCallback(g_callback);
     } catch (...) {
         // an unknown handle: nothing to pause
+    }
+}
+
+// For the benchmark (bench/gpu/collector-overhead, modes rf-empty and rf-empty-shapes): a global
+// callback of the observer's configuration that does nothing, without the injection, so that
+// RecordFunction's own cost per operator (the floor under any operator source built on it) can
+// be told from ours. on=1 adds it, on=0 removes it. 0 when done, 1 on failure.
+extern "C" __attribute__((visibility("default"))) int kinetoscope_observer_empty_callback(int withShapes, int on)
+{
+    try {
+        if (on && !g_emptyCallback)
+            g_emptyCallback = at::addGlobalCallback(observerCallback(&onEnterEmpty, &onExitEmpty, withShapes != 0));
+        else if (!on && g_emptyCallback) {
+            at::removeCallback(g_emptyCallback);
+            g_emptyCallback = 0;
+        }
+        return 0;
+    } catch (...) {
+        return 1;
     }
 }

@@ -3,6 +3,7 @@
 #include "core/analysis/diff.h"
 
 #include <charconv>
+#include <unordered_map>
 
 namespace ks::analysis {
 
@@ -27,13 +28,21 @@ CriticalPath CriticalPathAnalysis::describe(const CriticalPathGraph& graph, cons
 {
     CriticalPath path;
     path.length = solution.length;
-    const auto& members = m_builder.members();
+    std::unordered_map<std::uint32_t, std::uint32_t> waitingStartOf; // cross-rank edge -> waiting kernel's start
+    for (const auto& join : graph.collectiveJoins)
+        waitingStartOf.emplace(join.edge, join.waitingStart);
     for (const auto e : CriticalPathSolver::pathEdges(graph, solution)) {
+        const auto join = waitingStartOf.find(e);
+        if (join != waitingStartOf.end()) {
+            const TimeNs waitStart = solution.time[join->second], arrival = solution.time[graph.edgeTo[e]];
+            if (waitStart < arrival)
+                addCollectiveWait(path, graph.items[graph.edgeItem[e]], waitStart, arrival);
+            continue;
+        }
         const TimeNs w = solution.weight[e];
         if (w <= 0)
             continue;
         const PathKind kind = graph.edgeKind[e];
-        path.breakdown[std::size_t(kind)] += w;
         const std::uint32_t item = graph.edgeItem[e];
         const PathItem pathItem = item == kNoIndex ? PathItem{} : graph.items[item];
         if (!path.segments.empty()) {
@@ -43,26 +52,54 @@ CriticalPath CriticalPathAnalysis::describe(const CriticalPathGraph& graph, cons
                 continue;
             }
         }
-        PathSegment seg;
-        seg.kind = kind;
+        PathSegment seg = segmentOf(kind, pathItem);
         seg.start = solution.time[graph.edgeFrom[e]];
         seg.duration = w;
-        seg.item = pathItem;
-        if (pathItem.slice != kNoSlice) {
-            const PathMember& member = members[pathItem.member];
-            const Trace& trace = *member.facts->trace;
-            seg.name = trace.str(trace.slices().name[pathItem.slice]);
-            if (kind == PathKind::Other) // the thread's idle or untraced time before it
-                seg.name = "before " + seg.name;
-            seg.track = trace.trackDisplayName(trace.trackOf(pathItem.slice));
-            if (members.size() > 1 && !member.label.empty())
-                seg.track = member.label + " / " + seg.track;
-            if (kind == PathKind::Kernel)
-                seg.family = kernelFamily(seg.name);
-        }
+        if (kind == PathKind::Launch && item != kNoIndex && graph.itemCalledBefore[item])
+            seg.name += " (called before the window)";
         path.segments.push_back(std::move(seg));
     }
+    for (const auto& seg : path.segments)
+        path.breakdown[std::size_t(seg.kind)] += seg.duration;
     return path;
+}
+
+PathSegment CriticalPathAnalysis::segmentOf(PathKind kind, const PathItem& item) const
+{
+    PathSegment seg;
+    seg.kind = kind;
+    seg.item = item;
+    if (item.slice == kNoSlice)
+        return seg;
+    const auto& members = m_builder.members();
+    const PathMember& member = members[item.member];
+    const Trace& trace = *member.facts->trace;
+    seg.name = trace.str(trace.slices().name[item.slice]);
+    if (kind == PathKind::Other) // the thread's idle or untraced time before it
+        seg.name = "before " + seg.name;
+    seg.track = trace.trackDisplayName(trace.trackOf(item.slice));
+    if (members.size() > 1 && !member.label.empty())
+        seg.track = member.label + " / " + seg.track;
+    if (kind == PathKind::Kernel)
+        seg.family = kernelFamily(seg.name);
+    return seg;
+}
+
+// The path reached the waiting kernel through the last rank to arrive: from the kernel's
+// start to that rank's arrival the waiting rank waited in it. The path's segments over that
+// time (the other rank's work) give way to the wait; those before it stay.
+void CriticalPathAnalysis::addCollectiveWait(CriticalPath& path, const PathItem& waiting, TimeNs waitStart,
+                                             TimeNs arrival) const
+{
+    auto& segments = path.segments;
+    while (!segments.empty() && segments.back().start >= waitStart)
+        segments.pop_back();
+    if (!segments.empty() && segments.back().start + segments.back().duration > waitStart)
+        segments.back().duration = waitStart - segments.back().start;
+    PathSegment seg = segmentOf(PathKind::CollectiveWait, waiting);
+    seg.start = waitStart;
+    seg.duration = arrival - waitStart;
+    segments.push_back(std::move(seg));
 }
 
 StepCriticalPath CriticalPathAnalysis::analyzeRange(TimeNs start, TimeNs end, const std::vector<WhatIf>& whatIfs,

@@ -57,6 +57,9 @@ public:
     const CriticalPathGraphBuilder& builder() const { return m_builder; }
 
 private:
+    PathSegment segmentOf(PathKind kind, const PathItem& item) const; // named after its item
+    void addCollectiveWait(CriticalPath& path, const PathItem& waiting, TimeNs waitStart, TimeNs arrival) const;
+
     CriticalPathGraphBuilder m_builder;
 };
 

@@ -46,6 +46,9 @@ public:
     {
         for (std::uint32_t m = 0; m < m_members.size(); ++m)
             collectMember(m);
+        for (auto& lookup : m_byMember)
+            std::sort(lookup.begin(), lookup.end());
+        collectLaunchesBefore();
         g.nodeTime.resize(2 + 2 * m_item.size());
         g.source = 0;
         g.sink = 1;
@@ -57,12 +60,13 @@ public:
             g.items.push_back({m_item[i].member, m_item[i].slice});
         }
         g.itemParent.assign(m_item.size(), kNoIndex);
+        g.itemCalledBefore.resize(m_item.size());
+        for (std::uint32_t i = 0; i < m_item.size(); ++i)
+            g.itemCalledBefore[i] = m_item[i].calledBefore ? 1 : 0;
         m_ownEdge.assign(m_item.size(), kNoIndex);
         m_gapEdge.assign(m_item.size(), kNoIndex);
         m_eventDep.assign(m_item.size(), kNoIndex);
         m_collectiveArrival.assign(m_item.size(), kNoId);
-        for (auto& lookup : m_byMember)
-            std::sort(lookup.begin(), lookup.end());
     }
 
     void addHostEdges(const std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>& linkedTracks)
@@ -111,8 +115,12 @@ public:
         for (const auto& [key, items] : m_tracks)
             if (key.gpu)
                 addStreamEdges(items, typical);
-        for (const auto& [item, lastItem] : m_lastArrivalItem)
-            g.addEdge(startNode(lastItem), m_arrivalNode[item], 0, PathKind::CollectiveWait, item);
+        for (const auto& [item, lastItem] : m_lastArrivalItem) {
+            const auto join =
+                g.addEdge(startNode(lastItem), m_arrivalNode[item], 0, PathKind::CollectiveWait, item, false, true);
+            if (join != kNoIndex)
+                g.collectiveJoins.push_back({join, startNode(item)});
+        }
     }
 
     void addWaits()
@@ -164,6 +172,7 @@ private:
         SliceClass cls = SliceClass::Other;
         bool gpu = false;
         std::uint32_t track = 0;
+        bool calledBefore = false; // a launch call that ended before the window, kept at its start
     };
     struct TrackKey {
         std::uint32_t member = 0;
@@ -230,6 +239,37 @@ private:
                 return std::tie(m_item[a].start, m_item[a].depth) < std::tie(m_item[b].start, m_item[b].depth);
             });
         }
+    }
+
+    // The launch calls of the window's GPU ops that ended before the window (a range that
+    // starts between a launch and its kernel): a zero-length item at the window's start each,
+    // on no thread's chain, so that the GPU op keeps its launch dependency (a launch segment
+    // from the window's start) instead of an unexplained gap.
+    void collectLaunchesBefore()
+    {
+        std::vector<std::pair<std::uint32_t, SliceId>> before; // (member, launch call)
+        for (const auto& [m, gpuItems] : m_gpuByEnd) {
+            const PathMember& member = m_members[m];
+            const auto& slices = member.facts->trace->slices();
+            for (const auto i : gpuItems) {
+                const SliceId launch = member.facts->links.launchOf(m_item[i].slice);
+                if (launch != kNoSlice && itemOf(m, launch) == kNoIndex
+                    && slices.end(launch) + member.offset <= m_start)
+                    before.emplace_back(m, launch);
+            }
+        }
+        std::sort(before.begin(), before.end());
+        before.erase(std::unique(before.begin(), before.end()), before.end());
+        for (const auto& [m, launch] : before) {
+            const Trace& trace = traceOf(m);
+            const auto index = std::uint32_t(m_item.size());
+            Item item{m, launch, m_start, m_start, 0, trace.classOf(launch), false, trace.trackOf(launch)};
+            item.calledBefore = true;
+            m_item.push_back(item);
+            m_byMember[m].emplace_back(launch, index);
+        }
+        for (auto& lookup : m_byMember)
+            std::sort(lookup.begin(), lookup.end());
     }
 
     // Nesting and order on one thread: parent start -> first child, child end -> next child,
@@ -303,7 +343,12 @@ private:
                 if (gi == kNoIndex)
                     continue;
                 if (waitingFor != kNoIndex && m_eventDep[gi] == kNoIndex) {
-                    m_eventDep[gi] = waitingFor;
+                    // A guess that ends after the op started is wrong: the event was recorded on
+                    // another stream than the last launch's (DDP records on the compute stream
+                    // right after launching an all-reduce on NCCL's). Which one is not in the
+                    // trace, so the op keeps its stream and launch dependencies only.
+                    if (m_item[waitingFor].end <= m_item[gi].start)
+                        m_eventDep[gi] = waitingFor;
                     waitingFor = kNoIndex;
                 }
                 lastLaunched = gi;
@@ -349,7 +394,8 @@ private:
                 const auto launch = launchItem(i);
                 const auto event = m_eventDep[i];
                 const TimeNs ready = std::max(streamFree, event == kNoIndex ? kNoId : m_item[event].end);
-                if (launch != kNoIndex && m_item[launch].start >= ready && m_item[launch].start <= m_item[i].start)
+                if (launch != kNoIndex && !m_item[launch].calledBefore && m_item[launch].start >= ready
+                    && m_item[launch].start <= m_item[i].start)
                     latencies.push_back(m_item[i].start - m_item[launch].start);
                 streamFree = m_item[i].end;
             }

@@ -25,7 +25,7 @@ bool pathKindFromName(std::string_view name, PathKind& kind)
 }
 
 std::uint32_t CriticalPathGraph::addEdge(std::uint32_t from, std::uint32_t to, TimeNs weight, PathKind kind,
-                                         std::uint32_t item, bool scalable, bool hostWait)
+                                         std::uint32_t item, bool scalable, bool removable)
 {
     if (from == to || nodeTime[from] > nodeTime[to]) {
         ++droppedEdges;
@@ -37,7 +37,7 @@ std::uint32_t CriticalPathGraph::addEdge(std::uint32_t from, std::uint32_t to, T
     edgeKind.push_back(kind);
     edgeItem.push_back(item);
     edgeScalable.push_back(scalable ? 1 : 0);
-    edgeHostWait.push_back(hostWait ? 1 : 0);
+    edgeRemovable.push_back(removable ? 1 : 0);
     return std::uint32_t(edgeFrom.size() - 1);
 }
 

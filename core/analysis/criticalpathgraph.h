@@ -45,11 +45,23 @@ struct CriticalPathGraph {
     std::vector<PathKind> edgeKind;
     std::vector<std::uint32_t> edgeItem; // index into items, kNoIndex when none
     std::vector<std::uint8_t> edgeScalable; // a duration (op, call, GPU op) a what-if may rescale
-    // A host wait's dependency on the GPU op it returned after: factor 0 removes the wait
-    // itself (the call no longer blocks), not only its length.
-    std::vector<std::uint8_t> edgeHostWait;
+    // A dependency that factor 0 removes, not only shortens: a host wait's on the GPU op it
+    // returned after (the call no longer blocks), a collective's on the last rank to arrive.
+    std::vector<std::uint8_t> edgeRemovable;
     std::vector<PathItem> items;
     std::vector<std::uint32_t> itemParent; // enclosing host item on its thread, kNoIndex
+    // Launch calls that ended before the window, of GPU ops inside it: kept at the window's
+    // start so that those GPU ops keep their launch dependency.
+    std::vector<std::uint8_t> itemCalledBefore;
+
+    // A collective kernel that waited for the last rank to arrive: the edge from that rank's
+    // kernel start (the cross-rank edge) and the waiting kernel's start node. On the path, the
+    // time from the one to the other is the waiting rank's collective_wait.
+    struct CollectiveJoin {
+        std::uint32_t edge = 0;
+        std::uint32_t waitingStart = 0;
+    };
+    std::vector<CollectiveJoin> collectiveJoins;
 
     std::uint32_t source = 0, sink = 0;
     std::vector<std::uint32_t> topoOrder; // every node, each after all its predecessors
@@ -71,7 +83,7 @@ struct CriticalPathGraph {
     // Adds from -> to unless it points back in time (counted in droppedEdges). Returns the edge
     // index or kNoIndex.
     std::uint32_t addEdge(std::uint32_t from, std::uint32_t to, TimeNs weight, PathKind kind, std::uint32_t item,
-                          bool scalable = false, bool hostWait = false);
+                          bool scalable = false, bool removable = false);
     // Gives every node without a tight in-edge a gap edge from its latest predecessor (or the
     // source), then orders the nodes (Kahn; nodes left in a cycle follow by time, each given a
     // gap edge from before it where its tight edge came from inside the cycle).

@@ -5,13 +5,11 @@ namespace ks::analysis {
 
 namespace {
 
-double us(TimeNs ns) { return double(ns) / 1000.0; }
-
 nlohmann::json breakdownJson(const CriticalPath& path)
 {
     nlohmann::json j = nlohmann::json::object();
     for (int k = 0; k < kPathKindCount; ++k)
-        j[std::string(pathKindName(PathKind(k)))] = us(path.breakdown[std::size_t(k)]);
+        j[std::string(pathKindName(PathKind(k)))] = toMicros(path.breakdown[std::size_t(k)]);
     return j;
 }
 
@@ -21,8 +19,8 @@ nlohmann::json segmentsJson(const CriticalPath& path)
     for (const auto& s : path.segments) {
         nlohmann::json j = {{"kind", pathKindName(s.kind)},
                             {"name", s.name},
-                            {"start_us", us(s.start)},
-                            {"dur_us", us(s.duration)},
+                            {"start_us", toMicros(s.start)},
+                            {"dur_us", toMicros(s.duration)},
                             {"track", s.track}};
         if (!s.family.empty())
             j["family"] = s.family;
@@ -48,14 +46,14 @@ nlohmann::json criticalPathReportJson(const std::vector<StepCriticalPath>& steps
     j["steps"] = nlohmann::json::array();
     for (const auto& s : steps) {
         nlohmann::json step = {{"step", s.step},
-                               {"start_us", us(s.start)},
-                               {"end_us", us(s.end)},
-                               {"length_us", us(s.path.length)},
+                               {"start_us", toMicros(s.start)},
+                               {"end_us", toMicros(s.end)},
+                               {"length_us", toMicros(s.path.length)},
                                {"breakdown", breakdownJson(s.path)},
                                {"segments", segmentsJson(s.path)},
                                {"warnings", s.warnings}};
         if (s.whatIf) {
-            step["what_if_length_us"] = us(s.whatIf->length);
+            step["what_if_length_us"] = toMicros(s.whatIf->length);
             step["what_if_breakdown"] = breakdownJson(*s.whatIf);
             step["what_if_segments"] = segmentsJson(*s.whatIf);
         }

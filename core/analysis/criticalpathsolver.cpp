@@ -31,8 +31,8 @@ PathSolution CriticalPathSolver::solve(const CriticalPathGraph& graph, std::span
             const auto v = graph.edgeTo[e];
             if (done[v])
                 continue; // an edge inside a cycle
-            if (scaled && factors[e] == 0.0f && graph.edgeHostWait[e])
-                continue; // the wait is gone: the call returns without the GPU op
+            if (scaled && factors[e] == 0.0f && graph.edgeRemovable[e])
+                continue; // the wait is gone: the call returns without the GPU op, the rank goes on
             const TimeNs t = s.time[u] + s.weight[e];
             const auto best = s.bestEdge[v];
             if (t > s.time[v]

@@ -3,12 +3,6 @@
 
 namespace ks::analysis {
 
-namespace {
-
-double usFrom(TimeNs origin, TimeNs t) { return double(t - origin) / 1000.0; }
-
-} // namespace
-
 nlohmann::json memoryReportToJson(const MemoryReport& report, const std::vector<OperatorMemoryTable>& tables)
 {
     const Trace& trace = *report.facts->trace;
@@ -20,7 +14,7 @@ nlohmann::json memoryReportToJson(const MemoryReport& report, const std::vector<
             const Allocation& a = device.allocations[i];
             nlohmann::json item = {{"bytes", a.bytes},
                                    {"op", allocationOpName(trace, a.op)},
-                                   {"alloc_time_us", usFrom(origin, a.time)},
+                                   {"alloc_time_us", toMicros(a.time - origin)},
                                    {"address", a.address}};
             if (const std::string stack = pythonStackText(report, device, a); !stack.empty())
                 item["python_stack"] = stack;
@@ -30,7 +24,7 @@ nlohmann::json memoryReportToJson(const MemoryReport& report, const std::vector<
         devices.push_back({{"device", device.name},
                            {"peak_allocated_bytes", device.peakAllocated},
                            {"peak_reserved_bytes", device.peakReserved},
-                           {"peak_time_us", usFrom(origin, device.peakTime)},
+                           {"peak_time_us", toMicros(device.peakTime - origin)},
                            {"events", device.events.size()},
                            {"allocations", device.allocations.size()},
                            {"never_freed", device.neverFreed},

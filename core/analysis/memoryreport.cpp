@@ -98,7 +98,7 @@ std::vector<SliceId> pythonStackAt(const Trace& trace, std::uint32_t track, Time
         if (lane.kind != LaneKind::Python)
             continue;
         for (std::uint32_t depth = 0; depth < lane.depthCount; ++depth) {
-            const SliceId s = trace.sliceAt(lane.firstRow + depth, time);
+            const SliceId s = trace.sliceAt(trace.tracks()[track].rowBegin + lane.firstRow + depth, time);
             if (s == kNoSlice)
                 break;
             if (trace.classOf(s) == SliceClass::PythonFunction)
@@ -119,7 +119,7 @@ void opChainAt(const Trace& trace, std::uint32_t track, TimeNs time, std::vector
         if (lane.kind != LaneKind::Main)
             continue;
         for (std::uint32_t depth = 0; depth < lane.depthCount; ++depth) {
-            const SliceId s = trace.sliceAt(lane.firstRow + depth, time);
+            const SliceId s = trace.sliceAt(trace.tracks()[track].rowBegin + lane.firstRow + depth, time);
             if (s == kNoSlice)
                 break; // slices of a lane nest: nothing deeper holds the time either
             if (isMemoryOwnerClass(trace.classOf(s)))

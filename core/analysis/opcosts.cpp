@@ -90,42 +90,109 @@ private:
 
 } // namespace
 
+namespace {
+
+// The costs of the loader's shape args (Trace::shapeArgs()) by (op name, id): what a parse of
+// each call's text would give, parsed once per distinct pair.
+class PooledArgsCosts {
+public:
+    struct Entry {
+        StringId name;
+        std::uint32_t cost; // in OpCosts' distinct costs
+        std::string warning;
+        std::uint32_t nextWithId = kNoIndex;
+    };
+    explicit PooledArgsCosts(std::size_t ids)
+        : m_firstWithId(ids, kNoIndex)
+    {
+    }
+    const Entry* find(StringId name, std::uint32_t id) const
+    {
+        for (std::uint32_t e = m_firstWithId[id]; e != kNoIndex; e = m_entries[e].nextWithId) {
+            if (m_entries[e].name == name)
+                return &m_entries[e];
+        }
+        return nullptr;
+    }
+    const Entry& add(StringId name, std::uint32_t id, std::uint32_t cost, std::string warning)
+    {
+        m_entries.push_back({name, cost, std::move(warning), m_firstWithId[id]});
+        m_firstWithId[id] = std::uint32_t(m_entries.size() - 1);
+        return m_entries.back();
+    }
+
+private:
+    std::vector<std::uint32_t> m_firstWithId;
+    std::deque<Entry> m_entries; // stable: callers keep references
+};
+
+} // namespace
+
 OpCosts OpCosts::ofOps(const Trace& trace, std::vector<SliceId> ops)
 {
     std::sort(ops.begin(), ops.end());
     ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
     // Rules are looked up once per name, not per call.
+    const SliceTable& slices = trace.slices();
     std::vector<std::int8_t> ruleOfName(trace.strings().size(), -1);
     std::erase_if(ops, [&](SliceId s) {
-        const StringId name = trace.slices().name[s];
+        const StringId name = slices.name[s];
         if (ruleOfName[name] < 0)
             ruleOfName[name] = costRuleOf(trace.str(name)) != CostRule::None ? 1 : 0;
         return ruleOfName[name] == 0;
     });
     OpCosts costs;
     costs.m_costs.reserve(ops.size());
-    DistinctArgs distinct;
+    // The first warnings in file order, wherever each call's args came from.
+    std::vector<std::pair<std::uint64_t, std::string>> firstWarnings;
     const auto count = [&](SliceId s, std::uint32_t cost, const std::string& warning) {
         if (!warning.empty()) {
             ++costs.m_absurdOps;
-            if (costs.m_warnings.size() < kMaxWarnings)
-                costs.m_warnings.push_back(std::string(trace.str(trace.slices().name[s])) + ": " + warning);
+            const std::uint64_t offset = slices.rawOffset[s];
+            if (firstWarnings.size() < kMaxWarnings || offset < firstWarnings.back().first) {
+                if (firstWarnings.size() == kMaxWarnings)
+                    firstWarnings.pop_back();
+                const auto at = std::upper_bound(firstWarnings.begin(), firstWarnings.end(), offset,
+                                                 [](std::uint64_t o, const auto& w) { return o < w.first; });
+                firstWarnings.emplace(at, offset, std::string(trace.str(slices.name[s])) + ": " + warning);
+            }
         }
         costs.m_costs.emplace_back(s, cost);
     };
     const auto costOfArgs = [&](SliceId s, const ShapeArgs& args) {
-        costs.m_distinct.push_back(costOf(trace.str(trace.slices().name[s]), args));
+        costs.m_distinct.push_back(costOf(trace.str(slices.name[s]), args));
         return std::uint32_t(costs.m_distinct.size() - 1);
     };
     const auto firstWarning = [](const ShapeArgs& args) { return args.warnings.empty() ? "" : args.warnings.front(); };
-    trace.forEachEventText(ops, [&](SliceId s, std::string_view text) {
+
+    // Calls whose shape args the loader kept: no text to read.
+    std::vector<SliceId> unpooled;
+    PooledArgsCosts pooled(trace.shapeArgs().size());
+    for (const SliceId s : ops) {
+        const std::uint32_t id = s < slices.shapeArgs.size() ? slices.shapeArgs[s] : kNoIndex;
+        if (id == kNoIndex) {
+            unpooled.push_back(s);
+            continue;
+        }
+        const StringId name = slices.name[s];
+        const PooledArgsCosts::Entry* entry = pooled.find(name, id);
+        if (!entry) {
+            const ShapeArgs args = parseShapeArgs(trace.shapeArgs().view(id));
+            entry = &pooled.add(name, id, costOfArgs(s, args), firstWarning(args));
+        }
+        count(s, entry->cost, entry->warning);
+    }
+
+    // The others' texts, read back.
+    DistinctArgs distinct;
+    trace.forEachEventText(unpooled, [&](SliceId s, std::string_view text) {
         const auto raw = findShapeArgs(text);
         if (!raw) {
             const ShapeArgs args = parseShapeArgs(text);
             count(s, costOfArgs(s, args), firstWarning(args));
             return;
         }
-        const StringId name = trace.slices().name[s];
+        const StringId name = slices.name[s];
         const std::size_t hash = DistinctArgs::hashOf(name, *raw);
         const DistinctArgs::Entry* entry = distinct.find(name, *raw, hash);
         if (!entry) {
@@ -134,6 +201,8 @@ OpCosts OpCosts::ofOps(const Trace& trace, std::vector<SliceId> ops)
         }
         count(s, entry->cost, entry->warning);
     });
+    for (auto& [offset, warning] : firstWarnings)
+        costs.m_warnings.push_back(std::move(warning));
     std::sort(costs.m_costs.begin(), costs.m_costs.end());
     costs.m_costs.shrink_to_fit();
     costs.m_distinct.shrink_to_fit();

@@ -2,12 +2,6 @@
 
 namespace ks::analysis {
 
-namespace {
-
-double us(TimeNs ns) { return double(ns) / 1000.0; }
-
-} // namespace
-
 nlohmann::json ranksReportJson(const Workspace& ws, const RanksReport& r, const std::vector<FileError>& errors,
                                const AlignmentReport& alignment)
 {
@@ -35,20 +29,22 @@ nlohmann::json ranksReportJson(const std::vector<TraceIdentity>& identities, con
                               {"rank_inferred", id.rankInferred},
                               {"steps", s.steps},
                               {"steps_source", s.member < stepsSources.size() ? stepsSources[s.member] : ""},
-                              {"step_time_us", us(s.stepTimeMean)},
-                              {"kernel_time_us", us(s.kernelTime)},
-                              {"collective_time_us", us(s.collectiveTime)},
-                              {"collective_wait_us", us(s.collectiveWait)},
-                              {"idle_time_us", us(s.idleTime)},
-                              {"wait_caused_us", us(s.waitCaused)},
+                              {"step_time_us", toMicros(s.stepTimeMean)},
+                              {"kernel_time_us", toMicros(s.kernelTime)},
+                              {"collective_time_us", toMicros(s.collectiveTime)},
+                              {"collective_wait_us", toMicros(s.collectiveWait)},
+                              {"idle_time_us", toMicros(s.idleTime)},
+                              {"wait_caused_us", toMicros(s.waitCaused)},
                               {"last_arrivals", s.lastArrivals}});
     }
     j["collectives"] = nlohmann::json::array();
     for (const auto& c : r.matching.collectives) {
         nlohmann::json ranks = nlohmann::json::array();
         for (const auto& p : c.ranks)
-            ranks.push_back(
-                {{"rank", p.rank}, {"start_us", us(p.start)}, {"end_us", us(p.end)}, {"wait_us", us(p.wait)}});
+            ranks.push_back({{"rank", p.rank},
+                             {"start_us", toMicros(p.start)},
+                             {"end_us", toMicros(p.end)},
+                             {"wait_us", toMicros(p.wait)}});
         j["collectives"].push_back({{"process_group", c.processGroup},
                                     {"seq", c.seq},
                                     {"name", c.name},
@@ -56,21 +52,21 @@ nlohmann::json ranksReportJson(const std::vector<TraceIdentity>& identities, con
                                     {"dtype", c.dtype},
                                     {"ranks", std::move(ranks)},
                                     {"last_rank", c.lastRank},
-                                    {"max_wait_us", us(c.maxWait)},
+                                    {"max_wait_us", toMicros(c.maxWait)},
                                     {"complete", c.complete},
                                     {"mismatch", c.mismatch}});
     }
     const auto& v = r.straggler;
     j["straggler"] = {{"rank", v.rank ? nlohmann::json(*v.rank) : nlohmann::json(nullptr)},
-                      {"wait_caused_us", us(v.waitCaused)},
-                      {"total_wait_us", us(v.totalWait)},
+                      {"wait_caused_us", toMicros(v.waitCaused)},
+                      {"total_wait_us", toMicros(v.totalWait)},
                       {"share", v.share},
                       {"consistent", v.consistent},
                       {"balanced", v.balanced},
                       {"steps_led", v.stepsLed},
                       {"steps_with_wait", v.stepsWithWait},
                       {"worst_step", v.worstStep},
-                      {"worst_step_wait_caused_us", us(v.worstStepWaitCaused)},
+                      {"worst_step_wait_caused_us", toMicros(v.worstStepWaitCaused)},
                       {"verdict", v.text}};
     // The rule that gave the members' steps; "mixed" when they differ, "none" when no member
     // has steps. ("steps" below is the per-step waits; each rank has its count.)
@@ -85,11 +81,11 @@ nlohmann::json ranksReportJson(const std::vector<TraceIdentity>& identities, con
     for (const auto& s : r.steps)
         j["steps"].push_back({{"step", s.step},
                               {"rank", s.rank},
-                              {"wait_caused_us", us(s.waitCaused)},
-                              {"total_wait_us", us(s.totalWait)}});
+                              {"wait_caused_us", toMicros(s.waitCaused)},
+                              {"total_wait_us", toMicros(s.totalWait)}});
     j["alignment"] = {{"mode", alignment.mode == Alignment::AbsoluteClock ? "absolute_clock" : "step_starts"},
                       {"step", alignment.step},
-                      {"start_spread_us", us(alignment.startSpread)},
+                      {"start_spread_us", toMicros(alignment.startSpread)},
                       {"description", alignment.description}};
     j["warnings"] = warnings;
     for (const auto& w : r.matching.warnings)

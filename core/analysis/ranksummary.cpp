@@ -10,47 +10,67 @@
 #include <atomic>
 #include <climits>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 
 namespace ks::analysis {
 
 namespace {
 
-constexpr std::size_t kTopRows = 10;
-constexpr std::size_t kEvidencePerInsight = 5; // the job view links to the trace for the rest
+constexpr std::size_t kTopRows = 5;
+constexpr std::size_t kEvidencePerInsight = 3; // the job view links to the trace for the rest
+constexpr std::size_t kNameChars = 120; // kernel names run to kilobytes of template arguments
+constexpr double kSizeShare = 0.01; // a summary is at most 1 % of its trace's JSON (issue 40)
 
 using Json = nlohmann::json;
 
-double us(TimeNs ns) { return double(ns) / 1000.0; }
+std::string shortName(std::string name)
+{
+    if (name.size() > kNameChars)
+        name.resize(kNameChars);
+    return name;
+}
 
-// What a job view shows of the rank; only for a member that is its whole trace (a rank of a
-// merged file shares its trace's tables with the other ranks).
+// What an insight needs in a job view: what, how much, a few events; its advice and explanation
+// are the same words for every rank (the full analysis of the rank gives them).
+Json compactInsight(const nlohmann::ordered_json& insight)
+{
+    Json out = Json::object();
+    for (const char* key : {"id", "severity", "title", "cause", "time_us", "share", "figures"}) {
+        if (insight.contains(key))
+            out[key] = insight[key];
+    }
+    Json evidence = Json::array();
+    for (const auto& e : insight.value("evidence", nlohmann::ordered_json::array())) {
+        if (evidence.size() == kEvidencePerInsight)
+            break;
+        evidence.push_back(
+            {{"name", e.value("name", "")}, {"ts_us", e.value("ts_us", 0.0)}, {"dur_us", e.value("dur_us", 0.0)}});
+    }
+    out["evidence"] = std::move(evidence);
+    return out;
+}
+
+// What a job view shows of the rank (a rank of a merged file has a trace of its own processes).
 Json viewOf(const WorkspaceMember& member)
 {
     Json view = Json::object();
-    if (!member.processes.empty())
-        return view;
     const auto facts = facts::sharedTraceFacts(member.trace, member.stepRules);
     const auto report = gpu::makeGpuReport(facts);
     Json breakdown = Json::array();
     for (const auto& row : report->breakdown.steps) {
         Json parts = Json::object();
         for (std::size_t r = 0; r < gpu::kStepRoleCount; ++r)
-            parts[std::string(gpu::stepRoleName(static_cast<gpu::StepRole>(r)))] = row.parts[r] / 1000.0;
+            parts[std::string(gpu::stepRoleName(static_cast<gpu::StepRole>(r)))] = toMicros(row.parts[r]);
         breakdown.push_back({{"step", row.name},
-                             {"start_us", us(row.start)},
-                             {"dur_us", us(row.end - row.start)},
+                             {"start_us", toMicros(row.start)},
+                             {"dur_us", toMicros(row.end - row.start)},
                              {"parts_us", std::move(parts)}});
     }
     view["step_breakdown"] = std::move(breakdown);
 
-    Json insights = insightsToJson(findInsights(*facts), {facts}, {member.identity.file})["insights"];
-    for (auto& insight : insights) {
-        auto& evidence = insight["evidence"];
-        if (evidence.is_array() && evidence.size() > kEvidencePerInsight)
-            evidence.erase(evidence.begin() + kEvidencePerInsight, evidence.end());
-    }
+    Json insights = Json::array();
+    for (const auto& insight : insightsToJson(findInsights(*facts), {facts}, {})["insights"])
+        insights.push_back(compactInsight(insight));
     view["insights"] = std::move(insights);
 
     OperatorTable table = computeOperatorTable(*facts);
@@ -60,11 +80,11 @@ Json viewOf(const WorkspaceMember& member)
     Json ops = Json::array();
     for (std::size_t i = 0; i < std::min(kTopRows, table.rows.size()); ++i) {
         const auto& r = table.rows[i];
-        ops.push_back({{"name", r.name},
+        ops.push_back({{"name", shortName(r.name)},
                        {"calls", r.calls},
-                       {"self_cpu_us", us(r.selfCpu)},
-                       {"cpu_total_us", us(r.cpuTotal)},
-                       {"self_device_us", us(r.selfDevice)}});
+                       {"self_cpu_us", toMicros(r.selfCpu)},
+                       {"cpu_total_us", toMicros(r.cpuTotal)},
+                       {"self_device_us", toMicros(r.selfDevice)}});
     }
     view["top_ops"] = std::move(ops);
 
@@ -72,15 +92,11 @@ Json viewOf(const WorkspaceMember& member)
     std::sort(kernels.begin(), kernels.end(), [](const KernelRow& a, const KernelRow& b) { return a.total > b.total; });
     Json top = Json::array();
     for (std::size_t i = 0; i < std::min(kTopRows, kernels.size()); ++i)
-        top.push_back({{"name", kernels[i].name}, {"calls", kernels[i].calls}, {"total_us", us(kernels[i].total)}});
+        top.push_back({{"name", shortName(kernels[i].name)},
+                       {"calls", kernels[i].calls},
+                       {"total_us", toMicros(kernels[i].total)}});
     view["top_kernels"] = std::move(top);
     return view;
-}
-
-template <typename T>
-T field(const Json& object, const char* key)
-{
-    return object.at(key).get<T>();
 }
 
 } // namespace
@@ -97,120 +113,15 @@ RankSummaryFile summarizeMember(const WorkspaceMember& member, std::uint64_t tra
     s.collectives = collectiveKernelsOf(member);
     s.totals = summarizeRank(member, 0, s.collectives);
     s.view = viewOf(member);
-    return s;
-}
-
-Json rankSummaryToJson(const RankSummaryFile& s)
-{
-    const auto& id = s.identity;
-    Json steps = Json::array();
-    for (const auto& step : s.steps)
-        steps.push_back({step.number, step.start, step.end});
-    Json collectives = Json::array();
-    for (const auto& k : s.collectives)
-        collectives.push_back({{"start", k.start},
-                               {"end", k.end},
-                               {"stream", k.stream},
-                               {"name", k.name},
-                               {"group", k.processGroup},
-                               {"group_ranks", k.groupRanks},
-                               {"dtype", k.dtype},
-                               {"in_elements", k.inElements},
-                               {"out_elements", k.outElements},
-                               {"attributed", k.attributed}});
-    const auto& t = s.totals;
-    return {{"format", kRankSummaryFormat},
-            {"version", kRankSummaryVersion},
-            {"identity",
-             {{"file", id.file},
-              {"worker", id.worker},
-              {"rank", id.rank},
-              {"world_size", id.worldSize},
-              {"rank_inferred", id.rankInferred},
-              {"backend", id.backend},
-              {"run_key", id.runKey}}},
-            {"base_time_ns", s.baseTimeNs},
-            {"trace_start_ns", s.traceStart},
-            {"trace_end_ns", s.traceEnd},
-            {"trace_bytes", s.traceBytes},
-            {"steps", std::move(steps)},
-            {"totals",
-             {{"steps", t.steps},
-              {"step_time_mean_ns", t.stepTimeMean},
-              {"window_start_ns", t.windowStart},
-              {"window_end_ns", t.windowEnd},
-              {"kernel_time_ns", t.kernelTime},
-              {"collective_time_ns", t.collectiveTime},
-              {"idle_time_ns", t.idleTime}}},
-            {"collectives", std::move(collectives)},
-            {"view", s.view}};
-}
-
-std::variant<RankSummaryFile, std::string> rankSummaryFromJson(const Json& j, const std::string& where)
-{
-    if (!j.is_object() || !j.contains("format") || j["format"] != kRankSummaryFormat)
-        return where + ": not a Kinetoscope rank summary";
-    if (!j.contains("version") || !j["version"].is_number_integer() || j["version"] != kRankSummaryVersion)
-        return where + ": rank summary format version "
-            + (j.contains("version") ? j["version"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                                     : "?")
-            + ", this build reads version " + std::to_string(kRankSummaryVersion) + " (summarize the trace again)";
-    RankSummaryFile s;
-    try {
-        const Json& id = j.at("identity");
-        s.identity.file = field<std::string>(id, "file");
-        s.identity.worker = field<std::string>(id, "worker");
-        s.identity.rank = field<int>(id, "rank");
-        s.identity.worldSize = field<int>(id, "world_size");
-        s.identity.rankInferred = field<bool>(id, "rank_inferred");
-        s.identity.backend = field<std::string>(id, "backend");
-        s.identity.runKey = field<std::string>(id, "run_key");
-        s.baseTimeNs = field<std::int64_t>(j, "base_time_ns");
-        s.traceStart = field<TimeNs>(j, "trace_start_ns");
-        s.traceEnd = field<TimeNs>(j, "trace_end_ns");
-        s.traceBytes = field<std::uint64_t>(j, "trace_bytes");
-        for (const Json& step : j.at("steps"))
-            s.steps.push_back({step.at(0).get<long long>(), step.at(1).get<TimeNs>(), step.at(2).get<TimeNs>()});
-        const Json& t = j.at("totals");
-        s.totals.rank = s.identity.rank;
-        s.totals.steps = field<std::size_t>(t, "steps");
-        s.totals.stepTimeMean = field<TimeNs>(t, "step_time_mean_ns");
-        s.totals.windowStart = field<TimeNs>(t, "window_start_ns");
-        s.totals.windowEnd = field<TimeNs>(t, "window_end_ns");
-        s.totals.kernelTime = field<TimeNs>(t, "kernel_time_ns");
-        s.totals.collectiveTime = field<TimeNs>(t, "collective_time_ns");
-        s.totals.idleTime = field<TimeNs>(t, "idle_time_ns");
-        for (const Json& c : j.at("collectives")) {
-            CollectiveKernel k;
-            k.start = field<TimeNs>(c, "start");
-            k.end = field<TimeNs>(c, "end");
-            k.stream = field<std::int64_t>(c, "stream");
-            k.name = field<std::string>(c, "name");
-            k.processGroup = field<std::string>(c, "group");
-            k.groupRanks = field<std::string>(c, "group_ranks");
-            k.dtype = field<std::string>(c, "dtype");
-            k.inElements = field<std::int64_t>(c, "in_elements");
-            k.outElements = field<std::int64_t>(c, "out_elements");
-            k.attributed = field<bool>(c, "attributed");
-            s.collectives.push_back(std::move(k));
-        }
-        if (j.contains("view"))
-            s.view = j["view"];
-    } catch (const Json::exception& e) {
-        return where + ": malformed rank summary: " + e.what();
+    // Small traces: the view's parts, least useful first, go while the summary is over budget.
+    const double budget = kSizeShare * double(traceBytes);
+    for (const char* part : {"top_ops", "top_kernels", "insights", "step_breakdown"}) {
+        if (traceBytes == 0
+            || double(rankSummaryToJson(s).dump(-1, ' ', false, Json::error_handler_t::replace).size()) <= budget)
+            break;
+        s.view.erase(part);
     }
     return s;
-}
-
-std::variant<RankSummaryFile, std::string> readRankSummary(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return path + ": cannot be read";
-    Json j = Json::parse(in, nullptr, false);
-    if (j.is_discarded())
-        return path + ": not valid JSON";
-    return rankSummaryFromJson(j, path);
 }
 
 bool isRankSummaryFolder(const std::string& path)
@@ -227,18 +138,41 @@ bool isRankSummaryFolder(const std::string& path)
 
 RankSummarySet readRankSummaryFolder(const std::string& folder)
 {
-    RankSummarySet set;
     std::vector<std::string> paths;
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
         if (entry.path().filename().string().ends_with(kRankSummarySuffix))
             paths.push_back(entry.path().string());
     }
+    auto set = readRankSummaries(std::move(paths));
     if (ec)
-        set.errors.push_back(folder + ": " + ec.message());
+        set.errors.insert(set.errors.begin(), folder + ": " + ec.message());
+    return set;
+}
+
+std::vector<int> missingRanks(const std::vector<RankSummaryFile>& ranks)
+{
+    constexpr int kMostListed = 1 << 20; // an absurd world size lists nothing
+    int worldSize = 0;
+    std::vector<int> present;
+    for (const auto& r : ranks) {
+        worldSize = std::max(worldSize, r.identity.worldSize);
+        present.push_back(r.identity.rank);
+    }
+    std::sort(present.begin(), present.end());
+    std::vector<int> missing;
+    for (int r = 0; r < worldSize && worldSize <= kMostListed; ++r) {
+        if (!std::binary_search(present.begin(), present.end(), r))
+            missing.push_back(r);
+    }
+    return missing;
+}
+
+RankSummarySet readRankSummaries(std::vector<std::string> paths)
+{
+    RankSummarySet set;
     std::sort(paths.begin(), paths.end());
-    // Parsing the JSON is the cost (1,024 summaries of 660 collectives are 163 MB): one reader
-    // per usable core, each taking the next file.
+    // Parsing is the cost: one reader per usable core, each taking the next file.
     std::vector<std::variant<RankSummaryFile, std::string>> read(paths.size());
     std::atomic<std::size_t> next{0};
     const auto work = [&] {

@@ -1,5 +1,7 @@
 #include "core/analysis/shapeargs.h"
 
+#include "core/loading/jsonscan.h"
+
 #include <nlohmann/json.hpp>
 
 #include <charconv>
@@ -204,71 +206,71 @@ ShapeArgs shapeArgsOf(const nlohmann::json* dims, const nlohmann::json* types, c
     return out;
 }
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-std::size_t skipSpaces(std::string_view text, std::size_t i)
+// The members of an object at c.p ('{'), walked as the loader's parser walks an event and its
+// args (core/loading/eventparser.cpp): stray commas pass, every value is one skipValue() long.
+// member(key) reads the value at c.p.
+template <class Member>
+json::Status walkMembers(json::Cursor& c, std::string& scratch, Member member)
 {
-    while (i < text.size() && isSpace(text[i]))
-        ++i;
-    return i;
-}
-
-// The end of the array that opens at `begin` (one past its ']'), strings skipped (the text has
-// no backslash, so every quote opens or closes one); npos when it does not close.
-std::size_t arrayEnd(std::string_view text, std::size_t begin)
-{
-    int depth = 0;
-    for (std::size_t i = begin; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '"') {
-            i = text.find('"', i + 1);
-            if (i == std::string_view::npos)
-                return i;
-        } else if (c == '[') {
-            ++depth;
-        } else if (c == ']' && --depth == 0) {
-            return i + 1;
+    ++c.p;
+    while (true) {
+        if (!json::skipSpace(c))
+            return json::Status::Incomplete;
+        if (*c.p == '}') {
+            ++c.p;
+            return json::Status::Ok;
         }
+        if (*c.p == ',') {
+            ++c.p;
+            continue;
+        }
+        if (*c.p != '"')
+            return json::Status::Error;
+        std::string_view key;
+        if (const auto st = json::parseString(c, key, scratch); st != json::Status::Ok)
+            return st;
+        if (!json::skipSpace(c) || *c.p != ':')
+            return json::Status::Error;
+        ++c.p;
+        if (!json::skipSpace(c))
+            return json::Status::Incomplete;
+        if (const auto st = member(key); st != json::Status::Ok)
+            return st;
     }
-    return std::string_view::npos;
 }
 
 } // namespace
 
 std::optional<RawShapeArgs> findShapeArgs(std::string_view eventText)
 {
-    // One pass from string to string: without a backslash every quote opens or closes one, so
-    // a string followed by ':' is a key. Escaped text (rare) is left to the full parse.
+    // Escaped text (rare) is left to the full parse.
     if (eventText.find('\\') != std::string_view::npos)
+        return std::nullopt;
+    json::Cursor c{eventText.data(), eventText.data() + eventText.size()};
+    if (!json::skipSpace(c) || *c.p != '{')
         return std::nullopt;
     RawShapeArgs raw;
     std::string_view oldDims; // "Input dims", of older torch versions
-    std::size_t i = 0;
-    while ((i = eventText.find('"', i)) != std::string_view::npos) {
-        const std::size_t close = eventText.find('"', i + 1);
-        if (close == std::string_view::npos)
-            return std::nullopt;
-        const std::string_view word = eventText.substr(i + 1, close - i - 1);
-        std::size_t next = skipSpaces(eventText, close + 1);
-        i = close + 1;
-        if (next >= eventText.size() || eventText[next] != ':')
-            continue;
-        std::string_view* slot = word == "Input Dims" ? &raw.dims
-            : word == "Input dims"                    ? &oldDims
-            : word == "Input type"                    ? &raw.types
-            : word == "Concrete Inputs"               ? &raw.concrete
-                                                      : nullptr;
-        if (!slot)
-            continue;
-        next = skipSpaces(eventText, next + 1);
-        if (next >= eventText.size() || eventText[next] != '[')
-            return std::nullopt;
-        const std::size_t end = arrayEnd(eventText, next);
-        if (end == std::string_view::npos)
-            return std::nullopt;
-        *slot = eventText.substr(next, end - next);
-        i = end;
-    }
+    bool arrays = true;
+    std::string scratch; // never used: the text has no escapes
+    const auto argsMember = [&](std::string_view key) {
+        std::string_view* slot = key == "Input Dims" ? &raw.dims
+            : key == "Input dims"                    ? &oldDims
+            : key == "Input type"                    ? &raw.types
+            : key == "Concrete Inputs"               ? &raw.concrete
+                                                     : nullptr;
+        const char* start = c.p;
+        arrays &= !slot || *start == '[';
+        const auto st = json::skipValue(c);
+        if (slot)
+            *slot = std::string_view(start, static_cast<std::size_t>(c.p - start));
+        return st;
+    };
+    const auto eventMember = [&](std::string_view key) {
+        return key == "args" && *c.p == '{' ? walkMembers(c, scratch, argsMember) : json::skipValue(c);
+    };
+    if (walkMembers(c, scratch, eventMember) != json::Status::Ok || !arrays)
+        return std::nullopt;
     if (raw.dims.empty())
         raw.dims = oldDims;
     return raw;

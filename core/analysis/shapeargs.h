@@ -5,6 +5,8 @@
 // from an op's event text. Dims come from the file as written: a negative size, a rank past
 // kMaxRank or an element count past 2^63 makes that input's shape unknown, with a warning,
 // never a wrapped number.
+#include "core/model/shapeargspool.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,10 +54,10 @@ ShapeArgs parseShapeArgs(std::string_view eventText);
 
 // The raw JSON text of the three arrays in an event's args ("" where absent): calls of one op
 // with the same shapes have the same raw args, so callers can parse each distinct one once.
-struct RawShapeArgs {
-    std::string_view dims, types, concrete;
-};
-// nullopt when the text needs a full parse (escapes, arrays that do not close).
+// The loader keeps the same per op call (Trace::shapeArgs()), found by the same walk.
+using RawShapeArgs = ShapeArgsText;
+// nullopt when the text needs a full parse (escapes, a key whose value is not an array, text
+// that is not an object).
 std::optional<RawShapeArgs> findShapeArgs(std::string_view eventText);
 ShapeArgs parseShapeArgs(const RawShapeArgs& raw);
 

@@ -1,6 +1,7 @@
 #include "core/analysis/workspace.h"
 
 #include "core/model/boundedjson.h"
+#include "core/model/tracesubset.h"
 
 #include <nlohmann/json.hpp>
 
@@ -101,12 +102,10 @@ std::string stepName(const WorkspaceMember& member, long long number)
     return (profilerSteps ? "ProfilerStep#" : "step ") + std::to_string(number);
 }
 
-TimeNs firstGpuActivity(const Trace& trace, const std::vector<bool>& ownedProcess)
+TimeNs firstGpuActivity(const Trace& trace)
 {
     TimeNs first = -1;
     for (const Track& track : trace.tracks()) {
-        if (!ownedProcess[track.process])
-            continue;
         for (SliceId s = track.sliceBegin; s < track.sliceEnd; ++s) {
             const SliceClass c = trace.classOf(s);
             if ((c == SliceClass::Kernel || c == SliceClass::Memcpy || c == SliceClass::Memset)
@@ -248,6 +247,13 @@ const StepSpan* WorkspaceMember::step(long long number) const
     return nullptr;
 }
 
+const WorkspaceMember* Workspace::memberOfRank(int rank) const
+{
+    const auto it = std::find_if(m_members.begin(), m_members.end(),
+                                 [&](const WorkspaceMember& m) { return m.identity.rank == rank; });
+    return it != m_members.end() ? &*it : nullptr;
+}
+
 void Workspace::setStepRules(std::size_t member, facts::StepRules rules)
 {
     if (member < m_members.size())
@@ -261,17 +267,14 @@ std::size_t Workspace::add(std::shared_ptr<const Trace> trace, std::string file,
     id.worker = workerFromFileName(id.file);
     readDistributedInfo(*trace, id);
 
-    const std::size_t processCount = trace->processes().size();
-    auto addMember = [&](TraceIdentity identity, std::vector<std::uint32_t> processes) {
+    // A rank of a merged file gets a trace of its own processes: every analysis of a trace
+    // (GPU summary, insights, operators, memory, steps) then sees that rank alone.
+    auto addMember = [&](TraceIdentity identity, const std::vector<std::uint32_t>& processes) {
         WorkspaceMember m;
-        std::vector<bool> owned(processCount, processes.empty());
-        for (std::uint32_t p : processes)
-            owned[p] = true;
-        m.trace = trace;
+        m.trace = processes.empty() ? trace : traceOfProcesses(*trace, processes);
         m.identity = std::move(identity);
-        m.processes = std::move(processes);
         findSteps(m, m_stepRules);
-        m.firstGpuActivity = firstGpuActivity(*trace, owned);
+        m.firstGpuActivity = firstGpuActivity(*m.trace);
         m_members.push_back(std::move(m));
     };
 
@@ -442,35 +445,6 @@ std::optional<TimeNs> Workspace::stepOffset(std::size_t member, long long number
 }
 
 // ---- loading ----
-
-MultiLoadProgress::MultiLoadProgress(std::size_t files)
-    : m_count(files)
-    , m_files(std::make_unique<LoadProgress[]>(files))
-{
-}
-
-std::uint64_t MultiLoadProgress::bytesDone() const
-{
-    std::uint64_t sum = 0;
-    for (std::size_t i = 0; i < m_count; ++i)
-        sum += m_files[i].bytesDone.load();
-    return sum;
-}
-
-std::uint64_t MultiLoadProgress::bytesTotal() const
-{
-    std::uint64_t sum = 0;
-    for (std::size_t i = 0; i < m_count; ++i)
-        sum += m_files[i].bytesTotal.load();
-    return sum;
-}
-
-void MultiLoadProgress::cancel()
-{
-    m_cancel = true;
-    for (std::size_t i = 0; i < m_count; ++i)
-        m_files[i].cancelRequested = true;
-}
 
 std::vector<LoadResult> loadTraceFiles(const std::vector<std::string>& paths, MultiLoadProgress* progress,
                                        unsigned maxThreads, const TraceFileLoader& load)

@@ -4,14 +4,14 @@
 // track groups from the members and draws member m's times shifted by its offset.
 //
 // A member is one rank (or one side of a diff). A per-rank file is one member; a merged
-// collector file becomes one member per rank, all sharing the same Trace, each owning a subset
-// of its processes: the ranks its distributedRanks names (torchrun's processes), else one per
-// GPU with work.
+// collector file becomes one member per rank, each with a trace of its own processes
+// (traceOfProcesses): the ranks its distributedRanks names (torchrun's processes), else one
+// per GPU with work. Every analysis of a trace then works on a rank as on a file of its own.
+#include "core/analysis/multiloadprogress.h"
 #include "core/facts/stepfinder.h"
 #include "core/loading/loader.h"
 #include "core/model/trace.h"
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -50,7 +50,8 @@ struct StepSpan {
 struct WorkspaceMember {
     std::shared_ptr<const Trace> trace;
     TraceIdentity identity;
-    // Processes of `trace` that belong to this member; empty: all of them.
+    // Processes of `trace` that belong to this member; empty: all of them (a rank of a merged
+    // file has a trace of its own processes, so Workspace::add leaves it empty).
     std::vector<std::uint32_t> processes;
     std::vector<StepSpan> steps; // in time order
     std::string stepsSource = "none"; // facts::FoundSteps::sourceName() of its steps
@@ -102,7 +103,8 @@ public:
     // Adds a loaded trace. With splitMergedRanks, a merged collector file becomes one member
     // per rank of its distributedRanks (with the rank's GPU rows: those it launched onto),
     // and a file with several GPUs and no rank information one member per GPU; processes of
-    // neither (a launcher) one more member. Returns the number of members added.
+    // neither (a launcher) one more member. Each of those has a trace of its processes only.
+    // Returns the number of members added.
     std::size_t add(std::shared_ptr<const Trace> trace, std::string file, bool splitMergedRanks = true);
     // Ranks first (ascending; unknown ranks after, in insertion order). Call after adding.
     void sortByRank();
@@ -114,6 +116,9 @@ public:
 
     // Different runs, duplicate ranks, inconsistent world sizes: one sentence each.
     std::vector<std::string> warnings() const;
+
+    // The member of rank `rank` (as its identity says), nullptr if none.
+    const WorkspaceMember* memberOfRank(int rank) const;
 
     // Step numbers every member has, ascending.
     std::vector<long long> commonSteps() const;
@@ -134,27 +139,6 @@ private:
 };
 
 // ---- loading several files ----
-
-// Shared with the thread that watches (the GUI polls it from a timer).
-class MultiLoadProgress {
-public:
-    explicit MultiLoadProgress(std::size_t files);
-    std::size_t fileCount() const { return m_count; }
-    LoadProgress& file(std::size_t i) { return m_files[i]; }
-    const LoadProgress& file(std::size_t i) const { return m_files[i]; }
-    std::uint64_t bytesDone() const;
-    std::uint64_t bytesTotal() const; // of the files started so far
-    std::size_t filesDone() const { return m_filesDone.load(); }
-    void cancel(); // running loads stop, unstarted ones never start
-    bool cancelled() const { return m_cancel.load(); }
-    void markFileDone() { ++m_filesDone; }
-
-private:
-    std::size_t m_count;
-    std::unique_ptr<LoadProgress[]> m_files;
-    std::atomic<std::size_t> m_filesDone{0};
-    std::atomic<bool> m_cancel{false};
-};
 
 // Loads one file (loadTraceFile; tests pass one that throws).
 using TraceFileLoader = std::function<LoadResult(const std::string& path, LoadProgress* progress)>;

@@ -39,11 +39,39 @@ bool isTopLevel(const Trace& trace, SliceId s)
         return false;
     const auto& slices = trace.slices();
     for (int depth = int(row.depth) - 1; depth >= 0; --depth) {
-        const SliceId outer = trace.sliceAt(lane.firstRow + std::uint32_t(depth), slices.start[s]);
+        const SliceId outer = trace.sliceAt(track.rowBegin + lane.firstRow + std::uint32_t(depth), slices.start[s]);
         if (outer != kNoSlice && slices.end(outer) >= slices.end(s) && isHostRange(trace.classOf(outer)))
             return false;
     }
     return true;
+}
+
+// Where the loop's first iteration began, given its first two optimizer steps: the ops beside
+// them (same thread, same depth: top-level ops, or the children of a label around each
+// iteration) that run after the first optimizer step up to the second, matched name by name
+// backwards from the second against those before the first; the earliest op matched starts
+// step 1. Nothing matched (the op right before the second optimizer step never ran before
+// the first): nullopt.
+std::optional<TimeNs> firstIterationStart(const Trace& trace, SliceId firstOptimizer, SliceId secondOptimizer)
+{
+    const Row& row = trace.rowOf(firstOptimizer);
+    const auto& slices = trace.slices();
+    std::vector<SliceId> before, second; // host ranges of its row before each optimizer step
+    for (SliceId s = row.begin; s < row.end; ++s) {
+        if (!isHostRange(trace.classOf(s)))
+            continue;
+        if (slices.end(s) <= slices.start[firstOptimizer])
+            before.push_back(s);
+        else if (slices.start[s] >= slices.end(firstOptimizer) && slices.end(s) <= slices.start[secondOptimizer])
+            second.push_back(s);
+    }
+    std::size_t matched = 0;
+    while (matched < before.size() && matched < second.size()
+           && slices.name[before[before.size() - 1 - matched]] == slices.name[second[second.size() - 1 - matched]])
+        ++matched;
+    if (matched == 0)
+        return std::nullopt;
+    return slices.start[before[before.size() - matched]];
 }
 
 // Ranges sorted by start, each one starting after the previous kept one ended (nested or
@@ -126,7 +154,8 @@ std::string FoundSteps::sourceName() const
     case StepSource::StepMarker: return "step-marker";
     case StepSource::User: return "user:" + detail;
     case StepSource::Labels: return "labels:" + detail;
-    case StepSource::OptimizerStep: return "Optimizer.step";
+    // detail: why the first step runs from the start ("" when it starts with the loop).
+    case StepSource::OptimizerStep: return detail.empty() ? "Optimizer.step" : "Optimizer.step (" + detail + ")";
     case StepSource::None: break;
     }
     return "none";
@@ -215,9 +244,11 @@ FoundSteps StepFinder::find(const Trace& trace, const std::vector<bool>& owned) 
         found.steps.clear();
     }
 
-    // 4. Optimizer.step#...: each step runs from the previous one's end (the first from the
-    // first host event of its process: not a launcher's, in a merged file) to the end of its
-    // optimizer step.
+    // 4. Optimizer.step#...: each step runs from the previous one's end to the end of its
+    // optimizer step. The first starts where the loop's first iteration did (the ops that
+    // precede the second optimizer step, matched before the first), so that it leaves out the
+    // set-up; failing that, at the first host event of its process (not a launcher's, in a
+    // merged file), and the source says so.
     std::map<std::pair<std::uint32_t, std::string_view>, std::vector<SliceId>> byOptimizer;
     std::vector<TimeNs> firstHost(trace.processes().size(), std::numeric_limits<TimeNs>::max());
     forEachHostSlice(trace, owned, [&](SliceId s) {
@@ -240,7 +271,11 @@ FoundSteps StepFinder::find(const Trace& trace, const std::vector<bool>& owned) 
     }
     if (optimizer) {
         std::vector<FoundStep> ends = inTimeOrder(trace, *optimizer, true);
-        TimeNs from = firstHost[trace.tracks()[optimizerTrack].process];
+        const std::optional<TimeNs> loopStart =
+            ends.size() >= 2 ? firstIterationStart(trace, ends[0].slice, ends[1].slice) : std::nullopt;
+        if (!loopStart)
+            found.detail = "first step from the start";
+        TimeNs from = loopStart.value_or(firstHost[trace.tracks()[optimizerTrack].process]);
         for (FoundStep& step : ends) {
             step.start = std::min(from, step.start);
             from = step.end;

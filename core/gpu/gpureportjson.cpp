@@ -6,8 +6,6 @@ namespace ks::gpu {
 
 namespace {
 
-double toUs(double ns) { return ns / 1000.0; }
-
 nlohmann::json optionalPct(const std::optional<double>& v, double scale)
 {
     return v ? nlohmann::json(*v * scale) : nlohmann::json(nullptr);
@@ -16,12 +14,12 @@ nlohmann::json optionalPct(const std::optional<double>& v, double scale)
 nlohmann::json breakdownRowJson(const StepBreakdownRow& row)
 {
     nlohmann::json j{{"name", row.name},
-                     {"start_us", toUs(double(row.start))},
-                     {"end_us", toUs(double(row.end))},
-                     {"total_us", toUs(row.total)}};
+                     {"start_us", toMicros(double(row.start))},
+                     {"end_us", toMicros(double(row.end))},
+                     {"total_us", toMicros(row.total)}};
     for (std::size_t r = 0; r < kStepRoleCount; ++r) {
         const std::string key(stepRoleName(StepRole(r)));
-        j["parts_us"][key] = toUs(row.parts[r]);
+        j["parts_us"][key] = toMicros(row.parts[r]);
         j["parts_pct"][key] = row.percent(StepRole(r));
     }
     return j;
@@ -33,11 +31,11 @@ nlohmann::json nvprofRowsJson(const std::vector<NvprofRow>& rows)
     for (const auto& r : rows) {
         nlohmann::json j{{"name", r.name},
                          {"time_pct", r.timePercent},
-                         {"time_us", toUs(double(r.total))},
+                         {"time_us", toMicros(double(r.total))},
                          {"calls", r.calls},
-                         {"avg_us", toUs(r.average())},
-                         {"min_us", toUs(double(r.min))},
-                         {"max_us", toUs(double(r.max))}};
+                         {"avg_us", toMicros(r.average())},
+                         {"min_us", toMicros(double(r.min))},
+                         {"max_us", toMicros(double(r.max))}};
         if (r.bytes >= 0)
             j["bytes"] = r.bytes;
         out.push_back(std::move(j));
@@ -66,12 +64,12 @@ nlohmann::json gpuReportJson(const Trace& trace, const GpuReportParts& parts)
     const NvprofSummary& nv = parts.nvprof;
     const auto& w = a.windows;
     nlohmann::json j;
-    j["window"] = {{"steps_start_us", toUs(double(w.stepsStart))},
-                   {"steps_end_us", toUs(double(w.stepsEnd))},
-                   {"steps_span_us", toUs(double(w.stepsSpan()))},
-                   {"global_start_us", toUs(double(w.globalStart))},
-                   {"global_end_us", toUs(double(w.globalEnd))},
-                   {"global_span_us", toUs(double(w.globalSpan()))},
+    j["window"] = {{"steps_start_us", toMicros(double(w.stepsStart))},
+                   {"steps_end_us", toMicros(double(w.stepsEnd))},
+                   {"steps_span_us", toMicros(double(w.stepsSpan()))},
+                   {"global_start_us", toMicros(double(w.globalStart))},
+                   {"global_end_us", toMicros(double(w.globalEnd))},
+                   {"global_span_us", toMicros(double(w.globalSpan()))},
                    {"steps", w.steps.size()},
                    {"steps_source", w.sourceName},
                    {"has_profiler_steps", w.hasProfilerSteps}};
@@ -89,11 +87,11 @@ nlohmann::json gpuReportJson(const Trace& trace, const GpuReportParts& parts)
                          {"utilization_pct", s.steps.utilization * 100.0},
                          {"sm_efficiency_pct", optionalPct(s.steps.smEfficiency, 100.0)},
                          {"achieved_occupancy_pct", optionalPct(s.steps.achievedOccupancy, 1.0)},
-                         {"counter_bucket_us", toUs(double(s.counters.bucketWidth))},
+                         {"counter_bucket_us", toMicros(double(s.counters.bucketWidth))},
                          {"sm_efficiency_segments", s.smSegments}};
         nlohmann::json series = nlohmann::json::array();
         for (std::size_t i = 0; i < s.counters.size(); ++i)
-            series.push_back({toUs(double(s.counters.bucketStart[i])), s.counters.utilization[i]});
+            series.push_back({toMicros(double(s.counters.bucketStart[i])), s.counters.utilization[i]});
         g["utilization_counter"] = std::move(series);
         j["gpus"].push_back(std::move(g));
     }

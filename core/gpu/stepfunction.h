@@ -2,6 +2,7 @@
 // A piecewise-constant function of time with a prefix integral, built by sweeping
 // weighted intervals. Any integral over [a, b] costs two binary searches, so metrics for
 // any range and any bucket width never rescan the kernels.
+#include "core/gpu/stepedges.h"
 #include "core/model/time.h"
 
 #include <cstdint>
@@ -9,31 +10,6 @@
 #include <vector>
 
 namespace ks::gpu {
-
-// The intervals a step function is swept from, as edges: each interval adds its weight from
-// its start to its end. Sized for the number of intervals up front, so building a function
-// holds one exact array of edges and nothing else.
-class StepEdges {
-public:
-    explicit StepEdges(std::size_t intervals) { m_edges.reserve(2 * intervals); }
-    // Weights are integers, so the running sum never drifts off zero. Empty intervals and
-    // zero weights change no integral and are left out.
-    void add(TimeNs start, TimeNs end, std::int64_t weight)
-    {
-        if (end <= start || weight == 0)
-            return;
-        m_edges.push_back({start, weight});
-        m_edges.push_back({end, -weight});
-    }
-
-private:
-    friend class StepFunction;
-    struct Edge {
-        TimeNs time;
-        std::int64_t delta;
-    };
-    std::vector<Edge> m_edges;
-};
 
 class StepFunction {
 public:

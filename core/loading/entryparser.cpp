@@ -29,6 +29,19 @@ void stopOnSyntaxError(ParsedBatch& batch, const char* what, std::uint64_t offse
     batch.stopsLoad = true;
 }
 
+namespace {
+
+// No escape and no byte that a read-back could repair: the text reads back as it is here.
+bool isPlainAscii(std::string_view text)
+{
+    bool plain = true;
+    for (const char ch : text)
+        plain &= static_cast<unsigned char>(ch) < 0x80 && ch != '\\';
+    return plain;
+}
+
+} // namespace
+
 Status EntryParser::parseEntry(Cursor& c, ParsedBatch& batch, bool checkText)
 {
     const char* start = c.p;
@@ -71,6 +84,13 @@ Status EntryParser::parseEntry(Cursor& c, ParsedBatch& batch, bool checkText)
     for (std::string_view* v : {&ev.name, &ev.category, &ev.args.name, &ev.args.labels, &ev.scope, &ev.bp}) {
         if (!v->empty() && (v->data() < windowBegin || v->data() >= windowEnd)) [[unlikely]]
             *v = batch.texts.emplace_back(*v);
+    }
+    if (ev.shapeArgsUsable && (!checkText || isPlainAscii(text))) {
+        if (ev.shapeArgs.dims.empty())
+            ev.shapeArgs.dims = ev.oldShapeDims;
+        ev.hasShapeArgs = true;
+        static const std::uint64_t kNoArgsHash = ShapeArgsPool::hashOf({});
+        ev.shapeArgsHash = ev.shapeArgsSeen ? ShapeArgsPool::hashOf(ev.shapeArgs) : kNoArgsHash;
     }
     parsed.offset = offsetIn(batch, start);
     parsed.length = static_cast<std::uint32_t>(text.size());

@@ -60,7 +60,7 @@ bool EventAssembler::deviceCategory(StringId category)
     return v == 1;
 }
 
-void EventAssembler::handleEvent(const RawEvent& ev, std::uint64_t offset, std::uint32_t length)
+void EventAssembler::handleEvent(RawEvent& ev, std::uint64_t offset, std::uint32_t length)
 {
     auto& strings = m_builder.strings();
     const StringId category = strings.intern(ev.category);
@@ -82,6 +82,10 @@ void EventAssembler::handleEvent(const RawEvent& ev, std::uint64_t offset, std::
     m_maxTime = std::max(m_maxTime, ev.ts + (ev.hasDur && ev.dur > 0 ? ev.dur : 0));
     const StringId name = ev.hasName ? strings.intern(ev.name) : strings.intern("[No name]");
     const bool device = deviceCategory(category);
+    // The ops' shape args, interned while the window holds them (B and b spans keep the id).
+    if (ev.hasShapeArgs && (ev.ph == 'X' || ev.ph == 'B' || ev.ph == 'b')
+        && m_builder.categoryClass(category) == SliceClass::CpuOp)
+        ev.shapeArgsId = m_builder.shapeArgs().intern(ev.shapeArgs, ev.shapeArgsHash);
     switch (ev.ph) {
     case 'X': handleSlice(ev, pid, tid, name, category, device, offset, length); return;
     case 'B':
@@ -222,6 +226,7 @@ void EventAssembler::handleSlice(const RawEvent& ev, JsonId pid, JsonId tid, Str
     s.correlation = ev.args.correlation;
     s.externalId = ev.args.externalId;
     s.eventIndex = m_eventIndex;
+    s.shapeArgs = ev.shapeArgsId;
     const auto cls = m_builder.categoryClass(category);
     if (cls == SliceClass::Kernel || cls == SliceClass::Memcpy || cls == SliceClass::Memset)
         s.gpuOp = &ev.args.gpu;

@@ -60,7 +60,7 @@ public:
 
 private:
     JsonId globalId(JsonId readerId);
-    void handleEvent(const RawEvent& ev, std::uint64_t offset, std::uint32_t length);
+    void handleEvent(RawEvent& ev, std::uint64_t offset, std::uint32_t length);
     bool handleKeptEvent(const RawEvent& ev, std::uint64_t offset, std::uint32_t length);
     void handleSlice(const RawEvent& ev, JsonId pid, JsonId tid, StringId name, StringId category, bool device,
                      std::uint64_t offset, std::uint32_t length);

@@ -231,6 +231,17 @@ Status EventParser::parseTriple(Cursor& c, std::int32_t (&out)[3])
     return Status::Ok;
 }
 
+Status EventParser::parseShapeArray(Cursor& c, std::string_view& out, RawEvent& ev)
+{
+    ev.shapeArgsSeen = true;
+    if (*c.p != '[')
+        ev.shapeArgsUsable = false; // findShapeArgs leaves such an event to the full parse
+    const char* start = c.p;
+    KS_TRY(json::skipValue(c));
+    out = std::string_view(start, static_cast<std::size_t>(c.p - start));
+    return Status::Ok;
+}
+
 Status EventParser::parseArgs(Cursor& c, RawEvent& ev)
 {
     ev.argsBegin = c.p;
@@ -307,6 +318,18 @@ Status EventParser::parseArgs(Cursor& c, RawEvent& ev)
             }
             break;
         case 10:
+            if (equals(key, "Input Dims")) {
+                KS_TRY(parseShapeArray(c, ev.shapeArgs.dims, ev));
+                continue;
+            }
+            if (equals(key, "Input type")) {
+                KS_TRY(parseShapeArray(c, ev.shapeArgs.types, ev));
+                continue;
+            }
+            if (equals(key, "Input dims")) {
+                KS_TRY(parseShapeArray(c, ev.oldShapeDims, ev));
+                continue;
+            }
             if (equals(key, "sort_index")) {
                 KS_TRY(parseInteger(c, i, ok));
                 if (ok) {
@@ -367,6 +390,10 @@ Status EventParser::parseArgs(Cursor& c, RawEvent& ev)
             }
             break;
         case 15:
+            if (equals(key, "Concrete Inputs")) {
+                KS_TRY(parseShapeArray(c, ev.shapeArgs.concrete, ev));
+                continue;
+            }
             if (equals(key, "Total Allocated")) {
                 KS_TRY(parseInteger(c, i, ok));
                 if (ok)

@@ -218,10 +218,10 @@ Trace::MemoryUse Trace::memoryUse() const
     // capacity that was never written is address space, not memory.
     auto bytes = [](const auto& v) { return v.size() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
     MemoryUse m;
-    m.strings = m_strings.memoryBytes();
+    m.strings = m_strings.memoryBytes() + m_shapeArgs.memoryBytes();
     const auto& t = m_slices;
     m.slices = bytes(t.start) + bytes(t.duration) + bytes(t.name) + bytes(t.category) + bytes(t.row)
-        + bytes(t.correlation) + bytes(t.externalId);
+        + bytes(t.correlation) + bytes(t.externalId) + bytes(t.shapeArgs);
     const auto& i = m_instants;
     m.instants = bytes(i.time) + bytes(i.name) + bytes(i.category) + bytes(i.track) + bytes(i.process) + bytes(i.scope);
     m.textOffsets = bytes(t.rawOffset) + bytes(t.rawLength) + bytes(i.rawOffset) + bytes(i.rawLength);

@@ -5,6 +5,8 @@
 // and non-overlapping range that can be binary searched.
 #include "core/model/appendonlyarray.h"
 #include "core/model/diagnostics.h"
+#include "core/model/eventtextsource.h"
+#include "core/model/shapeargspool.h"
 #include "core/model/stringpool.h"
 #include "core/model/time.h"
 
@@ -129,6 +131,7 @@ struct SliceTable {
     std::vector<std::uint32_t> rawLength; // 0: no text (synthesised)
     std::vector<std::int64_t> correlation; // args.correlation or kNoId
     std::vector<std::int64_t> externalId; // args["External id"] or kNoId
+    std::vector<std::uint32_t> shapeArgs; // in Trace::shapeArgs(), or kNoIndex (read the text)
 
     std::size_t size() const { return start.size(); }
     TimeNs end(SliceId s) const { return start[s] + duration[s]; }
@@ -217,19 +220,6 @@ struct TextSpan {
     std::uint32_t length = 0;
 };
 
-// Where the raw JSON text of each event can be re-read on demand (args are not kept in
-// memory): the original file, a gzip file through a seek index, or an in-memory arena.
-class EventTextSource {
-public:
-    virtual ~EventTextSource() = default;
-    // Returns false (and leaves `out` empty) if the text cannot be read any more.
-    virtual bool read(std::uint64_t offset, std::uint32_t length, std::string& out) const = 0;
-    // The most bytes that batched reads (forEachEventText) fetch at once: the reader's buffer,
-    // so a transient of every analysis that reads texts. Sources whose reads restart at a cost
-    // (gzip: inflating from a checkpoint) ask for more.
-    virtual std::uint32_t batchBytes() const { return 1u << 20; }
-};
-
 // Count of traceEvents entries per "<ph>/<cat>".
 struct PhaseCategoryCount {
     std::string key;
@@ -254,6 +244,8 @@ public:
     const std::vector<Flow>& flows() const { return m_flows; }
     const std::vector<FlowCategoryStats>& flowStats() const { return m_flowStats; }
     const std::vector<DeviceProperties>& deviceProperties() const { return m_deviceProperties; }
+    // The distinct shape args of the op events (SliceTable::shapeArgs indexes it).
+    const ShapeArgsPool& shapeArgs() const { return m_shapeArgs; }
     // Top-level keys other than traceEvents, with their raw JSON text, in file order.
     const std::vector<std::pair<std::string, std::string>>& metadata() const { return m_metadata; }
     const std::string* metadataValue(std::string_view key) const;
@@ -318,7 +310,7 @@ public:
     struct MemoryUse {
         std::size_t slices = 0; // times, names, categories, rows, correlation and External ids
         std::size_t textOffsets = 0; // where each slice's and instant's text (its args) is in the source
-        std::size_t strings = 0; // the name pool
+        std::size_t strings = 0; // the name pool and the shape args pool
         std::size_t flows = 0; // arrows, their by-slice indices, unpaired halves
         std::size_t lanes = 0; // processes, tracks, lanes, rows
         std::size_t instants = 0;
@@ -337,6 +329,7 @@ private:
     friend class TraceBuilder;
     Trace(const Trace&) = default; // TraceBuilder::snapshot() copies a builder's model (without its slices)
     StringPool m_strings;
+    ShapeArgsPool m_shapeArgs;
     std::vector<Process> m_processes;
     std::vector<Track> m_tracks;
     std::vector<Row> m_rows;

@@ -119,7 +119,8 @@ void visitLoadedColumns(const SliceTable& from, SliceTable& to, Visit visit)
           ColumnPair<std::uint64_t>{&from.rawOffset, &to.rawOffset},
           ColumnPair<std::uint32_t>{&from.rawLength, &to.rawLength},
           ColumnPair<std::int64_t>{&from.correlation, &to.correlation},
-          ColumnPair<std::int64_t>{&from.externalId, &to.externalId});
+          ColumnPair<std::int64_t>{&from.externalId, &to.externalId},
+          ColumnPair<std::uint32_t>{&from.shapeArgs, &to.shapeArgs});
 }
 template <class Visit>
 void forEachLoadedColumn(SliceTable& t, Visit visit)
@@ -222,6 +223,7 @@ std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
     t.rawLength.push_back(e.rawLength);
     t.correlation.push_back(e.correlation);
     t.externalId.push_back(e.externalId);
+    t.shapeArgs.push_back(e.shapeArgs);
     m_sliceTrack.push_back(trackFor(e.pid, e.tid, e.device));
     m_sliceIsPython.push_back(categoryClass(e.category) == SliceClass::PythonFunction);
     if (e.gpuOp) {

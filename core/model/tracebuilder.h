@@ -25,6 +25,7 @@ struct SliceEvent {
     std::int64_t externalId = kNoId;
     const GpuOpInfo* gpuOp = nullptr; // kernels, memcpy, memset
     std::int64_t eventIndex = kNoEventIndex;
+    std::uint32_t shapeArgs = kNoIndex; // in shapeArgs()
 };
 
 struct InstantEvent {
@@ -65,6 +66,7 @@ public:
     TraceBuilder& operator=(TraceBuilder&&) noexcept = default;
     StringPool& strings() { return m_trace.m_strings; }
     Diagnostics& diagnostics() { return m_trace.m_diagnostics; }
+    ShapeArgsPool& shapeArgs() { return m_trace.m_shapeArgs; }
 
     // Sizes the columns for about `events` traceEvents entries (a hint: more still fit).
     void reserveForEvents(std::size_t events);
@@ -106,6 +108,9 @@ public:
 
     // Builds the trace; the builder is left empty.
     Trace finish();
+    // A trace of `trace`'s `processes` alone (tracesubset.h says what it keeps); defined in
+    // tracesubset.cpp.
+    static std::shared_ptr<const Trace> subsetOf(const Trace& trace, std::span<const std::uint32_t> processes);
     // Builds the trace of everything added so far and keeps it all, so that more can be added
     // and another snapshot taken: a live recording adds what arrived since the last one
     // instead of building everything again. The events are read in place, not copied.

@@ -13,14 +13,6 @@ namespace ks::query {
 
 namespace {
 
-QueryError errorOf(sqlite3* db)
-{
-    QueryError error{sqlite3_errmsg(db), sqlite3_error_offset(db)};
-    if (error.message.empty())
-        error.message = "SQL error";
-    return error;
-}
-
 // Whether what follows a statement holds no other one: white space, semicolons and comments.
 bool onlySpaceOrComments(std::string_view sql)
 {
@@ -42,77 +34,6 @@ bool onlySpaceOrComments(std::string_view sql)
 }
 
 } // namespace
-
-std::string QueryError::located(std::string_view sql) const
-{
-    if (offset < 0 || static_cast<std::size_t>(offset) > sql.size())
-        return message;
-    const auto at = static_cast<std::size_t>(offset);
-    const auto lineStart = sql.rfind('\n', at == 0 ? 0 : at - 1);
-    const std::size_t begin = (lineStart == std::string_view::npos || at == 0) ? 0 : lineStart + 1;
-    const std::size_t end = std::min(sql.find('\n', at), sql.size());
-    std::string out = message + " (at offset " + std::to_string(offset) + ")\n  ";
-    out.append(sql.substr(begin, end - begin));
-    out += "\n  ";
-    for (std::size_t i = begin; i < at; ++i)
-        out += sql[i] == '\t' ? '\t' : ' ';
-    out += '^';
-    return out;
-}
-
-QueryCursor::QueryCursor(sqlite3* db, sqlite3_stmt* statement)
-    : m_db(db)
-    , m_statement(statement)
-{
-    const int count = sqlite3_column_count(statement);
-    for (int i = 0; i < count; ++i) {
-        const char* name = sqlite3_column_name(statement, i);
-        m_columns.emplace_back(name ? name : "");
-    }
-}
-
-QueryCursor::~QueryCursor() { sqlite3_finalize(m_statement); }
-
-bool QueryCursor::next(QueryError& error)
-{
-    const int rc = sqlite3_step(m_statement);
-    if (rc == SQLITE_ROW)
-        return true;
-    if (rc != SQLITE_DONE)
-        error = errorOf(m_db);
-    return false;
-}
-
-QueryValue QueryCursor::value(int column) const
-{
-    QueryValue v;
-    switch (sqlite3_column_type(m_statement, column)) {
-    case SQLITE_INTEGER:
-        v.type = QueryValue::Type::Integer;
-        v.integer = sqlite3_column_int64(m_statement, column);
-        break;
-    case SQLITE_FLOAT:
-        v.type = QueryValue::Type::Real;
-        v.real = sqlite3_column_double(m_statement, column);
-        break;
-    case SQLITE_TEXT: {
-        v.type = QueryValue::Type::Text;
-        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(m_statement, column));
-        v.text =
-            std::string_view(text ? text : "", static_cast<std::size_t>(sqlite3_column_bytes(m_statement, column)));
-        break;
-    }
-    case SQLITE_BLOB: {
-        v.type = QueryValue::Type::Blob;
-        const auto* bytes = static_cast<const char*>(sqlite3_column_blob(m_statement, column));
-        v.text =
-            std::string_view(bytes ? bytes : "", static_cast<std::size_t>(sqlite3_column_bytes(m_statement, column)));
-        break;
-    }
-    default: break;
-    }
-    return v;
-}
 
 TraceDatabase::TraceDatabase(std::shared_ptr<const Trace> trace)
     : m_trace(std::move(trace))
@@ -165,7 +86,7 @@ std::unique_ptr<QueryCursor> TraceDatabase::query(std::string_view sql, QueryErr
         sqlite3_stmt* statement = nullptr;
         const char* tail = nullptr;
         if (sqlite3_prepare_v2(m_db, rest, static_cast<int>(textEnd - rest), &statement, &tail) != SQLITE_OK) {
-            error = errorOf(m_db);
+            error = lastError(m_db);
             if (error.offset >= 0) // relative to the statement; callers locate it in the whole text
                 error.offset += static_cast<int>(rest - text);
             sqlite3_finalize(statement);
@@ -180,7 +101,7 @@ std::unique_ptr<QueryCursor> TraceDatabase::query(std::string_view sql, QueryErr
             while (rc == SQLITE_ROW)
                 rc = sqlite3_step(statement);
             if (rc != SQLITE_DONE) {
-                error = errorOf(m_db);
+                error = lastError(m_db);
                 sqlite3_finalize(statement);
                 return nullptr;
             }

@@ -5,6 +5,7 @@
 // which constraints narrow a scan cheaply: `id = ?`, a range of `ts` and `track = ?`. SQLite still
 // checks every constraint on the rows it gets, so narrowing only has to keep every matching row.
 #include "core/model/trace.h"
+#include "core/query/argsbatch.h"
 
 #include <nlohmann/json.hpp>
 
@@ -40,20 +41,6 @@ struct IndexedColumns {
     int id = -1;
     int ts = -1;
     int track = -1;
-};
-
-// The args of the rows a cursor is about to visit, read from the trace's source in one batch
-// (one pass in offset order: per-slice reads restart inflating on .json.gz files).
-class ArgsBatch {
-public:
-    // The parsed "args" object of `slice`, which must be in the batch (null if it has none).
-    const nlohmann::json& argsOf(SliceId slice) const;
-    bool holds(SliceId slice) const;
-    void load(const Trace& trace, std::vector<SliceId> slices);
-
-private:
-    std::vector<SliceId> m_slices; // sorted
-    std::vector<nlohmann::json> m_args; // parallel to m_slices
 };
 
 class TraceTable {

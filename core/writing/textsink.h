@@ -1,10 +1,8 @@
-// Where the writer's text goes: a stream, a file descriptor or a gzip file. Each write
-// reports failure instead of throwing, so the writer can clean up its temporary file.
+// Where the writer's text goes (a stream, a file descriptor or a gzip file: StreamSink, FdSink,
+// GzipSink). Each write reports failure instead of throwing, so the writer can clean up its
+// temporary file.
 #pragma once
 
-#include <zlib.h>
-
-#include <ostream>
 #include <string_view>
 
 namespace ks {
@@ -22,42 +20,6 @@ protected:
 
 private:
     int m_errorNumber = 0;
-};
-
-class StreamSink final : public Sink {
-public:
-    explicit StreamSink(std::ostream& out)
-        : m_out(out)
-    {
-    }
-    bool write(std::string_view text) override;
-
-private:
-    std::ostream& m_out;
-};
-
-class FdSink final : public Sink {
-public:
-    explicit FdSink(int fd)
-        : m_fd(fd)
-    {
-    }
-    bool write(std::string_view text) override;
-
-private:
-    int m_fd;
-};
-
-class GzipSink final : public Sink {
-public:
-    explicit GzipSink(gzFile file)
-        : m_file(file)
-    {
-    }
-    bool write(std::string_view text) override;
-
-private:
-    gzFile m_file;
 };
 
 } // namespace ks

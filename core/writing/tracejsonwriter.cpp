@@ -142,9 +142,31 @@ bool TraceJsonWriter::hasKept(char phase) const
     return std::any_of(kept.begin(), kept.end(), [&](const KeptEntry& e) { return e.phase == phase; });
 }
 
+const std::string& TraceJsonWriter::quoted(StringId id)
+{
+    if (id >= m_quoted.size())
+        m_quoted.resize(std::size_t(id) + 1);
+    if (!m_quoted[id])
+        m_quoted[id] = dumpJson(str(id));
+    return *m_quoted[id];
+}
+
+const TraceJsonWriter::TrackIds& TraceJsonWriter::trackIds(std::uint32_t track)
+{
+    if (track >= m_trackIds.size())
+        m_trackIds.resize(std::size_t(track) + 1);
+    if (!m_trackIds[track]) {
+        const auto& tr = trace().tracks()[track];
+        m_trackIds[track] = TrackIds{dumpJson(pidOf(trace().processes()[tr.process].pid)), dumpJson(jsonId(tr.tid))};
+    }
+    return *m_trackIds[track];
+}
+
 void TraceJsonWriter::writeInput()
 {
     const Trace& t = trace();
+    m_quoted.clear();
+    m_trackIds.clear();
     assignFlowIds();
     // Traces loaded from JSON keep their metadata events verbatim; built ones get the model's.
     if (!hasKept('M'))
@@ -408,19 +430,21 @@ void TraceJsonWriter::writeSlice(SliceId s, std::string_view rawText)
 {
     const Trace& t = trace();
     const auto& slices = t.slices();
-    const auto& track = t.tracks()[t.trackOf(s)];
-    const Json pid = pidOf(t.processes()[track.process].pid);
-    const Json tid = m_plan.overflowTid(m_k, s).value_or(jsonId(track.tid));
+    const TrackIds& ids = trackIds(t.trackOf(s));
+    const auto overflowTid = m_plan.overflowTid(m_k, s);
+    const std::string movedTid = overflowTid ? dumpJson(*overflowTid) : std::string();
+    const std::string_view tid = overflowTid ? std::string_view(movedTid) : std::string_view(ids.tid);
     EventText text;
     text.field("ph", "X");
-    text.field("cat", str(slices.category[s])).field("name", str(slices.name[s])).field("pid", pid).field("tid", tid);
+    text.validated("cat", quoted(slices.category[s])).validated("name", quoted(slices.name[s]));
+    text.validated("pid", ids.pid).validated("tid", tid);
     text.time("ts", slices.start[s]).time("dur", slices.duration[s]);
     const std::string args = argsText(s, rawText);
     if (!args.empty())
         text.validated("args", args);
     const auto v2Id = writeV2Flow(s, rawText, text);
     event(text.finish());
-    writeFlowHalves(s, pid, tid, v2Id);
+    writeFlowHalves(s, ids.pid, tid, v2Id);
 }
 
 // A v2 flow (bind_id with flow_in / flow_out on the slice) stays on its slice as written; its
@@ -480,7 +504,7 @@ std::string TraceJsonWriter::argsText(SliceId s, std::string_view rawText)
             linked += '}';
         args = linked;
     }
-    if (!idsMove && !args.empty() && isStrictJson(args))
+    if (!idsMove && !args.empty() && (m_strictText || isStrictJson(args)))
         return std::string(args);
     Json rebuilt = linked.empty() ? sliceArgs(s, rawText) : parseSource(linked);
     if (rebuilt.is_discarded())
@@ -498,9 +522,12 @@ std::string TraceJsonWriter::argsText(SliceId s, std::string_view rawText)
 // collector's) get halves directly after their slice, with its pid, tid and ts, so that a
 // reader binds them to this slice even when a parent starts at the same time. A slice that
 // ends one arrow of a flow and starts the next (same written id) gets one t.
-void TraceJsonWriter::writeFlowHalves(SliceId s, const Json& pid, const Json& tid, std::optional<std::uint64_t> v2Id)
+void TraceJsonWriter::writeFlowHalves(SliceId s, std::string_view pid, std::string_view tid,
+                                      std::optional<std::uint64_t> v2Id)
 {
     const Trace& t = trace();
+    if (t.incomingFlows(s).empty() && t.outgoingFlows(s).empty() && t.unpairedFlowHalves(s).empty())
+        return;
     const StringId flowCategory = t.strings().find("flow");
     const auto synthesized = [&](StringId category, StringId name, std::uint64_t id, std::uint32_t text) {
         const bool writtenAsBindId = v2Id && *v2Id == id && category == flowCategory && name == kEmptyString;
@@ -508,8 +535,8 @@ void TraceJsonWriter::writeFlowHalves(SliceId s, const Json& pid, const Json& ti
     };
     const auto flowEvent = [&](const char* ph, std::uint64_t id, StringId category, StringId name) {
         EventText f;
-        f.field("ph", ph).field("id", id).field("pid", pid).field("tid", tid);
-        f.time("ts", t.slices().start[s]).field("cat", str(category)).field("name", str(name));
+        f.field("ph", ph).add("id", id).validated("pid", pid).validated("tid", tid);
+        f.time("ts", t.slices().start[s]).validated("cat", quoted(category)).validated("name", quoted(name));
         if (*ph == 'f')
             f.field("bp", "e");
         event(f.finish());

@@ -24,10 +24,11 @@ class TraceJsonWriter {
 public:
     using Json = nlohmann::ordered_json;
 
-    TraceJsonWriter(const std::vector<const Trace*>& inputs, bool normalize, Sink& sink)
+    TraceJsonWriter(const std::vector<const Trace*>& inputs, const TraceWriteOptions& options, Sink& sink)
         : m_inputs(inputs)
-        , m_plan(inputs, normalize)
+        , m_plan(inputs, options.normalizeIds)
         , m_sink(sink)
+        , m_strictText(options.strictText)
     {
     }
     TraceWriteResult run();
@@ -40,6 +41,13 @@ private:
         return id.isText ? Json(std::string(trace().str(id.text))) : Json(id.number);
     }
     Json str(StringId id) const { return std::string(trace().str(id)); }
+    // Of the current input, made once: a string's JSON literal (names, categories; as str()
+    // dumps it) and a track's pid and tid as written.
+    const std::string& quoted(StringId id);
+    struct TrackIds {
+        std::string pid, tid;
+    };
+    const TrackIds& trackIds(std::uint32_t track);
     // Buffered: one sink write per MiB rather than one system call per event.
     void put(std::string_view text)
     {
@@ -71,7 +79,7 @@ private:
     void writeFlowText(std::uint32_t i, std::string_view text);
     void writeSlice(SliceId s, std::string_view rawText);
     std::optional<std::uint64_t> writeV2Flow(SliceId s, std::string_view rawText, EventText& text);
-    void writeFlowHalves(SliceId s, const Json& pid, const Json& tid, std::optional<std::uint64_t> v2Id);
+    void writeFlowHalves(SliceId s, std::string_view pid, std::string_view tid, std::optional<std::uint64_t> v2Id);
     std::uint64_t halfId(const FlowHalf& half) const;
     std::string argsText(SliceId s, std::string_view rawText);
     Json sliceArgs(SliceId s, std::string_view rawText);
@@ -84,6 +92,7 @@ private:
     const std::vector<const Trace*>& m_inputs;
     IdPlan m_plan;
     Sink& m_sink;
+    const bool m_strictText; // TraceWriteOptions::strictText
     std::size_t m_k = 0; // the input being written
     std::string m_buffer;
     bool m_ok = true;
@@ -103,6 +112,8 @@ private:
         std::uint64_t source = 0, written = 0;
     };
     std::vector<FlowTextId> m_flowTextId; // per flowTexts() entry of the current input
+    std::vector<std::optional<std::string>> m_quoted; // by StringId, of the current input
+    std::vector<std::optional<TrackIds>> m_trackIds; // by track, of the current input
 };
 
 } // namespace ks

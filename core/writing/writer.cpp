@@ -3,14 +3,17 @@
 // written back. The events themselves: TraceJsonWriter.
 #include "core/writing/writer.h"
 
+#include "core/writing/fdsink.h"
 #include "core/writing/filemode.h"
-#include "core/writing/textsink.h"
+#include "core/writing/gzipsink.h"
+#include "core/writing/streamsink.h"
 #include "core/writing/tracejsonwriter.h"
 
 #include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 
@@ -25,10 +28,18 @@ std::string formatMicroseconds(TimeNs ns)
     // Unsigned arithmetic so that INT64_MIN has a magnitude too.
     const bool negative = ns < 0;
     const std::uint64_t magnitude = negative ? ~static_cast<std::uint64_t>(ns) + 1 : static_cast<std::uint64_t>(ns);
+    // "%s%llu.%03llu" without snprintf: it is written for every ts and dur.
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%s%llu.%03llu", negative ? "-" : "",
-                  static_cast<unsigned long long>(magnitude / 1000), static_cast<unsigned long long>(magnitude % 1000));
-    return buffer;
+    char* at = buffer;
+    if (negative)
+        *at++ = '-';
+    at = std::to_chars(at, buffer + sizeof buffer, magnitude / 1000).ptr;
+    const auto fraction = static_cast<unsigned>(magnitude % 1000);
+    *at++ = '.';
+    *at++ = static_cast<char>('0' + fraction / 100);
+    *at++ = static_cast<char>('0' + fraction / 10 % 10);
+    *at++ = static_cast<char>('0' + fraction % 10);
+    return std::string(buffer, at);
 }
 
 namespace {
@@ -73,7 +84,7 @@ TraceWriteResult writeMergedTraceJson(const std::vector<const Trace*>& traces, s
                                       const TraceWriteOptions& options)
 {
     StreamSink sink(out);
-    return TraceJsonWriter(traces, options.normalizeIds, sink).run();
+    return TraceJsonWriter(traces, options, sink).run();
 }
 
 TraceWriteResult writeTraceFile(const Trace& trace, const std::string& path, const TraceWriteOptions& options)
@@ -111,7 +122,7 @@ TraceWriteResult writeMergedTraceFile(const std::vector<const Trace*>& traces, c
                 ::close(gzFd);
         } else {
             GzipSink sink(file);
-            result = TraceJsonWriter(traces, options.normalizeIds, sink).run();
+            result = TraceJsonWriter(traces, options, sink).run();
             if (!result.ok)
                 failWith(sink.errorNumber());
             if (gzclose(file) != Z_OK) // flushes the last compressed block
@@ -119,7 +130,7 @@ TraceWriteResult writeMergedTraceFile(const std::vector<const Trace*>& traces, c
         }
     } else {
         FdSink sink(fd);
-        result = TraceJsonWriter(traces, options.normalizeIds, sink).run();
+        result = TraceJsonWriter(traces, options, sink).run();
         if (!result.ok)
             failWith(sink.errorNumber());
     }

@@ -23,6 +23,9 @@ struct TraceWriteOptions {
     // in the file, overlapping overhead slices on tids of their own (see IdPlan). Always on
     // when several traces are merged.
     bool normalizeIds = false;
+    // Every event text of the traces was written by Kinetoscope's own EventText (a collected
+    // trace's): strict JSON, copied without validating it once more. Faster; for such traces only.
+    bool strictText = false;
 };
 
 // Something that cannot be written back, and how often.

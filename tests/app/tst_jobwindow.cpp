@@ -75,7 +75,7 @@ private Q_SLOTS:
         }
         std::ofstream(m_summaries.toStdString() + "/rank98.summary.json") << "{\"format\": \"kinetoscope-rank-sum";
         std::ofstream(m_summaries.toStdString() + "/rank99.summary.json")
-            << R"({"format": "kinetoscope-rank-summary", "version": 2})";
+            << R"({"format": "kinetoscope-rank-summary", "version": 3})";
         QCOMPARE(m_job.straggler, 5);
         QCOMPARE(m_job.slowLink, 2);
     }
@@ -94,7 +94,7 @@ private Q_SLOTS:
         QVERIFY(QString::fromStdString(view.errors[0]).contains(QStringLiteral("rank98.summary.json: not valid JSON")));
         QVERIFY(QString::fromStdString(view.errors[1])
                     .contains(QStringLiteral("rank99.summary.json: rank summary format "
-                                             "version 2")));
+                                             "version 3, this build reads version 2")));
         QVERIFY(window.jobPanel()->errorsLabel()->isVisibleTo(&window));
         QVERIFY(window.jobPanel()->errorsLabel()->text().contains(QStringLiteral("rank99.summary.json")));
 

@@ -1,7 +1,9 @@
 // The panels, docks and help around the timeline (issue 19), driven through the real main
 // window on real fixtures; expected values are computed from the fixture JSON.
+#include "app/commandpalette.h"
 #include "app/mainwindow.h"
 #include "app/shortcutshelp.h"
+#include "app/shortcutsoverlay.h"
 #include "fixturejson.h"
 #include "widgets/detailspanel.h"
 #include "widgets/diagnosticspanel.h"

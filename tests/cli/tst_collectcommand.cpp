@@ -65,6 +65,23 @@ private slots:
         QCOMPARE(countNamed(t, "cudaLaunchKernel"), std::size_t(50));
         QCOMPARE(t.flows().size(), std::size_t(50));
         QVERIFY(t.baseTimeNs() % 1000000000 == 0);
+        QVERIFY2(!kstest::contains(run.output, "after the program's last records"), run.output.c_str());
+    }
+
+    // stats=1: the stages after the program's GOODBYE, the trace written while it still exits
+    // (the fake target exits 3 right after it): every launch in the file, its exit code kept.
+    void stageTimersOnRequest()
+    {
+        kstest::TempDir dir;
+        const std::string file = dir.filePath("fake.pt.trace.json");
+        const Run run = collect({"--collector-options", "stats=1", "-o", file, "--", KS_FAKE_TARGET, "4", "3"});
+        QVERIFY2(run.exitCode == 3, run.output.c_str());
+        for (const char* stage : {"collect: after the program's last records: connections closed", "built", "written",
+                                  "program exited", "Receiving thread:"})
+            QVERIFY2(kstest::contains(run.output, stage), run.output.c_str());
+        const auto loaded = ks::loadTraceFile(file);
+        QVERIFY(loaded.ok());
+        QCOMPARE(countNamed(*loaded.trace, "fakeKernel(float*, int)"), std::size_t(40));
     }
 
     void durationStopsRecordingOnly()

@@ -1,12 +1,16 @@
-// kinetoscope-cli critical-path: the JSON contract, --step, --what-if, several ranks, bad options.
+// kinetoscope-cli critical-path: the JSON contract, --step, --range, --what-if, several ranks and
+// their collective waits, bad options.
 #include "clirun.h"
+#include "fixturejson.h"
 #include "testtext.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 class TestCriticalPathCommand : public QObject {
     Q_OBJECT
@@ -83,6 +87,19 @@ private Q_SLOTS:
                 found.push_back(s);
         return found;
     }
+    // The start (µs, on the first file's clock) of each NCCL kernel of a fixture, in order.
+    static std::vector<double> ncclStarts(const char* name)
+    {
+        const auto trace = kstest::readGz(fixture(name));
+        const auto base0 = kstest::readGz(fixture("ddp_rank0"))["baseTimeNanoseconds"].get<double>();
+        const double shift = (trace["baseTimeNanoseconds"].get<double>() - base0) / 1000.0;
+        std::vector<double> starts;
+        for (const auto& e : trace["traceEvents"])
+            if (e.value("cat", "") == "kernel" && e.value("name", "").starts_with("ncclDevKernel"))
+                starts.push_back(e["ts"].get<double>() + shift);
+        std::sort(starts.begin(), starts.end());
+        return starts;
+    }
     static double timeOn(const nlohmann::json& step, const std::string& trackPrefix)
     {
         double t = 0;
@@ -116,13 +133,20 @@ private Q_SLOTS:
         QVERIFY(std::fabs(nccl[0]["start_us"].get<double>() - 4516938348080.337) < 1e-3);
         QVERIFY(std::fabs(nccl[0]["dur_us"].get<double>() - 88.311) < 2e-3);
         // Everything before it is rank 1's: its CPU, then the launch of its all-reduce.
+        // Rank 0's all-reduce started at 4516938346421.936 µs: from there to rank 1's arrival
+        // rank 0 waits in it (collective_wait, on rank 0's stream); before that the path is
+        // rank 1's CPU.
         const auto& segments = step4["segments"];
         std::size_t at = 0;
         while (segments[at].value("family", "") != "NCCL")
             ++at;
-        QCOMPARE(segments[at - 1]["track"].get<std::string>().rfind("Rank 1", 0), std::size_t(0));
-        QCOMPARE(segments[at - 1]["kind"].get<std::string>(), std::string("launch"));
-        QVERIFY(std::fabs(timeOn(step4, "Rank 1") - (4516938348080.337 - step4["start_us"].get<double>())) < 1e-3);
+        QCOMPARE(segments[at - 1]["kind"].get<std::string>(), std::string("collective_wait"));
+        QCOMPARE(segments[at - 1]["track"].get<std::string>().rfind("Rank 0", 0), std::size_t(0));
+        QVERIFY(std::fabs(segments[at - 1]["start_us"].get<double>() - 4516938346421.936) < 1e-3);
+        QCOMPARE(segments[at - 2]["track"].get<std::string>().rfind("Rank 1", 0), std::size_t(0));
+        QVERIFY(std::fabs(timeOn(step4, "Rank 1") - (4516938346421.936 - step4["start_us"].get<double>())) < 1e-3);
+        QVERIFY(std::fabs(step4["breakdown"]["collective_wait"].get<double>() - (4516938348080.337 - 4516938346421.936))
+                < 1e-3);
         // Rank 0 alone: its own kernel, no other rank.
         const auto alone = runJson({"--step=4", fixture("ddp_rank0")});
         QCOMPARE(timeOn(alone["steps"][0], "Rank 1"), 0.0);
@@ -149,6 +173,66 @@ private Q_SLOTS:
         std::string err;
         QCOMPARE(run({"--rank=5", fixture("ddp_rank0"), fixture("ddp_rank1")}, nullptr, &err), 1);
         QVERIFY(kstest::contains(err, "no file is rank 5"));
+    }
+
+    // collective_wait on the rank that waits, against the matching NCCL kernels (the k-th
+    // of each rank) read from the two trace files: rank 0 waits in the sixth all-reduce
+    // (step 4), rank 1 in the second (step 2); the rank that arrives last waits for nobody.
+    void collectiveWaitFromTheTraces()
+    {
+        const auto starts0 = ncclStarts("ddp_rank0"), starts1 = ncclStarts("ddp_rank1");
+        QCOMPARE(starts0.size(), std::size_t(6));
+        QCOMPARE(starts1.size(), std::size_t(6));
+        const auto rank0 = runJson({fixture("ddp_rank0"), fixture("ddp_rank1")});
+        const auto wait0 = [&](std::size_t i) {
+            return rank0["steps"][i]["breakdown"]["collective_wait"].get<double>();
+        };
+        QCOMPARE(wait0(0), 0.0);
+        QCOMPARE(wait0(1), 0.0);
+        QVERIFY2(std::fabs(wait0(2) - (starts1[5] - starts0[5])) < 1e-3, std::to_string(wait0(2)).c_str());
+        const auto rank1 = runJson({"--rank=1", fixture("ddp_rank0"), fixture("ddp_rank1")});
+        const double wait1 = rank1["steps"][0]["breakdown"]["collective_wait"].get<double>();
+        QVERIFY2(std::fabs(wait1 - (starts0[1] - starts1[1])) < 1e-3, std::to_string(wait1).c_str());
+        for (const auto& step : rank1["steps"])
+            checkStep(step);
+        // Rank 1 alone: no other rank, no collective wait.
+        const auto alone = runJson({fixture("ddp_rank1")});
+        QCOMPARE(alone["steps"][0]["breakdown"]["collective_wait"].get<double>(), 0.0);
+        // No step warns: DDP records events on the compute stream right after launching an
+        // all-reduce on NCCL's, which once read as copies waiting for an all-reduce that was
+        // still running (two dropped edges per step).
+        for (const auto* j : {&rank0, &rank1, &alone}) {
+            for (const auto& step : (*j)["steps"])
+                QCOMPARE(step["warnings"].get<int>(), 0);
+            for (const auto& w : (*j)["warnings"])
+                QVERIFY2(w.get<std::string>().find("dependencies") == std::string::npos, w.dump().c_str());
+        }
+    }
+
+    // --range: the path of a time range (µs, as the JSON reports them). Step 4's own window
+    // gives step 4's path; a range from between a launch and its kernel keeps the launch.
+    void rangeOption()
+    {
+        const auto step = runJson({"--step=4", fixture("train_baseline")})["steps"][0];
+        char window[64];
+        std::snprintf(window, sizeof window, "%.3f:%.3f", step["start_us"].get<double>(), step["end_us"].get<double>());
+        const auto range = runJson({"--range", window, fixture("train_baseline")});
+        QCOMPARE(range["steps"].size(), std::size_t(1));
+        const auto& r = range["steps"][0];
+        checkStep(r);
+        QCOMPARE(r["step"].get<int>(), -1);
+        QVERIFY(std::fabs(r["length_us"].get<double>() - step["length_us"].get<double>()) < 1e-3);
+        for (const auto& [key, value] : step["breakdown"].items())
+            QVERIFY2(std::fabs(r["breakdown"][key].get<double>() - value.get<double>()) < 1e-3, key.c_str());
+        std::string out;
+        QCOMPARE(run({"--range", window, fixture("train_baseline")}, &out), 0);
+        QVERIFY(out.starts_with("range: "));
+        std::string err;
+        for (const char* bad : {"5", "9:3", "a:b", "1:", ":2"}) {
+            QCOMPARE(run({"--range", bad, fixture("train_baseline")}, nullptr, &err), 2);
+            QVERIFY(kstest::contains(err, "START_US:END_US"));
+        }
+        QCOMPARE(run({"--range=1:2", "--step=3", fixture("train_baseline")}), 2);
     }
 
     void rejectsBadOptions()

@@ -6,6 +6,7 @@
 
 #include "collector/host/collectedtrace.h"
 #include "collector/host/processrecorder.h"
+#include "collector/protocol/framedecoder.h"
 #include "collector/protocol/framing.h"
 
 #include <cstdint>

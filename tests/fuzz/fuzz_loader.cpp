@@ -44,7 +44,8 @@ void checkSame(const LoadResult& a, const LoadResult& b, const char* what)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string_view input(reinterpret_cast<const char*>(data), size);
-    const LoadResult fromFile = fuzz::loadLikeTheGui(input);
+    const fuzz::MemFile file(input);
+    const LoadResult fromFile = fuzz::loadLikeTheGui(file);
     const bool gzip = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
     if (!gzip) {
         LoadOptions tiny;
@@ -55,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         tiny.assembleInParallel = size % 16 == 0;
         tiny.parseInChunks = size % 2 == 0; // cut into chunks, parsed on this thread or on workers
         checkSame(fromFile, loadTraceFromMemory(std::string(input), "fuzz", nullptr, tiny), "file vs tiny chunks");
-        checkSame(fromFile, fuzz::loadLikeTheGui(fuzz::gzipped(input)), "plain vs gzip");
+        checkSame(fromFile, fuzz::loadLikeTheGui(fuzz::MemFile(fuzz::gzipped(input))), "plain vs gzip");
     }
     if (fromFile.ok())
         fuzz::checkTextsAreValid(*fromFile.trace);

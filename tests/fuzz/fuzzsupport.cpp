@@ -1,5 +1,6 @@
 #include "tests/fuzz/fuzzsupport.h"
 
+#include "core/analysis/shapeargs.h"
 #include "core/model/utf8.h"
 #include "core/stats/traceinfo.h"
 
@@ -57,9 +58,8 @@ std::string gzipped(std::string_view bytes)
     return out;
 }
 
-LoadResult loadLikeTheGui(std::string_view bytes)
+LoadResult loadLikeTheGui(const MemFile& file)
 {
-    MemFile file(bytes);
     LoadProgress progress;
     return loadTraceFile(file.path(), &progress);
 }
@@ -115,7 +115,14 @@ void checkTextsAreValid(const Trace& trace)
     // enough for that path; all of them go through the batched read below.
     for (SliceId s = 0; s < std::min<std::size_t>(slices.size(), 8); ++s)
         checkEventText(trace.eventText(s));
-    trace.forEachEventText(slices, [](SliceId, std::string_view text) { checkEventText(text); });
+    trace.forEachEventText(slices, [&](SliceId s, std::string_view text) {
+        checkEventText(text);
+        // The loader's shape args of an op are what the FLOP pass would find in its text.
+        if (const std::uint32_t id = trace.slices().shapeArgs[s]; id != kNoIndex) {
+            const auto raw = analysis::findShapeArgs(text);
+            check(raw && *raw == trace.shapeArgs().view(id), "an op's kept shape args differ from its text's");
+        }
+    });
     std::vector<std::uint32_t> instants(trace.instants().size());
     std::iota(instants.begin(), instants.end(), 0u);
     trace.forEachInstantText(instants, [](std::uint32_t, std::string_view text) { checkEventText(text); });

@@ -32,8 +32,9 @@ private:
 
 std::string gzipped(std::string_view bytes);
 
-// Loads through loadTraceFile(), as File ▸ Open does.
-LoadResult loadLikeTheGui(std::string_view bytes);
+// Loads through loadTraceFile(), as File ▸ Open does. The trace reads its event texts back
+// from the file, so `file` must outlive every text check on the result.
+LoadResult loadLikeTheGui(const MemFile& file);
 
 // Every text the model keeps or hands out is valid UTF-8, and args decode as the details
 // panel decodes them; dump() with the default (throwing) handler must not throw.

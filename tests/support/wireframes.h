@@ -1,6 +1,7 @@
 #pragma once
 // Frames as the collector receives them, for the injection's tests: decoded from the bytes
 // sent, filtered by record type, string ids resolved.
+#include "collector/protocol/framedecoder.h"
 #include "collector/protocol/framing.h"
 
 #include <string>

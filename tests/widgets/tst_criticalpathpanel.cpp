@@ -1,6 +1,9 @@
 // The Critical Path dock: paths arrive off the GUI thread, the highlight shows the chosen
 // step's path on the timeline, a what-if re-solves it, a segment click selects its slice.
+#include "clirun.h"
 #include "core/analysis/criticalpath.h"
+#include "core/analysis/workspace.h"
+#include "fixturejson.h"
 #include "fixtureloader.h"
 #include "widgets/criticalpathbreakdownmodel.h"
 #include "widgets/criticalpathpanel.h"
@@ -12,6 +15,8 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+
+#include <cmath>
 
 using namespace ks;
 
@@ -160,6 +165,65 @@ private slots:
         QVERIFY(ready.wait(60000));
         QCOMPARE(panel.member(), std::uint32_t(0));
         QCOMPARE(panel.steps().back().start, timeline.toPrimaryTime(1, from));
+    }
+
+    // The ranks of the DDP pair as a workspace: the dock solves rank 0's steps over both ranks
+    // (rank 0's step 4 waits in its last all-reduce for rank 1), exactly as
+    // `kinetoscope-cli critical-path --json ddp_rank0 ddp_rank1` does.
+    void ranksSolvedTogetherAsTheCliDoes()
+    {
+        TimelineWidget timeline;
+        timeline.resize(1400, 700);
+        CriticalPathPanel panel(&timeline);
+        QSignalSpy ready(&panel, &CriticalPathPanel::pathsReady);
+        analysis::Workspace ranks;
+        for (const char* name : {"ddp_rank0", "ddp_rank1"})
+            ranks.add(testing::fixtureTrace(name), kstest::fixture(name) + ".pt.trace.json.gz");
+        ranks.sortByRank();
+        std::vector<TimelineTrace> traces;
+        for (const auto& m : ranks.members())
+            traces.push_back({m.trace, 0, QString::fromStdString(m.identity.label()), m.processes});
+        timeline.setTraces(std::move(traces));
+        QVERIFY(ready.wait(60000));
+        panel.setRanks(ranks);
+        QVERIFY(ready.wait(60000));
+
+        const auto cli = kstest::runCliJson({QStringLiteral("critical-path"), QStringLiteral("--json"),
+                                             QString::fromStdString(kstest::fixture("ddp_rank0.pt.trace.json.gz")),
+                                             QString::fromStdString(kstest::fixture("ddp_rank1.pt.trace.json.gz"))});
+        QVERIFY(!cli.is_null());
+        QCOMPARE(panel.steps().size(), cli["steps"].size());
+        for (std::size_t i = 0; i < panel.steps().size(); ++i) {
+            const auto& shown = panel.steps()[i];
+            const auto& expected = cli["steps"][i];
+            QCOMPARE(shown.step, expected["step"].get<long long>());
+            QVERIFY(std::fabs(double(shown.path.length) / 1000.0 - expected["length_us"].get<double>()) < 1e-6);
+            for (int k = 0; k < analysis::kPathKindCount; ++k) {
+                const std::string key(analysis::pathKindName(analysis::PathKind(k)));
+                const double us = double(shown.path.breakdown[std::size_t(k)]) / 1000.0;
+                QVERIFY2(std::fabs(us - expected["breakdown"][key].get<double>()) < 1e-6, key.c_str());
+            }
+            QCOMPARE(shown.path.segments.size(), expected["segments"].size());
+        }
+        // Step 4 waits for rank 1: part of its path is on rank 1, and the dock's table says so.
+        const auto& step4 = panel.steps()[2];
+        QVERIFY(step4.path.breakdown[std::size_t(analysis::PathKind::CollectiveWait)] > 1'000'000);
+        panel.selectStep(2);
+        int onRank1 = -1;
+        for (int row = 0; row < panel.segmentsModel()->rowCount() && onRank1 < 0; ++row)
+            if (panel.segmentsModel()->segmentAt(row)->item.member == 1
+                && panel.segmentsModel()->segmentAt(row)->item.slice != kNoSlice)
+                onRank1 = row;
+        QVERIFY(onRank1 >= 0);
+        // Clicking it selects the slice on rank 1's trace.
+        panel.segmentsView()->setCurrentIndex(panel.segmentsModel()->index(onRank1, 1));
+        QCOMPARE(timeline.selection().trace, std::uint32_t(1));
+        QCOMPARE(timeline.selection().slice, panel.segmentsModel()->segmentAt(onRank1)->item.slice);
+
+        // Not ranks any more (a comparison, or one trace): each trace alone again.
+        panel.setRanks({});
+        QVERIFY(ready.wait(60000));
+        QCOMPARE(panel.steps()[2].path.breakdown[std::size_t(analysis::PathKind::CollectiveWait)], TimeNs(0));
     }
 };
 

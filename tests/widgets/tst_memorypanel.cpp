@@ -61,7 +61,7 @@ private slots:
         // goes through the same slot.
         panel.showTime(trace->startTime() - 1);
         QCOMPARE(model->rowCount(), 0);
-        Q_EMIT timeline.plotTimeClicked(gpu->peakTime);
+        Q_EMIT timeline.plotTimeClicked(0, gpu->peakTime);
         QCOMPARE(model->rowCount(), int(live.size()));
 
         // The Operator memory table of the device.

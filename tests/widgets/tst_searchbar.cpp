@@ -1,9 +1,14 @@
 #include "fixture.h"
 #include "fixturejson.h"
+#include "widgets/heightgrip.h"
 #include "widgets/searchbar.h"
 #include "widgets/searchresultsmodel.h"
+#include "windowtesting.h"
 
+#include <QApplication>
 #include <QLineEdit>
+#include <QMouseEvent>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -16,7 +21,11 @@ private:
     std::shared_ptr<const Trace> m_trace;
 
 private Q_SLOTS:
-    void initTestCase() { m_trace = test::loadFixture("transformer"); }
+    void initTestCase()
+    {
+        kstest::useTestSettings();
+        m_trace = test::loadFixture("transformer");
+    }
 
     // Issue 19 item 6: a shape finds the ops that took it, off the GUI thread, whatever
     // the spacing typed; the results list names them.
@@ -116,28 +125,75 @@ private Q_SLOTS:
         QCOMPARE(activated.last().at(0).value<SliceId>(), seen.back());
     }
 
-    // Issue 35: the results list shows five whole rows, one line each (long names elided in
-    // the middle, the whole name in the tooltip), tracks not wrapped.
-    void resultsListShowsFiveOneLineRows()
+    // Issue 35: the results list shows fifteen whole rows, one line each (long names elided in
+    // the middle, the whole name in the tooltip), tracks not wrapped; its grip makes it taller
+    // or shorter, and the next search bar (the next session) keeps that height.
+    void resultsListShowsFifteenOneLineRowsAndKeepsItsHeight()
     {
+        QSettings().remove(QStringLiteral("search/resultsRows"));
         SearchBar bar;
-        bar.resize(900, 300);
+        bar.resize(900, 600);
         bar.setTrace(m_trace);
         bar.show();
         QVERIFY(QTest::qWaitForWindowExposed(&bar));
         bar.setQuery("aten::");
         bar.setResultsListShown(true);
         QTableView* list = bar.resultsView();
-        QVERIFY(bar.resultsModel()->rowCount() > 5);
+        QVERIFY(bar.resultsModel()->rowCount() > 30);
         QVERIFY(!list->wordWrap());
         QCOMPARE(list->textElideMode(), Qt::ElideMiddle);
         const int row = list->rowHeight(0);
         QVERIFY(row <= list->fontMetrics().height() + 8); // one line
-        QCOMPARE(list->viewport()->height() / row, 5);
-        for (int r = 0; r < 5; ++r)
+        QCOMPARE(list->viewport()->height() / row, 15);
+        for (int r = 0; r < 15; ++r)
             QCOMPARE(list->rowHeight(r), row);
         const QModelIndex name = bar.resultsModel()->index(0, SearchResultsModel::Name);
         QCOMPARE(name.data(Qt::ToolTipRole).toString(), name.data().toString());
+
+        // Dragging the grip down by five rows and a bit shows twenty.
+        HeightGrip* grip = bar.resultsGrip();
+        QVERIFY(grip->isVisible());
+        const QPoint from = grip->rect().center();
+        QTest::mousePress(grip, Qt::LeftButton, {}, from);
+        QMouseEvent move(QEvent::MouseMove, QPointF(from + QPoint(0, 5 * row + 2)),
+                         QPointF(grip->mapToGlobal(from + QPoint(0, 5 * row + 2))), Qt::NoButton, Qt::LeftButton,
+                         Qt::NoModifier);
+        QApplication::sendEvent(grip, &move);
+        QTest::mouseRelease(grip, Qt::LeftButton, {}, from + QPoint(0, 5 * row + 2));
+        QCOMPARE(bar.resultsRows(), 20);
+        QTRY_COMPARE(list->viewport()->height() / row, 20);
+        QCOMPARE(QSettings().value(QStringLiteral("search/resultsRows")).toInt(), 20);
+        SearchBar next;
+        QCOMPARE(next.resultsRows(), 20);
+        // Never fewer than three rows.
+        next.setResultsRows(0);
+        QCOMPARE(next.resultsRows(), 3);
+        QSettings().remove(QStringLiteral("search/resultsRows"));
+    }
+
+    // Issue 35: Enter right after typing a shape (which only args hold) jumps to the first op
+    // that took it once the args search has found them, in time order.
+    void enterBeforeTheArgsMatchJumpsWhenTheyCome()
+    {
+        const auto trace = test::loadFixture("train_baseline");
+        SearchBar bar;
+        bar.setTrace(trace);
+        bar.show();
+        QSignalSpy activated(&bar, &SearchBar::matchActivated);
+        QSignalSpy finished(&bar, &SearchBar::argsSearchFinished);
+        QTest::keyClicks(bar.lineEdit(), "[[16,256,1536]]");
+        QTest::keyClick(bar.lineEdit(), Qt::Key_Return); // before the debounce, and before any match
+        QVERIFY(bar.isSearchingArgs());
+        QVERIFY(bar.matches().empty());
+        QCOMPARE(activated.count(), 0);
+        QVERIFY(finished.wait(20000));
+        QVERIFY(bar.matches().size() >= 6);
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.last().at(0).value<SliceId>(), bar.matches().front());
+        QCOMPARE(bar.currentIndex(), 0);
+        // The first in time: no other match starts before it.
+        for (SliceId s : bar.matches())
+            QVERIFY(trace->slices().start[s] >= trace->slices().start[bar.matches().front()]);
     }
 
     void escapeClearsHighlight()

@@ -4,17 +4,22 @@
 # usage: run.sh CLI [COLLECT_MODE...]
 #   CLI  kinetoscope-cli, built with its injection library (or KINETOSCOPE_INJECTION_LIBRARY set)
 #   COLLECT_MODE  default: collect-off collect-ops collect-ops-shapes collect-drop.
-#        collect-PT[@OPTIONS] runs `collect --pytorch=PT --collector-options OPTIONS`;
+#        collect-PT[@OPTIONS] runs `collect --pytorch=PT --collector-options OPTIONS,stats=1`;
 #        collect-drop = collect-off@consumer=drop (buffers handed back unread: CUPTI's own floor);
 #        base-PT[@OPTIONS] the same with the injection library $BASELINE_INJECTION (before/after).
 # Every repetition runs, in a rotated order:
-#   - one process without the collector that times every torch.profiler and emit_nvtx mode in
-#     turn (plain first, before any profiler ran; plain-after last), see workloads.py;
+#   - one process without the collector that times every torch.profiler, emit_nvtx and rf-empty
+#     mode in turn (plain first, before any profiler ran; plain-after last), see workloads.py;
 #   - one `collect` process per COLLECT_MODE, timed by this script from its start to its exit
-#     (the trace is written before the collector exits: end to end).
-# Environment: REPS (5); SMALL_STEPS (200), GEMM_STEPS (100), TF_STEPS (20); PYTHON (python3);
-#   WORK (a temporary dir for traces: use a tmpfs); RAW (every measurement as it is taken,
-#   default WORK/raw.txt); RESULTS (the summary, default WORK/results.txt).
+#     (the trace is written before the collector exits: end to end), with stats=1: the
+#     injection's and the host's stage timers (a few clock reads per buffer, at the end).
+# Both are split at the program's "MARK ready" (warm-up done) and "MARK end" (main() returned):
+# start-up, and the tail after main(): the interpreter's exit (and the collector's work).
+# Environment: REPS (5); FIRST_REP (1; a later one appends to RAW: a run split over calls);
+#   SMALL_STEPS (300), GEMM_STEPS (500), TF_STEPS (30), CPUOP_STEPS (30000); PYTHON (python3); OBSERVER (libkinetoscope_torch_observer.so for the rf-empty
+#   modes, default beside the injection library of a build tree's CLI; none: those modes are
+#   left out); WORK (a temporary dir for traces: use a tmpfs); RAW (every measurement as it is
+#   taken, default WORK/raw.txt); RESULTS (the summary, default WORK/results.txt).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 CLI=${1:?usage: run.sh CLI [COLLECT_MODE...]}
@@ -22,14 +27,22 @@ shift
 COLLECT=("$@")
 [ ${#COLLECT[@]} -eq 0 ] && COLLECT=(collect-off collect-ops collect-ops-shapes collect-drop)
 PROFILED=(prof-cuda prof-cpu prof-cpu-shapes prof-cpucuda prof-cpucuda-shapes nvtx nvtx-shapes)
+OBSERVER=${OBSERVER-$(cd "$(dirname "$CLI")/.." 2>/dev/null && pwd)/collector/injection/libkinetoscope_torch_observer.so}
+OBSERVER_ARGS=()
+if [ -n "$OBSERVER" ] && [ -f "$OBSERVER" ]; then
+    PROFILED+=(rf-empty rf-empty-shapes)
+    OBSERVER_ARGS=(--observer "$OBSERVER")
+fi
 REPS=${REPS:-5}
 PY=${PYTHON:-python3}
 WORK=${WORK:-$(mktemp -d /dev/shm/collector-overhead.XXXXXX)}
 RESULTS=${RESULTS:-$WORK/results.txt}
 RAW=${RAW:-$WORK/raw.txt}
+FIRST_REP=${FIRST_REP:-1}
 mkdir -p "$WORK"
-: > "$RAW"
-STEPS=(--small-steps "${SMALL_STEPS:-200}" --gemm-steps "${GEMM_STEPS:-100}" --tf-steps "${TF_STEPS:-20}")
+[ "$FIRST_REP" -le 1 ] && : > "$RAW"
+STEPS=(--small-steps "${SMALL_STEPS:-300}" --gemm-steps "${GEMM_STEPS:-500}" --tf-steps "${TF_STEPS:-30}"
+    --cpuop-steps "${CPUOP_STEPS:-30000}")
 
 now() { date +%s.%N; }
 rotated() { # REP ITEMS...: the items, rotated by REP
@@ -43,9 +56,15 @@ rotated() { # REP ITEMS...: the items, rotated by REP
 run_suite() { # REP
     local rep=$1 log=$WORK/suite.$1.log modes
     modes=plain,$(rotated "$rep" "${PROFILED[@]}" | paste -sd,),plain-after
-    "$PY" "$HERE/workloads.py" --modes "$modes" --t0 "$(now)" --trace-dir "$WORK" "${STEPS[@]}" > "$log" 2>&1
-    local status=$?
-    awk -v r="$rep" '/^RESULT /{print $2, r, $3, $4, $5} /^E2E /{print $2, r, "e2e", $3}' "$log" >> "$RAW"
+    "$PY" "$HERE/workloads.py" --modes "$modes" --t0 "$(now)" --trace-dir "$WORK" "${STEPS[@]}" \
+        "${OBSERVER_ARGS[@]}" > "$log" 2>&1
+    local status=$? end
+    end=$(now)
+    awk -v r="$rep" '/^RESULT /{print $2, r, $3, $4, $5} /^E2E /{print $2, r, "e2e", $3}
+        /^OPS /{print "prof-cpu", r, "ops-" $2, $3, $4}' "$log" >> "$RAW"
+    # The interpreter's exit after the last mode: what a process running one mode pays after
+    # export_chrome_trace.
+    awk -v r="$rep" -v b="$end" '/^MARK end /{printf "suite %s exit %.3f\n", r, b - $3}' "$log" >> "$RAW"
     if [ $status -ne 0 ]; then
         echo "suite $rep failed (exit $status)" >> "$RAW"
         tail -n 5 "$log" >&2
@@ -58,8 +77,8 @@ run_collect() { # MODE REP
     spec=${mode#*-}
     [ "$spec" = drop ] && spec=off@consumer=drop
     pytorch=${spec%%@*}
-    options=
-    [[ $spec == *@* ]] && options=${spec#*@}
+    options=stats=1
+    [[ $spec == *@* ]] && options=${spec#*@},stats=1
     [[ $mode == base-* ]] && env=(env "KINETOSCOPE_INJECTION_LIBRARY=${BASELINE_INJECTION:?base-* modes need BASELINE_INJECTION}")
     rm -f "$WORK"/trace.*
     local start end status
@@ -71,16 +90,18 @@ run_collect() { # MODE REP
     rm -f "$WORK"/trace.*
     awk -v m="$mode" -v r="$rep" '/^RESULT /{print m, r, $3, $4, $5}' "$log" >> "$RAW"
     awk -v m="$mode" -v r="$rep" -v a="$start" -v b="$end" 'BEGIN{printf "%s %s e2e %.3f\n", m, r, b - a}' >> "$RAW"
+    awk -v m="$mode" -v r="$rep" -v a="$start" -v b="$end" '/^MARK ready /{printf "%s %s startup %.3f\n", m, r, $3 - a}
+        /^MARK end /{printf "%s %s tail %.3f\n", m, r, b - $3}' "$log" >> "$RAW"
     grep -o '[0-9]* dropped records' "$log" | head -1 | awk -v m="$mode" -v r="$rep" '{print m, r, "dropped", $1}' >> "$RAW"
-    grep -h '^kinetoscope injection' "$log" | sed "s/^/$mode $rep stats /" >> "$RAW"
+    grep -h -e '^kinetoscope injection' -e '^collect: after' -e '^collect: [0-9]* process' "$log" | sed "s/^/$mode $rep stats /" >> "$RAW"
     # consumer=drop records nothing, so collect exits 1 ("nothing was written"): expected.
-    if ! grep -q '^RESULT plain tf' "$log" || { [ $status -ne 0 ] && [[ $spec != *consumer=drop* ]]; }; then
+    if ! grep -q '^RESULT plain cpuop' "$log" || { [ $status -ne 0 ] && [[ $spec != *consumer=drop* ]]; }; then
         echo "$mode $rep failed (exit $status)" >> "$RAW"
         tail -n 5 "$log" >&2
     fi
 }
 
-for ((rep = 1; rep <= REPS; rep++)); do
+for ((rep = FIRST_REP; rep <= REPS; rep++)); do
     # The suite's place among the collect runs rotates too.
     mapfile -t order < <(rotated "$rep" suite "${COLLECT[@]}")
     for item in "${order[@]}"; do

@@ -1,7 +1,7 @@
 """The three loops of the collector-overhead benchmark (issue 34).
 
 usage: workloads.py --modes MODE[,MODE...] [--t0 EPOCH_S] [--small-steps N] [--gemm-steps N] [--tf-steps N]
-                    [--trace-dir DIR]
+                    [--cpuop-steps N] [--trace-dir DIR] [--observer LIBRARY]
   Builds the three workloads and warms each up (untimed). Then, for each MODE in turn, in this
   one process: starts that mode's profiler, times the three loops one after the other (CUDA
   synchronised at each timer's start and stop), stops the profiler and, for torch.profiler,
@@ -10,17 +10,29 @@ usage: workloads.py --modes MODE[,MODE...] [--t0 EPOCH_S] [--small-steps N] [--g
   "E2E <mode> <seconds>": this process's start-up (from --t0, the driver's clock when it
   started the process, to the end of the warm-up) plus the mode's time from starting its
   profiler to its trace on disk, i.e. what a process running only that mode would take to get
-  its trace on disk (without the interpreter's exit). Under `kinetoscope-cli collect` run it
-  with --modes plain: the collector is on for the whole process and the driver times it.
+  its trace on disk (without the interpreter's exit). Also "MARK ready <epoch s>" at the end of
+  the warm-up and "MARK end <epoch s>" as main() returns: the driver times the interpreter's exit
+  (and, under `collect`, the collector's work after it) from there. Under `kinetoscope-cli
+  collect` run it with --modes plain: the collector is on for the whole process and the driver
+  times it.
   small  ten Linear(64,64)+ReLU+residual add, MSE loss, backward, SGD (launch-bound)
   gemm   bf16 8192x8192x8192 matrix products (GPU-bound)
-  tf     a 4-layer transformer encoder (d_model 1024, 16 heads, batch 16x512, bf16 autocast)
-         training step with AdamW
+  tf     a 4-layer transformer encoder (d_model 1024, 16 heads, batch 64x512, bf16 autocast)
+         training step with AdamW (GPU-bound: ~4x the GPU work of the CPU's dispatch)
+  cpuop  torch.atan2 on one-element CPU tensors: one operator a step and no CUDA, so the
+         difference to plain is an operator source's cost per RecordFunction call; under
+         `collect --pytorch=ops|ops-shapes` also "cpuop-paused", the same loop in the same
+         process with the collector's observer paused: the observer's cost per operator
 MODES: plain, prof-cuda, prof-cpu, prof-cpu-shapes, prof-cpucuda, prof-cpucuda-shapes
-(torch.profiler), nvtx, nvtx-shapes (torch.autograd.profiler.emit_nvtx alone).
+(torch.profiler), nvtx, nvtx-shapes (torch.autograd.profiler.emit_nvtx alone), rf-empty,
+rf-empty-shapes (a RecordFunction callback of the observer's configuration that does nothing:
+RecordFunction's own cost, the floor under any operator source built on it; needs --observer).
+With prof-cpu, "OPS cpuop <aten::atan2 events> <steps>" checks that the cpuop loop is one
+operator a step.
 """
 import argparse
 import contextlib
+import ctypes
 import os
 import time
 
@@ -68,8 +80,8 @@ def transformer_loop(device):
     layer = torch.nn.TransformerEncoderLayer(d_model=1024, nhead=16, dim_feedforward=4096, batch_first=True)
     model = torch.nn.Sequential(torch.nn.TransformerEncoder(layer, num_layers=4), torch.nn.Linear(1024, 1000)).to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    x = torch.randn(16, 512, 1024, device=device)
-    labels = torch.randint(0, 1000, (16, 512), device=device)
+    x = torch.randn(64, 512, 1024, device=device)
+    labels = torch.randint(0, 1000, (64, 512), device=device)
 
     def step():
         with torch.autocast("cuda", dtype=torch.bfloat16):
@@ -82,32 +94,77 @@ def transformer_loop(device):
     return step
 
 
-def profiler_for(mode):
+def cpuop_loop(_device):
+    a, b, c = torch.ones(1), torch.ones(1), torch.empty(1)
+
+    def step():
+        torch.atan2(a, b, out=c)
+
+    return step
+
+
+class EmptyCallback:
+    """rf-empty: the observer library's do-nothing RecordFunction callback, on while entered."""
+
+    def __init__(self, library, shapes):
+        self._library, self._shapes = library, shapes
+
+    def __enter__(self):
+        if self._library.kinetoscope_observer_empty_callback(int(self._shapes), 1) != 0:
+            raise SystemExit("workloads.py: the observer library cannot add its empty callback")
+        return self
+
+    def __exit__(self, *args):
+        self._library.kinetoscope_observer_empty_callback(int(self._shapes), 0)
+
+
+def profiler_for(mode, observer):
     if mode in PROFILER_MODES:
         kinds, shapes = PROFILER_MODES[mode]
         activities = [getattr(torch.profiler.ProfilerActivity, k) for k in kinds]
         return torch.profiler.profile(activities=activities, record_shapes=shapes)
     if mode in ("nvtx", "nvtx-shapes"):
         return torch.autograd.profiler.emit_nvtx(record_shapes=mode == "nvtx-shapes")
+    if mode in ("rf-empty", "rf-empty-shapes"):
+        if observer is None:
+            raise SystemExit("workloads.py: %s needs --observer" % mode)
+        return EmptyCallback(observer, mode == "rf-empty-shapes")
     if mode in ("plain", "plain-after"):  # plain-after: plain again, after every profiler ran
         return contextlib.nullcontext()
     raise SystemExit("workloads.py: unknown mode '%s'" % mode)
 
 
-def run_mode(mode, loops, trace_dir):
+def collector_observer():
+    """The observer library that the collector's sitecustomize started in this process, or None."""
+    injection = os.environ.get("CUDA_INJECTION64_PATH", "")
+    path = os.path.join(os.path.dirname(injection), "libkinetoscope_torch_observer.so")
+    if not injection or os.environ.get("KINETOSCOPE_PYTORCH", "off") == "off" or not os.path.exists(path):
+        return None
+    return ctypes.CDLL(path)  # the copy already loaded
+
+
+def run_mode(mode, loops, trace_dir, observer):
     """Times the loops under MODE's profiler; returns [(loop, seconds, steps)] and the seconds
     from starting the profiler to its trace on disk."""
     start_mode = time.perf_counter()
-    profiler = profiler_for(mode)
+    profiler = profiler_for(mode, observer)
     results = []
     with profiler as prof:
         for name, step, steps in loops:
+            paused = name.endswith("-paused")
+            if paused:
+                observer.kinetoscope_observer_pause(1)
             torch.cuda.synchronize()
             start = time.perf_counter()
             for _ in range(steps):
                 step()
             torch.cuda.synchronize()
             results.append((name, time.perf_counter() - start, steps))
+            if paused:
+                observer.kinetoscope_observer_pause(0)
+    if mode == "prof-cpu":
+        steps = dict((name, n) for name, _, n in loops).get("cpuop", 0)
+        print("OPS cpuop %d %d" % (sum(1 for e in prof.events() if e.name == "aten::atan2"), steps), flush=True)
     if mode in PROFILER_MODES and trace_dir:
         path = os.path.join(trace_dir, "trace.%s.json" % mode)
         prof.export_chrome_trace(path)
@@ -122,22 +179,30 @@ def main():
     parser.add_argument("--small-steps", type=int, default=200)
     parser.add_argument("--gemm-steps", type=int, default=100)
     parser.add_argument("--tf-steps", type=int, default=20)
+    parser.add_argument("--cpuop-steps", type=int, default=100000)
     parser.add_argument("--trace-dir", default="")
+    parser.add_argument("--observer", default="", help="libkinetoscope_torch_observer.so, for rf-empty")
     args = parser.parse_args()
+    observer = ctypes.CDLL(args.observer) if args.observer else None
     device = torch.device("cuda")
     torch.manual_seed(0)
     loops = [("small", small_loop(device), args.small_steps), ("gemm", gemm_loop(device), args.gemm_steps),
-             ("tf", transformer_loop(device), args.tf_steps)]
+             ("tf", transformer_loop(device), args.tf_steps), ("cpuop", cpuop_loop(device), args.cpuop_steps)]
+    collected = collector_observer()
+    if collected is not None:
+        loops.append(("cpuop-paused", loops[-1][1], args.cpuop_steps))
     for _, step, _ in loops:  # warm-up: allocator, cuBLAS handles, AdamW state
         for _ in range(5):
             step()
     torch.cuda.synchronize()
+    print("MARK ready %.6f" % time.time(), flush=True)
     startup = time.time() - args.t0 if args.t0 else 0.0
     for mode in args.modes.split(","):
-        results, seconds = run_mode(mode, loops, args.trace_dir)
+        results, seconds = run_mode(mode, loops, args.trace_dir, collected if collected is not None else observer)
         for name, loop_seconds, steps in results:
             print("RESULT %s %s %.6f %d" % (mode, name, loop_seconds, steps), flush=True)
         print("E2E %s %.3f" % (mode, startup + seconds), flush=True)
+    print("MARK end %.6f" % time.time(), flush=True)
 
 
 if __name__ == "__main__":

@@ -243,6 +243,31 @@ private slots:
         QCOMPARE(last.slices.at(SliceClass::Kernel), std::size_t(3));
     }
 
+    // collect writes its traces without re-validating their args (TraceWriteOptions::strictText):
+    // the collector's own text is strict JSON, so the file is the same byte for byte.
+    void strictTextWritesTheSameFile()
+    {
+        auto arena = std::make_shared<TextArena>();
+        Stream a(100, arena), b(200, arena);
+        recordAStep(a);
+        recordAStep(b);
+        const Trace one = a.trace();
+        const Trace both = buildCollectedTrace({a.recorder().data(), b.recorder().data()}, {kBase, arena, {}});
+        for (const Trace* trace : {&one, &both}) {
+            for (const bool normalize : {false, true}) {
+                std::ostringstream checked, trusted;
+                TraceWriteOptions options;
+                options.normalizeIds = normalize;
+                QVERIFY(writeTraceJson(*trace, checked, options).ok);
+                options.strictText = true;
+                QVERIFY(writeTraceJson(*trace, trusted, options).ok);
+                QVERIFY(checked.str().size() > 1000);
+                QCOMPARE(trusted.str(), checked.str());
+                QVERIFY(nlohmann::json::accept(trusted.str()));
+            }
+        }
+    }
+
     // Two ranks and their launcher merged: integer pids everywhere, no file-wide
     // distributedInfo (the file is not one rank), each rank's under distributedRanks.
     void mergedRanksKeepTheirInfo()

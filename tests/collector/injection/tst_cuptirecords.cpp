@@ -195,4 +195,8 @@ KS_TEST(tracedDriverCalls)
         KS_CHECK(!injection::isTracedDriverCall(dropped));
 }
 
+// clock=realtime rests on CUPTI's clock being CLOCK_REALTIME on Linux (its documentation); the
+// check the injection makes before relying on it holds here (no GPU needed to read the clock).
+KS_TEST(cuptiClockIsRealtimeOnLinux) { KS_CHECK(injection::cuptiClockIsRealtime()); }
+
 KS_TEST_MAIN()

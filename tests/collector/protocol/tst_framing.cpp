@@ -1,4 +1,5 @@
 // Record framing: round trips, streams split at every byte, many frames per read, garbage.
+#include "collector/protocol/framedecoder.h"
 #include "collector/protocol/framing.h"
 
 #include <QTest>

@@ -1,6 +1,7 @@
 // The critical path (issue 36): tiny traces with known longest paths, then the fixtures.
 #include "core/analysis/criticalpath.h"
 #include "core/analysis/diff.h"
+#include "core/analysis/rankscriticalpath.h"
 #include "core/loading/loader.h"
 #include "fixtureloader.h"
 
@@ -206,21 +207,108 @@ private slots:
         QCOMPARE(steps.size(), std::size_t(1));
         const auto& s = steps.front();
         checkAddsUp(s);
-        QCOMPARE(breakdownOf(s.path, PathKind::CpuOp), us(2 + 53 + 1 + 8));
-        QCOMPARE(breakdownOf(s.path, PathKind::Launch), us(4));
+        // Rank 1's step time and mm up to 8, when rank 0's all-reduce starts; from there to
+        // rank 1's arrival at 60 rank 0 waits in it (collective_wait), then it runs 10 µs.
+        QCOMPARE(breakdownOf(s.path, PathKind::CpuOp), us(2 + 6 + 8));
+        QCOMPARE(breakdownOf(s.path, PathKind::CollectiveWait), us(60 - 8));
+        QCOMPARE(breakdownOf(s.path, PathKind::Launch), TimeNs(0));
         QCOMPARE(breakdownOf(s.path, PathKind::Kernel), us(10)); // the all-reduce once all arrived
         QCOMPARE(breakdownOf(s.path, PathKind::SyncWait), us(2));
         const auto mm = std::find_if(s.path.segments.begin(), s.path.segments.end(),
                                      [](const PathSegment& seg) { return seg.name == "aten::mm"; });
         QVERIFY(mm != s.path.segments.end());
         QVERIFY(mm->track.starts_with("rank 1"));
+        QCOMPARE(mm->duration, us(6));
+        const auto wait = std::next(mm);
+        QCOMPARE(wait->kind, PathKind::CollectiveWait);
+        QCOMPARE(wait->name, nccl);
+        QVERIFY(wait->track.starts_with("rank 0"));
+        QCOMPARE(wait->start, us(8));
         // Without rank 1's mm it launches at 3 and arrives at 7: rank 0 (at 8) is then last;
-        // the all-reduce ends at 18, the sync at 20, the step at 28.
+        // the all-reduce ends at 18, the sync at 20, the step at 28; nobody waits.
         QCOMPARE(s.whatIf->length, us(28));
+        QCOMPARE(breakdownOf(*s.whatIf, PathKind::CollectiveWait), TimeNs(0));
+        // No rank waiting for another: rank 0's all-reduce runs its 10 µs from its start.
+        const auto balanced = analysis.analyzeSteps({whatIf("category:collective_wait=0")}).front();
+        QCOMPARE(balanced.whatIf->length, us(8 + 10 + 2 + 8));
         // Rank 0 alone: its kernel's wait is its own (no edge to the other rank).
         const auto alone = onlyStep(rank0);
         checkAddsUp(alone);
         QCOMPARE(breakdownOf(alone.path, PathKind::Kernel), us(62));
+    }
+
+    // A range that starts after a kernel's launch call ended but before the kernel: the kernel
+    // keeps its launch as a launch segment from the range's start (named so), not an
+    // unexplained gap.
+    void rangeStartingBetweenLaunchAndKernel()
+    {
+        const auto trace =
+            traceOf(events(step(0, 100) + cpu("cuda_runtime", "cudaLaunchKernel", 5, 2, 1)
+                           + cpu("cuda_runtime", "cudaDeviceSynchronize", 10, 45) + gpu("k", 20, 30, 1)));
+        const auto analysis = criticalPathOf(facts::makeTraceFacts(trace));
+        const auto s = analysis.analyzeRange(us(8), us(55));
+        checkAddsUp(s);
+        QCOMPARE(breakdownOf(s.path, PathKind::Other), TimeNs(0));
+        QCOMPARE(breakdownOf(s.path, PathKind::Launch), us(20 - 8));
+        QCOMPARE(breakdownOf(s.path, PathKind::Kernel), us(30));
+        QCOMPARE(breakdownOf(s.path, PathKind::SyncWait), us(5));
+        QCOMPARE(s.path.segments.front().kind, PathKind::Launch);
+        QCOMPARE(s.path.segments.front().name, std::string("cudaLaunchKernel (called before the window)"));
+        QCOMPARE(s.path.segments.front().start, us(8));
+        // The step itself has the launch inside: the real call, from its start.
+        const auto whole = analysis.analyzeSteps().front();
+        QVERIFY(hasSegment(whole.path, PathKind::Launch, "cudaLaunchKernel"));
+        QVERIFY(!hasSegment(whole.path, PathKind::Launch, "before the window"));
+    }
+
+    // An event whose guessed producer (the op launched last before cudaEventRecord) ends after
+    // the op launched after cudaStreamWaitEvent started: it was recorded on another stream.
+    // The guess is dropped, not counted as an edge against time; the consumer keeps its launch.
+    void implausibleEventGuessIsNoWarning()
+    {
+        const auto s = onlyStep(traceOf(events(
+            step(0, 100) + cpu("cuda_runtime", "cudaLaunchKernel", 2, 2, 1)
+            + cpu("cuda_runtime", "cudaEventRecord", 6, 1) + cpu("cuda_runtime", "cudaStreamWaitEvent", 8, 1)
+            + cpu("cuda_runtime", "cudaLaunchKernel", 10, 2, 2) + cpu("cuda_runtime", "cudaDeviceSynchronize", 20, 45)
+            + gpu("k1", 5, 55, 1, 7) + gpu("k2", 14, 16, 2, 8))));
+        checkAddsUp(s);
+        QCOMPARE(s.warnings, std::size_t(0));
+        QCOMPARE(breakdownOf(s.path, PathKind::Other), TimeNs(0));
+        QCOMPARE(breakdownOf(s.path, PathKind::Kernel), us(55)); // k1, which the sync waits for
+    }
+
+    // The DDP pair on their absolute clock: rank 0's step 4 waits in its last all-reduce for
+    // rank 1, rank 1's step 2 in its second one for rank 0. The wait on the path is the time
+    // from the waiting rank's kernel start to the last rank's, read here from the two traces'
+    // NCCL kernels (the k-th of each), independently of the matching.
+    void collectiveWaitOfTheDdpPair()
+    {
+        Workspace ranks;
+        for (const char* name : {"ddp_rank0", "ddp_rank1"})
+            ranks.add(testing::fixtureTrace(name), std::string(name) + ".pt.trace.json.gz");
+        ranks.sortByRank();
+        const RanksCriticalPath paths(ranks);
+        std::vector<std::vector<TimeNs>> ncclStarts(2); // on the absolute clock
+        for (std::size_t r = 0; r < 2; ++r) {
+            const Trace& t = *paths.workspace().members()[r].trace;
+            for (SliceId sl = 0; sl < t.slices().size(); ++sl)
+                if (t.classOf(sl) == SliceClass::Kernel && t.str(t.slices().name[sl]).starts_with("ncclDevKernel"))
+                    ncclStarts[r].push_back(t.slices().start[sl] + t.baseTimeNs()
+                                            - ranks.members()[0].trace->baseTimeNs());
+            std::sort(ncclStarts[r].begin(), ncclStarts[r].end());
+        }
+        QCOMPARE(ncclStarts[0].size(), std::size_t(6));
+        QCOMPARE(ncclStarts[1].size(), std::size_t(6));
+        const auto rank0 = paths.analysis().analyzeSteps({}, 0);
+        QCOMPARE(rank0.size(), std::size_t(3));
+        checkAddsUp(rank0[2]);
+        const TimeNs waited0 = ncclStarts[1][5] - ncclStarts[0][5]; // 1658.401 µs
+        QCOMPARE(breakdownOf(rank0[2].path, PathKind::CollectiveWait), waited0);
+        QCOMPARE(breakdownOf(rank0[0].path, PathKind::CollectiveWait), TimeNs(0)); // rank 0 arrives last
+        const auto rank1 = paths.analysis().analyzeSteps({}, 1);
+        checkAddsUp(rank1[0]);
+        const TimeNs waited1 = ncclStarts[0][1] - ncclStarts[1][1];
+        QCOMPARE(breakdownOf(rank1[0].path, PathKind::CollectiveWait), waited1);
     }
 
     // A copy call whose copy ends inside it, behind a 60 µs GEMM on the stream: from pageable

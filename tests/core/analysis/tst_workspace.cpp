@@ -238,24 +238,38 @@ private Q_SLOTS:
             QCOMPARE(m.identity.rank, r);
             QVERIFY(m.identity.rankInferred);
             QCOMPARE(m.identity.worldSize, 2);
-            QCOMPARE(m.processes.size(), std::size_t(2));
-            std::vector<std::int64_t> pids{pidOf(m.processes[0]), pidOf(m.processes[1])};
+            // A trace of its own two processes: its launch, its kernel and the flow between.
+            const Trace& own = *m.trace;
+            QVERIFY(m.processes.empty());
+            QCOMPARE(own.processes().size(), std::size_t(2));
+            std::vector<std::int64_t> pids{own.processes()[0].pid.number, own.processes()[1].pid.number};
             std::sort(pids.begin(), pids.end());
             QCOMPARE(pids, (std::vector<std::int64_t>{r, 100 * (r + 1)}));
+            QCOMPARE(own.slices().size(), std::size_t(2));
+            QCOMPARE(own.flows().size(), std::size_t(1));
+            QCOMPARE(std::string(own.str(own.slices().name[own.flows()[0].to])), "k" + std::to_string(r));
+            QCOMPARE(own.classOf(own.flows()[0].from), SliceClass::CudaRuntime);
+            QCOMPARE(own.incomingFlows(own.flows()[0].to).size(), std::size_t(1));
+            QCOMPARE(own.startTime(), TimeNs(r == 0 ? 12000 : 10000));
+            QCOMPARE(own.endTime(), TimeNs(r == 0 ? 35000 : 30000));
             QCOMPARE(m.firstGpuActivity, TimeNs(r == 0 ? 25000 : 20000));
         }
         QCOMPARE(ws.members()[2].identity.rank, -1);
-        QCOMPARE(pidOf(ws.members()[2].processes.at(0)), std::int64_t(50));
+        QCOMPARE(ws.members()[2].trace->processes().at(0).pid.number, std::int64_t(50));
         // Two processes, each driving its own GPU: ranks, named after their processes.
         QVERIFY(!namesSeveralRanks(t));
         QVERIFY(holdsSeveralRanks(t));
         for (std::uint32_t r = 0; r < 2; ++r) {
             const auto& m = ws.members()[r];
-            const auto cpu = std::find_if(m.processes.begin(), m.processes.end(),
-                                          [&](std::uint32_t p) { return !t.processes()[p].isDevice; });
-            QVERIFY(cpu != m.processes.end());
-            QCOMPARE(pidOf(*cpu), std::int64_t(100 * (r + 1)));
-            QCOMPARE(m.identity.worker, t.processDisplayName(*cpu));
+            const auto& own = m.trace->processes();
+            const auto cpu = std::find_if(own.begin(), own.end(), [](const Process& p) { return !p.isDevice; });
+            QVERIFY(cpu != own.end());
+            QCOMPARE(cpu->pid.number, std::int64_t(100 * (r + 1)));
+            std::uint32_t inFile = 0;
+            while (pidOf(inFile) != cpu->pid.number)
+                ++inFile;
+            QCOMPARE(m.identity.worker, t.processDisplayName(inFile));
+            QCOMPARE(m.trace->processDisplayName(std::uint32_t(cpu - own.begin())), t.processDisplayName(inFile));
         }
 
         // One process driving both GPUs (DataParallel) is not a run of ranks.
@@ -312,8 +326,8 @@ private Q_SLOTS:
         ws.sortByRank();
         auto pidsOf = [&](const WorkspaceMember& m) {
             std::vector<std::int64_t> pids;
-            for (std::uint32_t p : m.processes)
-                pids.push_back(t.processes()[p].pid.number);
+            for (const Process& p : m.trace->processes())
+                pids.push_back(p.pid.number);
             std::sort(pids.begin(), pids.end());
             return pids;
         };
@@ -372,8 +386,7 @@ private Q_SLOTS:
         QVERIFY(loaded.errors.empty());
         const Workspace& ws = loaded.workspace;
         QCOMPARE(ws.size(), std::size_t(3));
-        const Trace& t = *ws.members()[0].trace;
-        QVERIFY(namesSeveralRanks(t));
+        QVERIFY(!namesSeveralRanks(*ws.members()[0].trace)); // a rank's trace holds one rank
         std::set<std::int64_t> others = allPids;
         for (int r = 0; r < 2; ++r) {
             const auto& m = ws.members()[r];
@@ -381,8 +394,8 @@ private Q_SLOTS:
             QVERIFY(!m.identity.rankInferred);
             QCOMPARE(m.identity.backend, std::string("gloo"));
             std::set<std::int64_t> pids;
-            for (std::uint32_t p : m.processes)
-                pids.insert(t.processes()[p].pid.number);
+            for (const Process& p : m.trace->processes())
+                pids.insert(p.pid.number);
             QCOMPARE(pids, expected[r]);
             const std::int64_t cpu =
                 *std::find_if(pids.begin(), pids.end(), [&](std::int64_t p) { return rankOfPid.count(p); });
@@ -393,8 +406,8 @@ private Q_SLOTS:
         }
         // torchrun and the CUPTI overhead rows.
         std::set<std::int64_t> rest;
-        for (std::uint32_t p : ws.members()[2].processes)
-            rest.insert(t.processes()[p].pid.number);
+        for (const Process& p : ws.members()[2].trace->processes())
+            rest.insert(p.pid.number);
         QCOMPARE(rest, others);
         QCOMPARE(ws.members()[2].identity.rank, -1);
     }

@@ -11,6 +11,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -124,7 +125,8 @@ private slots:
     }
 
     // Only Optimizer.step#AdamW.step left: step k ends where the k-th optimizer step does, and
-    // begins where step k-1 ended (the first at the first host event).
+    // begins where step k-1 ended; the first begins where the loop's first iteration did (the
+    // first op of ProfilerStep#3 in the real trace), not at the trace's first host event.
     void optimizerStepsEndTheSteps()
     {
         const auto doc = kstest::baselineWithSteps([](long long) { return std::string(); });
@@ -133,14 +135,28 @@ private slots:
         QVERIFY(facts->hasSteps());
         QCOMPARE(facts->stepCount(), std::size_t(3));
         std::vector<double> optimizerEnds;
+        long long thread = -1;
         for (const auto& e : doc["traceEvents"]) {
             if (e.value("ph", "") == "X" && e.value("cat", "") == "user_annotation"
-                && e.value("name", "") == "Optimizer.step#AdamW.step")
+                && e.value("name", "") == "Optimizer.step#AdamW.step") {
                 optimizerEnds.push_back(e["ts"].get<double>() + e["dur"].get<double>());
+                thread = e["tid"].get<long long>();
+            }
         }
         QCOMPARE(optimizerEnds.size(), std::size_t(3));
+        // The first op or label of the optimizer's thread inside ProfilerStep#3.
+        const double iterationStart = kstest::baselineStepRanges().front().first;
+        double firstOp = INFINITY;
+        for (const auto& e : doc["traceEvents"]) {
+            const std::string cat = e.value("cat", "");
+            if (e.value("ph", "") == "X" && (cat == "cpu_op" || cat == "user_annotation")
+                && e["tid"].is_number_integer() && e["tid"].get<long long>() == thread
+                && e["ts"].get<double>() >= iterationStart)
+                firstOp = std::min(firstOp, e["ts"].get<double>());
+        }
         const auto& steps = facts->windows.steps;
-        QVERIFY(std::fabs(double(steps[0].hostStart) / 1000.0 - firstHostEventUs(doc)) < 0.001);
+        QVERIFY(firstOp > firstHostEventUs(doc) + 100.0); // the set-up before it is left out
+        QVERIFY(std::fabs(double(steps[0].hostStart) / 1000.0 - firstOp) < 0.001);
         for (std::size_t i = 0; i < 3; ++i) {
             QVERIFY(std::fabs(double(steps[i].hostEnd) / 1000.0 - optimizerEnds[i]) < 0.001);
             if (i > 0)
@@ -148,8 +164,57 @@ private slots:
         }
     }
 
+    // Issue 35: the first step is no longer the set-up plus an iteration: its span is within 8 %
+    // of the median of the other steps' (it was 12 % longer from the trace's first host event),
+    // and the count stays 3.
+    void firstOptimizerStepSpansAnIteration()
+    {
+        const auto doc = kstest::baselineWithSteps([](long long) { return std::string(); });
+        const auto facts = facts::makeTraceFacts(load(doc));
+        const auto& steps = facts->windows.steps;
+        QCOMPARE(steps.size(), std::size_t(3));
+        std::vector<double> others;
+        for (std::size_t i = 1; i < steps.size(); ++i)
+            others.push_back(double(steps[i].hostEnd - steps[i].hostStart));
+        std::sort(others.begin(), others.end());
+        const double median = others.size() % 2 ? others[others.size() / 2]
+                                                : (others[others.size() / 2 - 1] + others[others.size() / 2]) / 2;
+        const double first = double(steps[0].hostEnd - steps[0].hostStart);
+        QVERIFY2(std::fabs(first - median) / median < 0.08,
+                 (std::to_string(first) + " vs " + std::to_string(median)).c_str());
+        // From the trace's first host event, as before: outside the tolerance.
+        const double fromStart = double(steps[0].hostEnd) - firstHostEventUs(doc) * 1000.0;
+        QVERIFY(std::fabs(fromStart - median) / median > 0.08);
+    }
+
+    // When the ops before the second optimizer step never ran before the first one (here the
+    // last op before the first is renamed), the first step runs from the start as before, and
+    // the source says so.
+    void firstOptimizerStepFromTheStartIsSaid()
+    {
+        auto doc = kstest::baselineWithSteps([](long long) { return std::string(); });
+        double firstOptimizer = INFINITY;
+        for (const auto& e : doc["traceEvents"]) {
+            if (e.value("ph", "") == "X" && e.value("name", "") == "Optimizer.step#AdamW.step")
+                firstOptimizer = std::min(firstOptimizer, e["ts"].get<double>());
+        }
+        nlohmann::json* last = nullptr; // the top-level op that ends right before it
+        for (auto& e : doc["traceEvents"]) {
+            if (e.value("ph", "") == "X" && e.value("cat", "") == "cpu_op" && e.value("name", "") == "aten::ones_like"
+                && e["ts"].get<double>() < firstOptimizer && (!last || e["ts"] > (*last)["ts"]))
+                last = &e;
+        }
+        QVERIFY(last);
+        (*last)["name"] = "aten::ones_like_once";
+        const auto facts = facts::makeTraceFacts(load(doc));
+        QCOMPARE(facts->windows.sourceName, std::string("Optimizer.step (first step from the start)"));
+        QCOMPARE(facts->stepCount(), std::size_t(3));
+        QVERIFY(std::fabs(double(facts->windows.steps[0].hostStart) / 1000.0 - firstHostEventUs(doc)) < 0.001);
+    }
+
     // A merged collected file: torchrun and the collector's processes start seconds before the
-    // ranks; the first step starts at the first event of the rank whose optimizer ends the steps.
+    // ranks, and each rank sets up (its model, its process group) before its loop; the first step
+    // starts at the rank's first Optimizer.zero_grad, where its loop begins (as every later step).
     void optimizerStepsStartInTheirOwnProcess()
     {
         const std::string path = kstest::fixture("collected_nccl_merged");
@@ -166,8 +231,15 @@ private slots:
                 rank = e["pid"].get<long long>();
         }
         QVERIFY(rank);
-        QVERIFY(std::fabs(double(first.hostStart) / 1000.0 - firstHostEventUs(doc, rank)) < 0.001);
-        QVERIFY(firstHostEventUs(doc, rank) > firstHostEventUs(doc) + 1e6); // not the launcher's start
+        double zeroGrad = INFINITY;
+        for (const auto& e : doc["traceEvents"]) {
+            if (e.value("ph", "") == "X" && e.value("name", "").starts_with("Optimizer.zero_grad#")
+                && e["pid"].get<long long>() == *rank)
+                zeroGrad = std::min(zeroGrad, e["ts"].get<double>());
+        }
+        QVERIFY(std::fabs(double(first.hostStart) / 1000.0 - zeroGrad) < 0.001);
+        QVERIFY(zeroGrad > firstHostEventUs(doc, rank) + 1e6); // not the rank's set-up
+        QVERIFY(firstHostEventUs(doc, rank) > firstHostEventUs(doc) + 1e6); // nor the launcher's start
     }
 
     void noStepRuleMatches()

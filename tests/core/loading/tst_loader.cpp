@@ -5,6 +5,7 @@
 #include "testtext.h"
 #include "testtraces.h"
 
+#include "core/analysis/shapeargs.h"
 #include "core/loading/bytesource.h"
 #include "core/loading/loader.h"
 
@@ -56,7 +57,11 @@ void compareModels(const Trace& a, const Trace& b)
         QCOMPARE(a.slices().rawLength[s], b.slices().rawLength[s]);
         QCOMPARE(a.slices().correlation[s], b.slices().correlation[s]);
         QCOMPARE(a.slices().externalId[s], b.slices().externalId[s]);
+        QCOMPARE(a.slices().shapeArgs[s], b.slices().shapeArgs[s]);
     }
+    QCOMPARE(a.shapeArgs().size(), b.shapeArgs().size());
+    for (std::uint32_t id = 0; id < a.shapeArgs().size(); ++id)
+        QVERIFY(a.shapeArgs().view(id) == b.shapeArgs().view(id));
     for (std::size_t f = 0; f < a.flows().size(); ++f) {
         QCOMPARE(a.flows()[f].from, b.flows()[f].from);
         QCOMPARE(a.flows()[f].to, b.flows()[f].to);
@@ -87,6 +92,22 @@ void compareModels(const Trace& a, const Trace& b)
     }
     QCOMPARE(a.metadata(), b.metadata());
     QCOMPARE(a.baseTimeNs(), b.baseTimeNs());
+}
+
+// Every op's kept shape args are what the FLOP pass would find in its text read back.
+void checkKeptShapeArgs(const Trace& t)
+{
+    std::vector<SliceId> kept;
+    for (SliceId s = 0; s < t.slices().size(); ++s) {
+        if (t.slices().shapeArgs[s] != kNoIndex)
+            kept.push_back(s);
+    }
+    std::size_t differ = 0;
+    t.forEachEventText(kept, [&](SliceId s, std::string_view text) {
+        const auto raw = analysis::findShapeArgs(text);
+        differ += raw && *raw == t.shapeArgs().view(t.slices().shapeArgs[s]) ? 0 : 1;
+    });
+    QCOMPARE(differ, std::size_t(0));
 }
 
 // The loaders other than the one-thread, one-entry-at-a-time `serial`: events cut into chunks
@@ -352,6 +373,68 @@ private slots:
                  std::to_string(loaded.trace->memoryUse().slices).c_str());
     }
 
+    // The shape args of CPU ops are kept as written, one entry per distinct triple, where the
+    // text reads back as the loader saw it; other slices and other texts get none.
+    void opShapeArgsKeptWhereTheTextReadsBackTheSame()
+    {
+        const std::string ops[] = {
+            // 0, 1: the same args (the second in older torch's spelling, spaced): one entry
+            R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1,"dur":1,"args":{"Input Dims": [[2, 3], [3, 4]], "Input type": ["float", "float"], "Concrete Inputs": ["", ""]}})",
+            R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":3,"dur":1,"args":{"Concrete Inputs": ["", ""], "Input dims": [[2, 3], [3, 4]],"Input type": ["float", "float"]}})",
+            // 2: no shape args at all: the empty entry
+            R"({"ph":"X","cat":"cpu_op","name":"aten::relu","pid":1,"tid":1,"ts":5,"dur":1,"args":{"External id": 3}})",
+            // 3: B/E op, the last of a repeated key
+            R"({"ph":"B","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":7,"args":{"Input Dims": [[1]], "Input Dims": [[5]]}})",
+            R"({"ph":"E","pid":1,"tid":1,"ts":8})",
+            // none: an escape, a non-ASCII byte, dims that are no array, a kernel
+            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\\\"b\",\"pid\":1,\"tid\":1,\"ts\":9,\"dur\":1,"
+            "\"args\":{\"Input Dims\": [[2]]}}",
+            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"\xc3\xa9\",\"pid\":1,\"tid\":1,\"ts\":11,\"dur\":1,"
+            "\"args\":{\"Input Dims\": [[2]]}}",
+            R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":13,"dur":1,"args":{"Input Dims": 3}})",
+            R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":15,"dur":1,"args":{"Input Dims": [[2]]}})",
+        };
+        std::string text = R"({"traceEvents":[)";
+        for (const auto& op : ops)
+            text += op + (&op == &ops[std::size(ops) - 1] ? "" : ",");
+        text += "]}";
+        LoadOptions oneEntryAtATime;
+        oneEntryAtATime.parseInChunks = false;
+        auto loaders = otherLoaders(oneEntryAtATime);
+        loaders.push_back(oneEntryAtATime);
+        for (const LoadOptions& options : loaders) {
+            const auto loaded = loadTraceFromMemory(text, "shapes.json", nullptr, options);
+            QVERIFY(loaded.ok());
+            const Trace& t = *loaded.trace;
+            std::map<TimeNs, std::uint32_t> idAt;
+            for (SliceId s = 0; s < t.slices().size(); ++s)
+                idAt[t.slices().start[s]] = t.slices().shapeArgs[s];
+            QCOMPARE(t.shapeArgs().size(), std::size_t(3));
+            QCOMPARE(idAt.at(1000), idAt.at(3000));
+            const ShapeArgsText mm = t.shapeArgs().view(idAt.at(1000));
+            QCOMPARE(mm.dims, std::string_view("[[2, 3], [3, 4]]"));
+            QCOMPARE(mm.types, std::string_view(R"(["float", "float"])"));
+            QCOMPARE(mm.concrete, std::string_view(R"(["", ""])"));
+            QVERIFY(t.shapeArgs().view(idAt.at(5000)) == ShapeArgsText());
+            QCOMPARE(t.shapeArgs().view(idAt.at(7000)).dims, std::string_view("[[5]]"));
+            for (TimeNs none : {9000, 11000, 13000})
+                QCOMPARE(idAt.at(none), kNoIndex);
+            QCOMPARE(std::count(t.slices().shapeArgs.begin(), t.slices().shapeArgs.end(), kNoIndex), 4);
+            checkKeptShapeArgs(t);
+        }
+        // Text the parser bends (missing and stray commas, brackets closed by a brace, keys in
+        // arrays, args twice): whatever is kept is what the text gives.
+        const std::string bent = R"({"traceEvents":[
+            {"ph":"X","cat":"cpu_op","name":"a","ts":1,"dur":1,"args":{"Input Dims": [[1]] "Input type": ["float"],,}},
+            {"ph":"X","cat":"cpu_op","name":"b","ts":2,"dur":1,"args":{"Input Dims": [[1}], "x": ["Input type": [2]]}},
+            {"ph":"X","cat":"cpu_op","name":"c","ts":3,"dur":1,"args":{"Input Dims": [[3]]},"args":{"Input type": ["int"]}},
+            {"ph":"X","cat":"cpu_op","name":"d","ts":4,"dur":1,"Input Dims": [[4]],"args":{"Concrete Inputs": 5}}]})";
+        const auto loaded = loadTraceFromMemory(bent, "bent.json");
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.trace->slices().size(), std::size_t(4));
+        checkKeptShapeArgs(*loaded.trace);
+    }
+
     void chunkSplitsDoNotMatter_data()
     {
         QTest::addColumn<int>("chunk");
@@ -420,6 +503,8 @@ private slots:
         whole.readInBackgroundThread = false;
         whole.parseInChunks = false;
         const auto a = loadTraceFromMemory(text, "hostile", nullptr, whole);
+        if (a.ok())
+            checkKeptShapeArgs(*a.trace);
         for (std::size_t chunk : {7, 4096}) {
             LoadOptions serial = whole;
             serial.chunkBytes = chunk;

@@ -1,0 +1,47 @@
+#pragma once
+// The distinct shape args of a trace's op events: the raw JSON text of their "Input Dims",
+// "Input type" and "Concrete Inputs" arrays, interned by the loader while each event's bytes
+// are in cache. Calls of a training loop repeat a few shapes, so the FLOP rules
+// (core/analysis/opcosts.h) parse each distinct one once instead of reading every op's text
+// back from the file. A slice's entry (SliceTable::shapeArgs) holds exactly what
+// analysis::findShapeArgs finds in its text; slices without one are read back as before.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ks {
+
+// The three arrays as written ("" where absent).
+struct ShapeArgsText {
+    std::string_view dims, types, concrete;
+    bool operator==(const ShapeArgsText&) const = default;
+};
+
+class ShapeArgsPool {
+public:
+    // The texts of a pathological file (every call its own shapes) stop being kept past this:
+    // their slices get no entry and are read back from the file instead.
+    static constexpr std::size_t kMaxTextBytes = std::size_t(16) << 20;
+
+    static std::uint64_t hashOf(const ShapeArgsText& text);
+    // The id of `text` (`hash` = hashOf(text), computed off the caller's thread), or kNoIndex
+    // when the pool is full.
+    std::uint32_t intern(const ShapeArgsText& text, std::uint64_t hash);
+    ShapeArgsText view(std::uint32_t id) const;
+    std::size_t size() const { return m_entries.size(); }
+    std::size_t memoryBytes() const;
+
+private:
+    struct Entry {
+        std::uint32_t offset; // in m_text: dims, types, concrete back to back
+        std::uint32_t dims, types, concrete; // lengths
+        std::uint32_t nextWithHash;
+    };
+    std::string m_text;
+    std::vector<Entry> m_entries;
+    std::unordered_map<std::uint64_t, std::uint32_t> m_lastWithHash;
+};
+
+} // namespace ks
