@@ -97,7 +97,7 @@ private Q_SLOTS:
                      &out, &err),
                  1);
         QCOMPARE(nlohmann::json::parse(out)["rows"].size(), std::size_t(3));
-        QVERIFY(err.contains("malformed JSON"));
+        QVERIFY(kstest::contains(err, "malformed JSON"));
         QCOMPARE(run({"query", "/nonexistent.json", "SELECT 1"}), 1);
         QCOMPARE(run({"query", "--json", "--csv", mlpOps(), "SELECT 1"}), 2);
         QCOMPARE(run({"query", mlpOps()}), 2);

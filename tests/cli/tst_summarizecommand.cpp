@@ -42,11 +42,11 @@ private:
         const std::string mpirun = kstest::findExecutable("mpirun");
         if (mpirun.empty())
             return false;
-        *status = run(mpirun,
-                      kstest::concat({"-n", "2", "--oversubscribe", "--allow-run-as-root", KS_CLI, "summarize", "--mpi",
-                                      "-o", out},
-                                     files),
-                      stdoutText, stderrText);
+        *status = run(
+            mpirun,
+            kstest::concat(
+                {"-n", "2", "--oversubscribe", "--allow-run-as-root", KS_CLI, "summarize", "--mpi", "-o", out}, files),
+            stdoutText, stderrText);
         return !(*status == 2 && kstest::contains(*stderrText, "no MPI support"));
     }
 
