@@ -33,15 +33,16 @@ private Q_SLOTS:
 
     void opensEachFile()
     {
-        QFETCH(QString, path);
+        QFETCH(std::string, path);
+        const QString file = QString::fromStdString(path);
         MainWindow window;
         window.show();
         QSignalSpy changed(&window, &MainWindow::traceChanged);
-        window.openFile(path);
+        window.openFile(file);
         QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), 30000);
         if (QMessageBox* box = visibleMessageBox(window)) {
             QVERIFY(!window.trace());
-            QVERIFY2(box->text().contains(QDir::toNativeSeparators(path)), qPrintable(box->text()));
+            QVERIFY2(box->text().contains(QDir::toNativeSeparators(file)), qPrintable(box->text()));
             box->close();
             return;
         }
@@ -55,7 +56,7 @@ private Q_SLOTS:
                 shown = button->text().contains(QString::number(expectedWarnings));
         }
         QCOMPARE(shown, expectedWarnings > 0);
-        if (QFileInfo(path).fileName().startsWith(QLatin1String("utf8-")))
+        if (QFileInfo(file).fileName().startsWith(QLatin1String("utf8-")))
             QVERIFY(trace.diagnostics().count("invalid-utf8") > 0);
         // Details of every slice (args decoded from the file) and a paint of the window.
         const SliceId slices = SliceId(std::min<std::size_t>(trace.slices().size(), 300));

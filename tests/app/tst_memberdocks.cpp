@@ -507,8 +507,8 @@ private Q_SLOTS:
             gpuPicker->pin(member);
             QCOMPARE(views->summaryMember(), member);
             QTRY_VERIFY_WITH_TIMEOUT(views->reportOf(member) && summary->rowCount() > 0, 60000);
-            const nlohmann::json cli = kstest::runCliJson({QStringLiteral("gpu"), QStringLiteral("--rank"),
-                                                           QString::number(rank), QStringLiteral("--json"), path});
+            const nlohmann::json cli =
+                kstest::runCliJson({"gpu", "--rank", std::to_string(rank), "--json", path.toStdString()});
             QVERIFY(cli.is_object());
             QCOMPARE(cli.at("rank").get<int>(), rank);
             const auto& gpus = cli.at("gpus");

@@ -1,5 +1,6 @@
 // `kinetoscope-cli info --json` on every fixture accounts for every traceEvents entry.
 #include "clirun.h"
+#include "testtext.h"
 #include "testtraces.h"
 
 #include <QtTest>
@@ -9,15 +10,15 @@ class TestCliInfo : public QObject {
 private slots:
     void infoJson_data()
     {
-        QTest::addColumn<QString>("name");
+        QTest::addColumn<std::string>("name");
         for (const char* n : {"square", "multistream", "transformer", "mlp_ops", "big"})
-            QTest::newRow(n) << n;
+            QTest::newRow(n) << std::string(n);
     }
     void infoJson()
     {
-        QFETCH(QString, name);
-        const auto path = kstest::fixture(name.toUtf8().constData());
-        const auto out = kstest::runCliJson({"info", "--json", QString::fromStdString(path)});
+        QFETCH(std::string, name);
+        const auto path = kstest::fixture(name.c_str());
+        const auto out = kstest::runCliJson({"info", "--json", path});
         QVERIFY(out.is_object());
         std::map<std::string, std::uint64_t> counts;
         for (auto it = out["counts"].begin(); it != out["counts"].end(); ++it)
@@ -40,15 +41,15 @@ private slots:
 
     void textAndErrors()
     {
-        QByteArray out, err;
-        QCOMPARE(kstest::runCli({"info", QString::fromStdString(kstest::fixture("transformer"))}, &out), 0);
-        const QString text = out;
-        QVERIFY(text.contains("GPU 0 · NVIDIA H200"));
-        QVERIFY(text.contains("thread 602 (pt_autograd_0): 1113 slices"));
-        QVERIFY(text.contains("ac2g: 240 paired, 4 unpaired starts, 24 unpaired ends"));
+        std::string out, err;
+        QCOMPARE(kstest::runCli({"info", kstest::fixture("transformer")}, &out), 0);
+        const std::string text = out;
+        QVERIFY(kstest::contains(text, "GPU 0 · NVIDIA H200"));
+        QVERIFY(kstest::contains(text, "thread 602 (pt_autograd_0): 1113 slices"));
+        QVERIFY(kstest::contains(text, "ac2g: 240 paired, 4 unpaired starts, 24 unpaired ends"));
 
         QCOMPARE(kstest::runCli({"info", "/nonexistent.json"}, nullptr, &err), 1);
-        QVERIFY(QString(err).contains("/nonexistent.json: cannot open"));
+        QVERIFY(kstest::contains(std::string(err), "/nonexistent.json: cannot open"));
     }
 };
 

@@ -1,6 +1,7 @@
 // kinetoscope-cli's command line (CLI11): --version, --help on every subcommand, and usage
 // errors that exit with 2 and name the offending option or argument.
 #include "clirun.h"
+#include "testtext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,18 +11,18 @@ namespace {
 
 struct Run {
     int exitCode = -1;
-    QString out;
-    QString err;
+    std::string out;
+    std::string err;
 };
 
-Run cli(const QStringList& args)
+Run cli(const std::vector<std::string>& args)
 {
-    QByteArray out, err;
+    std::string out, err;
     const int exitCode = kstest::runCli(args, &out, &err);
-    return {exitCode, QString::fromUtf8(out), QString::fromUtf8(err)};
+    return {exitCode, std::string(out), std::string(err)};
 }
 
-QString fixture() { return QStringLiteral(KS_TEST_DATA "/mlp_ops.pt.trace.json.gz"); }
+std::string fixture() { return std::string(KS_TEST_DATA "/mlp_ops.pt.trace.json.gz"); }
 
 } // namespace
 
@@ -30,66 +31,72 @@ class TestCliUsage : public QObject {
 private Q_SLOTS:
     void version()
     {
-        const Run run = cli({QStringLiteral("--version")});
+        const Run run = cli({"--version"});
         QCOMPARE(run.exitCode, 0);
-        QCOMPARE(run.out.trimmed(), QStringLiteral("kinetoscope-cli " KS_VERSION));
+        QCOMPARE(kstest::trimmed(run.out), std::string("kinetoscope-cli " KS_VERSION));
     }
 
     void help_data()
     {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QStringList>("mentions");
-        QTest::newRow("top") << QStringList{"--help"} << QStringList{"info", "gpu", "ops", "collect", "--version"};
-        QTest::newRow("info") << QStringList{"info", "--help"} << QStringList{"--json", "FILE"};
-        QTest::newRow("gpu") << QStringList{"gpu", "--help"}
-                             << QStringList{"--json", "--plugin-compat", "--steps", "NAME|REGEX", "FILE"};
-        QTest::newRow("ops") << QStringList{"ops", "-h"}
-                             << QStringList{"--sort", "--top", "--group-by-shape", "--json", "FILE"};
-        QTest::newRow("collect") << QStringList{"collect", "--help"}
-                                 << QStringList{"--output", "--duration",          "--env",
-                                                "--merge",  "--collector-options", "PROGRAM"};
+        QTest::addColumn<std::vector<std::string>>("args");
+        QTest::addColumn<std::vector<std::string>>("mentions");
+        QTest::newRow("top") << std::vector<std::string>{"--help"}
+                             << std::vector<std::string>{"info", "gpu", "ops", "collect", "--version"};
+        QTest::newRow("info") << std::vector<std::string>{"info", "--help"}
+                              << std::vector<std::string>{"--json", "FILE"};
+        QTest::newRow("gpu") << std::vector<std::string>{"gpu", "--help"}
+                             << std::vector<std::string>{"--json", "--plugin-compat", "--steps", "NAME|REGEX", "FILE"};
+        QTest::newRow("ops") << std::vector<std::string>{"ops", "-h"}
+                             << std::vector<std::string>{"--sort", "--top", "--group-by-shape", "--json", "FILE"};
+        QTest::newRow("collect") << std::vector<std::string>{"collect", "--help"}
+                                 << std::vector<std::string>{"--output", "--duration",          "--env",
+                                                             "--merge",  "--collector-options", "PROGRAM"};
     }
     void help()
     {
-        QFETCH(QStringList, args);
-        QFETCH(QStringList, mentions);
+        QFETCH(std::vector<std::string>, args);
+        QFETCH(std::vector<std::string>, mentions);
         const Run run = cli(args);
         QCOMPARE(run.exitCode, 0);
-        QVERIFY2(run.out.startsWith(QLatin1String("Usage:")) || run.out.contains(QLatin1String("\nUsage:")),
-                 qPrintable(run.out));
-        for (const QString& m : mentions)
-            QVERIFY2(run.out.contains(m), qPrintable(m + QLatin1String(" missing in:\n") + run.out));
+        QVERIFY2(run.out.starts_with("Usage:") || kstest::contains(run.out, "\nUsage:"), run.out.c_str());
+        for (const std::string& m : mentions)
+            QVERIFY2(kstest::contains(run.out, m), (m + " missing in:\n" + run.out).c_str());
     }
 
     // Each error exits with 2 and its message names what was wrong.
     void usageErrors_data()
     {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("blamed");
-        const QString trace = fixture();
-        QTest::newRow("no command") << QStringList{} << "subcommand";
-        QTest::newRow("unknown command") << QStringList{"bogus"} << "bogus";
-        QTest::newRow("unknown option") << QStringList{"info", "--jsn", trace} << "--jsn";
-        QTest::newRow("no file") << QStringList{"info"} << "FILE";
-        QTest::newRow("two files") << QStringList{"gpu", trace, "B.json"} << "B.json";
-        QTest::newRow("missing value") << QStringList{"ops", trace, "--sort"} << "--sort";
-        QTest::newRow("unknown column") << QStringList{"ops", "--sort", "bogus", trace} << "--sort";
-        QTest::newRow("negative top") << QStringList{"ops", "--top", "-5", trace} << "--top";
-        QTest::newRow("top not a number") << QStringList{"ops", "--top=x", trace} << "--top";
-        QTest::newRow("duration nan") << QStringList{"collect", "--duration", "nan", "/bin/true"} << "--duration";
-        QTest::newRow("duration inf") << QStringList{"collect", "--duration=inf", "/bin/true"} << "--duration";
-        QTest::newRow("duration negative") << QStringList{"collect", "--duration", "-1", "/bin/true"} << "--duration";
-        QTest::newRow("env without =") << QStringList{"collect", "--env", "NOVALUE", "/bin/true"} << "--env";
-        QTest::newRow("no program") << QStringList{"collect", "-o", "x.json"} << "PROGRAM";
+        QTest::addColumn<std::vector<std::string>>("args");
+        QTest::addColumn<std::string>("blamed");
+        const std::string trace = fixture();
+        QTest::newRow("no command") << std::vector<std::string>{} << std::string("subcommand");
+        QTest::newRow("unknown command") << std::vector<std::string>{"bogus"} << std::string("bogus");
+        QTest::newRow("unknown option") << std::vector<std::string>{"info", "--jsn", trace} << std::string("--jsn");
+        QTest::newRow("no file") << std::vector<std::string>{"info"} << std::string("FILE");
+        QTest::newRow("two files") << std::vector<std::string>{"gpu", trace, "B.json"} << std::string("B.json");
+        QTest::newRow("missing value") << std::vector<std::string>{"ops", trace, "--sort"} << std::string("--sort");
+        QTest::newRow("unknown column") << std::vector<std::string>{"ops", "--sort", "bogus", trace}
+                                        << std::string("--sort");
+        QTest::newRow("negative top") << std::vector<std::string>{"ops", "--top", "-5", trace} << std::string("--top");
+        QTest::newRow("top not a number") << std::vector<std::string>{"ops", "--top=x", trace} << std::string("--top");
+        QTest::newRow("duration nan") << std::vector<std::string>{"collect", "--duration", "nan", "/bin/true"}
+                                      << std::string("--duration");
+        QTest::newRow("duration inf") << std::vector<std::string>{"collect", "--duration=inf", "/bin/true"}
+                                      << std::string("--duration");
+        QTest::newRow("duration negative")
+            << std::vector<std::string>{"collect", "--duration", "-1", "/bin/true"} << std::string("--duration");
+        QTest::newRow("env without =") << std::vector<std::string>{"collect", "--env", "NOVALUE", "/bin/true"}
+                                       << std::string("--env");
+        QTest::newRow("no program") << std::vector<std::string>{"collect", "-o", "x.json"} << std::string("PROGRAM");
     }
     void usageErrors()
     {
-        QFETCH(QStringList, args);
-        QFETCH(QString, blamed);
+        QFETCH(std::vector<std::string>, args);
+        QFETCH(std::string, blamed);
         const Run run = cli(args);
         QCOMPARE(run.exitCode, 2);
-        QVERIFY2(run.err.contains(blamed), qPrintable(run.err));
-        QVERIFY(run.out.isEmpty());
+        QVERIFY2(kstest::contains(run.err, blamed), run.err.c_str());
+        QVERIFY(run.out.empty());
     }
 
     // --opt=value works like --opt value; collect passes everything after -- to the program.
@@ -97,7 +104,7 @@ private Q_SLOTS:
     {
         const Run run = cli({"ops", "--sort=self_cpu", "--top=3", "--json", fixture()});
         QCOMPARE(run.exitCode, 0);
-        const auto rows = nlohmann::json::parse(run.out.toStdString());
+        const auto rows = nlohmann::json::parse(run.out);
         QCOMPARE(rows.size(), std::size_t(3));
         QVERIFY(rows[0]["self_cpu_us"].get<double>() >= rows[1]["self_cpu_us"].get<double>());
         QVERIFY(rows[1]["self_cpu_us"].get<double>() >= rows[2]["self_cpu_us"].get<double>());

@@ -1,11 +1,12 @@
 // `kinetoscope-cli collect` end to end on a fake traced program (no GPU): exit status,
 // the written file read back by our loader, errors for programs that are missing or never
 // use CUDA, and a crashed target.
+#include "clirun.h"
+#include "testfiles.h"
+#include "testtext.h"
+
 #include "core/loading/loader.h"
 
-#include <QDir>
-#include <QProcess>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <map>
@@ -16,22 +17,18 @@ namespace {
 
 struct Run {
     int exitCode = -1;
-    QString output;
+    std::string output;
 };
 
-Run collect(const QStringList& arguments)
+Run collect(const std::vector<std::string>& arguments)
 {
-    QProcess process;
-    auto env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("CUDA_INJECTION64_PATH"));
-    // The fake target never loads it; it only has to exist.
-    env.insert(QStringLiteral("KINETOSCOPE_INJECTION_LIBRARY"), QStringLiteral(KS_FAKE_TARGET));
-    process.setProcessEnvironment(env);
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(QStringLiteral(KS_CLI), QStringList{QStringLiteral("collect")} + arguments);
-    if (!process.waitForFinished(30000))
-        return {};
-    return {process.exitCode(), QString::fromUtf8(process.readAll())};
+    kstest::ProgramOptions options;
+    // The fake target never loads the injection library; it only has to exist.
+    options.environment = {"CUDA_INJECTION64_PATH", "KINETOSCOPE_INJECTION_LIBRARY=" KS_FAKE_TARGET};
+    options.mergeOutput = true;
+    options.timeoutMs = 30000;
+    const kstest::ProgramRun process = kstest::runProgram(KS_CLI, kstest::concat({"collect"}, arguments), options);
+    return {process.exitCode, process.out};
 }
 
 std::size_t countNamed(const ks::Trace& t, std::string_view name)
@@ -55,55 +52,51 @@ class TestCollectCommand : public QObject {
 private slots:
     void writesALoadableTrace()
     {
-        QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("fake.pt.trace.json.gz"));
-        const Run run = collect({QStringLiteral("-o"), file, QStringLiteral("--"), QStringLiteral(KS_FAKE_TARGET),
-                                 QStringLiteral("5"), QStringLiteral("3")});
-        QVERIFY2(run.exitCode == 3, qPrintable(run.output)); // the target's exit code
-        QVERIFY2(run.output.contains(QStringLiteral("1 process traced, 50 kernels")), qPrintable(run.output));
-        QVERIFY2(run.output.contains(QStringLiteral("0 dropped records")), qPrintable(run.output));
-        const auto loaded = ks::loadTraceFile(file.toStdString());
+        kstest::TempDir dir;
+        const std::string file = dir.filePath("fake.pt.trace.json.gz");
+        const Run run = collect({"-o", file, "--", std::string(KS_FAKE_TARGET), "5", "3"});
+        QVERIFY2(run.exitCode == 3, run.output.c_str()); // the target's exit code
+        QVERIFY2(kstest::contains(run.output, "1 process traced, 50 kernels"), run.output.c_str());
+        QVERIFY2(kstest::contains(run.output, "0 dropped records"), run.output.c_str());
+        const auto loaded = ks::loadTraceFile(file);
         QVERIFY(loaded.ok());
         const ks::Trace& t = *loaded.trace;
         QCOMPARE(countNamed(t, "fakeKernel(float*, int)"), std::size_t(50));
         QCOMPARE(countNamed(t, "cudaLaunchKernel"), std::size_t(50));
         QCOMPARE(t.flows().size(), std::size_t(50));
         QVERIFY(t.baseTimeNs() % 1000000000 == 0);
-        QVERIFY2(!run.output.contains(QStringLiteral("after the program's last records")), qPrintable(run.output));
+        QVERIFY2(!kstest::contains(run.output, "after the program's last records"), run.output.c_str());
     }
 
     // stats=1: the stages after the program's GOODBYE, the trace written while it still exits
     // (the fake target exits 3 right after it): every launch in the file, its exit code kept.
     void stageTimersOnRequest()
     {
-        QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("fake.pt.trace.json"));
-        const Run run =
-            collect({QStringLiteral("--collector-options"), QStringLiteral("stats=1"), QStringLiteral("-o"), file,
-                     QStringLiteral("--"), QStringLiteral(KS_FAKE_TARGET), QStringLiteral("4"), QStringLiteral("3")});
-        QVERIFY2(run.exitCode == 3, qPrintable(run.output));
+        kstest::TempDir dir;
+        const std::string file = dir.filePath("fake.pt.trace.json");
+        const Run run = collect({"--collector-options", "stats=1", "-o", file, "--", KS_FAKE_TARGET, "4", "3"});
+        QVERIFY2(run.exitCode == 3, run.output.c_str());
         for (const char* stage : {"collect: after the program's last records: connections closed", "built", "written",
                                   "program exited", "Receiving thread:"})
-            QVERIFY2(run.output.contains(QString::fromUtf8(stage)), qPrintable(run.output));
-        const auto loaded = ks::loadTraceFile(file.toStdString());
+            QVERIFY2(kstest::contains(run.output, stage), run.output.c_str());
+        const auto loaded = ks::loadTraceFile(file);
         QVERIFY(loaded.ok());
         QCOMPARE(countNamed(*loaded.trace, "fakeKernel(float*, int)"), std::size_t(40));
     }
 
     void durationStopsRecordingOnly()
     {
-        QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("partial.pt.trace.json"));
+        kstest::TempDir dir;
+        const std::string file = dir.filePath("partial.pt.trace.json");
         // 30 batches, 100 ms apart: the program outlives the 1 s recording and exits 0.
-        const Run run = collect({QStringLiteral("--duration"), QStringLiteral("1"), QStringLiteral("-o"), file,
-                                 QStringLiteral(KS_FAKE_TARGET), QStringLiteral("30")});
-        QVERIFY2(run.exitCode == 0, qPrintable(run.output));
-        QVERIFY2(run.output.contains(QStringLiteral("recording stopped after 1 s")), qPrintable(run.output));
-        QVERIFY2(!run.output.contains(QStringLiteral("crashed")), qPrintable(run.output));
-        const auto loaded = ks::loadTraceFile(file.toStdString());
+        const Run run = collect({"--duration", "1", "-o", file, std::string(KS_FAKE_TARGET), "30"});
+        QVERIFY2(run.exitCode == 0, run.output.c_str());
+        QVERIFY2(kstest::contains(run.output, "recording stopped after 1 s"), run.output.c_str());
+        QVERIFY2(!kstest::contains(run.output, "crashed"), run.output.c_str());
+        const auto loaded = ks::loadTraceFile(file);
         QVERIFY(loaded.ok());
         const std::size_t kernels = countNamed(*loaded.trace, "fakeKernel(float*, int)");
-        QVERIFY2(kernels > 0 && kernels < 300, qPrintable(QString::number(kernels)));
+        QVERIFY2(kernels > 0 && kernels < 300, std::to_string(kernels).c_str());
     }
 
     // Two traced processes below the program: a file each by default, one with --merge. They
@@ -111,20 +104,21 @@ private slots:
     // distributedInfo, the merged one each rank's under distributedRanks.
     void filePerProcessOrMerged()
     {
-        QTemporaryDir dir;
-        const QString script = QStringLiteral("RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 '%1' 2 & "
-                                              "RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 '%1' 3; wait")
-                                   .arg(QStringLiteral(KS_FAKE_TARGET));
-        const QString file = dir.filePath(QStringLiteral("two.pt.trace.json"));
-        Run run = collect({QStringLiteral("-o"), file, QStringLiteral("--"), QStringLiteral("/bin/sh"),
-                           QStringLiteral("-c"), script});
-        QVERIFY2(run.exitCode == 0, qPrintable(run.output));
-        QVERIFY2(run.output.contains(QStringLiteral("2 processes traced, 50 kernels")), qPrintable(run.output));
-        const QStringList files = QDir(dir.path()).entryList({QStringLiteral("two.*.pt.trace.json")});
+        kstest::TempDir dir;
+        const std::string script = "RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 '" KS_FAKE_TARGET "' 2 & "
+                                   "RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 '" KS_FAKE_TARGET "' 3; wait";
+        const std::string file = dir.filePath("two.pt.trace.json");
+        Run run = collect({"-o", file, "--", "/bin/sh", "-c", script});
+        QVERIFY2(run.exitCode == 0, run.output.c_str());
+        QVERIFY2(kstest::contains(run.output, "2 processes traced, 50 kernels"), run.output.c_str());
+        std::vector<std::string> files = kstest::fileNames(dir.path()); // two.*.pt.trace.json
+        std::erase_if(files, [](const std::string& f) {
+            return !f.starts_with("two.") || !f.ends_with(".pt.trace.json") || f == "two.pt.trace.json";
+        });
         QCOMPARE(files.size(), 2);
         std::vector<std::size_t> counts;
-        for (const QString& f : files) {
-            const auto trace = ks::loadTraceFile(dir.filePath(f).toStdString()).trace;
+        for (const std::string& f : files) {
+            const auto trace = ks::loadTraceFile(dir.filePath(f)).trace;
             counts.push_back(countNamed(*trace, "fakeKernel(float*, int)"));
             const auto info = metadataJson(*trace, "distributedInfo");
             // The rank that ran 2 batches is rank 0.
@@ -135,11 +129,10 @@ private slots:
         std::sort(counts.begin(), counts.end());
         QCOMPARE(counts, (std::vector<std::size_t>{20, 30}));
 
-        const QString merged = dir.filePath(QStringLiteral("merged.pt.trace.json"));
-        run = collect({QStringLiteral("--merge"), QStringLiteral("-o"), merged, QStringLiteral("--"),
-                       QStringLiteral("/bin/sh"), QStringLiteral("-c"), script});
-        QVERIFY2(run.exitCode == 0, qPrintable(run.output));
-        const auto loaded = ks::loadTraceFile(merged.toStdString());
+        const std::string merged = dir.filePath("merged.pt.trace.json");
+        run = collect({"--merge", "-o", merged, "--", "/bin/sh", "-c", script});
+        QVERIFY2(run.exitCode == 0, run.output.c_str());
+        const auto loaded = ks::loadTraceFile(merged);
         QVERIFY(loaded.ok());
         QCOMPARE(countNamed(*loaded.trace, "fakeKernel(float*, int)"), std::size_t(50));
         QCOMPARE(loaded.trace->flows().size(), std::size_t(50)); // equal correlation ids kept apart
@@ -177,27 +170,26 @@ private slots:
 
     void missingProgram()
     {
-        const Run run = collect({QStringLiteral("--"), QStringLiteral("/nonexistent/program")});
+        const Run run = collect({"--", "/nonexistent/program"});
         QCOMPARE(run.exitCode, 127);
-        QVERIFY(run.output.contains(QStringLiteral("No such file")));
+        QVERIFY(kstest::contains(run.output, "No such file"));
     }
 
     void programWithoutCuda()
     {
-        const Run run = collect({QStringLiteral("--"), QStringLiteral("/bin/true")});
+        const Run run = collect({"--", "/bin/true"});
         QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.output.contains(QStringLiteral("exited without using CUDA")), qPrintable(run.output));
+        QVERIFY2(kstest::contains(run.output, "exited without using CUDA"), run.output.c_str());
     }
 
     void crashedTargetKeepsItsData()
     {
-        QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("crash.pt.trace.json"));
-        const Run run = collect({QStringLiteral("-o"), file, QStringLiteral("--"), QStringLiteral(KS_FAKE_TARGET),
-                                 QStringLiteral("3"), QStringLiteral("kill")});
+        kstest::TempDir dir;
+        const std::string file = dir.filePath("crash.pt.trace.json");
+        const Run run = collect({"-o", file, "--", std::string(KS_FAKE_TARGET), "3", "kill"});
         QCOMPARE(run.exitCode, 128 + 9);
-        QVERIFY2(run.output.contains(QStringLiteral("crashed or was killed")), qPrintable(run.output));
-        const auto loaded = ks::loadTraceFile(file.toStdString());
+        QVERIFY2(kstest::contains(run.output, "crashed or was killed"), run.output.c_str());
+        const auto loaded = ks::loadTraceFile(file);
         QVERIFY(loaded.ok());
         QCOMPARE(countNamed(*loaded.trace, "fakeKernel(float*, int)"), std::size_t(30));
     }
@@ -205,13 +197,12 @@ private slots:
     // A capture range that never opens: a clear message and a trace that loads, without events.
     void captureRangeThatNeverOpens()
     {
-        QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("none.pt.trace.json"));
-        const Run run = collect({QStringLiteral("--capture-range=cudaProfilerApi"), QStringLiteral("-o"), file,
-                                 QStringLiteral(KS_FAKE_TARGET), QStringLiteral("2")});
-        QVERIFY2(run.exitCode == 0, qPrintable(run.output));
-        QVERIFY2(run.output.contains(QStringLiteral("never called cudaProfilerStart")), qPrintable(run.output));
-        const auto loaded = ks::loadTraceFile(file.toStdString());
+        kstest::TempDir dir;
+        const std::string file = dir.filePath("none.pt.trace.json");
+        const Run run = collect({"--capture-range=cudaProfilerApi", "-o", file, std::string(KS_FAKE_TARGET), "2"});
+        QVERIFY2(run.exitCode == 0, run.output.c_str());
+        QVERIFY2(kstest::contains(run.output, "never called cudaProfilerStart"), run.output.c_str());
+        const auto loaded = ks::loadTraceFile(file);
         QVERIFY(loaded.ok());
         QCOMPARE(loaded.trace->slices().size(), std::size_t(0));
         QVERIFY(loaded.trace->baseTimeNs() % 1000000000 == 0);
@@ -219,28 +210,22 @@ private slots:
 
     void usageErrors()
     {
-        QCOMPARE(collect({QStringLiteral("--capture-range=nvtx:"), QStringLiteral("/bin/true")}).exitCode, 2);
-        QCOMPARE(collect({QStringLiteral("--capture-range=cudaProfiler"), QStringLiteral("/bin/true")}).exitCode, 2);
-        QCOMPARE(collect({QStringLiteral("--delay"), QStringLiteral("-2"), QStringLiteral("/bin/true")}).exitCode, 2);
+        QCOMPARE(collect({"--capture-range=nvtx:", "/bin/true"}).exitCode, 2);
+        QCOMPARE(collect({"--capture-range=cudaProfiler", "/bin/true"}).exitCode, 2);
+        QCOMPARE(collect({"--delay", "-2", "/bin/true"}).exitCode, 2);
         QCOMPARE(collect({}).exitCode, 2);
-        QCOMPARE(collect({QStringLiteral("--duration"), QStringLiteral("-1"), QStringLiteral("/bin/true")}).exitCode,
-                 2);
-        QCOMPARE(collect({QStringLiteral("--env"), QStringLiteral("NOVALUE"), QStringLiteral("/bin/true")}).exitCode,
-                 2);
+        QCOMPARE(collect({"--duration", "-1", "/bin/true"}).exitCode, 2);
+        QCOMPARE(collect({"--env", "NOVALUE", "/bin/true"}).exitCode, 2);
     }
 
     // The injection cannot tell anyone about a bad option: collect rejects the list first.
     void badCollectorOptionsAreRejected()
     {
-        const Run run = collect({QStringLiteral("--collector-options"), QStringLiteral("stats=1,consumer=none"),
-                                 QStringLiteral("/bin/true")});
+        const Run run = collect({"--collector-options", "stats=1,consumer=none", "/bin/true"});
         QCOMPARE(run.exitCode, 2);
-        QVERIFY2(run.output.contains(QStringLiteral("bad collector option 'consumer=none'")), qPrintable(run.output));
-        QVERIFY2(run.output.contains(QStringLiteral("consumer=translate|drop")), qPrintable(run.output));
-        QCOMPARE(
-            collect({QStringLiteral("--collector-options"), QStringLiteral("flush_ms=0"), QStringLiteral("/bin/true")})
-                .exitCode,
-            2);
+        QVERIFY2(kstest::contains(run.output, "bad collector option 'consumer=none'"), run.output.c_str());
+        QVERIFY2(kstest::contains(run.output, "consumer=translate|drop"), run.output.c_str());
+        QCOMPARE(collect({"--collector-options", "flush_ms=0", "/bin/true"}).exitCode, 2);
     }
 };
 

@@ -1,61 +1,58 @@
 // kinetoscope-cli convert: every fixture converted (.json.gz → .json → .json.gz) gives the same
 // `ops` and `gpu` output as the original; several inputs merge; bad input and usage errors.
 #include "clirun.h"
+#include "testfiles.h"
+#include "testtext.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QTemporaryDir>
 #include <QTest>
 
 class TestConvertCommand : public QObject {
     Q_OBJECT
 private:
-    static QString fixture(const QString& name)
+    static std::string fixture(const std::string& name)
     {
-        return QStringLiteral(KS_TEST_DATA "/") + name + ".pt.trace.json.gz";
+        return std::string(KS_TEST_DATA "/") + name + ".pt.trace.json.gz";
     }
 
-    static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
+    static int run(const std::vector<std::string>& args, std::string* out = nullptr, std::string* err = nullptr)
     {
         return kstest::runCli(args, out, err, 300000);
     }
 
-    static QByteArray output(const QStringList& args)
+    static std::string output(const std::vector<std::string>& args)
     {
-        QByteArray out;
+        std::string out;
         const int code = run(args, &out);
-        return code == 0 ? out : QByteArray("exit ") + QByteArray::number(code);
+        return code == 0 ? out : std::string("exit ") + std::to_string(code);
     }
 
 private Q_SLOTS:
     void opsAndGpuUnchanged_data()
     {
-        QTest::addColumn<QString>("name");
+        QTest::addColumn<std::string>("name");
         for (const char* name : {"square", "multistream", "transformer", "mlp_ops", "big"})
-            QTest::newRow(name) << QString::fromLatin1(name);
+            QTest::newRow(name) << std::string(name);
     }
     void opsAndGpuUnchanged()
     {
-        QFETCH(QString, name);
-        QTemporaryDir dir;
-        const QString plain = dir.filePath(name + ".pt.trace.json");
-        const QString gz = dir.filePath(name + ".again.pt.trace.json.gz");
-        QByteArray err;
-        QCOMPARE(run({QStringLiteral("convert"), fixture(name), plain}, nullptr, &err), 0);
-        QVERIFY2(err.contains("convert: wrote"), err.constData());
-        QVERIFY2(!err.contains("warning"), err.constData());
-        QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("--gzip"), plain, gz}), 0);
-        QFile file(gz);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(file.read(2), QByteArray("\x1f\x8b"));
-        for (const QString& converted : {plain, gz}) {
-            QCOMPARE(output({QStringLiteral("ops"), QStringLiteral("--json"), converted}),
-                     output({QStringLiteral("ops"), QStringLiteral("--json"), fixture(name)}));
-            QCOMPARE(output({QStringLiteral("ops"), converted}), output({QStringLiteral("ops"), fixture(name)}));
-            QCOMPARE(output({QStringLiteral("gpu"), converted}), output({QStringLiteral("gpu"), fixture(name)}));
-            auto gpuJson = [](const QString& path) {
-                auto j = nlohmann::json::parse(
-                    output({QStringLiteral("gpu"), QStringLiteral("--json"), path}).toStdString(), nullptr, false);
+        QFETCH(std::string, name);
+        kstest::TempDir dir;
+        const std::string plain = dir.filePath(name + ".pt.trace.json");
+        const std::string gz = dir.filePath(name + ".again.pt.trace.json.gz");
+        std::string err;
+        QCOMPARE(run({"convert", fixture(name), plain}, nullptr, &err), 0);
+        QVERIFY2(kstest::contains(err, "convert: wrote"), err.c_str());
+        QVERIFY2(!kstest::contains(err, "warning"), err.c_str());
+        QCOMPARE(run({"convert", "--gzip", plain, gz}), 0);
+        QCOMPARE(kstest::readFile(gz).substr(0, 2), std::string("\x1f\x8b"));
+        for (const std::string& converted : {plain, gz}) {
+            QCOMPARE(output({"ops", "--json", converted}), output({"ops", "--json", fixture(name)}));
+            QCOMPARE(output({"ops", converted}), output({"ops", fixture(name)}));
+            QCOMPARE(output({"gpu", converted}), output({"gpu", fixture(name)}));
+            auto gpuJson = [](const std::string& path) {
+                auto j = nlohmann::json::parse(output({"gpu", "--json", path}), nullptr, false);
                 if (j.is_object())
                     j.erase("file");
                 return j;
@@ -64,9 +61,8 @@ private Q_SLOTS:
         }
         // `info` counts every kind the same, but for the process_name that kineto's text pids
         // ("Spans", "Traces") get when they become integers.
-        const auto kinds = [](const QString& path) {
-            auto j =
-                nlohmann::json::parse(output({QStringLiteral("info"), QStringLiteral("--json"), path}).toStdString());
+        const auto kinds = [](const std::string& path) {
+            auto j = nlohmann::json::parse(output({"info", "--json", path}));
             return j["kinds"];
         };
         auto converted = kinds(gz), original = kinds(fixture(name));
@@ -79,16 +75,13 @@ private Q_SLOTS:
 
     void mergesInputs()
     {
-        QTemporaryDir dir;
-        const QString merged = dir.filePath(QStringLiteral("merged.pt.trace.json"));
-        QCOMPARE(run({QStringLiteral("convert"), fixture(QStringLiteral("square")), fixture(QStringLiteral("square")),
-                      merged}),
-                 0);
-        const auto info = [](const QString& path) {
-            return nlohmann::json::parse(
-                output({QStringLiteral("info"), QStringLiteral("--json"), path}).toStdString());
+        kstest::TempDir dir;
+        const std::string merged = dir.filePath("merged.pt.trace.json");
+        QCOMPARE(run({"convert", fixture(std::string("square")), fixture(std::string("square")), merged}), 0);
+        const auto info = [](const std::string& path) {
+            return nlohmann::json::parse(output({"info", "--json", path}));
         };
-        const auto one = info(fixture(QStringLiteral("square")));
+        const auto one = info(fixture("square"));
         const auto two = info(merged);
         QCOMPARE(two["slices"].get<int>(), 2 * one["slices"].get<int>());
         QCOMPARE(two["flows"].get<int>(), 2 * one["flows"].get<int>());
@@ -101,23 +94,16 @@ private Q_SLOTS:
 
     void errors()
     {
-        QTemporaryDir dir;
-        QByteArray err;
-        QCOMPARE(run({QStringLiteral("convert"), fixture(QStringLiteral("square"))}, nullptr, &err), 2);
-        QVERIFY(err.contains("usage"));
-        QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("--bogus"), QStringLiteral("a"), QStringLiteral("b")}),
-                 2);
-        QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("/nonexistent.json"),
-                      dir.filePath(QStringLiteral("o.json"))},
-                     nullptr, &err),
-                 1);
-        QVERIFY2(err.contains("/nonexistent.json"), err.constData());
-        QCOMPARE(run({QStringLiteral("convert"), fixture(QStringLiteral("square")),
-                      QStringLiteral("/nonexistent-dir/o.json")},
-                     nullptr, &err),
-                 1);
-        QVERIFY2(err.contains("/nonexistent-dir/o.json"), err.constData());
-        QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("--help")}), 0);
+        kstest::TempDir dir;
+        std::string err;
+        QCOMPARE(run({"convert", fixture("square")}, nullptr, &err), 2);
+        QVERIFY(kstest::contains(err, "usage"));
+        QCOMPARE(run({"convert", "--bogus", "a", "b"}), 2);
+        QCOMPARE(run({"convert", "/nonexistent.json", dir.filePath("o.json")}, nullptr, &err), 1);
+        QVERIFY2(kstest::contains(err, "/nonexistent.json"), err.c_str());
+        QCOMPARE(run({"convert", fixture(std::string("square")), "/nonexistent-dir/o.json"}, nullptr, &err), 1);
+        QVERIFY2(kstest::contains(err, "/nonexistent-dir/o.json"), err.c_str());
+        QCOMPARE(run({"convert", "--help"}), 0);
     }
 };
 

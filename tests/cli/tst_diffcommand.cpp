@@ -1,6 +1,7 @@
 // kinetoscope-cli diff --json: the JSON contract on train_baseline vs train_optimized,
 // the text summary, and a failing side.
 #include "clirun.h"
+#include "testtext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,22 +10,22 @@
 class TestDiffCommand : public QObject {
     Q_OBJECT
 private:
-    static QString data(const char* name) { return QStringLiteral(KS_TEST_DATA "/") + QLatin1String(name); }
+    static std::string data(const char* name) { return std::string(KS_TEST_DATA "/") + name; }
 
-    static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
+    static int run(const std::vector<std::string>& args, std::string* out = nullptr, std::string* err = nullptr)
     {
-        return kstest::runCli(QStringList{QStringLiteral("diff")} + args, out, err);
+        return kstest::runCli(kstest::concat({"diff"}, args), out, err);
     }
 
 private Q_SLOTS:
     void jsonContract()
     {
-        QByteArray out;
-        QCOMPARE(run({QStringLiteral("--json"), QStringLiteral("--top"), QStringLiteral("5"),
-                      data("train_baseline.pt.trace.json.gz"), data("train_optimized.pt.trace.json.gz")},
+        std::string out;
+        QCOMPARE(run({"--json", "--top", "5", data("train_baseline.pt.trace.json.gz"),
+                      data("train_optimized.pt.trace.json.gz")},
                      &out),
                  0);
-        const auto j = nlohmann::json::parse(out.toStdString());
+        const auto j = nlohmann::json::parse(out);
         // Mean ProfilerStep#3..5 durations: (13023.487 + 11966.639 + 11893.25) / 3 and
         // (6866.176 + 7500.183 + 7126.709) / 3 µs.
         QCOMPARE(j["base"]["steps"].get<int>(), 3);
@@ -53,12 +54,12 @@ private Q_SLOTS:
 
     void itemOnlyOnBase()
     {
-        QByteArray out;
-        QCOMPARE(run({QStringLiteral("--json"), QStringLiteral("--top"), QStringLiteral("0"),
-                      data("train_baseline.pt.trace.json.gz"), data("train_optimized.pt.trace.json.gz")},
+        std::string out;
+        QCOMPARE(run({"--json", "--top", "0", data("train_baseline.pt.trace.json.gz"),
+                      data("train_optimized.pt.trace.json.gz")},
                      &out),
                  0);
-        const auto j = nlohmann::json::parse(out.toStdString());
+        const auto j = nlohmann::json::parse(out);
         bool found = false;
         for (const auto& op : j["ops"]) {
             if (op["name"] == "aten::item") {
@@ -72,13 +73,13 @@ private Q_SLOTS:
 
     void textAndErrors()
     {
-        QByteArray out, err;
+        std::string out, err;
         QCOMPARE(run({data("train_baseline.pt.trace.json.gz"), data("train_optimized.pt.trace.json.gz")}, &out), 0);
-        QVERIFY(out.contains("step time 12.294 ms \xE2\x86\x92 7.164 ms (1.72\xC3\x97 faster)"));
-        QVERIFY(out.contains("Kernels (per step)"));
+        QVERIFY(kstest::contains(out, "step time 12.294 ms \xE2\x86\x92 7.164 ms (1.72\xC3\x97 faster)"));
+        QVERIFY(kstest::contains(out, "Kernels (per step)"));
         QCOMPARE(run({data("train_baseline.pt.trace.json.gz"), data("missing.json")}, nullptr, &err), 1);
-        QVERIFY(err.contains("NEW "));
-        QVERIFY(err.contains("missing.json"));
+        QVERIFY(kstest::contains(err, "NEW "));
+        QVERIFY(kstest::contains(err, "missing.json"));
         QCOMPARE(run({data("train_baseline.pt.trace.json.gz")}), 2);
     }
 };

@@ -3,55 +3,43 @@
 // --json, and `convert` (the writer of Save As): a result (exit 0, JSON that parses, a
 // written file with as many slices and instants) or a clear error naming the file (exit 1),
 // never an abort. Files with bad UTF-8 load with U+FFFD in the output.
+#include "clirun.h"
+#include "testfiles.h"
+#include "testtext.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QDir>
-#include <QProcess>
-#include <QTemporaryDir>
 #include <QtTest>
+
+#include <filesystem>
 
 namespace {
 
-QStringList hostileFiles()
+std::vector<std::string> hostileFiles()
 {
-    QStringList files;
+    std::vector<std::string> files;
     for (const char* dir : {"corpus/trace", "reproducers/trace"}) {
-        const QDir d(QStringLiteral(KS_FUZZ_DIR "/") + QLatin1String(dir));
-        for (const QString& name : d.entryList(QDir::Files, QDir::Name))
-            files << d.filePath(name);
+        const std::string d = std::string(KS_FUZZ_DIR "/") + dir;
+        for (const std::string& name : kstest::fileNames(d))
+            files.push_back(d + "/" + name);
     }
     return files;
 }
 
-const QByteArray kReplacement("\xEF\xBF\xBD");
+std::string fileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
-struct CliRun {
-    QProcess::ExitStatus status = QProcess::CrashExit;
-    int code = -1;
-    QByteArray out, err;
-};
+const std::string kReplacement("\xEF\xBF\xBD");
 
-CliRun runCli(const QStringList& args)
+// crashed: ended by a signal (an abort), or not in time.
+kstest::ProgramRun runCli(const std::vector<std::string>& args)
 {
-    QProcess cli;
-    cli.start(QStringLiteral(KS_CLI), args);
-    CliRun run;
-    if (!cli.waitForFinished(60000))
-        return run;
-    run.status = cli.exitStatus();
-    run.code = cli.exitCode();
-    run.out = cli.readAllStandardOutput();
-    run.err = cli.readAllStandardError();
-    return run;
+    return kstest::runProgram(KS_CLI, args, kstest::ProgramOptions{{}, false, 60000});
 }
 
 // The JSON text, or a discarded value when it does not parse.
-nlohmann::json parseJson(const QByteArray& text) { return nlohmann::json::parse(text.toStdString(), nullptr, false); }
+nlohmann::json parseJson(const std::string& text) { return nlohmann::json::parse(text, nullptr, false); }
 
-nlohmann::json infoJson(const QString& path)
-{
-    return parseJson(runCli({QStringLiteral("info"), QStringLiteral("--json"), path}).out);
-}
+nlohmann::json infoJson(const std::string& path) { return parseJson(runCli({"info", "--json", path}).out); }
 
 } // namespace
 
@@ -60,16 +48,16 @@ class TestHostileInputs : public QObject {
 private slots:
     void cliCommands_data()
     {
-        QTest::addColumn<QString>("path");
-        QTest::addColumn<QString>("command");
+        QTest::addColumn<std::string>("path");
+        QTest::addColumn<std::string>("command");
         QTest::addColumn<bool>("json");
-        const QStringList files = hostileFiles();
+        const std::vector<std::string> files = hostileFiles();
         QVERIFY(files.size() >= 20);
-        for (const QString& path : files) {
+        for (const std::string& path : files) {
             for (const char* command : {"info", "ops", "gpu"}) {
                 for (bool json : {false, true}) {
-                    const QString row = QFileInfo(path).fileName() + " " + command + (json ? " --json" : "");
-                    QTest::newRow(qPrintable(row)) << path << command << json;
+                    const std::string row = fileName(path) + " " + command + (json ? " --json" : "");
+                    QTest::newRow(row.c_str()) << path << std::string(command) << json;
                 }
             }
         }
@@ -77,30 +65,31 @@ private slots:
 
     void cliCommands()
     {
-        QFETCH(QString, path);
-        QFETCH(QString, command);
+        QFETCH(std::string, path);
+        QFETCH(std::string, command);
         QFETCH(bool, json);
-        QStringList args{command};
+        std::vector<std::string> args{command};
         if (json)
-            args << QStringLiteral("--json");
-        const CliRun cli = runCli(args << path);
-        const QByteArray& out = cli.out;
-        const QByteArray& err = cli.err;
-        QVERIFY2(cli.status == QProcess::NormalExit, err.constData()); // no abort, no signal
-        QVERIFY2(cli.code == 0 || cli.code == 1, err.constData());
-        if (cli.code == 1) {
-            QVERIFY2(err.contains(path.toUtf8()), err.constData()); // the error names the file
+            args.push_back("--json");
+        args.push_back(path);
+        const kstest::ProgramRun cli = runCli(args);
+        const std::string& out = cli.out;
+        const std::string& err = cli.err;
+        QVERIFY2(!cli.crashed, err.c_str()); // no abort, no signal
+        QVERIFY2(cli.exitCode == 0 || cli.exitCode == 1, err.c_str());
+        if (cli.exitCode == 1) {
+            QVERIFY2(kstest::contains(err, path), err.c_str()); // the error names the file
         } else if (json) {
-            QVERIFY2(!parseJson(out).is_discarded(), out.left(2000).constData());
+            QVERIFY2(!parseJson(out).is_discarded(), out.substr(0, 2000).c_str());
         }
         // Whatever came out is valid UTF-8.
-        QCOMPARE(QString::fromUtf8(out).toUtf8(), out);
-        if (QFileInfo(path).fileName().startsWith(QLatin1String("utf8-"))) {
-            QCOMPARE(cli.code, 0);
-            if (command == QLatin1String("ops")) // the op names, sanitized
-                QVERIFY2(out.contains(kReplacement), out.left(2000).constData());
-            if (command == QLatin1String("info")) // the warning, with its offset
-                QVERIFY2(out.contains("invalid-utf8"), out.left(2000).constData());
+        QVERIFY(kstest::isValidUtf8(out));
+        if (fileName(path).starts_with("utf8-")) {
+            QCOMPARE(cli.exitCode, 0);
+            if (command == std::string("ops")) // the op names, sanitized
+                QVERIFY2(kstest::contains(out, kReplacement), out.substr(0, 2000).c_str());
+            if (command == std::string("info")) // the warning, with its offset
+                QVERIFY2(kstest::contains(out, "invalid-utf8"), out.substr(0, 2000).c_str());
         }
     }
 
@@ -108,20 +97,20 @@ private slots:
     // instants; or the input's load error naming it.
     void convertWritesOrNamesTheFile_data()
     {
-        QTest::addColumn<QString>("path");
-        for (const QString& path : hostileFiles())
-            QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
+        QTest::addColumn<std::string>("path");
+        for (const std::string& path : hostileFiles())
+            QTest::newRow(fileName(path).c_str()) << path;
     }
     void convertWritesOrNamesTheFile()
     {
-        QFETCH(QString, path);
-        QTemporaryDir dir;
-        const QString written = dir.filePath(QStringLiteral("written.json"));
-        const CliRun cli = runCli({QStringLiteral("convert"), path, written});
-        QVERIFY2(cli.status == QProcess::NormalExit, cli.err.constData());
-        QVERIFY2(cli.code == 0 || cli.code == 1, cli.err.constData());
-        if (cli.code == 1) {
-            QVERIFY2(cli.err.contains(path.toUtf8()), cli.err.constData());
+        QFETCH(std::string, path);
+        kstest::TempDir dir;
+        const std::string written = dir.filePath("written.json");
+        const kstest::ProgramRun cli = runCli({"convert", path, written});
+        QVERIFY2(!cli.crashed, cli.err.c_str());
+        QVERIFY2(cli.exitCode == 0 || cli.exitCode == 1, cli.err.c_str());
+        if (cli.exitCode == 1) {
+            QVERIFY2(kstest::contains(cli.err, path), cli.err.c_str());
             return;
         }
         const nlohmann::json before = infoJson(path), after = infoJson(written);
@@ -133,15 +122,12 @@ private slots:
     // The op from issue 10: "aten::m\xffm" is listed as "aten::m\uFFFDm".
     void opsJsonNamesTheSanitizedOp()
     {
-        QProcess cli;
-        cli.start(QStringLiteral(KS_CLI),
-                  {"ops", "--json", QStringLiteral(KS_FUZZ_DIR "/corpus/trace/utf8-invalid-name.json")});
-        QVERIFY(cli.waitForFinished(60000));
-        QCOMPARE(cli.exitCode(), 0);
-        const nlohmann::json doc = parseJson(cli.readAllStandardOutput());
+        const kstest::ProgramRun cli = runCli({"ops", "--json", KS_FUZZ_DIR "/corpus/trace/utf8-invalid-name.json"});
+        QCOMPARE(cli.exitCode, 0);
+        const nlohmann::json doc = parseJson(cli.out);
         QVERIFY(!doc.is_discarded());
-        const QByteArray text = QByteArray::fromStdString(doc.dump());
-        QVERIFY2(text.contains("\"aten::m" + kReplacement + "m\""), text.constData());
+        const std::string text = doc.dump();
+        QVERIFY2(kstest::contains(text, "\"aten::m" + kReplacement + "m\""), text.c_str());
     }
 };
 

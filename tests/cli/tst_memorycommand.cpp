@@ -2,6 +2,7 @@
 // [memory] events (nlohmann's DOM) and the plugin's numbers (reference/plugin_memory.json);
 // text output; bad input.
 #include "clirun.h"
+#include "testtext.h"
 #include "testtraces.h"
 
 #include <nlohmann/json.hpp>
@@ -14,27 +15,27 @@
 class TstMemoryCommand : public QObject {
     Q_OBJECT
 private:
-    static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
+    static int run(const std::vector<std::string>& args, std::string* out = nullptr, std::string* err = nullptr)
     {
-        return kstest::runCli(QStringList{QStringLiteral("memory")} + args, out, err);
+        return kstest::runCli(kstest::concat({"memory"}, args), out, err);
     }
 
 private Q_SLOTS:
     void jsonContract_data()
     {
-        QTest::addColumn<QString>("fixture");
-        QTest::newRow("train_baseline") << "train_baseline";
-        QTest::newRow("transformer") << "transformer";
-        QTest::newRow("big") << "big";
+        QTest::addColumn<std::string>("fixture");
+        QTest::newRow("train_baseline") << std::string("train_baseline");
+        QTest::newRow("transformer") << std::string("transformer");
+        QTest::newRow("big") << std::string("big");
     }
 
     void jsonContract()
     {
-        QFETCH(QString, fixture);
-        const std::string name = fixture.toStdString();
-        QByteArray out;
-        QCOMPARE(run({QStringLiteral("--json"), QString::fromStdString(kstest::fixture(name.c_str()))}, &out), 0);
-        const auto doc = nlohmann::json::parse(out.toStdString());
+        QFETCH(std::string, fixture);
+        const std::string name = fixture;
+        std::string out;
+        QCOMPARE(run({"--json", kstest::fixture(name.c_str())}, &out), 0);
+        const auto doc = nlohmann::json::parse(out);
 
         // Per device, from the raw events: allocated bytes and the number of events.
         std::map<std::string, std::int64_t> allocated;
@@ -85,23 +86,23 @@ private Q_SLOTS:
 
     void textNamesThePeakAndItsOps()
     {
-        QByteArray out;
-        QCOMPARE(run({QString::fromStdString(kstest::fixture("train_baseline"))}, &out), 0);
-        QVERIFY(out.contains("GPU0: peak 543.6 MB allocated"));
-        QVERIFY(out.contains("alive at the peak"));
-        QVERIFY(out.contains("aten::"));
+        std::string out;
+        QCOMPARE(run({kstest::fixture("train_baseline")}, &out), 0);
+        QVERIFY(kstest::contains(out, "GPU0: peak 543.6 MB allocated"));
+        QVERIFY(kstest::contains(out, "alive at the peak"));
+        QVERIFY(kstest::contains(out, "aten::"));
     }
 
     void withoutMemoryEventsOrFile()
     {
-        QByteArray out;
-        QCOMPARE(run({QStringLiteral("--json"), QString::fromStdString(kstest::fixture("square"))}, &out), 0);
-        const auto doc = nlohmann::json::parse(out.toStdString());
+        std::string out;
+        QCOMPARE(run({"--json", kstest::fixture("square")}, &out), 0);
+        const auto doc = nlohmann::json::parse(out);
         QVERIFY(doc["devices"].empty());
         QVERIFY(doc["ops"].empty());
-        QByteArray err;
-        QCOMPARE(run({QStringLiteral("/nonexistent.json")}, nullptr, &err), 1);
-        QVERIFY(err.contains("kinetoscope-cli memory"));
+        std::string err;
+        QCOMPARE(run({"/nonexistent.json"}, nullptr, &err), 1);
+        QVERIFY(kstest::contains(err, "kinetoscope-cli memory"));
         QCOMPARE(run({}), 2);
     }
 };

@@ -1,10 +1,11 @@
 // kinetoscope-cli ops: torch's text table, --json rows, --sort/--top and bad options; FLOPs,
 // TFLOP/s and % of peak per row (--peak-tflops / --peak-tbps, absurd dims).
 #include "clirun.h"
+#include "testfiles.h"
+#include "testtext.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <fstream>
@@ -12,13 +13,13 @@
 class TestOpsCommand : public QObject {
     Q_OBJECT
 private:
-    static QString mlpOps() { return QStringLiteral(KS_TEST_DATA "/mlp_ops.pt.trace.json.gz"); }
+    static std::string mlpOps() { return std::string(KS_TEST_DATA "/mlp_ops.pt.trace.json.gz"); }
 
-    static QString baseline() { return QStringLiteral(KS_TEST_DATA "/train_baseline.pt.trace.json.gz"); }
+    static std::string baseline() { return std::string(KS_TEST_DATA "/train_baseline.pt.trace.json.gz"); }
 
-    static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
+    static int run(const std::vector<std::string>& args, std::string* out = nullptr, std::string* err = nullptr)
     {
-        return kstest::runCli(QStringList{QStringLiteral("ops")} + args, out, err);
+        return kstest::runCli(kstest::concat({"ops"}, args), out, err);
     }
 
     static nlohmann::json rowNamed(const nlohmann::json& rows, const std::string& name)
@@ -33,30 +34,27 @@ private:
 private Q_SLOTS:
     void textTableLikeTorch()
     {
-        QByteArray out;
+        std::string out;
         QCOMPARE(run({mlpOps()}, &out), 0);
-        const QString text = QString::fromUtf8(out);
-        const QStringList lines = text.split(QLatin1Char('\n'));
-        QVERIFY(lines[1].contains(QLatin1String("Name    Self CPU %      Self CPU   CPU total %")));
-        QVERIFY(lines[1].trimmed().endsWith(QLatin1String("# of Calls")));
+        const std::string& text = out;
+        const std::vector<std::string> lines = kstest::split(text, '\n');
+        QVERIFY(kstest::contains(lines[1], "Name    Self CPU %      Self CPU   CPU total %"));
+        QVERIFY(kstest::trimmed(lines[1]).ends_with("# of Calls"));
         // Sorted by CUDA total; the GPU-side fp16_step first, as in torch's table.
-        QVERIFY(lines[3].trimmed().startsWith(QLatin1String("fp16_step")));
-        QVERIFY(lines[3].contains(QLatin1String("118.62%")));
-        QVERIFY(text.contains(QLatin1String("Self CPU time total: 12.565ms\n")));
-        QVERIFY(text.contains(QLatin1String("Self CUDA time total: 1.047ms\n")));
+        QVERIFY(kstest::trimmed(lines[3]).starts_with("fp16_step"));
+        QVERIFY(kstest::contains(lines[3], "118.62%"));
+        QVERIFY(kstest::contains(text, "Self CPU time total: 12.565ms\n"));
+        QVERIFY(kstest::contains(text, "Self CUDA time total: 1.047ms\n"));
         // mlp_ops has no ProfilerStep: its 4 Optimizer.step#SGD.step iterations are the steps.
-        QVERIFY(text.contains(QLatin1String("Steps: 4 from Optimizer.step\n")));
+        QVERIFY(kstest::contains(text, "Steps: 4 from Optimizer.step\n"));
         QCOMPARE(lines.size(), 81 + 3 + 1 + 3 + 1); // rules, header, rows, footer, final newline
     }
 
     void jsonSortedAndCut()
     {
-        QByteArray out;
-        QCOMPARE(run({QStringLiteral("--json"), QStringLiteral("--sort"), QStringLiteral("self_cpu"),
-                      QStringLiteral("--top"), QStringLiteral("3"), mlpOps()},
-                     &out),
-                 0);
-        const auto rows = nlohmann::json::parse(out.toStdString());
+        std::string out;
+        QCOMPARE(run({"--json", "--sort", "self_cpu", "--top", "3", mlpOps()}, &out), 0);
+        const auto rows = nlohmann::json::parse(out);
         QCOMPARE(rows.size(), std::size_t(3));
         QCOMPARE(rows[0]["name"].get<std::string>(), std::string("Activity Buffer Request"));
         QCOMPARE(rows[0]["calls"].get<int>(), 1);
@@ -73,9 +71,9 @@ private Q_SLOTS:
     // is against the H200's FP32 roof, and the figures follow --peak-tflops.
     void jsonRowsCarryFlopsAndPeakFractions()
     {
-        QByteArray out;
-        QCOMPARE(run({QStringLiteral("--json"), baseline()}, &out), 0);
-        const auto rows = nlohmann::json::parse(out.toStdString());
+        std::string out;
+        QCOMPARE(run({"--json", baseline()}, &out), 0);
+        const auto rows = nlohmann::json::parse(out);
         const auto mm = rowNamed(rows, "aten::mm");
         QCOMPARE(mm["calls"].get<int>(), 48);
         QCOMPARE(mm["flops"].get<std::int64_t>(), std::int64_t(309237645312));
@@ -89,29 +87,27 @@ private Q_SLOTS:
         const auto step = rowNamed(rows, "AddmmBackward0");
         QVERIFY(step.contains("flops") && step["flops"].is_null() && step["bound"].is_null());
         // A lower roof: the same TFLOP/s is a larger fraction of it.
-        QCOMPARE(run({QStringLiteral("--json"), QStringLiteral("--peak-tflops"), QStringLiteral("fp32=50"), baseline()},
-                     &out),
-                 0);
-        const auto custom = rowNamed(nlohmann::json::parse(out.toStdString()), "aten::mm");
+        QCOMPARE(run({"--json", "--peak-tflops", "fp32=50", baseline()}, &out), 0);
+        const auto custom = rowNamed(nlohmann::json::parse(out), "aten::mm");
         QVERIFY(std::abs(custom["peak_fraction"].get<double>() - tflops / 50.0) < 1e-3);
         // Per shape: the rows of one name add up to its whole.
-        QCOMPARE(run({QStringLiteral("--json"), QStringLiteral("--group-by-shape"), baseline()}, &out), 0);
+        QCOMPARE(run({"--json", "--group-by-shape", baseline()}, &out), 0);
         std::int64_t byShape = 0;
-        for (const auto& r : nlohmann::json::parse(out.toStdString())) {
+        for (const auto& r : nlohmann::json::parse(out)) {
             if (r["name"] == "aten::mm")
                 byShape += r["flops"].get<std::int64_t>();
         }
         QCOMPARE(byShape, mm["flops"].get<std::int64_t>());
-        QCOMPARE(run({QStringLiteral("--roofline"), baseline()}, &out), 0);
-        QVERIFY(out.contains("Peaks: NVIDIA H200"));
-        QVERIFY(out.contains("TFLOP/s"));
+        QCOMPARE(run({"--roofline", baseline()}, &out), 0);
+        QVERIFY(kstest::contains(out, "Peaks: NVIDIA H200"));
+        QVERIFY(kstest::contains(out, "TFLOP/s"));
     }
 
     void absurdDimsGetNoNumberAndAWarning()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("absurd.json"));
-        std::ofstream(path.toStdString()) << R"({"traceEvents": [
+        kstest::TempDir dir;
+        const std::string path = dir.filePath("absurd.json");
+        std::ofstream(path) << R"({"traceEvents": [
 {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1, "dur": 5,
  "args": {"External id": 1, "Input type": ["float", "float"], "Input Dims": [[-4, 8], [8, 8]]}},
 {"ph": "X", "cat": "cpu_op", "name": "aten::bmm", "pid": 1, "tid": 1, "ts": 10, "dur": 5,
@@ -120,10 +116,10 @@ private Q_SLOTS:
 {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 20, "dur": 5,
  "args": {"External id": 3, "Input type": ["float", "float"], "Input Dims": [[4, 8], [8, 2]]}}
 ]})";
-        QByteArray out, err;
-        QCOMPARE(run({QStringLiteral("--json"), path}, &out, &err), 0);
-        QVERIFY2(err.contains("warning: 2 ops have absurd shapes"), err.constData());
-        const auto rows = nlohmann::json::parse(out.toStdString());
+        std::string out, err;
+        QCOMPARE(run({"--json", path}, &out, &err), 0);
+        QVERIFY2(kstest::contains(err, "warning: 2 ops have absurd shapes"), err.c_str());
+        const auto rows = nlohmann::json::parse(out);
         QVERIFY(rowNamed(rows, "aten::mm")["flops"].is_null()); // one of its two calls is unknown
         QVERIFY(rowNamed(rows, "aten::bmm")["flops"].is_null());
         QVERIFY(!rowNamed(rows, "aten::mm")["unknown_reason"].get<std::string>().empty());
@@ -131,12 +127,12 @@ private Q_SLOTS:
 
     void rejectsBadOptions()
     {
-        QCOMPARE(run({QStringLiteral("--peak-tflops"), QStringLiteral("fp99=3"), mlpOps()}), 2);
-        QCOMPARE(run({QStringLiteral("--peak-tbps"), QStringLiteral("-1"), mlpOps()}), 2);
-        QCOMPARE(run({QStringLiteral("--sort"), QStringLiteral("bogus"), mlpOps()}), 2);
-        QCOMPARE(run({QStringLiteral("--top"), QStringLiteral("x"), mlpOps()}), 2);
+        QCOMPARE(run({"--peak-tflops", "fp99=3", mlpOps()}), 2);
+        QCOMPARE(run({"--peak-tbps", "-1", mlpOps()}), 2);
+        QCOMPARE(run({"--sort", "bogus", mlpOps()}), 2);
+        QCOMPARE(run({"--top", "x", mlpOps()}), 2);
         QCOMPARE(run({}), 2);
-        QCOMPARE(run({QStringLiteral("/nonexistent.json")}), 1);
+        QCOMPARE(run({"/nonexistent.json"}), 1);
     }
 };
 

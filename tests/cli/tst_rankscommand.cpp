@@ -1,26 +1,28 @@
 // kinetoscope-cli ranks --json: the JSON contract on the DDP fixtures, file order not
 // mattering, a folder, and one corrupt file of three.
 #include "clirun.h"
+#include "testfiles.h"
+#include "testtext.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QFile>
-#include <QTemporaryDir>
 #include <QTest>
+
+#include <filesystem>
 
 class TestRanksCommand : public QObject {
     Q_OBJECT
 private:
-    static QString data(const char* name) { return QStringLiteral(KS_TEST_DATA "/") + QLatin1String(name); }
+    static std::string data(const char* name) { return std::string(KS_TEST_DATA "/") + name; }
 
-    static int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
+    static int run(const std::vector<std::string>& args, std::string* out = nullptr, std::string* err = nullptr)
     {
-        return kstest::runCli(QStringList{QStringLiteral("ranks")} + args, out, err);
+        return kstest::runCli(kstest::concat({"ranks"}, args), out, err);
     }
 
-    static nlohmann::json ranksJson(const QStringList& files)
+    static nlohmann::json ranksJson(const std::vector<std::string>& files)
     {
-        return kstest::runCliJson(QStringList{QStringLiteral("ranks"), QStringLiteral("--json")} + files);
+        return kstest::runCliJson(kstest::concat({"ranks", "--json"}, files));
     }
 
 private Q_SLOTS:
@@ -65,21 +67,19 @@ private Q_SLOTS:
 
     void oneCorruptFileOfThree()
     {
-        QTemporaryDir dir;
+        kstest::TempDir dir;
         for (const char* name : {"ddp_rank0.pt.trace.json.gz", "ddp_rank1.pt.trace.json.gz"})
-            QVERIFY(QFile::copy(data(name), dir.filePath(QLatin1String(name))));
-        QFile bad(dir.filePath(QStringLiteral("ddp_rank2.pt.trace.json")));
-        QVERIFY(bad.open(QIODevice::WriteOnly));
-        bad.write("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"x\", \"ts\": 1, \"dur\": \xff");
-        bad.close();
-        QByteArray out, err;
-        QCOMPARE(run({QStringLiteral("--json"), dir.path()}, &out, &err), 0);
-        const auto j = nlohmann::json::parse(out.toStdString());
+            QVERIFY(std::filesystem::copy_file(data(name), dir.filePath(name)));
+        QVERIFY(kstest::writeFile(dir.filePath("ddp_rank2.pt.trace.json"),
+                                  "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"x\", \"ts\": 1, \"dur\": \xff"));
+        std::string out, err;
+        QCOMPARE(run({"--json", dir.path()}, &out, &err), 0);
+        const auto j = nlohmann::json::parse(out);
         QCOMPARE(j["ranks"].size(), std::size_t(2));
         QCOMPARE(j["collectives"].size(), std::size_t(6));
         QCOMPARE(j["errors"].size(), std::size_t(1));
         QVERIFY(j["errors"][0]["file"].get<std::string>().ends_with("ddp_rank2.pt.trace.json"));
-        QVERIFY(err.contains("ddp_rank2.pt.trace.json"));
+        QVERIFY(kstest::contains(err, "ddp_rank2.pt.trace.json"));
     }
 
     void stragglerNamedAndText()
@@ -87,20 +87,20 @@ private Q_SLOTS:
         const auto j = ranksJson({data("straggler_rank1.pt.trace.json.gz"), data("straggler_rank0.pt.trace.json.gz")});
         QCOMPARE(j["straggler"]["rank"].get<int>(), 1);
         QCOMPARE(j["straggler"]["consistent"].get<bool>(), true);
-        QByteArray out;
+        std::string out;
         QCOMPARE(run({data("straggler_rank0.pt.trace.json.gz"), data("straggler_rank1.pt.trace.json.gz")}, &out), 0);
-        QVERIFY(out.contains("rank 1 is the straggler"));
-        QVERIFY(out.contains("Rank 1 \xC2\xB7 straggler_rank1"));
+        QVERIFY(kstest::contains(out, "rank 1 is the straggler"));
+        QVERIFY(kstest::contains(out, "Rank 1 \xC2\xB7 straggler_rank1"));
     }
 
     void badInput()
     {
-        QTemporaryDir dir;
-        QByteArray err;
+        kstest::TempDir dir;
+        std::string err;
         QCOMPARE(run({dir.path()}, nullptr, &err), 1);
-        QVERIFY(err.contains("no trace files"));
+        QVERIFY(kstest::contains(err, "no trace files"));
         QCOMPARE(run({}), 2);
-        QCOMPARE(run({QStringLiteral("--bogus"), data("ddp_rank0.pt.trace.json.gz")}), 2);
+        QCOMPARE(run({"--bogus", data("ddp_rank0.pt.trace.json.gz")}), 2);
     }
 };
 

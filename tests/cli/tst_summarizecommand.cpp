@@ -5,18 +5,15 @@
 // without it; the MPI path under mpirun where this build has it.
 #include "bench/tiler/tracetiler.h"
 #include "clirun.h"
+#include "testfiles.h"
+#include "testtext.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QDir>
-#include <QFile>
-#include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <regex>
 #include <set>
@@ -28,51 +25,53 @@
 class TestSummarizeCommand : public QObject {
     Q_OBJECT
 private:
-    static QString data(const char* name) { return QStringLiteral(KS_TEST_DATA "/") + QLatin1String(name); }
+    static std::string data(const char* name) { return std::string(KS_TEST_DATA "/") + name; }
 
-    static int run(const QString& program, const QStringList& args, QByteArray* out = nullptr,
-                   QByteArray* err = nullptr)
+    static int run(const std::string& program, const std::vector<std::string>& args, std::string* out = nullptr,
+                   std::string* err = nullptr)
     {
         return kstest::runProgram(program, args, out, err);
     }
-    static int cli(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
+    static int cli(const std::vector<std::string>& args, std::string* out = nullptr, std::string* err = nullptr)
     {
         return kstest::runCli(args, out, err);
     }
 
     // `mpirun -n 2 --oversubscribe kinetoscope-cli summarize --mpi -o OUT FILES`; false (the test
     // skipped) where this machine has no mpirun or this build no MPI.
-    static bool summarizeWithMpi(const QString& out, const QStringList& files, int* status, QByteArray* stdoutText,
-                                 QByteArray* stderrText, const QStringList& options = {})
+    static bool summarizeWithMpi(const std::string& out, const std::vector<std::string>& files, int* status,
+                                 std::string* stdoutText, std::string* stderrText,
+                                 const std::vector<std::string>& options = {})
     {
-        const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
-        if (mpirun.isEmpty())
+        const std::string mpirun = kstest::findExecutable("mpirun");
+        if (mpirun.empty())
             return false;
         *status = run(mpirun,
-                      QStringList{QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral("--oversubscribe"),
-                                  QStringLiteral("--allow-run-as-root"), QStringLiteral(KS_CLI),
-                                  QStringLiteral("summarize"), QStringLiteral("--mpi"), QStringLiteral("-o"), out}
-                          + options + files,
+                      kstest::concat(kstest::concat({"-n", "2", "--oversubscribe", "--allow-run-as-root", KS_CLI,
+                                                     "summarize", "--mpi", "-o", out},
+                                                    options),
+                                     files),
                       stdoutText, stderrText);
-        return !(*status == 2 && stderrText->contains("no MPI support"));
+        return !(*status == 2 && kstest::contains(*stderrText, "no MPI support"));
     }
 
-    static nlohmann::json readJson(const QString& path)
+    static nlohmann::json readJson(const std::string& path)
     {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
+        bool ok = false;
+        const std::string text = kstest::readFile(path, &ok);
+        if (!ok)
             return {};
-        return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
+        return nlohmann::json::parse(text, nullptr, false);
     }
 
-    static nlohmann::json ranksJson(const QStringList& inputs)
+    static nlohmann::json ranksJson(const std::vector<std::string>& inputs)
     {
-        return kstest::runCliJson(QStringList{QStringLiteral("ranks"), QStringLiteral("--json")} + inputs);
+        return kstest::runCliJson(kstest::concat({"ranks", "--json"}, inputs));
     }
 
-    static std::uint64_t inflatedSize(const QString& path)
+    static std::uint64_t inflatedSize(const std::string& path)
     {
-        gzFile file = gzopen(path.toLocal8Bit().constData(), "rb");
+        gzFile file = gzopen(path.c_str(), "rb");
         std::uint64_t total = 0;
         char buffer[1 << 16];
         for (int n; file && (n = gzread(file, buffer, sizeof buffer)) > 0;)
@@ -108,22 +107,22 @@ private:
 private Q_SLOTS:
     void summariesGiveTheFullResult_data()
     {
-        QTest::addColumn<QStringList>("files");
-        QTest::newRow("ddp") << QStringList{data("ddp_rank0.pt.trace.json.gz"), data("ddp_rank1.pt.trace.json.gz")};
-        QTest::newRow("straggler") << QStringList{data("straggler_rank1.pt.trace.json.gz"),
-                                                  data("straggler_rank0.pt.trace.json.gz")};
-        QTest::newRow("merged nccl") << QStringList{data("collected_nccl_merged.pt.trace.json.gz")};
+        QTest::addColumn<std::vector<std::string>>("files");
+        QTest::newRow("ddp") << std::vector<std::string>{data("ddp_rank0.pt.trace.json.gz"),
+                                                         data("ddp_rank1.pt.trace.json.gz")};
+        QTest::newRow("straggler") << std::vector<std::string>{data("straggler_rank1.pt.trace.json.gz"),
+                                                               data("straggler_rank0.pt.trace.json.gz")};
+        QTest::newRow("merged nccl") << std::vector<std::string>{data("collected_nccl_merged.pt.trace.json.gz")};
     }
     void summariesGiveTheFullResult()
     {
-        QFETCH(QStringList, files);
-        QTemporaryDir out;
-        QByteArray stdoutText, stderrText;
-        QCOMPARE(cli(QStringList{QStringLiteral("summarize"), QStringLiteral("-o"), out.path()} + files, &stdoutText,
-                     &stderrText),
-                 0);
-        const QStringList summaries = QDir(out.path()).entryList({QStringLiteral("*.summary.json")});
-        QVERIFY2(summaries.size() >= files.size(), stderrText.constData());
+        QFETCH(std::vector<std::string>, files);
+        kstest::TempDir out;
+        std::string stdoutText, stderrText;
+        QCOMPARE(cli(kstest::concat({"summarize", "-o", out.path()}, files), &stdoutText, &stderrText), 0);
+        std::vector<std::string> summaries = kstest::fileNames(out.path());
+        std::erase_if(summaries, [](const std::string& f) { return !f.ends_with(".summary.json"); });
+        QVERIFY2(summaries.size() >= files.size(), stderrText.c_str());
         const auto full = ranksJson(files);
         const auto fromSummaries = ranksJson({out.path()});
         QVERIFY(!full.empty());
@@ -134,9 +133,9 @@ private Q_SLOTS:
 
     void straggledRankIsNamedFromSummaries()
     {
-        QTemporaryDir out;
-        QCOMPARE(cli({QStringLiteral("summarize"), QStringLiteral("-o"), out.path(),
-                      data("straggler_rank0.pt.trace.json.gz"), data("straggler_rank1.pt.trace.json.gz")}),
+        kstest::TempDir out;
+        QCOMPARE(cli({"summarize", "-o", out.path(), data("straggler_rank0.pt.trace.json.gz"),
+                      data("straggler_rank1.pt.trace.json.gz")}),
                  0);
         const auto j = ranksJson({out.path()});
         QCOMPARE(j["straggler"]["rank"].get<int>(), 1);
@@ -149,7 +148,7 @@ private Q_SLOTS:
     void summariesAreSmall()
     {
         namespace fs = std::filesystem;
-        QTemporaryDir out;
+        kstest::TempDir out;
         const std::string suffix = ".pt.trace.json.gz";
         std::vector<std::string> stems;
         for (const auto& entry : fs::directory_iterator(KS_TEST_DATA)) {
@@ -159,11 +158,11 @@ private Q_SLOTS:
         }
         std::sort(stems.begin(), stems.end());
         QVERIFY(stems.size() >= 15);
-        QStringList args{QStringLiteral("summarize"), QStringLiteral("-o"), out.path()};
+        std::vector<std::string> args{"summarize", "-o", out.path()};
         for (const auto& stem : stems)
-            args << data((stem + suffix).c_str());
+            args.push_back(data((stem + suffix).c_str()));
         QCOMPARE(cli(args), 0);
-        const fs::path outDir = out.path().toStdString();
+        const fs::path outDir = out.path();
         for (const auto& stem : stems) {
             std::vector<fs::path> summaries;
             for (const auto& entry : fs::directory_iterator(outDir)) {
@@ -175,8 +174,7 @@ private Q_SLOTS:
             QVERIFY2(!summaries.empty(), stem.c_str());
             const std::uint64_t json = inflatedSize(data((stem + suffix).c_str()));
             for (const auto& summary : summaries) {
-                std::ifstream in(summary);
-                const auto s = nlohmann::json::parse(in);
+                const auto s = nlohmann::json::parse(kstest::readFile(summary.string()));
                 const std::uint64_t bytes = fs::file_size(summary);
                 QCOMPARE(s["trace_bytes"].get<std::uint64_t>(), json);
                 if (stem == "square") {
@@ -189,9 +187,7 @@ private Q_SLOTS:
                 QVERIFY2(double(bytes) <= 0.01 * double(json), what.c_str());
             }
         }
-        QFile file(out.filePath(QStringLiteral("ddp_rank0.summary.json")));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const auto s = nlohmann::json::parse(file.readAll().toStdString());
+        const auto s = nlohmann::json::parse(kstest::readFile(out.filePath("ddp_rank0.summary.json")));
         QCOMPARE(s["format"].get<std::string>(), std::string("kinetoscope-rank-summary"));
         QCOMPARE(s["version"].get<int>(), 2);
         QCOMPARE(s["identity"]["rank"].get<int>(), 0);
@@ -205,35 +201,28 @@ private Q_SLOTS:
     // A corrupt summary and ones of other versions are named; the others are analysed.
     void badSummariesAreNamedAndLeftOut()
     {
-        QTemporaryDir out;
-        QCOMPARE(cli({QStringLiteral("summarize"), QStringLiteral("-o"), out.path(), data("ddp_rank0.pt.trace.json.gz"),
+        kstest::TempDir out;
+        QCOMPARE(cli({"summarize", "-o", out.path(), data("ddp_rank0.pt.trace.json.gz"),
                       data("ddp_rank1.pt.trace.json.gz"), data("straggler_rank0.pt.trace.json.gz")}),
                  0);
-        QFile straggler(out.filePath(QStringLiteral("straggler_rank0.summary.json")));
-        QVERIFY(straggler.open(QIODevice::ReadOnly));
-        auto s = nlohmann::json::parse(straggler.readAll().toStdString());
-        straggler.close();
+        const std::string straggler = out.filePath("straggler_rank0.summary.json");
+        auto s = nlohmann::json::parse(kstest::readFile(straggler));
         s["version"] = 99;
-        QVERIFY(straggler.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        straggler.write(QByteArray::fromStdString(s.dump()));
-        straggler.close();
-        QFile corrupt(out.filePath(QStringLiteral("broken.summary.json")));
-        QVERIFY(corrupt.open(QIODevice::WriteOnly));
-        corrupt.write("{\"format\": \"kinetoscope-rank-summary\", \"version\": 1, \"identity\": ");
-        corrupt.close();
-        QFile old(out.filePath(QStringLiteral("old.summary.json"))); // version 1: collectives as objects
-        QVERIFY(old.open(QIODevice::WriteOnly));
-        old.write(R"({"format": "kinetoscope-rank-summary", "version": 1, "steps": [[1, 10, 20]],
-                      "collectives": [{"start": 12, "end": 14, "name": "allreduce"}]})");
-        old.close();
+        QVERIFY(kstest::writeFile(straggler, s.dump()));
+        QVERIFY(kstest::writeFile(out.filePath("broken.summary.json"),
+                                  "{\"format\": \"kinetoscope-rank-summary\", \"version\": 1, \"identity\": "));
+        QVERIFY(kstest::writeFile(out.filePath("old.summary.json"), // version 1: collectives as objects
+                                  R"({"format": "kinetoscope-rank-summary", "version": 1, "steps": [[1, 10, 20]],
+                      "collectives": [{"start": 12, "end": 14, "name": "allreduce"}]})"));
 
-        QByteArray stdoutText, stderrText;
-        QCOMPARE(cli({QStringLiteral("ranks"), QStringLiteral("--json"), out.path()}, &stdoutText, &stderrText), 0);
-        QVERIFY(stderrText.contains(
-            "straggler_rank0.summary.json: rank summary format version 99, this build reads version 2"));
-        QVERIFY(stderrText.contains("broken.summary.json: not valid JSON"));
-        QVERIFY(stderrText.contains("old.summary.json: rank summary format version 1, this build reads version 2"));
-        const auto j = nlohmann::json::parse(stdoutText.toStdString());
+        std::string stdoutText, stderrText;
+        QCOMPARE(cli({"ranks", "--json", out.path()}, &stdoutText, &stderrText), 0);
+        QVERIFY(kstest::contains(
+            stderrText, "straggler_rank0.summary.json: rank summary format version 99, this build reads version 2"));
+        QVERIFY(kstest::contains(stderrText, "broken.summary.json: not valid JSON"));
+        QVERIFY(kstest::contains(stderrText,
+                                 "old.summary.json: rank summary format version 1, this build reads version 2"));
+        const auto j = nlohmann::json::parse(stdoutText);
         QCOMPARE(j["ranks"].size(), std::size_t(2));
         QCOMPARE(j["errors"].size(), std::size_t(3));
         compareReports(ranksJson({data("ddp_rank0.pt.trace.json.gz"), data("ddp_rank1.pt.trace.json.gz")}), j);
@@ -243,13 +232,13 @@ private Q_SLOTS:
     // and the worker's parts; the parts' CPU is within the process's.
     void timingsNameThePhases()
     {
-        QTemporaryDir out;
-        QByteArray stdoutText, stderrText;
-        QCOMPARE(cli({QStringLiteral("summarize"), QStringLiteral("--timings"), QStringLiteral("-o"), out.path(),
-                      data("ddp_rank0.pt.trace.json.gz"), data("ddp_rank1.pt.trace.json.gz")},
+        kstest::TempDir out;
+        std::string stdoutText, stderrText;
+        QCOMPARE(cli({"summarize", "--timings", "-o", out.path(), data("ddp_rank0.pt.trace.json.gz"),
+                      data("ddp_rank1.pt.trace.json.gz")},
                      &stdoutText, &stderrText),
                  0);
-        const std::string text = stderrText.constData();
+        const std::string& text = stderrText;
         std::smatch line;
         QVERIFY2(std::regex_search(
                      text, line,
@@ -270,60 +259,57 @@ private Q_SLOTS:
 
     void missingFileIsNamedAndTheOthersSummarized()
     {
-        QTemporaryDir out;
-        QByteArray stdoutText, stderrText;
-        QCOMPARE(cli({QStringLiteral("summarize"), QStringLiteral("-o"), out.path(), data("ddp_rank0.pt.trace.json.gz"),
-                      out.filePath(QStringLiteral("missing.json"))},
+        kstest::TempDir out;
+        std::string stdoutText, stderrText;
+        QCOMPARE(cli({"summarize", "-o", out.path(), data("ddp_rank0.pt.trace.json.gz"), out.filePath("missing.json")},
                      &stdoutText, &stderrText),
                  1);
-        QVERIFY(stderrText.contains("missing.json"));
-        QVERIFY(QFile::exists(out.filePath(QStringLiteral("ddp_rank0.summary.json"))));
+        QVERIFY(kstest::contains(stderrText, "missing.json"));
+        QVERIFY(std::filesystem::exists(out.filePath("ddp_rank0.summary.json")));
     }
 
     // Two MPI processes (CI runs this with Debian's OpenMPI): the files spread over both, and
     // process 0 writes the job's cross-rank result beside the summaries.
     void mpiSpreadsTheFilesAndWritesTheJob()
     {
-        QTemporaryDir out;
-        QByteArray stdoutText, stderrText;
+        kstest::TempDir out;
+        std::string stdoutText, stderrText;
         int status = -1;
         if (!summarizeWithMpi(out.path(),
                               {data("straggler_rank0.pt.trace.json.gz"), data("straggler_rank1.pt.trace.json.gz")},
                               &status, &stdoutText, &stderrText))
             QSKIP("no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)");
-        QVERIFY2(status == 0, stderrText.constData());
-        QVERIFY(QFile::exists(out.filePath(QStringLiteral("straggler_rank0.summary.json"))));
-        QVERIFY(QFile::exists(out.filePath(QStringLiteral("straggler_rank1.summary.json"))));
-        const auto j = readJson(out.filePath(QStringLiteral("job.ranks.json")));
+        QVERIFY2(status == 0, stderrText.c_str());
+        QVERIFY(std::filesystem::exists(out.filePath("straggler_rank0.summary.json")));
+        QVERIFY(std::filesystem::exists(out.filePath("straggler_rank1.summary.json")));
+        const auto j = readJson(out.filePath("job.ranks.json"));
         QCOMPARE(j["straggler"]["rank"].get<int>(), 1);
         QVERIFY(j["missing_ranks"].empty());
-        QVERIFY(stdoutText.contains("rank 1 is the straggler"));
+        QVERIFY(kstest::contains(stdoutText, "rank 1 is the straggler"));
     }
 
     // One rank's file is corrupt: it is named, the other rank's summary is written, and process 0
     // still writes the job's result from the summary it has, naming the missing rank.
     void mpiNamesTheFailedFileAndTheMissingRank()
     {
-        QTemporaryDir out, traces;
-        QFile corrupt(traces.filePath(QStringLiteral("straggler_rank1.pt.trace.json")));
-        QVERIFY(corrupt.open(QIODevice::WriteOnly));
-        corrupt.write("\x01\x02 this is no trace");
-        corrupt.close();
-        QByteArray stdoutText, stderrText;
+        kstest::TempDir out, traces;
+        const std::string corrupt = traces.filePath("straggler_rank1.pt.trace.json");
+        QVERIFY(kstest::writeFile(corrupt, "\x01\x02 this is no trace"));
+        std::string stdoutText, stderrText;
         int status = -1;
-        if (!summarizeWithMpi(out.path(), {data("straggler_rank0.pt.trace.json.gz"), corrupt.fileName()}, &status,
-                              &stdoutText, &stderrText))
+        if (!summarizeWithMpi(out.path(), {data("straggler_rank0.pt.trace.json.gz"), corrupt}, &status, &stdoutText,
+                              &stderrText))
             QSKIP("no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)");
         QCOMPARE(status, 1);
-        QVERIFY2(stderrText.contains("straggler_rank1.pt.trace.json: "), stderrText.constData());
-        QVERIFY2(stderrText.contains("rank(s) 1 of world size 2 have no summary"), stderrText.constData());
-        QVERIFY(QFile::exists(out.filePath(QStringLiteral("straggler_rank0.summary.json"))));
-        QVERIFY(!QFile::exists(out.filePath(QStringLiteral("straggler_rank1.summary.json"))));
-        const auto j = readJson(out.filePath(QStringLiteral("job.ranks.json")));
+        QVERIFY2(kstest::contains(stderrText, "straggler_rank1.pt.trace.json: "), stderrText.c_str());
+        QVERIFY2(kstest::contains(stderrText, "rank(s) 1 of world size 2 have no summary"), stderrText.c_str());
+        QVERIFY(std::filesystem::exists(out.filePath("straggler_rank0.summary.json")));
+        QVERIFY(!std::filesystem::exists(out.filePath("straggler_rank1.summary.json")));
+        const auto j = readJson(out.filePath("job.ranks.json"));
         QCOMPARE(j["ranks"].size(), std::size_t(1));
         QCOMPARE(j["ranks"][0]["rank"].get<int>(), 0);
         QVERIFY(j["missing_ranks"] == nlohmann::json({1}));
-        QVERIFY(stdoutText.contains("1 failed"));
+        QVERIFY(kstest::contains(stdoutText, "1 failed"));
     }
 
     // Generated ranks (the benchmarks' job: clock jitter, a planted straggler and slow link),
@@ -333,25 +319,25 @@ private Q_SLOTS:
         constexpr int kRanks = 8;
         const ks::bench::PlantedJob job = ks::bench::plantedJob(kRanks);
         QCOMPARE(job.straggler, 5);
-        QTemporaryDir out, traces;
+        kstest::TempDir out, traces;
         const auto sources = ks::bench::tilersInStep(
             {KS_TEST_DATA "/ddp_rank0.pt.trace.json.gz", KS_TEST_DATA "/ddp_rank1.pt.trace.json.gz"});
-        QStringList files;
+        std::vector<std::string> files;
         for (int r = 0; r < kRanks; ++r) {
-            files << traces.filePath(QStringLiteral("rank%1.pt.trace.json").arg(r));
-            QVERIFY(sources[std::size_t(r % 2)]
-                        .write(files.back().toStdString(), 0, 1, job.variants[std::size_t(r)])
-                        .error.empty());
+            files.push_back(traces.filePath("rank" + std::to_string(r) + ".pt.trace.json"));
+            QVERIFY(sources[std::size_t(r % 2)].write(files.back(), 0, 1, job.variants[std::size_t(r)]).error.empty());
         }
-        QByteArray stdoutText, stderrText;
+        std::string stdoutText, stderrText;
         int status = -1;
-        if (!summarizeWithMpi(out.path(), files, &status, &stdoutText, &stderrText, {QStringLiteral("--timings")}))
+        if (!summarizeWithMpi(out.path(), files, &status, &stdoutText, &stderrText, {"--timings"}))
             QSKIP("no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)");
-        QVERIFY2(status == 0, stderrText.constData());
-        QCOMPARE(QDir(out.path()).entryList({QStringLiteral("*.summary.json")}).size(), kRanks);
+        QVERIFY2(status == 0, stderrText.c_str());
+        std::vector<std::string> summaryFiles = kstest::fileNames(out.path());
+        std::erase_if(summaryFiles, [](const std::string& f) { return !f.ends_with(".summary.json"); });
+        QCOMPARE(summaryFiles.size(), std::size_t(kRanks));
         // The processes claimed the files one by one: each summarized once, by one of the two
         // (--timings counts them per process), and the claims are gone.
-        const std::string timings = stderrText.constData();
+        const std::string& timings = stderrText;
         const std::regex perProcess(R"(timings process (\d)/2 \((\d+) summaries, 0 failures\))");
         int summaries = 0;
         std::set<int> processes;
@@ -361,12 +347,11 @@ private Q_SLOTS:
         }
         QVERIFY2(processes == (std::set<int>{0, 1}), timings.c_str());
         QCOMPARE(summaries, kRanks);
-        QVERIFY2(timings.find("MPI_Init") != std::string::npos && timings.find("files/load") != std::string::npos,
-                 timings.c_str());
-        const auto entries = std::distance(std::filesystem::directory_iterator(out.path().toStdString()),
-                                           std::filesystem::directory_iterator());
+        QVERIFY2(kstest::contains(timings, "MPI_Init") && kstest::contains(timings, "files/load"), timings.c_str());
+        const auto entries =
+            std::distance(std::filesystem::directory_iterator(out.path()), std::filesystem::directory_iterator());
         QCOMPARE(entries, std::ptrdiff_t(kRanks + 1)); // the summaries and job.ranks.json
-        const auto j = readJson(out.filePath(QStringLiteral("job.ranks.json")));
+        const auto j = readJson(out.filePath("job.ranks.json"));
         QCOMPARE(j["ranks"].size(), std::size_t(kRanks));
         QCOMPARE(j["straggler"]["rank"].get<int>(), job.straggler);
         QVERIFY(j["straggler"]["rank"].get<int>() != job.slowLink);

@@ -2,8 +2,8 @@
 // Loads a fixture trace from tests/data for the widget tests.
 #include "core/loading/loader.h"
 
-#include <QTest>
-
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -13,8 +13,10 @@ inline std::shared_ptr<const Trace> loadFixture(const char* name)
 {
     const std::string path = std::string(KS_TEST_DATA) + "/" + name + ".pt.trace.json.gz";
     LoadResult result = loadTraceFile(path);
-    if (!result.ok())
-        qFatal("cannot load fixture %s", path.c_str());
+    if (!result.ok()) {
+        std::fprintf(stderr, "cannot load fixture %s\n", path.c_str());
+        std::abort();
+    }
     return result.trace;
 }
 

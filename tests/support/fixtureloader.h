@@ -4,7 +4,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QString>
 #include <QTest>
 
 #include <fstream>

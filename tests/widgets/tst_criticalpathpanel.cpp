@@ -191,9 +191,8 @@ private slots:
         panel.setRanks(ranks);
         QVERIFY(ready.wait(60000));
 
-        const auto cli = kstest::runCliJson({QStringLiteral("critical-path"), QStringLiteral("--json"),
-                                             QString::fromStdString(kstest::fixture("ddp_rank0.pt.trace.json.gz")),
-                                             QString::fromStdString(kstest::fixture("ddp_rank1.pt.trace.json.gz"))});
+        const auto cli = kstest::runCliJson({"critical-path", "--json", kstest::fixture("ddp_rank0.pt.trace.json.gz"),
+                                             kstest::fixture("ddp_rank1.pt.trace.json.gz")});
         QVERIFY(!cli.is_null());
         QCOMPARE(panel.steps().size(), cli["steps"].size());
         for (std::size_t i = 0; i < panel.steps().size(); ++i) {

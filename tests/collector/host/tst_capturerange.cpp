@@ -68,32 +68,34 @@ class TestCaptureRange : public QObject {
 private slots:
     void parsesTheRangeOption_data()
     {
-        QTest::addColumn<QString>("text");
+        QTest::addColumn<std::string>("text");
         QTest::addColumn<bool>("valid");
         QTest::addColumn<int>("range");
-        QTest::addColumn<QString>("name");
-        QTest::newRow("profiler api") << "cudaProfilerApi" << true << int(CaptureRange::CudaProfilerApi) << "";
-        QTest::newRow("nvtx") << "nvtx:train step" << true << int(CaptureRange::Nvtx) << "train step";
-        QTest::newRow("none") << "none" << true << int(CaptureRange::Everything) << "";
-        QTest::newRow("nvtx without name") << "nvtx:" << false << 0 << "";
-        QTest::newRow("unknown") << "cudaProfiler" << false << 0 << "";
+        QTest::addColumn<std::string>("name");
+        QTest::newRow("profiler api") << std::string("cudaProfilerApi") << true << int(CaptureRange::CudaProfilerApi)
+                                      << std::string();
+        QTest::newRow("nvtx") << std::string("nvtx:train step") << true << int(CaptureRange::Nvtx)
+                              << std::string("train step");
+        QTest::newRow("none") << std::string("none") << true << int(CaptureRange::Everything) << std::string();
+        QTest::newRow("nvtx without name") << std::string("nvtx:") << false << 0 << std::string();
+        QTest::newRow("unknown") << std::string("cudaProfiler") << false << 0 << std::string();
     }
 
     void parsesTheRangeOption()
     {
-        QFETCH(QString, text);
+        QFETCH(std::string, text);
         QFETCH(bool, valid);
         QFETCH(int, range);
-        QFETCH(QString, name);
+        QFETCH(std::string, name);
         std::string error;
-        const auto parsed = parseCaptureRange(text.toStdString(), error);
+        const auto parsed = parseCaptureRange(text, error);
         QCOMPARE(parsed.has_value(), valid);
         QCOMPARE(error.empty(), valid);
         if (!valid)
             return;
         QCOMPARE(int(parsed->range), range);
-        QCOMPARE(QString::fromStdString(parsed->nvtxName), name);
-        QCOMPARE(QString::fromStdString(captureRangeText(*parsed)), text);
+        QCOMPARE(parsed->nvtxName, name);
+        QCOMPARE(captureRangeText(*parsed), text);
     }
 
     // cudaProfilerStart at 300 µs, cudaProfilerStop (with the driver's cuProfilerStop inside it)

@@ -141,12 +141,11 @@ private slots:
         QCOMPARE(info->worldSize, 8);
         QCOMPARE(info->localRank, 1);
         // The environment does not say which backend: none until the rank's collectives do.
-        QCOMPARE(QString::fromStdString(distributedInfoJson(*info)),
-                 QStringLiteral(R"({"rank": 3, "world_size": 8, "local_rank": 1})"));
+        QCOMPARE(distributedInfoJson(*info), std::string(R"({"rank": 3, "world_size": 8, "local_rank": 1})"));
         DistributedInfo gloo = *info;
         gloo.backend = "gloo";
-        QCOMPARE(QString::fromStdString(distributedInfoJson(gloo, 42)),
-                 QStringLiteral(R"({"pid": 42, "backend": "gloo", "rank": 3, "world_size": 8, "local_rank": 1})"));
+        QCOMPARE(distributedInfoJson(gloo, 42),
+                 std::string(R"({"pid": 42, "backend": "gloo", "rank": 3, "world_size": 8, "local_rank": 1})"));
         QVERIFY(!distributedInfoFromEnvironment({"RANK=3"}));
         QVERIFY(!distributedInfoFromEnvironment({"RANK=2", "WORLD_SIZE=2"}));
         QVERIFY(!distributedInfoFromEnvironment({"RANK=x", "WORLD_SIZE=2"}));

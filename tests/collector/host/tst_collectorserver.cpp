@@ -123,7 +123,7 @@ private slots:
         QVERIFY(target.connected());
         target.send(helloWith(server.token()));
         target.send(wire::StringDef{1, "kernel"});
-        QTRY_COMPARE(sink.failureText(), std::string("the collector stopped receiving: no room for records"));
+        QTRY_COMPARE(sink.failureText(), "the collector stopped receiving: no room for records");
         QCOMPARE(sink.accepted.load(), 1);
         QCOMPARE(server.openConnections(), 0);
         char byte = 0;

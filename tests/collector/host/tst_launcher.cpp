@@ -3,11 +3,13 @@
 #include "collector/host/launcher.h"
 #include "collector/protocol/environment.h"
 
-#include <QTemporaryDir>
+#include "testfiles.h"
+
 #include <QTest>
 
 #include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
 
@@ -41,20 +43,20 @@ private slots:
 
     void programErrors()
     {
-        QTemporaryDir dir;
-        const std::string plain = dir.filePath("data.txt").toStdString();
+        kstest::TempDir dir;
+        const std::string plain = dir.filePath("data.txt");
         std::ofstream(plain) << "not a program";
         std::string error;
         QVERIFY(!resolveProgram("/nonexistent/program", error));
         QVERIFY2(error.find("No such file") != std::string::npos, error.c_str());
         QVERIFY(!resolveProgram(plain, error));
         QVERIFY2(error.find("not executable") != std::string::npos, error.c_str());
-        QVERIFY(!resolveProgram(dir.path().toStdString(), error));
+        QVERIFY(!resolveProgram(dir.path(), error));
         QVERIFY2(error.find("not a regular file") != std::string::npos, error.c_str());
         QVERIFY(!resolveProgram("kinetoscope-no-such-command", error, "/bin:/usr/bin"));
         QVERIFY2(error.find("command not found") != std::string::npos, error.c_str());
         // Found on PATH but not executable: say so rather than "not found".
-        QVERIFY(!resolveProgram("data.txt", error, dir.path().toUtf8().constData()));
+        QVERIFY(!resolveProgram("data.txt", error, dir.path().c_str()));
         QVERIFY2(error.find("not executable") != std::string::npos, error.c_str());
         QVERIFY(!resolveProgram("", error));
     }
@@ -123,11 +125,11 @@ private slots:
 
     void environmentAndWorkingDirectoryReachTheChild()
     {
-        QTemporaryDir dir;
-        const std::string out = dir.filePath("out.txt").toStdString();
+        kstest::TempDir dir;
+        const std::string out = dir.filePath("out.txt");
         LaunchRequest request{"sh",
                               {"-c", "pwd > out.txt; echo \"$KS_TEST_VALUE\" >> out.txt"},
-                              dir.path().toStdString(),
+                              dir.path(),
                               {{"KS_TEST_VALUE", "hello world"}}};
         std::string error;
         const auto env = buildEnvironment(currentEnvironment(), request, injection(), error);
@@ -139,7 +141,7 @@ private slots:
         std::string pwd, value;
         std::getline(in, pwd);
         std::getline(in, value);
-        QCOMPARE(QString::fromStdString(pwd), QDir(dir.path()).canonicalPath());
+        QCOMPARE(pwd, std::filesystem::canonical(dir.path()).string());
         QCOMPARE(value, std::string("hello world"));
     }
 

@@ -8,11 +8,13 @@
 // emit_nvtx comes back when it was built for another torch, declines or fails.
 #include "collector/host/pythonsite.h"
 
-#include <QProcess>
-#include <QStandardPaths>
-#include <QTemporaryDir>
+#include "clirun.h"
+#include "testfiles.h"
+#include "testtext.h"
+
 #include <QTest>
 
+#include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
 
@@ -20,11 +22,11 @@ using namespace ks::collector;
 
 namespace {
 
-void writeFile(const QString& path, const std::string& text, bool executable = false)
+void writeFile(const std::string& path, const std::string& text, bool executable = false)
 {
-    std::ofstream(path.toStdString()) << text;
+    std::ofstream(path) << text;
     if (executable)
-        chmod(path.toLocal8Bit().constData(), 0755);
+        chmod(path.c_str(), 0755);
 }
 
 // A `torch` with just what the hook touches; it logs what happened to LOG.
@@ -68,8 +70,8 @@ autograd.profiler = profiler
 
 struct PythonRun {
     int exitCode = -1;
-    QString stderrText;
-    QStringList log;
+    std::string stderrText;
+    std::vector<std::string> log;
 };
 
 } // namespace
@@ -77,41 +79,31 @@ struct PythonRun {
 class TestPythonSite : public QObject {
     Q_OBJECT
 private:
-    QString m_python;
+    std::string m_python;
 
-    PythonRun run(const QString& pythonPath, const QString& mode, const QString& code, const QString& logPath,
-                  const QStringList& extraEnvironment = {})
+    PythonRun run(const std::string& pythonPath, const std::string& mode, const std::string& code,
+                  const std::string& logPath, const std::vector<std::string>& extraEnvironment = {})
     {
-        QProcess p;
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.remove("CUDA_INJECTION64_PATH");
-        for (const QString& item : extraEnvironment) {
-            const qsizetype equals = item.indexOf('=');
-            env.insert(item.left(equals), item.mid(equals + 1));
-        }
-        env.insert("PYTHONPATH", pythonPath);
-        env.insert("KINETOSCOPE_PYTORCH", mode);
-        env.insert("FAKE_TORCH_LOG", logPath);
-        env.remove("KINETOSCOPE_PYTORCH_CHILD");
-        p.setProcessEnvironment(env);
-        p.start(m_python, {"-c", code});
+        kstest::ProgramOptions options;
+        options.environment = kstest::concat({"CUDA_INJECTION64_PATH"}, extraEnvironment);
+        options.environment.insert(options.environment.end(),
+                                   {"PYTHONPATH=" + pythonPath, "KINETOSCOPE_PYTORCH=" + mode,
+                                    "FAKE_TORCH_LOG=" + logPath, "KINETOSCOPE_PYTORCH_CHILD"});
+        options.timeoutMs = 30000;
+        const kstest::ProgramRun p = kstest::runProgram(m_python, {"-c", code}, options);
         PythonRun r;
-        if (!p.waitForFinished(30000))
-            return r;
-        r.exitCode = p.exitCode();
-        r.stderrText = QString::fromUtf8(p.readAllStandardError());
-        QFile f(logPath);
-        if (f.open(QIODevice::ReadOnly))
-            r.log = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        r.exitCode = p.exitCode;
+        r.stderrText = p.err;
+        r.log = kstest::split(kstest::readFile(logPath), '\n', true);
         return r;
     }
 
 private slots:
-    void initTestCase() { m_python = QStandardPaths::findExecutable("python3"); }
+    void initTestCase() { m_python = kstest::findExecutable("python3"); }
 
     void pythonTargetsAreRecognised()
     {
-        QTemporaryDir dir;
+        kstest::TempDir dir;
         writeFile(dir.filePath("train.py"), "print(1)\n");
         writeFile(dir.filePath("python3.11"), "", true);
         writeFile(dir.filePath("torchrun"), "#!/usr/bin/env python3\nimport sys\n", true);
@@ -121,12 +113,12 @@ private slots:
                               "ELF\x02\x01",
                               6),
                   true);
-        QVERIFY(isPythonProgram(dir.filePath("train.py").toStdString()));
-        QVERIFY(isPythonProgram(dir.filePath("python3.11").toStdString()));
-        QVERIFY(isPythonProgram(dir.filePath("torchrun").toStdString()));
-        QVERIFY(!isPythonProgram(dir.filePath("job.sh").toStdString()));
-        QVERIFY(!isPythonProgram(dir.filePath("binary").toStdString()));
-        QVERIFY(!isPythonProgram(dir.filePath("missing").toStdString()));
+        QVERIFY(isPythonProgram(dir.filePath("train.py")));
+        QVERIFY(isPythonProgram(dir.filePath("python3.11")));
+        QVERIFY(isPythonProgram(dir.filePath("torchrun")));
+        QVERIFY(!isPythonProgram(dir.filePath("job.sh")));
+        QVERIFY(!isPythonProgram(dir.filePath("binary")));
+        QVERIFY(!isPythonProgram(dir.filePath("missing")));
         QCOMPARE(pytorchOpsFromName("ops-shapes"), std::optional(PyTorchOps::OpsShapes));
         QCOMPARE(pytorchOpsFromName("shapes"), std::nullopt);
     }
@@ -151,38 +143,38 @@ private slots:
 
     void hookEntersEmitNvtxAndChainsUserSite()
     {
-        if (m_python.isEmpty())
+        if (m_python.empty())
             QSKIP("no python3");
-        QTemporaryDir dir;
-        QDir().mkpath(dir.filePath("torchpkg/torch"));
-        QDir().mkpath(dir.filePath("user"));
+        kstest::TempDir dir;
+        std::filesystem::create_directories(dir.filePath("torchpkg/torch"));
+        std::filesystem::create_directories(dir.filePath("user"));
         writeFile(dir.filePath("torchpkg/torch/__init__.py"), fakeTorch(true));
         writeFile(dir.filePath("user/sitecustomize.py"),
                   "import os\nopen(os.environ['FAKE_TORCH_LOG'], 'a').write('user site\\n')\n");
-        const QString path =
-            QStringLiteral(KS_PYTHON_SITE) + ":" + dir.filePath("user") + ":" + dir.filePath("torchpkg");
+        const std::string path =
+            std::string(KS_PYTHON_SITE) + ":" + dir.filePath("user") + ":" + dir.filePath("torchpkg");
         // The script enters emit_nvtx itself too: ours stays the only one.
         const PythonRun r = run(path, "ops-shapes",
                                 "import torch\nwith torch.autograd.profiler.emit_nvtx(record_shapes=True):\n    pass\n",
                                 dir.filePath("log"));
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(r.log, QStringList({"user site", "enter record_shapes=True"}));
-        QVERIFY2(r.stderrText.contains("enters emit_nvtx itself"), qPrintable(r.stderrText));
-        QVERIFY(!r.stderrText.contains("never imported torch"));
+        QCOMPARE(r.log, std::vector<std::string>({"user site", "enter record_shapes=True"}));
+        QVERIFY2(kstest::contains(r.stderrText, "enters emit_nvtx itself"), r.stderrText.c_str());
+        QVERIFY(!kstest::contains(r.stderrText, "never imported torch"));
 
         const PythonRun plain = run(path, "ops", "import torch\n", dir.filePath("log2"));
-        QCOMPARE(plain.log, QStringList({"user site", "enter record_shapes=False"}));
+        QCOMPARE(plain.log, std::vector<std::string>({"user site", "enter record_shapes=False"}));
         const PythonRun off = run(path, "off", "import torch\n", dir.filePath("log3"));
-        QCOMPARE(off.log, QStringList({"user site"}));
+        QCOMPARE(off.log, std::vector<std::string>({"user site"}));
     }
 
     void observerReplacesEmitNvtxWhereBuilt()
     {
-        if (m_python.isEmpty())
+        if (m_python.empty())
             QSKIP("no python3");
-        QTemporaryDir dir;
-        QDir().mkpath(dir.filePath("torchpkg/torch"));
-        QDir().mkpath(dir.filePath("lib"));
+        kstest::TempDir dir;
+        std::filesystem::create_directories(dir.filePath("torchpkg/torch"));
+        std::filesystem::create_directories(dir.filePath("lib"));
         writeFile(dir.filePath("torchpkg/torch/__init__.py"), fakeTorch(true) + R"(
 def _enable_profiler(*args, **kwargs):
     log("kineto on")
@@ -191,69 +183,72 @@ def _disable_profiler(*args, **kwargs):
 profiler._enable_profiler = _enable_profiler
 profiler._disable_profiler = _disable_profiler
 )");
-        QVERIFY(QFile::copy(QStringLiteral(KS_FAKE_OBSERVER), dir.filePath("lib/libkinetoscope_torch_observer.so")));
-        const QString injection = dir.filePath("lib/libkinetoscope_injection.so");
-        const QString path = QStringLiteral(KS_PYTHON_SITE) + ":" + dir.filePath("torchpkg");
-        const QString script = "import torch\n"
-                               "profiler = torch.autograd.profiler\n"
-                               "profiler._enable_profiler()\n"
-                               "profiler._disable_profiler()\n"
-                               "with profiler.emit_nvtx(record_shapes=True):\n"
-                               "    pass\n";
+        QVERIFY(std::filesystem::copy_file(KS_FAKE_OBSERVER, dir.filePath("lib/libkinetoscope_torch_observer.so")));
+        const std::string injection = dir.filePath("lib/libkinetoscope_injection.so");
+        const std::string path = std::string(KS_PYTHON_SITE) + ":" + dir.filePath("torchpkg");
+        const std::string script = "import torch\n"
+                                   "profiler = torch.autograd.profiler\n"
+                                   "profiler._enable_profiler()\n"
+                                   "profiler._disable_profiler()\n"
+                                   "with profiler.emit_nvtx(record_shapes=True):\n"
+                                   "    pass\n";
         const PythonRun r =
             run(path, "ops-shapes", script, dir.filePath("log"), {"CUDA_INJECTION64_PATH=" + injection});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.stderrText));
+        QVERIFY2(r.exitCode == 0, r.stderrText.c_str());
         QCOMPARE(r.log,
-                 QStringList({"observer start injection=" + injection + " shapes=1", "observer pause 1", "kineto on",
-                              "kineto off", "observer pause 0"}));
-        QVERIFY2(r.stderrText.contains("torch.profiler starts"), qPrintable(r.stderrText));
-        QVERIFY2(r.stderrText.contains("enters emit_nvtx itself"), qPrintable(r.stderrText));
+                 std::vector<std::string>({"observer start injection=" + injection + " shapes=1", "observer pause 1",
+                                           "kineto on", "kineto off", "observer pause 0"}));
+        QVERIFY2(kstest::contains(r.stderrText, "torch.profiler starts"), r.stderrText.c_str());
+        QVERIFY2(kstest::contains(r.stderrText, "enters emit_nvtx itself"), r.stderrText.c_str());
 
         // Built for another torch: emit_nvtx, and why.
         const PythonRun other = run(path, "ops", "import torch\n", dir.filePath("log2"),
                                     {"CUDA_INJECTION64_PATH=" + injection, "FAKE_OBSERVER_RELEASE=1.0"});
-        QCOMPARE(other.log, QStringList({"enter record_shapes=False"}));
-        QVERIFY2(other.stderrText.contains("built for torch 1.0, this program imports 9.9-fake"),
-                 qPrintable(other.stderrText));
+        QCOMPARE(other.log, std::vector<std::string>({"enter record_shapes=False"}));
+        QVERIFY2(kstest::contains(other.stderrText, "built for torch 1.0, this program imports 9.9-fake"),
+                 other.stderrText.c_str());
         // The collector asks for emit_nvtx (ops=nvtx, nvtx=cupti): no message.
         const PythonRun declined = run(path, "ops", "import torch\n", dir.filePath("log3"),
                                        {"CUDA_INJECTION64_PATH=" + injection, "FAKE_OBSERVER_START=1"});
         QCOMPARE(declined.log,
-                 QStringList({"observer start injection=" + injection + " shapes=0", "enter record_shapes=False"}));
-        QVERIFY2(!declined.stderrText.contains("observer"), qPrintable(declined.stderrText));
+                 std::vector<std::string>(
+                     {"observer start injection=" + injection + " shapes=0", "enter record_shapes=False"}));
+        QVERIFY2(!kstest::contains(declined.stderrText, "observer"), declined.stderrText.c_str());
         const PythonRun failed = run(path, "ops", "import torch\n", dir.filePath("log4"),
                                      {"CUDA_INJECTION64_PATH=" + injection, "FAKE_OBSERVER_START=2"});
-        QCOMPARE(failed.log.last(), QString("enter record_shapes=False"));
-        QVERIFY2(failed.stderrText.contains("cannot start (fake failure)"), qPrintable(failed.stderrText));
+        QCOMPARE(failed.log.back(), std::string("enter record_shapes=False"));
+        QVERIFY2(kstest::contains(failed.stderrText, "cannot start (fake failure)"), failed.stderrText.c_str());
         // No observer beside the injection library (torch was not found at build time): emit_nvtx, silently.
         const PythonRun absent =
             run(path, "ops", "import torch\n", dir.filePath("log5"),
                 {"CUDA_INJECTION64_PATH=" + dir.filePath("elsewhere/libkinetoscope_injection.so")});
-        QCOMPARE(absent.log, QStringList({"enter record_shapes=False"}));
-        QVERIFY2(!absent.stderrText.contains("observer"), qPrintable(absent.stderrText));
+        QCOMPARE(absent.log, std::vector<std::string>({"enter record_shapes=False"}));
+        QVERIFY2(!kstest::contains(absent.stderrText, "observer"), absent.stderrText.c_str());
     }
 
     void faultsGetClearMessages()
     {
-        if (m_python.isEmpty())
+        if (m_python.empty())
             QSKIP("no python3");
-        QTemporaryDir dir;
-        QDir().mkpath(dir.filePath("old/torch"));
-        QDir().mkpath(dir.filePath("user"));
+        kstest::TempDir dir;
+        std::filesystem::create_directories(dir.filePath("old/torch"));
+        std::filesystem::create_directories(dir.filePath("user"));
         writeFile(dir.filePath("old/torch/__init__.py"), fakeTorch(false));
         writeFile(dir.filePath("user/sitecustomize.py"), "raise ValueError('broken site')\n");
-        const QString site = QStringLiteral(KS_PYTHON_SITE);
+        const std::string site = std::string(KS_PYTHON_SITE);
         const PythonRun raising = run(site + ":" + dir.filePath("user") + ":" + dir.filePath("old"), "ops-shapes",
                                       "import torch\nprint('ran')\n", dir.filePath("log"));
         QCOMPARE(raising.exitCode, 0);
-        QVERIFY2(raising.stderrText.contains("sitecustomize") && raising.stderrText.contains("broken site"),
-                 qPrintable(raising.stderrText));
-        QVERIFY2(raising.stderrText.contains("too old for emit_nvtx(record_shapes"), qPrintable(raising.stderrText));
-        QCOMPARE(raising.log, QStringList({"enter record_shapes=None"})); // ops without shapes still
+        QVERIFY2(kstest::contains(raising.stderrText, "sitecustomize")
+                     && kstest::contains(raising.stderrText, "broken site"),
+                 raising.stderrText.c_str());
+        QVERIFY2(kstest::contains(raising.stderrText, "too old for emit_nvtx(record_shapes"),
+                 raising.stderrText.c_str());
+        QCOMPARE(raising.log, std::vector<std::string>({"enter record_shapes=None"})); // ops without shapes still
 
         const PythonRun noTorch = run(site, "ops", "print('no torch here')\n", dir.filePath("log2"));
         QCOMPARE(noTorch.exitCode, 0);
-        QVERIFY2(noTorch.stderrText.contains("never imported torch"), qPrintable(noTorch.stderrText));
+        QVERIFY2(kstest::contains(noTorch.stderrText, "never imported torch"), noTorch.stderrText.c_str());
     }
 };
 

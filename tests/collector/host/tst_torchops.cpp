@@ -120,63 +120,72 @@ class TestTorchOps : public QObject {
 private slots:
     void parsesEveryRangeForm_data()
     {
-        QTest::addColumn<QString>("text");
+        QTest::addColumn<std::string>("text");
         QTest::addColumn<int>("result");
-        QTest::addColumn<QString>("name");
-        QTest::addColumn<qint64>("sequence");
-        QTest::addColumn<qint64>("opId");
-        QTest::addColumn<QString>("inputDims");
+        QTest::addColumn<std::string>("name");
+        QTest::addColumn<std::int64_t>("sequence");
+        QTest::addColumn<std::int64_t>("opId");
+        QTest::addColumn<std::string>("inputDims");
         QTest::addColumn<bool>("backward");
         QTest::addColumn<bool>("label");
         const int op = int(NvtxOpParse::Op), malformed = int(NvtxOpParse::Malformed), plain = int(NvtxOpParse::NotAnOp);
-        QTest::newRow("forward, shapes")
-            << "aten::transpose, seq = 0, op_id = 2, sizes = [[16, 128, 512], [], []], input_op_ids = [(0,-1), (1,0)]"
-            << op << "aten::transpose" << qint64(0) << qint64(2) << "[[16,128,512],[],[]]" << false << false;
+        QTest::newRow("forward, shapes") << std::string(
+            "aten::transpose, seq = 0, op_id = 2, sizes = [[16, 128, 512], [], []], input_op_ids = [(0,-1), (1,0)]")
+                                         << op << std::string("aten::transpose") << std::int64_t(0) << std::int64_t(2)
+                                         << std::string("[[16,128,512],[],[]]") << false << false;
         QTest::newRow("forward, no shapes")
-            << "aten::mm, seq = 7, op_id = 9" << op << "aten::mm" << qint64(7) << qint64(9) << "" << false << false;
+            << std::string("aten::mm, seq = 7, op_id = 9") << op << std::string("aten::mm") << std::int64_t(7)
+            << std::int64_t(9) << std::string() << false << false;
         QTest::newRow("no sequence number")
-            << "aten::as_strided, op_id = 3, sizes = [[16, 128, 512], [], [], []], input_op_ids = [(2,0)]" << op
-            << "aten::as_strided" << qint64(-1) << qint64(3) << "[[16,128,512],[],[],[]]" << false << false;
-        QTest::newRow("backward") << "SumBackward0, seq = 45, op_id = 138, sizes = [[]], input_op_ids = [(133,0)]" << op
-                                  << "SumBackward0" << qint64(45) << qint64(138) << "[[]]" << true << false;
-        QTest::newRow("engine wrapper") << "autograd::engine::evaluate_function: SumBackward0, op_id = 137" << op
-                                        << "autograd::engine::evaluate_function: SumBackward0" << qint64(-1)
-                                        << qint64(137) << "" << true << false;
-        QTest::newRow("label") << "Optimizer.zero_grad#AdamW.zero_grad, op_id = 1" << op
-                               << "Optimizer.zero_grad#AdamW.zero_grad" << qint64(-1) << qint64(1) << "" << false
-                               << true;
-        QTest::newRow("step label") << "ProfilerStep#3, op_id = 40, sizes = []" << op << "ProfilerStep#3" << qint64(-1)
-                                    << qint64(40) << "[]" << false << true;
+            << std::string("aten::as_strided, op_id = 3, sizes = [[16, 128, 512], [], [], []], input_op_ids = [(2,0)]")
+            << op << std::string("aten::as_strided") << std::int64_t(-1) << std::int64_t(3)
+            << std::string("[[16,128,512],[],[],[]]") << false << false;
+        QTest::newRow("backward") << std::string(
+            "SumBackward0, seq = 45, op_id = 138, sizes = [[]], input_op_ids = [(133,0)]")
+                                  << op << std::string("SumBackward0") << std::int64_t(45) << std::int64_t(138)
+                                  << std::string("[[]]") << true << false;
+        QTest::newRow("engine wrapper") << std::string("autograd::engine::evaluate_function: SumBackward0, op_id = 137")
+                                        << op << std::string("autograd::engine::evaluate_function: SumBackward0")
+                                        << std::int64_t(-1) << std::int64_t(137) << std::string() << true << false;
+        QTest::newRow("label") << std::string("Optimizer.zero_grad#AdamW.zero_grad, op_id = 1") << op
+                               << std::string("Optimizer.zero_grad#AdamW.zero_grad") << std::int64_t(-1)
+                               << std::int64_t(1) << std::string() << false << true;
+        QTest::newRow("step label") << std::string("ProfilerStep#3, op_id = 40, sizes = []") << op
+                                    << std::string("ProfilerStep#3") << std::int64_t(-1) << std::int64_t(40)
+                                    << std::string("[]") << false << true;
         QTest::newRow("label with a comma")
-            << "fwd, layer 1, op_id = 8" << op << "fwd, layer 1" << qint64(-1) << qint64(8) << "" << false << true;
-        QTest::newRow("plain nvtx") << "my range" << plain << "" << qint64(-1) << qint64(-1) << "" << false << false;
-        QTest::newRow("nccl nvtx") << "ncclAllGather" << plain << "" << qint64(-1) << qint64(-1) << "" << false
-                                   << false;
+            << std::string("fwd, layer 1, op_id = 8") << op << std::string("fwd, layer 1") << std::int64_t(-1)
+            << std::int64_t(8) << std::string() << false << true;
+        QTest::newRow("plain nvtx") << std::string("my range") << plain << std::string() << std::int64_t(-1)
+                                    << std::int64_t(-1) << std::string() << false << false;
+        QTest::newRow("nccl nvtx") << std::string("ncclAllGather") << plain << std::string() << std::int64_t(-1)
+                                   << std::int64_t(-1) << std::string() << false << false;
         for (const char* bad : {"aten::mm, seq = x, op_id = 3", "aten::mm, op_id = 3, sizes = [[1, 2]",
                                 "aten::mm, op_id = 3, extra", ", op_id = 3", "aten::mm, op_id = -4",
                                 "aten::mm, op_id = 3, sizes = [[1,, 2]]", "aten::mm, op_id = 99999999999999999999"})
-            QTest::newRow(bad) << bad << malformed << "" << qint64(-1) << qint64(-1) << "" << false << false;
+            QTest::newRow(bad) << std::string(bad) << malformed << std::string() << std::int64_t(-1) << std::int64_t(-1)
+                               << std::string() << false << false;
     }
 
     void parsesEveryRangeForm()
     {
-        QFETCH(QString, text);
+        QFETCH(std::string, text);
         QFETCH(int, result);
-        const std::string utf8 = text.toStdString();
+        const std::string utf8 = text;
         NvtxOp op;
         QCOMPARE(int(parseNvtxOp(utf8, op)), result);
         if (result != int(NvtxOpParse::Op))
             return;
-        QFETCH(QString, name);
-        QFETCH(qint64, sequence);
-        QFETCH(qint64, opId);
-        QFETCH(QString, inputDims);
+        QFETCH(std::string, name);
+        QFETCH(std::int64_t, sequence);
+        QFETCH(std::int64_t, opId);
+        QFETCH(std::string, inputDims);
         QFETCH(bool, backward);
         QFETCH(bool, label);
-        QCOMPARE(QString::fromStdString(std::string(op.name)), name);
-        QCOMPARE(qint64(op.sequence), sequence);
-        QCOMPARE(qint64(op.opId), opId);
-        QCOMPARE(QString::fromStdString(op.inputDims), inputDims);
+        QCOMPARE(std::string(op.name), name);
+        QCOMPARE(std::int64_t(op.sequence), sequence);
+        QCOMPARE(std::int64_t(op.opId), opId);
+        QCOMPARE(op.inputDims, inputDims);
         QCOMPARE(op.backward, backward);
         QCOMPARE(op.label, label);
     }

@@ -2,9 +2,11 @@
 // not hang the application (connect and HELLO run inside its cuInit).
 #include "collector/injection/connection.h"
 
-#include <QElapsedTimer>
-#include <QTemporaryDir>
+#include "testfiles.h"
+
 #include <QTest>
+
+#include <chrono>
 
 #include <cerrno>
 #include <cstring>
@@ -60,6 +62,19 @@ struct Listener {
     std::vector<int> clients;
 };
 
+// Milliseconds since it was made.
+class Stopwatch {
+public:
+    long long elapsed() const
+    {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - m_start)
+            .count();
+    }
+
+private:
+    std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
+};
+
 } // namespace
 
 class TestConnection : public QObject {
@@ -67,8 +82,8 @@ class TestConnection : public QObject {
 private slots:
     void sendsToAnAcceptingCollector()
     {
-        QTemporaryDir dir;
-        const std::string path = dir.filePath("s").toStdString();
+        kstest::TempDir dir;
+        const std::string path = dir.filePath("s");
         Listener listener(path, 4);
         QVERIFY(listener.ok);
         Connection connection;
@@ -88,12 +103,11 @@ private slots:
 
     void missingSocketFailsAtOnce()
     {
-        QTemporaryDir dir;
+        kstest::TempDir dir;
         Connection connection;
         std::string error;
-        QElapsedTimer timer;
-        timer.start();
-        QVERIFY(!connection.connect(dir.filePath("none").toStdString(), 1000, error));
+        const Stopwatch timer;
+        QVERIFY(!connection.connect(dir.filePath("none"), 1000, error));
         QVERIFY(timer.elapsed() < 500);
         QCOMPARE(error, std::string(std::strerror(ENOENT)));
         QVERIFY(!connection.isOpen());
@@ -102,17 +116,16 @@ private slots:
     // Before: connect() blocked for as long as the collector did not accept.
     void collectorThatStopsAcceptingTimesOut()
     {
-        QTemporaryDir dir;
-        const std::string path = dir.filePath("s").toStdString();
+        kstest::TempDir dir;
+        const std::string path = dir.filePath("s");
         Listener listener(path, 0);
         QVERIFY(listener.ok);
         QVERIFY(listener.fillBacklog(path));
         Connection connection;
         std::string error;
-        QElapsedTimer timer;
-        timer.start();
+        const Stopwatch timer;
         QVERIFY(!connection.connect(path, 300, error));
-        QVERIFY2(timer.elapsed() >= 250 && timer.elapsed() < 2000, QByteArray::number(timer.elapsed()));
+        QVERIFY2(timer.elapsed() >= 250 && timer.elapsed() < 2000, std::to_string(timer.elapsed()).c_str());
         QCOMPARE(error, std::string("timed out connecting to the collector"));
         QVERIFY(!connection.isOpen());
     }
@@ -120,8 +133,8 @@ private slots:
     // Before: sendAll() blocked forever once the socket buffer was full.
     void collectorThatStopsReadingTimesOut()
     {
-        QTemporaryDir dir;
-        const std::string path = dir.filePath("s").toStdString();
+        kstest::TempDir dir;
+        const std::string path = dir.filePath("s");
         Listener listener(path, 4);
         QVERIFY(listener.ok);
         Connection connection;
@@ -131,10 +144,9 @@ private slots:
         QVERIFY(peer >= 0);
         QVERIFY(connection.setSendTimeout(200));
         const std::vector<std::uint8_t> data(64u << 20, 0x5a);
-        QElapsedTimer timer;
-        timer.start();
+        const Stopwatch timer;
         QVERIFY(!connection.sendAll(data.data(), data.size()));
-        QVERIFY2(timer.elapsed() >= 150 && timer.elapsed() < 3000, QByteArray::number(timer.elapsed()));
+        QVERIFY2(timer.elapsed() >= 150 && timer.elapsed() < 3000, std::to_string(timer.elapsed()).c_str());
         ::close(peer);
     }
 };

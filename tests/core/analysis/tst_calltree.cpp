@@ -70,17 +70,17 @@ class TstCallTree : public QObject {
 private slots:
     void selfTimesEqualTheOperatorTable_data()
     {
-        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<std::string>("fixture");
         QTest::addColumn<int>("rowsCompared");
-        QTest::newRow("mlp_ops") << "mlp_ops" << 53;
-        QTest::newRow("train_baseline") << "train_baseline" << 108;
-        QTest::newRow("transformer") << "transformer" << 115;
+        QTest::newRow("mlp_ops") << std::string("mlp_ops") << 53;
+        QTest::newRow("train_baseline") << std::string("train_baseline") << 108;
+        QTest::newRow("transformer") << std::string("transformer") << 115;
     }
     void selfTimesEqualTheOperatorTable()
     {
-        QFETCH(QString, fixture);
+        QFETCH(std::string, fixture);
         QFETCH(int, rowsCompared);
-        const auto facts = facts::makeTraceFacts(testing::fixtureTrace(fixture.toStdString()));
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace(fixture));
         const Trace& trace = *facts->trace;
         const CallTree tree = buildCallTree(*facts);
         const OperatorTable table = computeOperatorTable(*facts);

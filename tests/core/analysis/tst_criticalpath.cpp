@@ -21,7 +21,7 @@ std::shared_ptr<const Trace> traceOf(const std::string& events)
     const std::string text = R"({"schemaVersion":1,"traceEvents":[)" + events + "]}";
     const LoadResult loaded = loadTraceFromMemory(text, "inline.json");
     if (!loaded.ok())
-        qFatal("inline trace did not load");
+        (std::fprintf(stderr, "inline trace did not load\n"), std::abort());
     return loaded.trace;
 }
 
@@ -83,7 +83,7 @@ WhatIf whatIf(const std::string& text)
     std::string error;
     auto w = WhatIf::parse(text, error);
     if (!w)
-        qFatal("%s", error.c_str());
+        (std::fprintf(stderr, "%s\n", error.c_str()), std::abort());
     return *w;
 }
 
@@ -91,7 +91,7 @@ StepCriticalPath onlyStep(const std::shared_ptr<const Trace>& trace, const std::
 {
     const auto steps = criticalPathOf(facts::makeTraceFacts(trace)).analyzeSteps(whatIfs);
     if (steps.size() != 1)
-        qFatal("expected one step");
+        (std::fprintf(stderr, "expected one step\n"), std::abort());
     return steps.front();
 }
 
@@ -378,19 +378,19 @@ private slots:
     // buffers it returns at once, and the path stays on the CPU.
     void onlyBlockingCopiesWait_data()
     {
-        QTest::addColumn<QString>("copy");
+        QTest::addColumn<std::string>("copy");
         QTest::addColumn<bool>("blocks");
-        QTest::newRow("pageable") << QStringLiteral("Memcpy HtoD (Pageable -> Device)") << true;
-        QTest::newRow("device") << QStringLiteral("Memcpy DtoD (Device -> Device)") << false;
+        QTest::newRow("pageable") << std::string("Memcpy HtoD (Pageable -> Device)") << true;
+        QTest::newRow("device") << std::string("Memcpy DtoD (Device -> Device)") << false;
     }
     void onlyBlockingCopiesWait()
     {
-        QFETCH(QString, copy);
+        QFETCH(std::string, copy);
         QFETCH(bool, blocks);
         const auto s = onlyStep(
             traceOf(events(step(0, 100) + cpu("cuda_runtime", "cudaLaunchKernel", 5, 2, 1)
                            + cpu("cuda_runtime", "cudaMemcpyAsync", 60, 10, 2) + cpu("cpu_op", "aten::add", 72, 28)
-                           + gpu("sgemm_big", 8, 60, 1) + gpu(copy.toStdString(), 68, 1, 2, 7, "gpu_memcpy"))));
+                           + gpu("sgemm_big", 8, 60, 1) + gpu(copy, 68, 1, 2, 7, "gpu_memcpy"))));
         checkAddsUp(s);
         if (blocks) {
             QCOMPARE(breakdownOf(s.path, PathKind::Kernel), us(60));
@@ -470,15 +470,15 @@ private slots:
 
     void fixturesAddUp_data()
     {
-        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<std::string>("fixture");
         for (const char* f : {"train_baseline", "train_optimized", "launchbound", "multistream", "mlp_ops",
                               "transformer", "ddp_rank0", "slowloader"})
-            QTest::newRow(f) << QString(f);
+            QTest::newRow(f) << std::string(f);
     }
     void fixturesAddUp()
     {
-        QFETCH(QString, fixture);
-        const auto facts = facts::makeTraceFacts(testing::fixtureTrace(fixture.toStdString()));
+        QFETCH(std::string, fixture);
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace(fixture));
         const auto analysis = criticalPathOf(facts);
         const auto steps = analysis.analyzeSteps({whatIf("kernel:.=1"), whatIf("op:.=1"), whatIf("family:GEMM=1")});
         QCOMPARE(steps.size(), facts->stepCount());

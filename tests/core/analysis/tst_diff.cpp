@@ -4,8 +4,8 @@
 #include "core/analysis/diff.h"
 
 #include "fixturejson.h"
+#include "testfiles.h"
 
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <fstream>
@@ -137,14 +137,13 @@ private Q_SLOTS:
 
     void failingSideIsNamed()
     {
-        QTemporaryDir dir;
-        const std::string bad = dir.filePath(QStringLiteral("broken.json")).toStdString();
+        kstest::TempDir dir;
+        const std::string bad = dir.filePath("broken.json");
         std::ofstream(bad) << "not json at all";
         auto loaded = loadDiffPair(fixture("train_baseline.pt.trace.json.gz"), bad);
         QVERIFY(loaded.error);
         QVERIFY(loaded.error->starts_with("NEW " + bad + ": "));
-        loaded = loadDiffPair(dir.filePath(QStringLiteral("missing.json")).toStdString(),
-                              fixture("train_baseline.pt.trace.json.gz"));
+        loaded = loadDiffPair(dir.filePath("missing.json"), fixture("train_baseline.pt.trace.json.gz"));
         QVERIFY(loaded.error && loaded.error->starts_with("BASE "));
     }
 

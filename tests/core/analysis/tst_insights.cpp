@@ -287,7 +287,7 @@ private slots:
         QVERIFY(idle);
         QVERIFY(std::abs(idle->timeUs - idleUs / 2.0) < 1.0); // 8.25 s per GPU, not 16.5 s
         QVERIFY(idle->share > 0.9 && idle->share <= 1.0);
-        QVERIFY(QString::fromStdString(idle->title).startsWith("Each of the 2 GPUs is idle"));
+        QVERIFY(idle->title.starts_with("Each of the 2 GPUs is idle"));
         for (const auto& i : insights)
             QVERIFY2(i.share <= 1.0, i.id.c_str());
     }

@@ -130,16 +130,16 @@ private slots:
 
     void realTracesDoNotGrow_data()
     {
-        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<std::string>("fixture");
         for (const char* name :
              {"train_baseline", "train_optimized", "transformer", "big"}) // those with [memory] events
-            QTest::newRow(name) << name;
+            QTest::newRow(name) << std::string(name);
     }
 
     void realTracesDoNotGrow()
     {
-        QFETCH(QString, fixture);
-        const auto facts = facts::makeTraceFacts(testing::fixtureTrace(fixture.toStdString()));
+        QFETCH(std::string, fixture);
+        const auto facts = facts::makeTraceFacts(testing::fixtureTrace(fixture));
         const auto insights = findInsights(*facts);
         const Insight* growth = findById(insights, "memory-growth");
         QVERIFY2(!growth, growth ? growth->title.c_str() : "");

@@ -5,7 +5,8 @@
 #include "core/analysis/jobview.h"
 #include "core/loading/loader.h"
 
-#include <QTemporaryDir>
+#include "testfiles.h"
+
 #include <QTest>
 
 #include <fstream>
@@ -15,7 +16,7 @@ using namespace ks;
 class TestJobView : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
+    kstest::TempDir m_dir;
     std::vector<std::string> m_traces;
 
 private Q_SLOTS:
@@ -29,14 +30,14 @@ private Q_SLOTS:
             QVERIFY(loaded.ok());
             analysis::Workspace ws;
             ws.add(loaded.trace, path);
-            std::ofstream(m_dir.filePath(QString::fromLatin1(rank)).toStdString() + analysis::kRankSummarySuffix)
+            std::ofstream(m_dir.filePath(std::string(rank)) + analysis::kRankSummarySuffix)
                 << analysis::rankSummaryToJson(analysis::summarizeMember(ws.members().front(), 0)).dump();
         }
     }
 
     void heatMapEqualsTheFullAnalysis()
     {
-        const analysis::JobView view = analysis::openJobView(m_dir.path().toStdString());
+        const analysis::JobView view = analysis::openJobView(m_dir.path());
         QVERIFY(view.errors.empty());
         QCOMPARE(view.ranks.size(), std::size_t(2));
         QVERIFY(view.report.straggler.rank == std::optional<int>(1));
@@ -69,13 +70,13 @@ private Q_SLOTS:
 
     void suggestedRanksStartWithTheStraggler()
     {
-        const analysis::JobView view = analysis::openJobView(m_dir.path().toStdString());
+        const analysis::JobView view = analysis::openJobView(m_dir.path());
         QVERIFY(view.suggestedRanks() == (std::vector<int>{1, 0})); // the straggler, the rank that waited (0)
     }
 
     void collectiveRowsAreEachRanksKernels()
     {
-        const analysis::JobView view = analysis::openJobView(m_dir.path().toStdString());
+        const analysis::JobView view = analysis::openJobView(m_dir.path());
         const Trace& rows = *view.collectiveRows;
         QCOMPARE(rows.processes().size(), std::size_t(2));
         auto loaded = analysis::loadWorkspace(m_traces);
@@ -96,7 +97,7 @@ private Q_SLOTS:
 
     void unreadableFolderGivesAnEmptyJob()
     {
-        const analysis::JobView view = analysis::openJobView(m_dir.filePath(QStringLiteral("none")).toStdString());
+        const analysis::JobView view = analysis::openJobView(m_dir.filePath("none"));
         QVERIFY(view.ranks.empty());
         QVERIFY(!view.report.straggler.rank);
         QCOMPARE(view.collectiveRows->slices().size(), std::size_t(0));

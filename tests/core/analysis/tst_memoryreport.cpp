@@ -54,16 +54,16 @@ class TstMemoryReport : public QObject {
 private slots:
     void peaksEventsAndNeverFreedAreThePlugins_data()
     {
-        QTest::addColumn<QString>("fixture");
-        QTest::newRow("train_baseline") << "train_baseline";
-        QTest::newRow("transformer") << "transformer";
-        QTest::newRow("big") << "big";
+        QTest::addColumn<std::string>("fixture");
+        QTest::newRow("train_baseline") << std::string("train_baseline");
+        QTest::newRow("transformer") << std::string("transformer");
+        QTest::newRow("big") << std::string("big");
     }
 
     void peaksEventsAndNeverFreedAreThePlugins()
     {
-        QFETCH(QString, fixture);
-        const std::string name = fixture.toStdString();
+        QFETCH(std::string, fixture);
+        const std::string name = fixture;
         const MemoryReport report = reportOf(name);
         const auto& expected = pluginMemory()["traces"][name];
         QCOMPARE(report.devices.size(), expected.size());

@@ -4,8 +4,8 @@
 #include "core/analysis/ranks.h"
 
 #include "fixturejson.h"
+#include "testfiles.h"
 
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <fstream>
@@ -135,7 +135,7 @@ private Q_SLOTS:
     // kineto drops the args of a collective whose launch came before the profiling window.
     void kernelsWithoutArgsStillMatch()
     {
-        QTemporaryDir dir;
+        kstest::TempDir dir;
         auto rank0 = readGz(fixture("ddp_rank0.pt.trace.json.gz"));
         auto rank1 = readGz(fixture("ddp_rank1.pt.trace.json.gz"));
         nlohmann::json* firstNccl = nullptr;
@@ -154,8 +154,8 @@ private Q_SLOTS:
         early["dur"] = 50.0;
         early["args"] = {{"device", 0}, {"stream", 17}};
         rank0["traceEvents"].push_back(early);
-        const std::string p0 = dir.filePath(QStringLiteral("r0.json")).toStdString();
-        const std::string p1 = dir.filePath(QStringLiteral("r1.json")).toStdString();
+        const std::string p0 = dir.filePath("r0.json");
+        const std::string p1 = dir.filePath("r1.json");
         std::ofstream(p0) << rank0.dump();
         std::ofstream(p1) << rank1.dump();
         const auto report = analyze({p0, p1});

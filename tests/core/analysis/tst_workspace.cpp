@@ -7,8 +7,8 @@
 #include "core/analysis/diff.h"
 #include "core/loading/loader.h"
 #include "fixturejson.h"
+#include "testfiles.h"
 
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -58,8 +58,8 @@ private Q_SLOTS:
             kept.push_back(std::move(e));
         }
         doc["traceEvents"] = std::move(kept);
-        QTemporaryDir dir;
-        const std::string bare = dir.filePath(QStringLiteral("bare.pt.trace.json")).toStdString();
+        kstest::TempDir dir;
+        const std::string bare = dir.filePath("bare.pt.trace.json");
         std::ofstream(bare) << doc.dump();
         QCOMPARE(mlpRanges, std::size_t(6));
 
@@ -134,14 +134,13 @@ private Q_SLOTS:
 
     void corruptFileIsNamedAndTheOthersLoad()
     {
-        QTemporaryDir dir;
-        const std::string bad = dir.filePath(QStringLiteral("bad.pt.trace.json")).toStdString();
+        kstest::TempDir dir;
+        const std::string bad = dir.filePath("bad.pt.trace.json");
         std::ofstream(bad) << "{\"traceEvents\": [ {\"ph\": \"X\", \"ts\": }";
         std::vector<FileError> errors;
-        const auto files =
-            expandTracePaths({fixture("ddp_rank0.pt.trace.json.gz"), bad, fixture("ddp_rank1.pt.trace.json.gz"),
-                              dir.path().toStdString() + "/none.json"},
-                             errors);
+        const auto files = expandTracePaths({fixture("ddp_rank0.pt.trace.json.gz"), bad,
+                                             fixture("ddp_rank1.pt.trace.json.gz"), dir.path() + "/none.json"},
+                                            errors);
         QCOMPARE(errors.size(), std::size_t(1));
         QCOMPARE(errors[0].message, std::string("no such file or folder"));
         MultiLoadProgress progress(files.size());
@@ -155,9 +154,9 @@ private Q_SLOTS:
 
     void emptyFolderAndCancel()
     {
-        QTemporaryDir dir;
+        kstest::TempDir dir;
         std::vector<FileError> errors;
-        QVERIFY(expandTracePaths({dir.path().toStdString()}, errors).empty());
+        QVERIFY(expandTracePaths({dir.path()}, errors).empty());
         QCOMPARE(errors.size(), std::size_t(1));
 
         const std::vector<std::string> files{fixture("ddp_rank0.pt.trace.json.gz"),

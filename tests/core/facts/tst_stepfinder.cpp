@@ -88,18 +88,18 @@ private slots:
 
     void counterLabels_data()
     {
-        QTest::addColumn<QString>("prefix");
-        QTest::newRow("step0") << QStringLiteral("step");
-        QTest::newRow("train_step_12") << QStringLiteral("train_step_");
-        QTest::newRow("iteration 3") << QStringLiteral("iteration ");
-        QTest::newRow("Iteration #3") << QStringLiteral("Iteration #");
+        QTest::addColumn<std::string>("prefix");
+        QTest::newRow("step0") << std::string("step");
+        QTest::newRow("train_step_12") << std::string("train_step_");
+        QTest::newRow("iteration 3") << std::string("iteration ");
+        QTest::newRow("Iteration #3") << std::string("Iteration #");
     }
 
     // Renamed ProfilerSteps give the same windows, hence the same per-step figures.
     void counterLabels()
     {
-        QFETCH(QString, prefix);
-        const std::string p = prefix.toStdString();
+        QFETCH(std::string, prefix);
+        const std::string p = prefix;
         const auto trace = load(kstest::baselineWithLabels(p));
         QVERIFY(trace);
         const auto labels = facts::makeTraceFacts(trace);
@@ -181,7 +181,7 @@ private slots:
                                                 : (others[others.size() / 2 - 1] + others[others.size() / 2]) / 2;
         const double first = double(steps[0].hostEnd - steps[0].hostStart);
         QVERIFY2(std::fabs(first - median) / median < 0.08,
-                 qPrintable(QStringLiteral("%1 vs %2").arg(first).arg(median)));
+                 (std::to_string(first) + " vs " + std::to_string(median)).c_str());
         // From the trace's first host event, as before: outside the tolerance.
         const double fromStart = double(steps[0].hostEnd) - firstHostEventUs(doc) * 1000.0;
         QVERIFY(std::fabs(fromStart - median) / median > 0.08);

@@ -42,19 +42,19 @@ private slots:
 
 static void addFixtureRows()
 {
-    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<std::string>("fixture");
     for (const char* name : {"square", "multistream", "transformer", "big", "mlp_ops"})
-        QTest::newRow(name) << QString::fromLatin1(name);
+        QTest::newRow(name) << std::string(name);
 }
 
 void TestGpuMetrics::pluginNumbers_data() { addFixtureRows(); }
 
 void TestGpuMetrics::pluginNumbers()
 {
-    QFETCH(QString, fixture);
-    const auto trace = fixtureTrace(fixture.toStdString());
+    QFETCH(std::string, fixture);
+    const auto trace = fixtureTrace(fixture);
     QVERIFY(trace);
-    const auto& ref = pluginReference()["traces"][fixture.toStdString()];
+    const auto& ref = pluginReference()["traces"][fixture];
     const GpuAnalysis a = analyzeGpus(*trace, facts::GpuStepAnnotations::AsSteps);
 
     const auto& w = ref["window_us"];
@@ -68,13 +68,13 @@ void TestGpuMetrics::pluginNumbers()
     const GpuSummaryMetrics& s = a.summaries.at(0);
     QCOMPARE(s.device, 0);
     QVERIFY2(std::abs(100.0 * s.steps.utilization - g["gpu_utilization_pct"].get<double>()) < kPercentTolerance,
-             qPrintable(QString::number(100.0 * s.steps.utilization, 'f', 6)));
+             std::to_string(100.0 * s.steps.utilization).c_str());
     QVERIFY(s.steps.smEfficiency);
     QVERIFY2(std::abs(100.0 * *s.steps.smEfficiency - g["est_sm_efficiency_pct"].get<double>()) < kPercentTolerance,
-             qPrintable(QString::number(100.0 * *s.steps.smEfficiency, 'f', 6)));
+             std::to_string(100.0 * *s.steps.smEfficiency).c_str());
     QVERIFY(s.steps.achievedOccupancy);
     QVERIFY2(std::abs(*s.steps.achievedOccupancy - g["est_achieved_occupancy_pct"].get<double>()) < kPercentTolerance,
-             qPrintable(QString::number(*s.steps.achievedOccupancy, 'f', 6)));
+             std::to_string(*s.steps.achievedOccupancy).c_str());
 
     if (g.contains("display")) {
         const auto& display = g["display"];
@@ -91,18 +91,18 @@ void TestGpuMetrics::pluginNumbers()
 
 void TestGpuMetrics::stepWindowsWithGpuCopies_data()
 {
-    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<std::string>("fixture");
     for (const char* name : {"square", "multistream", "transformer", "big"})
-        QTest::newRow(name) << QString::fromLatin1(name);
+        QTest::newRow(name) << std::string(name);
 }
 
 // The plugin's step list, GPU-side ProfilerStep copies included (docs/gpu-metrics.md §2).
 void TestGpuMetrics::stepWindowsWithGpuCopies()
 {
-    QFETCH(QString, fixture);
-    const auto trace = fixtureTrace(fixture.toStdString());
+    QFETCH(std::string, fixture);
+    const auto trace = fixtureTrace(fixture);
     QVERIFY(trace);
-    const auto& steps = pluginReference()["traces"][fixture.toStdString()]["steps_us"];
+    const auto& steps = pluginReference()["traces"][fixture]["steps_us"];
     const auto kinds = facts::classifySlices(*trace);
     const facts::PluginWindows w = facts::computePluginWindows(*trace, kinds, facts::GpuStepAnnotations::AsSteps);
     QCOMPARE(w.steps.size(), steps.size());
@@ -114,21 +114,21 @@ void TestGpuMetrics::stepWindowsWithGpuCopies()
 
 void TestGpuMetrics::counterSeries_data()
 {
-    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<std::string>("fixture");
     QTest::addColumn<int>("smSegments"); // docs/gpu-metrics.md §9
-    QTest::newRow("square") << "square" << 3;
-    QTest::newRow("multistream") << "multistream" << 31;
-    QTest::newRow("transformer") << "transformer" << 213;
-    QTest::newRow("big") << "big" << 4692;
+    QTest::newRow("square") << std::string("square") << 3;
+    QTest::newRow("multistream") << std::string("multistream") << 31;
+    QTest::newRow("transformer") << std::string("transformer") << 213;
+    QTest::newRow("big") << std::string("big") << 4692;
 }
 
 void TestGpuMetrics::counterSeries()
 {
-    QFETCH(QString, fixture);
+    QFETCH(std::string, fixture);
     QFETCH(int, smSegments);
-    const auto trace = fixtureTrace(fixture.toStdString());
+    const auto trace = fixtureTrace(fixture);
     QVERIFY(trace);
-    const auto& ref = pluginReference()["traces"][fixture.toStdString()]["counter_series"];
+    const auto& ref = pluginReference()["traces"][fixture]["counter_series"];
     const GpuAnalysis a = analyzeGpus(*trace);
     const GpuSummaryMetrics& s = a.summaries.at(0);
     QCOMPARE(double(s.counters.bucketWidth) / 1000.0, ref["bucket_width_us"].get<double>());
@@ -141,10 +141,9 @@ void TestGpuMetrics::counterSeries()
     for (std::size_t i = 0; i < s.counters.size(); ++i) {
         QVERIFY(std::abs(nsToUs(s.counters.bucketStart[i]) - values[i][0].get<double>()) < kTimeToleranceUs);
         QVERIFY2(std::abs(100.0 * (s.counters.utilization[i] - values[i][1].get<double>())) < kPercentTolerance,
-                 qPrintable(QStringLiteral("bucket %1: %2 vs %3")
-                                .arg(i)
-                                .arg(s.counters.utilization[i])
-                                .arg(values[i][1].get<double>())));
+                 ("bucket " + std::to_string(i) + ": " + std::to_string(s.counters.utilization[i]) + " vs "
+                  + std::to_string(values[i][1].get<double>()))
+                     .c_str());
     }
     QVERIFY(std::abs(nsToUs(s.counters.bucketStart.back()) - values.back()[0].get<double>()) < kTimeToleranceUs);
 }
@@ -155,8 +154,8 @@ void TestGpuMetrics::gpuStepCopiesChangeNoMetric_data() { addFixtureRows(); }
 // are (docs/gpu-metrics.md §9: "Removing the GPU-side ProfilerStep copies changes none").
 void TestGpuMetrics::gpuStepCopiesChangeNoMetric()
 {
-    QFETCH(QString, fixture);
-    const auto trace = fixtureTrace(fixture.toStdString());
+    QFETCH(std::string, fixture);
+    const auto trace = fixtureTrace(fixture);
     const GpuAnalysis plugin = analyzeGpus(*trace, facts::GpuStepAnnotations::AsSteps);
     const GpuAnalysis ours = analyzeGpus(*trace, facts::GpuStepAnnotations::Ignore);
     if (!plugin.windows.hasProfilerSteps && ours.windows.source != facts::StepSource::None) {

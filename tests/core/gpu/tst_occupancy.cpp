@@ -50,23 +50,23 @@ void TestOccupancy::goldenValues_data()
 {
     QTest::addColumn<int>("threads");
     QTest::addColumn<int>("registers");
-    QTest::addColumn<qint64>("sharedMemory");
+    QTest::addColumn<std::int64_t>("sharedMemory");
     QTest::addColumn<double>("blocksPerSm");
     QTest::addColumn<int>("activeBlocks");
     QTest::addColumn<int>("occupancy");
     // collector-notes.md §7: GEMM grid 32×24, 128 threads, 218 regs: register-limited.
-    QTest::newRow("gemm 32x24") << 128 << 218 << qint64(19200) << 768.0 / 132 << 2 << 13;
+    QTest::newRow("gemm 32x24") << 128 << 218 << std::int64_t(19200) << 768.0 / 132 << 2 << 13;
     // Elementwise grid 2048, 128 threads, 32 regs.
-    QTest::newRow("elementwise 2048") << 128 << 32 << qint64(0) << 2048.0 / 132 << 16 << 97;
+    QTest::newRow("elementwise 2048") << 128 << 32 << std::int64_t(0) << 2048.0 / 132 << 16 << 97;
     // Over 48 KB of shared memory without the opt-in: nothing fits (the multistream artefact).
-    QTest::newRow("smem > 48 KB") << 128 << 168 << qint64(49153) << 4.0 << 0 << 0;
+    QTest::newRow("smem > 48 KB") << 128 << 168 << std::int64_t(49153) << 4.0 << 0 << 0;
 }
 
 void TestOccupancy::goldenValues()
 {
     QFETCH(int, threads);
     QFETCH(int, registers);
-    QFETCH(qint64, sharedMemory);
+    QFETCH(std::int64_t, sharedMemory);
     QFETCH(double, blocksPerSm);
     QFETCH(int, activeBlocks);
     QFETCH(int, occupancy);
@@ -78,15 +78,15 @@ void TestOccupancy::goldenValues()
 
 void TestOccupancy::everyFixtureKernel_data()
 {
-    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<std::string>("fixture");
     for (const char* name : {"square", "multistream", "transformer", "big", "mlp_ops"})
-        QTest::newRow(name) << QString::fromLatin1(name);
+        QTest::newRow(name) << std::string(name);
 }
 
 void TestOccupancy::everyFixtureKernel()
 {
-    QFETCH(QString, fixture);
-    const auto trace = fixtureTrace(fixture.toStdString());
+    QFETCH(std::string, fixture);
+    const auto trace = fixtureTrace(fixture);
     QVERIFY(trace);
     const auto kinds = facts::classifySlices(*trace);
     const DeviceProperties* device = trace->deviceFor(0);

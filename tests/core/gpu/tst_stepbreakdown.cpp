@@ -26,7 +26,7 @@ private slots:
 
 void TestStepBreakdown::average_data()
 {
-    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<std::string>("fixture");
     QTest::addColumn<bool>("pluginSteps");
     QTest::addColumn<int>("steps");
     QTest::addColumn<double>("avgStepUs");
@@ -34,34 +34,35 @@ void TestStepBreakdown::average_data()
     // the plugin displays them (rounded), then percentages.
     QTest::addColumn<std::vector<double>>("partsUs");
     QTest::addColumn<std::vector<double>>("partsPct");
-    QTest::newRow("square") << "square" << true << 1 << 3798.0 << std::vector<double>{568, 0, 0, 0, 84, 0, 3146, 0}
+    QTest::newRow("square") << std::string("square") << true << 1 << 3798.0
+                            << std::vector<double>{568, 0, 0, 0, 84, 0, 3146, 0}
                             << std::vector<double>{14.94, 0, 0, 0, 2.22, 0, 82.83, 0};
-    QTest::newRow("multistream") << "multistream" << true << 1 << 58974.0
+    QTest::newRow("multistream") << std::string("multistream") << true << 1 << 58974.0
                                  << std::vector<double>{21698, 34271, 0, 0, 1409, 0, 1545, 51}
                                  << std::vector<double>{36.79, 58.11, 0, 0, 2.39, 0, 2.62, 0.09};
-    QTest::newRow("transformer plugin") << "transformer" << true << 5 << 3434.0
+    QTest::newRow("transformer plugin") << std::string("transformer") << true << 5 << 3434.0
                                         << std::vector<double>{777, 211, 2, 0, 315, 0, 1562, 566}
                                         << std::vector<double>{22.63, 6.15, 0.07, 0, 9.18, 0, 45.48, 16.48};
-    QTest::newRow("transformer 1x") << "transformer" << false << 3 << 5723.0
+    QTest::newRow("transformer 1x") << std::string("transformer") << false << 3 << 5723.0
                                     << std::vector<double>{1295, 352, 4, 0, 526, 0, 2603, 943}
                                     << std::vector<double>{22.63, 6.15, 0.07, 0, 9.18, 0, 45.48, 16.48};
-    QTest::newRow("big plugin") << "big" << true << 23 << 12157.0
+    QTest::newRow("big plugin") << std::string("big") << true << 23 << 12157.0
                                 << std::vector<double>{7525, 35, 12, 0, 505, 0, 3454, 628}
                                 << std::vector<double>{61.9, 0.29, 0.1, 0, 4.15, 0, 28.41, 5.16};
-    QTest::newRow("big 1x") << "big" << false << 12 << 23301.0
+    QTest::newRow("big 1x") << std::string("big") << false << 12 << 23301.0
                             << std::vector<double>{14422, 67, 22, 0, 967, 0, 6619, 1203}
                             << std::vector<double>{61.9, 0.29, 0.1, 0, 4.15, 0, 28.41, 5.16};
 }
 
 void TestStepBreakdown::average()
 {
-    QFETCH(QString, fixture);
+    QFETCH(std::string, fixture);
     QFETCH(bool, pluginSteps);
     QFETCH(int, steps);
     QFETCH(double, avgStepUs);
     QFETCH(std::vector<double>, partsUs);
     QFETCH(std::vector<double>, partsPct);
-    const auto trace = fixtureTrace(fixture.toStdString());
+    const auto trace = fixtureTrace(fixture);
     QVERIFY(trace);
     const auto kinds = facts::classifySlices(*trace);
     const facts::PluginWindows windows = facts::computePluginWindows(
@@ -73,13 +74,13 @@ void TestStepBreakdown::average()
     QVERIFY(b.hasGpuColumns);
     QVERIFY(!b.hasCommunication);
     // Displayed values are rounded to whole µs: allow that rounding, plus float µs vs ns.
-    QVERIFY2(std::abs(b.average.total / 1000.0 - avgStepUs) <= 1.0, qPrintable(QString::number(b.average.total)));
+    QVERIFY2(std::abs(b.average.total / 1000.0 - avgStepUs) <= 1.0, std::to_string(b.average.total).c_str());
     for (std::size_t r = 0; r < kStepRoleCount; ++r) {
-        const QString role = QString::fromLatin1(stepRoleName(StepRole(r)).data());
+        const std::string role = std::string(stepRoleName(StepRole(r)));
         QVERIFY2(std::abs(b.average.parts[r] / 1000.0 - partsUs[r]) <= 1.0,
-                 qPrintable(role + QStringLiteral(": %1 µs").arg(b.average.parts[r] / 1000.0)));
+                 (role + ": " + std::to_string(b.average.parts[r] / 1000.0) + " µs").c_str());
         QVERIFY2(std::abs(b.average.percent(StepRole(r)) - partsPct[r]) < 0.1,
-                 qPrintable(role + QStringLiteral(": %1 %").arg(b.average.percent(StepRole(r)))));
+                 (role + ": " + std::to_string(b.average.percent(StepRole(r))) + " %").c_str());
     }
 }
 

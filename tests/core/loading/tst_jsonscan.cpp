@@ -9,34 +9,35 @@ class TestJsonScan : public QObject {
 private slots:
     void decimalToNs_data()
     {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<std::string>("text");
+        QTest::addColumn<std::int64_t>("ns");
         QTest::addColumn<bool>("ok");
         // kineto's µs with three decimals must come out exact (trace-format.md §5): through
         // double, 4441053504039.333 * 1000 is off by one.
-        QTest::newRow("kineto") << "4441053504039.333" << qint64(4441053504039333) << true;
-        QTest::newRow("integer") << "12" << qint64(12000) << true;
-        QTest::newRow("short fraction") << "0.5" << qint64(500) << true;
-        QTest::newRow("sub-ns rounds up") << "1.0005" << qint64(1001) << true;
-        QTest::newRow("sub-ns rounds down") << "1.0004" << qint64(1000) << true;
-        QTest::newRow("exponent") << "1.5e3" << qint64(1500000) << true;
-        QTest::newRow("negative") << "-2.250" << qint64(-2250) << true;
-        QTest::newRow("absolute epoch us") << "1700000000123456.789" << qint64(1700000000123456789) << true;
-        QTest::newRow("overflow") << "1e400" << qint64(0) << false;
-        QTest::newRow("too large") << "99999999999999999999" << qint64(0) << false;
-        QTest::newRow("junk") << "12abc" << qint64(0) << false;
-        QTest::newRow("empty") << "" << qint64(0) << false;
+        QTest::newRow("kineto") << std::string("4441053504039.333") << std::int64_t(4441053504039333) << true;
+        QTest::newRow("integer") << std::string("12") << std::int64_t(12000) << true;
+        QTest::newRow("short fraction") << std::string("0.5") << std::int64_t(500) << true;
+        QTest::newRow("sub-ns rounds up") << std::string("1.0005") << std::int64_t(1001) << true;
+        QTest::newRow("sub-ns rounds down") << std::string("1.0004") << std::int64_t(1000) << true;
+        QTest::newRow("exponent") << std::string("1.5e3") << std::int64_t(1500000) << true;
+        QTest::newRow("negative") << std::string("-2.250") << std::int64_t(-2250) << true;
+        QTest::newRow("absolute epoch us")
+            << std::string("1700000000123456.789") << std::int64_t(1700000000123456789) << true;
+        QTest::newRow("overflow") << std::string("1e400") << std::int64_t(0) << false;
+        QTest::newRow("too large") << std::string("99999999999999999999") << std::int64_t(0) << false;
+        QTest::newRow("junk") << std::string("12abc") << std::int64_t(0) << false;
+        QTest::newRow("empty") << std::string() << std::int64_t(0) << false;
     }
     void decimalToNs()
     {
-        QFETCH(QString, text);
-        QFETCH(qint64, ns);
+        QFETCH(std::string, text);
+        QFETCH(std::int64_t, ns);
         QFETCH(bool, ok);
         std::int64_t out = 0;
-        const std::string s = text.toStdString();
+        const std::string s = text;
         QCOMPARE(decimalToScaled(s, 3, out), ok);
         if (ok)
-            QCOMPARE(qint64(out), ns);
+            QCOMPARE(std::int64_t(out), ns);
     }
 
     void everyKinetoValueExact()
@@ -52,25 +53,25 @@ private slots:
 
     void strings_data()
     {
-        QTest::addColumn<QByteArray>("json");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("plain") << QByteArray("\"aten::mm\"") << "aten::mm";
-        QTest::newRow("escapes") << QByteArray("\"a\\\"b\\\\c\\n\"") << "a\"b\\c\n";
-        QTest::newRow("unicode") << QByteArray("\"\\u00e9\"") << QString::fromUtf8("é");
-        QTest::newRow("surrogate pair") << QByteArray("\"\\ud83d\\ude00\"") << QString::fromUtf8("😀");
-        QTest::newRow("lone surrogate") << QByteArray("\"x\\ud800y\"") << QString::fromUtf8("x\uFFFDy");
-        QTest::newRow("bad escape") << QByteArray("\"\\q\"") << QString::fromUtf8("\uFFFD");
+        QTest::addColumn<std::string>("json");
+        QTest::addColumn<std::string>("expected");
+        QTest::newRow("plain") << std::string("\"aten::mm\"") << std::string("aten::mm");
+        QTest::newRow("escapes") << std::string("\"a\\\"b\\\\c\\n\"") << std::string("a\"b\\c\n");
+        QTest::newRow("unicode") << std::string("\"\\u00e9\"") << std::string("é");
+        QTest::newRow("surrogate pair") << std::string("\"\\ud83d\\ude00\"") << std::string("😀");
+        QTest::newRow("lone surrogate") << std::string("\"x\\ud800y\"") << std::string("x\uFFFDy");
+        QTest::newRow("bad escape") << std::string("\"\\q\"") << std::string("\uFFFD");
     }
     void strings()
     {
-        QFETCH(QByteArray, json);
-        QFETCH(QString, expected);
-        Cursor c{json.constData(), json.constData() + json.size()};
+        QFETCH(std::string, json);
+        QFETCH(std::string, expected);
+        Cursor c{json.c_str(), json.c_str() + json.size()};
         std::string_view out;
         std::string scratch;
         QCOMPARE(parseString(c, out, scratch), Status::Ok);
-        QCOMPARE(QString::fromUtf8(out.data(), qsizetype(out.size())), expected);
-        QCOMPARE(c.p, json.constData() + json.size());
+        QCOMPARE(std::string(out), expected);
+        QCOMPARE(c.p, json.c_str() + json.size());
     }
 
     // A string with a malformed \u escape reads the same wherever the window ends once the
@@ -78,35 +79,35 @@ private slots:
     // `\u"` at the end of a chunk made an entry unfinished that a whole load read).
     void malformedUnicodeEscapeReadsTheSameInAnyWindow_data()
     {
-        QTest::addColumn<QByteArray>("json");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("quote after \\u") << QByteArray("\"x\\u\"}}") << QString::fromUtf8("x\uFFFD");
-        QTest::newRow("two hex digits") << QByteArray("\"x\\u12\"}}") << QString::fromUtf8("x\uFFFD12");
-        QTest::newRow("bad low half") << QByteArray("\"\\ud83d\\u\"}}") << QString::fromUtf8("\uFFFD\uFFFD");
+        QTest::addColumn<std::string>("json");
+        QTest::addColumn<std::string>("expected");
+        QTest::newRow("quote after \\u") << std::string("\"x\\u\"}}") << std::string("x\uFFFD");
+        QTest::newRow("two hex digits") << std::string("\"x\\u12\"}}") << std::string("x\uFFFD12");
+        QTest::newRow("bad low half") << std::string("\"\\ud83d\\u\"}}") << std::string("\uFFFD\uFFFD");
     }
     void malformedUnicodeEscapeReadsTheSameInAnyWindow()
     {
-        QFETCH(QByteArray, json);
-        QFETCH(QString, expected);
-        const qsizetype stringEnd = json.lastIndexOf('"') + 1;
-        for (qsizetype end = stringEnd; end <= json.size(); ++end) {
-            Cursor c{json.constData(), json.constData() + end};
+        QFETCH(std::string, json);
+        QFETCH(std::string, expected);
+        const std::size_t stringEnd = json.rfind('"') + 1;
+        for (std::size_t end = stringEnd; end <= json.size(); ++end) {
+            Cursor c{json.c_str(), json.c_str() + end};
             std::string_view out;
             std::string scratch;
             QCOMPARE(parseString(c, out, scratch), Status::Ok);
-            QCOMPARE(QString::fromUtf8(out.data(), qsizetype(out.size())), expected);
-            QCOMPARE(c.p, json.constData() + stringEnd);
+            QCOMPARE(std::string(out), expected);
+            QCOMPARE(c.p, json.c_str() + stringEnd);
         }
     }
 
     void incompleteNeverReadsPastTheEnd()
     {
-        const QByteArray full = "{\"a\":[1,{\"b\":\"x\\\"]\"}],\"c\":-1.5e3} ";
-        for (int cut = 1; cut < full.size() - 1; ++cut) {
-            Cursor c{full.constData(), full.constData() + cut};
+        const std::string full = "{\"a\":[1,{\"b\":\"x\\\"]\"}],\"c\":-1.5e3} ";
+        for (std::size_t cut = 1; cut < full.size() - 1; ++cut) {
+            Cursor c{full.c_str(), full.c_str() + cut};
             QCOMPARE(skipValue(c), Status::Incomplete);
         }
-        Cursor c{full.constData(), full.constData() + full.size()};
+        Cursor c{full.c_str(), full.c_str() + full.size()};
         QCOMPARE(skipValue(c), Status::Ok);
         QCOMPARE(*c.p, ' ');
     }

@@ -1,6 +1,8 @@
 // Loader on the real fixtures: every traceEvents entry accounted for, tracks, flows,
 // exact timestamps, on-demand args (plain and gzip), truncation and chunk splitting.
 #include "hostilefiles.h"
+#include "testfiles.h"
+#include "testtext.h"
 #include "testtraces.h"
 
 #include "core/analysis/shapeargs.h"
@@ -85,8 +87,8 @@ void compareModels(const Trace& a, const Trace& b)
     for (std::size_t d = 0; d < a.diagnostics().items().size(); ++d) {
         const auto& x = a.diagnostics().items()[d];
         const auto& y = b.diagnostics().items()[d];
-        QCOMPARE(QString::fromStdString(x.located()), QString::fromStdString(y.located()));
-        QCOMPARE(QString::fromStdString(x.code), QString::fromStdString(y.code));
+        QCOMPARE(x.located(), y.located());
+        QCOMPARE(x.code, y.code);
     }
     QCOMPARE(a.metadata(), b.metadata());
     QCOMPARE(a.baseTimeNs(), b.baseTimeNs());
@@ -129,14 +131,14 @@ class TestLoader : public QObject {
 private slots:
     void everyEntryCounted_data()
     {
-        QTest::addColumn<QString>("name");
+        QTest::addColumn<std::string>("name");
         for (const char* n : {"square", "multistream", "transformer", "mlp_ops", "big"})
-            QTest::newRow(n) << n;
+            QTest::newRow(n) << std::string(n);
     }
     void everyEntryCounted()
     {
-        QFETCH(QString, name);
-        const auto path = kstest::fixture(name.toUtf8().constData());
+        QFETCH(std::string, name);
+        const auto path = kstest::fixture(name.c_str());
         const auto expected = kstest::domPhaseCategoryCounts(kstest::gunzipFile(path));
         const auto result = loadTraceFile(path);
         QVERIFY(result.ok());
@@ -150,24 +152,24 @@ private slots:
     void flowPairing_data()
     {
         // trace-format.md §3.1: pairs, s only (syncs), f only (CPU calls); fwdbwd all paired.
-        QTest::addColumn<QString>("name");
+        QTest::addColumn<std::string>("name");
         QTest::addColumn<int>("pairs");
         QTest::addColumn<int>("startsOnly");
         QTest::addColumn<int>("endsOnly");
         QTest::addColumn<int>("fwdbwd");
-        QTest::newRow("square") << "square" << 3 << 2 << 0 << 0;
-        QTest::newRow("multistream") << "multistream" << 40 << 14 << 50 << 0;
-        QTest::newRow("transformer") << "transformer" << 240 << 4 << 24 << 135;
-        QTest::newRow("big") << "big" << 5148 << 2 << 816 << 3300;
+        QTest::newRow("square") << std::string("square") << 3 << 2 << 0 << 0;
+        QTest::newRow("multistream") << std::string("multistream") << 40 << 14 << 50 << 0;
+        QTest::newRow("transformer") << std::string("transformer") << 240 << 4 << 24 << 135;
+        QTest::newRow("big") << std::string("big") << 5148 << 2 << 816 << 3300;
     }
     void flowPairing()
     {
-        QFETCH(QString, name);
+        QFETCH(std::string, name);
         QFETCH(int, pairs);
         QFETCH(int, startsOnly);
         QFETCH(int, endsOnly);
         QFETCH(int, fwdbwd);
-        const auto result = loadTraceFile(kstest::fixture(name.toUtf8().constData()));
+        const auto result = loadTraceFile(kstest::fixture(name.c_str()));
         QVERIFY(result.ok());
         const auto& t = *result.trace;
         const auto* ac2g = flowStats(t, "ac2g");
@@ -309,16 +311,16 @@ private slots:
     {
         // gzip files may hold several members (e.g. `cat a.gz b.gz`): one stream of JSON.
         const auto text = kstest::gunzipFile(kstest::fixture("multistream"));
-        const QString path = QDir::temp().filePath("ks-two-members.json.gz");
+        const std::string path = (std::filesystem::temp_directory_path() / "ks-two-members.json.gz").string();
         const std::size_t half = text.size() / 2;
         for (int member = 0; member < 2; ++member) {
-            gzFile f = gzopen(path.toUtf8().constData(), member == 0 ? "wb" : "ab");
+            gzFile f = gzopen(path.c_str(), member == 0 ? "wb" : "ab");
             QVERIFY(f);
             const std::string part = member == 0 ? text.substr(0, half) : text.substr(half);
             gzwrite(f, part.data(), static_cast<unsigned>(part.size()));
             gzclose(f);
         }
-        const auto two = loadTraceFile(path.toStdString());
+        const auto two = loadTraceFile(path);
         const auto one = loadTraceFromMemory(text, "one");
         QVERIFY(two.ok() && one.ok());
         QCOMPARE(two.trace->diagnostics().count("truncated"), 0u);
@@ -347,28 +349,28 @@ private slots:
             text += static_cast<char>('A' + (noise >> 16) % 26);
         }
         text += "\"}";
-        const QString path = QDir::temp().filePath("ks-gzip-trailer.json.gz");
-        gzFile f = gzopen(path.toUtf8().constData(), "wb");
+        const std::string path = (std::filesystem::temp_directory_path() / "ks-gzip-trailer.json.gz").string();
+        gzFile f = gzopen(path.c_str(), "wb");
         QVERIFY(f);
         gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
         gzclose(f);
         if (lyingTrailer) {
-            QFile file(path);
-            QVERIFY(file.open(QIODevice::ReadWrite));
-            file.seek(file.size() - 4);
-            file.write("\xff\xff\xff\xff", 4);
+            std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+            QVERIFY(file.is_open());
+            file.seekp(-4, std::ios::end);
+            QVERIFY(file.write("\xff\xff\xff\xff", 4));
         }
-        const auto fileBytes = static_cast<std::uint64_t>(QFileInfo(path).size());
-        auto opened = openFileSource(path.toStdString());
+        const auto fileBytes = static_cast<std::uint64_t>(std::filesystem::file_size(path));
+        auto opened = openFileSource(path);
         QVERIFY(opened.source);
         QVERIFY2(opened.source->expectedSize() <= 64 * fileBytes,
-                 qPrintable(QString::number(opened.source->expectedSize())));
-        const auto loaded = loadTraceFile(path.toStdString());
+                 std::to_string(opened.source->expectedSize()).c_str());
+        const auto loaded = loadTraceFile(path);
         QVERIFY(loaded.ok());
         QCOMPARE(loaded.trace->slices().size(), std::size_t(1));
         // Columns for 64 x 3 KB / 128 B = 1.5 k events at most, not 33 M (about 2 GB).
         QVERIFY2(loaded.trace->memoryUse().slices < (std::size_t(1) << 20),
-                 qPrintable(QString::number(loaded.trace->memoryUse().slices)));
+                 std::to_string(loaded.trace->memoryUse().slices).c_str());
     }
 
     // The shape args of CPU ops are kept as written, one entry per distinct triple, where the
@@ -437,7 +439,7 @@ private slots:
     {
         QTest::addColumn<int>("chunk");
         for (int c : {1, 2, 3, 7, 61, 1000, 4096})
-            QTest::newRow(qPrintable(QString::number(c))) << c;
+            QTest::newRow(std::to_string(c).c_str()) << c;
     }
     void chunkSplitsDoNotMatter()
     {
@@ -457,30 +459,30 @@ private slots:
     // every fixture and window size.
     void parallelAssemblyMatchesSerial_data()
     {
-        QTest::addColumn<QString>("path");
+        QTest::addColumn<std::string>("path");
         QTest::addColumn<int>("chunk");
-        const QDir data(KS_TEST_DATA);
-        const auto files = data.entryList({"*.json.gz"}, QDir::Files, QDir::Name);
+        std::vector<std::string> files = kstest::fileNames(KS_TEST_DATA);
+        std::erase_if(files, [](const std::string& f) { return !f.ends_with(".json.gz"); });
         QVERIFY(files.size() >= 10);
         for (const auto& f : files) {
             for (int chunk : {997, 1 << 20})
-                QTest::newRow(qPrintable(f + " " + QString::number(chunk))) << data.filePath(f) << chunk;
+                QTest::newRow((f + " " + std::to_string(chunk)).c_str()) << std::string(KS_TEST_DATA "/") + f << chunk;
         }
     }
     void parallelAssemblyMatchesSerial()
     {
-        QFETCH(QString, path);
+        QFETCH(std::string, path);
         QFETCH(int, chunk);
         LoadOptions serial;
         serial.chunkBytes = static_cast<std::size_t>(chunk);
         serial.assembleInParallel = false;
         serial.readInBackgroundThread = false;
         serial.parseInChunks = false;
-        const auto a = loadTraceFile(path.toStdString(), nullptr, serial);
+        const auto a = loadTraceFile(path, nullptr, serial);
         QVERIFY(a.ok());
         QVERIFY(a.trace->slices().size() > 0);
         for (const LoadOptions& other : otherLoaders(serial)) {
-            const auto b = loadTraceFile(path.toStdString(), nullptr, other);
+            const auto b = loadTraceFile(path, nullptr, other);
             QVERIFY(b.ok());
             compareModels(*a.trace, *b.trace);
         }
@@ -492,10 +494,10 @@ private slots:
     void hostileInputsLoadTheSameOnEveryPath_data() { QVERIFY(kstest::addHostileFileRows() > 30); }
     void hostileInputsLoadTheSameOnEveryPath()
     {
-        QFETCH(QString, path);
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const std::string text = file.readAll().toStdString();
+        QFETCH(std::string, path);
+        bool read = false;
+        const std::string text = kstest::readFile(path, &read);
+        QVERIFY(read);
         LoadOptions whole;
         whole.assembleInParallel = false;
         whole.readInBackgroundThread = false;
@@ -560,12 +562,12 @@ private slots:
         const auto firstEvent = text.find("\"traceEvents\"");
         const auto early = loadTraceFromMemory(text.substr(0, firstEvent), "early");
         QVERIFY(!early.ok());
-        QVERIFY(QString::fromStdString(early.fatal->message).contains("truncated"));
+        QVERIFY(kstest::contains(early.fatal->message, "truncated"));
         for (std::size_t cut = firstEvent + 20; cut < text.size(); cut += 997) {
             const auto r = loadTraceFromMemory(text.substr(0, cut), "cut");
-            QVERIFY2(r.ok(), qPrintable(QString("cut at %1").arg(cut)));
+            QVERIFY2(r.ok(), ("cut at " + std::to_string(cut)).c_str());
             const auto expected = std::upper_bound(sliceEnds.begin(), sliceEnds.end(), cut) - sliceEnds.begin();
-            QCOMPARE(qint64(r.trace->slices().size()), qint64(expected));
+            QCOMPARE(std::int64_t(r.trace->slices().size()), std::int64_t(expected));
             QCOMPARE(r.trace->diagnostics().count("truncated"), 1u);
             const auto& warning = r.trace->diagnostics().items().front();
             QVERIFY(warning.byteOffset <= cut);

@@ -3,11 +3,11 @@
 // malformed one is refused with a message that says why.
 #include "core/loading/loader.h"
 #include "core/notes/sidecar.h"
+#include "testfiles.h"
 #include "testtraces.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <filesystem>
@@ -76,15 +76,15 @@ class TestSidecar : public QObject {
 private Q_SLOTS:
     void init()
     {
-        m_dir = std::make_unique<QTemporaryDir>();
+        m_dir = std::make_unique<kstest::TempDir>();
         QVERIFY(m_dir->isValid());
-        m_trace = m_dir->path().toStdString() + "/train.pt.trace.json.gz";
+        m_trace = m_dir->path() + "/train.pt.trace.json.gz";
         fs::copy_file(kstest::fixture("train_baseline"), m_trace);
     }
 
     void fingerprintHashesHeadAndTail()
     {
-        const std::string small = m_dir->path().toStdString() + "/small.json";
+        const std::string small = m_dir->path() + "/small.json";
         writeFile(small, "{\"traceEvents\": []}");
         const auto print = fingerprintFile(small);
         QVERIFY(print);
@@ -106,7 +106,7 @@ private Q_SLOTS:
         QCOMPARE(fingerprintFile(small)->headTailHash, large->headTailHash);
 
         std::string error;
-        QVERIFY(!fingerprintFile(m_dir->path().toStdString() + "/none", &error));
+        QVERIFY(!fingerprintFile(m_dir->path() + "/none", &error));
         QVERIFY(error.find("cannot open") != std::string::npos);
     }
 
@@ -169,7 +169,7 @@ private Q_SLOTS:
     {
         QVERIFY(writeSidecar(m_trace, sampleNotes()));
         // Another trace under a name that has these notes.
-        const std::string other = m_dir->path().toStdString() + "/other.pt.trace.json.gz";
+        const std::string other = m_dir->path() + "/other.pt.trace.json.gz";
         fs::copy_file(kstest::fixture("train_optimized"), other);
         fs::copy_file(sidecarPath(m_trace), sidecarPath(other));
         SidecarRead read = readSidecar(other);
@@ -226,7 +226,7 @@ private Q_SLOTS:
     void writeFailsWithAMessage()
     {
         std::string error;
-        QVERIFY(!writeSidecar(m_dir->path().toStdString() + "/missing.json", sampleNotes(), &error));
+        QVERIFY(!writeSidecar(m_dir->path() + "/missing.json", sampleNotes(), &error));
         QVERIFY(error.find("cannot fingerprint") == 0);
     }
 
@@ -256,7 +256,7 @@ private Q_SLOTS:
     }
 
 private:
-    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<kstest::TempDir> m_dir;
     std::string m_trace;
 };
 

@@ -23,7 +23,7 @@ std::vector<std::vector<std::string>> rowsOf(TraceDatabase& db, const std::strin
     QueryError error;
     auto cursor = db.query(sql, error);
     if (!cursor)
-        qFatal("%s: %s", sql.c_str(), error.message.c_str());
+        (std::fprintf(stderr, "%s: %s\n", sql.c_str(), error.message.c_str()), std::abort());
     std::vector<std::vector<std::string>> rows;
     while (cursor->next(error)) {
         std::vector<std::string> row;
@@ -39,7 +39,7 @@ std::vector<std::vector<std::string>> rowsOf(TraceDatabase& db, const std::strin
         rows.push_back(std::move(row));
     }
     if (error.failed())
-        qFatal("%s: %s", sql.c_str(), error.message.c_str());
+        (std::fprintf(stderr, "%s: %s\n", sql.c_str(), error.message.c_str()), std::abort());
     return rows;
 }
 
@@ -47,7 +47,7 @@ std::int64_t integerOf(TraceDatabase& db, const std::string& sql)
 {
     const auto rows = rowsOf(db, sql);
     if (rows.size() != 1 || rows[0].size() != 1)
-        qFatal("%s: not one value", sql.c_str());
+        (std::fprintf(stderr, "%s: not one value\n", sql.c_str()), std::abort());
     return std::stoll(rows[0][0]);
 }
 

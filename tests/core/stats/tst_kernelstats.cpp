@@ -28,8 +28,8 @@ private Q_SLOTS:
         QCOMPARE(top.min, TimeNs(11360));
         QCOMPARE(top.max, TimeNs(124608));
         QCOMPARE(top.mean(), TimeNs(45456));
-        QVERIFY(qAbs(top.meanBlocksPerSm - 1.0941106) < 1e-4);
-        QVERIFY(qAbs(top.meanEstAchievedOccupancyPct - 6.769809) < 1e-3);
+        QVERIFY(std::abs(top.meanBlocksPerSm - 1.0941106) < 1e-4);
+        QVERIFY(std::abs(top.meanEstAchievedOccupancyPct - 6.769809) < 1e-3);
         QCOMPARE(top.grid, (std::array<std::int32_t, 3>{2, 1, 128}));
         QCOMPARE(top.block, (std::array<std::int32_t, 3>{128, 1, 1}));
         QCOMPARE(top.registersPerThread, 190);
@@ -40,8 +40,8 @@ private Q_SLOTS:
         QVERIFY(second.name.rfind("void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>", 0) == 0);
         QCOMPARE(second.calls, 6u);
         QCOMPARE(second.total, TimeNs(544575));
-        QVERIFY(qAbs(second.meanBlocksPerSm - 0.969697) < 1e-4);
-        QVERIFY(qAbs(second.meanEstAchievedOccupancyPct - 12.0) < 1e-4);
+        QVERIFY(std::abs(second.meanBlocksPerSm - 0.969697) < 1e-4);
+        QVERIFY(std::abs(second.meanEstAchievedOccupancyPct - 12.0) < 1e-4);
         for (std::size_t i = 1; i < rows.size(); ++i)
             QVERIFY(rows[i - 1].total >= rows[i].total);
     }

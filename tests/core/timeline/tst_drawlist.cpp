@@ -112,7 +112,7 @@ private Q_SLOTS:
         if (zoom == 1.0) {
             // Fully zoomed out, far fewer items than events are drawn.
             QCOMPARE(visible, trace->slices().size());
-            QVERIFY2(itemCount * 4 < visible, qPrintable(QString::number(itemCount)));
+            QVERIFY2(itemCount * 4 < visible, std::to_string(itemCount).c_str());
         }
     }
 

@@ -94,30 +94,34 @@ private Q_SLOTS:
     // Issue 35: "45000.000 µs" and "2000.000 ms" read as "45 ms" and "2 s".
     void rulerLabelsUseTheLargestUnitWithoutTrailingZeros_data()
     {
-        QTest::addColumn<qint64>("time");
-        QTest::addColumn<qint64>("step");
-        QTest::addColumn<QString>("label");
-        QTest::newRow("45 ms on a 5 ms step") << qint64(45'000'000) << qint64(5'000'000) << QStringLiteral("45 ms");
-        QTest::newRow("45 ms on a 5 µs step") << qint64(45'000'000) << qint64(5'000) << QStringLiteral("45 ms");
-        QTest::newRow("2 s on a 500 ms step") << qint64(2'000'000'000) << qint64(500'000'000) << QStringLiteral("2 s");
-        QTest::newRow("2.5 s") << qint64(2'500'000'000) << qint64(500'000'000) << QStringLiteral("2.5 s");
-        QTest::newRow("45.002 ms") << qint64(45'002'000) << qint64(2'000) << QStringLiteral("45.002 ms");
-        QTest::newRow("45.0002 ms") << qint64(45'000'200) << qint64(200) << QStringLiteral("45.0002 ms");
-        QTest::newRow("800 µs") << qint64(800'000) << qint64(200'000) << QStringLiteral("800 µs");
-        QTest::newRow("1.2 ms") << qint64(1'200'000) << qint64(200'000) << QStringLiteral("1.2 ms");
-        QTest::newRow("50 ns") << qint64(50) << qint64(10) << QStringLiteral("50 ns");
-        QTest::newRow("1.005 µs") << qint64(1'005) << qint64(5) << QStringLiteral("1.005 µs");
-        QTest::newRow("zero in the step's unit") << qint64(0) << qint64(5'000'000) << QStringLiteral("0 ms");
-        QTest::newRow("negative") << qint64(-1'500'000) << qint64(500'000) << QStringLiteral("-1.5 ms");
-        QTest::newRow("a minute") << qint64(60'000'000'000) << qint64(10'000'000'000) << QStringLiteral("60 s");
+        QTest::addColumn<std::int64_t>("time");
+        QTest::addColumn<std::int64_t>("step");
+        QTest::addColumn<std::string>("label");
+        QTest::newRow("45 ms on a 5 ms step")
+            << std::int64_t(45'000'000) << std::int64_t(5'000'000) << std::string("45 ms");
+        QTest::newRow("45 ms on a 5 µs step")
+            << std::int64_t(45'000'000) << std::int64_t(5'000) << std::string("45 ms");
+        QTest::newRow("2 s on a 500 ms step")
+            << std::int64_t(2'000'000'000) << std::int64_t(500'000'000) << std::string("2 s");
+        QTest::newRow("2.5 s") << std::int64_t(2'500'000'000) << std::int64_t(500'000'000) << std::string("2.5 s");
+        QTest::newRow("45.002 ms") << std::int64_t(45'002'000) << std::int64_t(2'000) << std::string("45.002 ms");
+        QTest::newRow("45.0002 ms") << std::int64_t(45'000'200) << std::int64_t(200) << std::string("45.0002 ms");
+        QTest::newRow("800 µs") << std::int64_t(800'000) << std::int64_t(200'000) << std::string("800 µs");
+        QTest::newRow("1.2 ms") << std::int64_t(1'200'000) << std::int64_t(200'000) << std::string("1.2 ms");
+        QTest::newRow("50 ns") << std::int64_t(50) << std::int64_t(10) << std::string("50 ns");
+        QTest::newRow("1.005 µs") << std::int64_t(1'005) << std::int64_t(5) << std::string("1.005 µs");
+        QTest::newRow("zero in the step's unit") << std::int64_t(0) << std::int64_t(5'000'000) << std::string("0 ms");
+        QTest::newRow("negative") << std::int64_t(-1'500'000) << std::int64_t(500'000) << std::string("-1.5 ms");
+        QTest::newRow("a minute") << std::int64_t(60'000'000'000) << std::int64_t(10'000'000'000)
+                                  << std::string("60 s");
     }
 
     void rulerLabelsUseTheLargestUnitWithoutTrailingZeros()
     {
-        QFETCH(qint64, time);
-        QFETCH(qint64, step);
-        QFETCH(QString, label);
-        QCOMPARE(QString::fromStdString(rulerLabel(time, step)), label);
+        QFETCH(std::int64_t, time);
+        QFETCH(std::int64_t, step);
+        QFETCH(std::string, label);
+        QCOMPARE(rulerLabel(time, step), label);
     }
 };
 

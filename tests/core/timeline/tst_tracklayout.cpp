@@ -2,7 +2,6 @@
 #include "core/timeline/tracklayout.h"
 #include "fixture.h"
 
-#include <QRegularExpression>
 #include <QTest>
 
 using namespace ks;
@@ -10,22 +9,30 @@ using namespace ks;
 namespace {
 
 // "P name" for process headers, "  T name" for tracks, in display order.
-QStringList describe(const Trace& trace, const TrackLayout& layout)
+std::vector<std::string> describe(const Trace& trace, const TrackLayout& layout)
 {
-    QStringList out;
+    std::vector<std::string> out;
     for (const LayoutItem& item : layout.items()) {
         if (item.kind == LayoutItem::Kind::Process && item.index == kPinnedGroup)
-            out << QStringLiteral("P Pinned");
+            out.push_back("P Pinned");
         else if (item.kind == LayoutItem::Kind::Process)
-            out << QStringLiteral("P ") + QString::fromStdString(trace.processDisplayName(item.index));
+            out.push_back("P " + trace.processDisplayName(item.index));
         else if (item.kind == LayoutItem::Kind::Metric)
-            out << QStringLiteral("  M %1").arg(item.index);
+            out.push_back("  M " + std::to_string(item.index));
         else if (item.kind == LayoutItem::Kind::Track)
-            out << QStringLiteral("  T ") + QString::fromStdString(trace.trackDisplayName(item.index));
+            out.push_back("  T " + trace.trackDisplayName(item.index));
         else
-            out << QStringLiteral("  C ") + QString::fromStdString(trace.counters()[item.index].name);
+            out.push_back("  C " + trace.counters()[item.index].name);
     }
     return out;
+}
+
+// The process headers of describe().
+std::vector<std::string> processHeaders(const Trace& trace, const TrackLayout& layout)
+{
+    std::vector<std::string> headers = describe(trace, layout);
+    std::erase_if(headers, [](const std::string& line) { return !line.starts_with("P "); });
+    return headers;
 }
 
 } // namespace
@@ -48,11 +55,11 @@ private Q_SLOTS:
         options.pinnedTracks = {stream};
         layout.setOptions(options);
         layout.build(*trace, {});
-        const QStringList items = describe(*trace, layout);
-        QCOMPARE(items.mid(0, 4),
-                 (QStringList{"P Pinned", "  T stream 7", "P python3 (572)", "  T thread 572 (python3)"}));
-        QCOMPARE(items.count(QStringLiteral("  T stream 7")), 1); // not in its own group any more
-        QVERIFY(items.contains(QStringLiteral("P GPU 0 · NVIDIA H200")));
+        const std::vector<std::string> items = describe(*trace, layout);
+        QCOMPARE(std::vector<std::string>(items.begin(), items.begin() + 4),
+                 (std::vector<std::string>{"P Pinned", "  T stream 7", "P python3 (572)", "  T thread 572 (python3)"}));
+        QCOMPARE(std::ranges::count(items, "  T stream 7"), 1); // not in its own group any more
+        QVERIFY(std::ranges::find(items, "P GPU 0 · NVIDIA H200") != items.end());
         // Its kernels are laid out right under the Pinned header.
         const std::uint32_t row = trace->tracks()[stream].rowBegin;
         QCOMPARE(layout.rowTop(row), layout.metrics().processHeader);
@@ -67,8 +74,8 @@ private Q_SLOTS:
         options.gpuFirst = true;
         layout.setOptions(options);
         layout.build(*trace, {});
-        QStringList headers = describe(*trace, layout).filter(QRegularExpression(QStringLiteral("^P ")));
-        QCOMPARE(headers, (QStringList{"P GPU 0 · NVIDIA H200", "P python3 (572)", "P Spans"}));
+        std::vector<std::string> headers = processHeaders(*trace, layout);
+        QCOMPARE(headers, (std::vector<std::string>{"P GPU 0 · NVIDIA H200", "P python3 (572)", "P Spans"}));
         // A dragged order wins: Spans, then the rest as before.
         std::uint32_t spans = kNoIndex;
         for (std::uint32_t p = 0; p < trace->processes().size(); ++p) {
@@ -78,8 +85,8 @@ private Q_SLOTS:
         options.groupOrder = {spans};
         layout.setOptions(options);
         layout.build(*trace, {});
-        headers = describe(*trace, layout).filter(QRegularExpression(QStringLiteral("^P ")));
-        QCOMPARE(headers, (QStringList{"P Spans", "P GPU 0 · NVIDIA H200", "P python3 (572)"}));
+        headers = processHeaders(*trace, layout);
+        QCOMPARE(headers, (std::vector<std::string>{"P Spans", "P GPU 0 · NVIDIA H200", "P python3 (572)"}));
     }
 
     // A folded Python lane keeps its top row; deeper Python rows get no place.
@@ -129,72 +136,78 @@ private Q_SLOTS:
         }
         layout.setOptions(options);
         layout.build(*trace, {});
-        const QStringList items = describe(*trace, layout);
-        const auto gpu = items.indexOf(QStringLiteral("P GPU 0 · NVIDIA H200"));
-        QCOMPARE(items.mid(gpu, 5), (QStringList{"P GPU 0 · NVIDIA H200", "  M 0", "  M 1", "  M 2", "  T stream 7"}));
-        QCOMPARE(items.count(QStringLiteral("  M 0")), 1);
+        const std::vector<std::string> items = describe(*trace, layout);
+        const auto gpu = std::ranges::find(items, "P GPU 0 · NVIDIA H200");
+        QVERIFY(items.end() - gpu >= 5);
+        QCOMPARE(std::vector<std::string>(gpu, gpu + 5),
+                 (std::vector<std::string>{"P GPU 0 · NVIDIA H200", "  M 0", "  M 1", "  M 2", "  T stream 7"}));
+        QCOMPARE(std::ranges::count(items, "  M 0"), 1);
     }
 
     void buildsTracksForFixtures_data()
     {
-        QTest::addColumn<QString>("fixture");
-        QTest::addColumn<QStringList>("expected");
-        QTest::newRow("transformer") << "transformer"
-                                     << QStringList{"P python3 (572)",
-                                                    "  T thread 572 (python3)",
-                                                    "  T thread 602 (pt_autograd_0)",
-                                                    "  C CPU memory allocated",
-                                                    "  C GPU 0 memory allocated",
-                                                    "  C GPU 0 memory reserved",
-                                                    "P GPU 0 · NVIDIA H200",
-                                                    "  T stream 7",
-                                                    "P Spans",
-                                                    "  T PyTorch Profiler"};
-        QTest::newRow("multistream") << "multistream"
-                                     << QStringList{"P python3 (572)",
-                                                    "  T thread 572 (python3)",
-                                                    "P GPU 0 · NVIDIA H200",
-                                                    "  T stream 7",
-                                                    "  T stream 46",
-                                                    "  T stream 50",
-                                                    "P Spans",
-                                                    "  T PyTorch Profiler",
-                                                    "P CUPTI overhead (pid -1)",
-                                                    "  T 0"};
-        QTest::newRow("square")
-            << "square"
-            << QStringList{"P python3 (572)", "  T thread 572 (python3)", "P GPU 0 · NVIDIA H200",     "  T stream 7",
-                           "P Spans",         "  T PyTorch Profiler",     "P CUPTI overhead (pid -1)", "  T 0"};
-        QTest::newRow("big") << "big"
-                             << QStringList{"P python3 (572)",
-                                            "  T thread 572 (python3)",
-                                            "  T thread 602 (pt_autograd_0)",
-                                            "  C CPU memory allocated",
-                                            "  C GPU 0 memory allocated",
-                                            "  C GPU 0 memory reserved",
-                                            "P GPU 0 · NVIDIA H200",
-                                            "  T stream 7",
-                                            "P Spans",
-                                            "  T PyTorch Profiler",
-                                            "P CUPTI overhead (pid -1)",
-                                            "  T 0"};
-        QTest::newRow("mlp_ops") << "mlp_ops"
-                                 << QStringList{"P python3 (399)",
-                                                "  T thread 399 (python3)",
-                                                "  T thread 426 (pt_autograd_0)",
-                                                "P GPU 0 · NVIDIA H200",
-                                                "  T stream 7",
-                                                "P Spans",
-                                                "  T PyTorch Profiler",
-                                                "P CUPTI overhead (pid -1)",
-                                                "  T 0"};
+        QTest::addColumn<std::string>("fixture");
+        QTest::addColumn<std::vector<std::string>>("expected");
+        QTest::newRow("transformer") << std::string("transformer")
+                                     << std::vector<std::string>{"P python3 (572)",
+                                                                 "  T thread 572 (python3)",
+                                                                 "  T thread 602 (pt_autograd_0)",
+                                                                 "  C CPU memory allocated",
+                                                                 "  C GPU 0 memory allocated",
+                                                                 "  C GPU 0 memory reserved",
+                                                                 "P GPU 0 · NVIDIA H200",
+                                                                 "  T stream 7",
+                                                                 "P Spans",
+                                                                 "  T PyTorch Profiler"};
+        QTest::newRow("multistream") << std::string("multistream")
+                                     << std::vector<std::string>{"P python3 (572)",
+                                                                 "  T thread 572 (python3)",
+                                                                 "P GPU 0 · NVIDIA H200",
+                                                                 "  T stream 7",
+                                                                 "  T stream 46",
+                                                                 "  T stream 50",
+                                                                 "P Spans",
+                                                                 "  T PyTorch Profiler",
+                                                                 "P CUPTI overhead (pid -1)",
+                                                                 "  T 0"};
+        QTest::newRow("square") << std::string("square") << std::vector<std::string>{"P python3 (572)",
+                                                                                     "  T thread 572 (python3)",
+                                                                                     "P GPU 0 · NVIDIA H200",
+                                                                                     "  T stream 7",
+                                                                                     "P Spans",
+                                                                                     "  T PyTorch Profiler",
+                                                                                     "P CUPTI overhead (pid -1)",
+                                                                                     "  T 0"};
+        QTest::newRow("big") << std::string("big")
+                             << std::vector<std::string>{"P python3 (572)",
+                                                         "  T thread 572 (python3)",
+                                                         "  T thread 602 (pt_autograd_0)",
+                                                         "  C CPU memory allocated",
+                                                         "  C GPU 0 memory allocated",
+                                                         "  C GPU 0 memory reserved",
+                                                         "P GPU 0 · NVIDIA H200",
+                                                         "  T stream 7",
+                                                         "P Spans",
+                                                         "  T PyTorch Profiler",
+                                                         "P CUPTI overhead (pid -1)",
+                                                         "  T 0"};
+        QTest::newRow("mlp_ops") << std::string("mlp_ops")
+                                 << std::vector<std::string>{"P python3 (399)",
+                                                             "  T thread 399 (python3)",
+                                                             "  T thread 426 (pt_autograd_0)",
+                                                             "P GPU 0 · NVIDIA H200",
+                                                             "  T stream 7",
+                                                             "P Spans",
+                                                             "  T PyTorch Profiler",
+                                                             "P CUPTI overhead (pid -1)",
+                                                             "  T 0"};
     }
 
     void buildsTracksForFixtures()
     {
-        QFETCH(QString, fixture);
-        QFETCH(QStringList, expected);
-        const auto trace = test::loadFixture(qPrintable(fixture));
+        QFETCH(std::string, fixture);
+        QFETCH(std::vector<std::string>, expected);
+        const auto trace = test::loadFixture(fixture.c_str());
         TrackLayout layout;
         layout.build(*trace, {});
         QCOMPARE(describe(*trace, layout), expected);
@@ -273,16 +286,16 @@ private Q_SLOTS:
 
         TrackLayout layout;
         layout.build(trace, {});
-        QStringList kinds;
+        std::vector<std::string> kinds;
         for (const LayoutItem& item : layout.items())
-            kinds << QString::number(int(item.kind));
+            kinds.push_back(std::to_string(int(item.kind)));
         // Process 7 (header, thread, counter), then whatever group holds pid 99's series.
-        QCOMPARE(kinds.mid(0, 3), (QStringList{"0", "1", "2"}));
+        QCOMPARE(std::vector<std::string>(kinds.begin(), kinds.begin() + 3), (std::vector<std::string>{"0", "1", "2"}));
         const LayoutItem& counter = layout.items()[2];
-        QCOMPARE(QString::fromStdString(trace.counters()[counter.index].name), QStringLiteral("memory Allocated"));
+        QCOMPARE(trace.counters()[counter.index].name, std::string("memory Allocated"));
         QCOMPARE(counter.height, layout.metrics().counterHeight);
         QCOMPARE(layout.items().back().kind, LayoutItem::Kind::Counter);
-        QCOMPARE(QString::fromStdString(trace.counters()[layout.items().back().index].name), QStringLiteral("power W"));
+        QCOMPARE(trace.counters()[layout.items().back().index].name, std::string("power W"));
     }
 };
 

@@ -91,7 +91,7 @@ std::string written(const std::vector<const Trace*>& traces)
     std::ostringstream out;
     const auto result = writeMergedTraceJson(traces, out);
     if (!result.ok || !result.lost.empty())
-        qWarning("write failed or lost entries");
+        std::fprintf(stderr, "write failed or lost entries\n");
     return out.str();
 }
 

@@ -4,9 +4,10 @@
 #include "core/stats/traceinfo.h"
 #include "core/writing/writer.h"
 
+#include "testfiles.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
@@ -28,7 +29,7 @@ std::shared_ptr<const Trace> load(const std::string& path)
 {
     auto result = loadTraceFile(path);
     if (!result.ok())
-        qWarning("load %s failed: %s", path.c_str(), result.fatal ? result.fatal->message.c_str() : "?");
+        std::fprintf(stderr, "load %s failed: %s\n", path.c_str(), result.fatal ? result.fatal->message.c_str() : "?");
     return result.trace;
 }
 
@@ -88,7 +89,7 @@ std::shared_ptr<const Trace> loadText(const std::string& text, const char* name)
 {
     auto result = loadTraceFromMemory(text, name);
     if (!result.ok())
-        qWarning("load %s failed: %s", name, result.fatal ? result.fatal->message.c_str() : "?");
+        std::fprintf(stderr, "load %s failed: %s\n", name, result.fatal ? result.fatal->message.c_str() : "?");
     return result.trace;
 }
 
@@ -99,7 +100,7 @@ std::shared_ptr<const Trace> roundTripText(const Trace& trace, std::string* writ
     std::ostringstream out;
     const auto result = writeTraceJson(trace, out, options);
     if (!result.ok || !result.lost.empty())
-        qWarning("write failed or lost %zu kinds", result.lost.size());
+        std::fprintf(stderr, "write failed or lost %zu kinds\n", result.lost.size());
     if (written)
         *written = out.str();
     return result.ok ? loadText(out.str(), "written") : nullptr;
@@ -160,9 +161,7 @@ void compareTraces(const Trace& a, const Trace& b)
     const auto bArgs = allArgs(b);
     for (SliceId i = 0; i < s.size(); ++i) {
         if (aArgs[i] != bArgs[i])
-            QFAIL(qPrintable(QStringLiteral("args differ for slice %1 (%2)")
-                                 .arg(i)
-                                 .arg(QString::fromStdString(std::string(a.str(s.name[i]))))));
+            QFAIL(("args differ for slice " + std::to_string(i) + " (" + std::string(a.str(s.name[i])) + ")").c_str());
     }
     QCOMPARE(b.flows().size(), a.flows().size());
     // Unpaired halves (kineto's orphan f, sync s) are written back too: every count agrees.
@@ -222,44 +221,44 @@ class TestWriter : public QObject {
 private Q_SLOTS:
     void formatsMicroseconds_data()
     {
-        QTest::addColumn<qint64>("ns");
-        QTest::addColumn<QString>("text");
-        QTest::newRow("zero") << qint64(0) << "0.000";
-        QTest::newRow("one ns") << qint64(1) << "0.001";
-        QTest::newRow("kineto ts") << qint64(4441327422403600) << "4441327422403.600";
-        QTest::newRow("negative") << qint64(-1500) << "-1.500";
-        QTest::newRow("min") << std::numeric_limits<qint64>::min() << "-9223372036854775.808";
+        QTest::addColumn<std::int64_t>("ns");
+        QTest::addColumn<std::string>("text");
+        QTest::newRow("zero") << std::int64_t(0) << std::string("0.000");
+        QTest::newRow("one ns") << std::int64_t(1) << std::string("0.001");
+        QTest::newRow("kineto ts") << std::int64_t(4441327422403600) << std::string("4441327422403.600");
+        QTest::newRow("negative") << std::int64_t(-1500) << std::string("-1.500");
+        QTest::newRow("min") << std::numeric_limits<std::int64_t>::min() << std::string("-9223372036854775.808");
     }
     void formatsMicroseconds()
     {
-        QFETCH(qint64, ns);
-        QFETCH(QString, text);
-        QCOMPARE(QString::fromStdString(formatMicroseconds(ns)), text);
+        QFETCH(std::int64_t, ns);
+        QFETCH(std::string, text);
+        QCOMPARE(formatMicroseconds(ns), text);
     }
 
     void roundTrip_data()
     {
-        QTest::addColumn<QString>("name");
-        QTest::addColumn<QString>("extension");
+        QTest::addColumn<std::string>("name");
+        QTest::addColumn<std::string>("extension");
         for (const char* name : {"square", "multistream", "transformer", "mlp_ops", "big"}) {
-            QTest::newRow((std::string(name) + " json").c_str()) << name << ".pt.trace.json";
-            QTest::newRow((std::string(name) + " gz").c_str()) << name << ".pt.trace.json.gz";
+            QTest::newRow((std::string(name) + " json").c_str()) << std::string(name) << std::string(".pt.trace.json");
+            QTest::newRow((std::string(name) + " gz").c_str()) << std::string(name) << std::string(".pt.trace.json.gz");
         }
     }
     void roundTrip()
     {
-        QFETCH(QString, name);
-        QFETCH(QString, extension);
-        auto original = load(fixture(name.toUtf8().constData()));
+        QFETCH(std::string, name);
+        QFETCH(std::string, extension);
+        auto original = load(fixture(name.c_str()));
         QVERIFY(original);
-        QTemporaryDir dir;
-        const std::string out = dir.filePath(name + extension).toStdString();
+        kstest::TempDir dir;
+        const std::string out = dir.filePath(name + extension);
         const auto written = writeTraceFile(*original, out);
         QVERIFY2(written.ok, written.error.c_str());
         QCOMPARE(written.unreadableArgs, 0u);
         const std::string bytes = fileContents(out);
         QCOMPARE(bytes.size() > 2 && std::uint8_t(bytes[0]) == 0x1f && std::uint8_t(bytes[1]) == 0x8b,
-                 extension.endsWith(QLatin1String(".gz")));
+                 extension.ends_with(".gz"));
         auto reloaded = load(out);
         QVERIFY(reloaded);
         compareTraces(*original, *reloaded);
@@ -268,7 +267,7 @@ private Q_SLOTS:
         // main thread come back too, so every "<ph>/<cat>" count agrees.
         QCOMPARE(phaseCounts(*reloaded), phaseCounts(*original));
         QCOMPARE(entryKinds(*reloaded), entryKinds(*original));
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary left behind
+        QCOMPARE(kstest::fileNames(dir.path()).size(), 1); // no temporary left behind
     }
 
     void flowsKeepCorrelationIds()
@@ -474,41 +473,41 @@ private Q_SLOTS:
     // Inputs the loader warns about: what it could not show is still written back.
     void roundTripsMalformedClasses_data()
     {
-        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<std::string>("text");
         QTest::newRow("missing ph and {}")
-            << QByteArray(R"({"traceEvents":[{},{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,},],})");
-        QTest::newRow("missing ts") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"dur":1}]})");
-        QTest::newRow("X without dur") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1}]})");
-        QTest::newRow("NaN ts") << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":NaN,"dur":1}]})");
+            << std::string(R"({"traceEvents":[{},{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,},],})");
+        QTest::newRow("missing ts") << std::string(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"dur":1}]})");
+        QTest::newRow("X without dur") << std::string(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1}]})");
+        QTest::newRow("NaN ts") << std::string(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":NaN,"dur":1}]})");
         QTest::newRow("ts beyond 2^62 ns")
-            << QByteArray(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1e17,"dur":1}]})");
-        QTest::newRow("numeric strings") << QByteArray(
+            << std::string(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1e17,"dur":1}]})");
+        QTest::newRow("numeric strings") << std::string(
             R"({"traceEvents":[{"ph":"X","name":7,"pid":1.0,"tid":"1","ts":"12.5","dur":"1"}]})");
         QTest::newRow("entry not an object")
-            << QByteArray(R"({"traceEvents":[1,"x",{"ph":"X","name":"a","pid":1,"ts":1,"dur":1}]})");
-        QTest::newRow("negative dur") << QByteArray(
+            << std::string(R"({"traceEvents":[1,"x",{"ph":"X","name":"a","pid":1,"ts":1,"dur":1}]})");
+        QTest::newRow("negative dur") << std::string(
             R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"dur":-1}]})");
-        QTest::newRow("duplicate key") << QByteArray(
+        QTest::newRow("duplicate key") << std::string(
             R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"ts":1,"ts":2,"dur":1}]})");
-        QTest::newRow("unknown ph") << QByteArray(R"({"traceEvents":[{"ph":"Z","name":"a","pid":1,"ts":1}]})");
-        QTest::newRow("E without B") << QByteArray(R"({"traceEvents":[{"ph":"E","pid":1,"tid":1,"ts":1}]})");
-        QTest::newRow("unclosed B") << QByteArray(
+        QTest::newRow("unknown ph") << std::string(R"({"traceEvents":[{"ph":"Z","name":"a","pid":1,"ts":1}]})");
+        QTest::newRow("E without B") << std::string(R"({"traceEvents":[{"ph":"E","pid":1,"tid":1,"ts":1}]})");
+        QTest::newRow("unclosed B") << std::string(
             R"({"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":1,"ts":1},{"ph":"i","name":"m","pid":1,"tid":1,"ts":9}]})");
-        QTest::newRow("flow without id") << QByteArray(
+        QTest::newRow("flow without id") << std::string(
             R"({"traceEvents":[{"ph":"s","cat":"c","name":"f","pid":1,"tid":1,"ts":1}]})");
         QTest::newRow("invalid UTF-8 kept")
-            << QByteArray("{\"traceEvents\":[{\"ph\":\"O\",\"name\":\"\xff\xfe\",\"pid\":1,\"id\":1,\"ts\":1}]}");
-        QTest::newRow("invalid UTF-8 in args") << QByteArray(
+            << std::string("{\"traceEvents\":[{\"ph\":\"O\",\"name\":\"\xff\xfe\",\"pid\":1,\"id\":1,\"ts\":1}]}");
+        QTest::newRow("invalid UTF-8 in args") << std::string(
             "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"ts\":1,\"dur\":1,\"args\":{\"s\":\"\xc3\"}}]}");
         QTest::newRow("bad escape decoded")
-            << QByteArray("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"\\ud800\\q\",\"pid\":1,\"ts\":1,\"dur\":1}]}");
-        QTest::newRow("text pids") << QByteArray(
+            << std::string("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"\\ud800\\q\",\"pid\":1,\"ts\":1,\"dur\":1}]}");
+        QTest::newRow("text pids") << std::string(
             R"({"traceEvents":[{"ph":"X","name":"a","pid":"p","tid":"t","ts":1,"dur":1},{"ph":"C","name":"c","pid":"p","ts":1,"args":{"":1}}]})");
     }
     void roundTripsMalformedClasses()
     {
-        QFETCH(QByteArray, text);
-        const auto original = loadText(text.toStdString(), "malformed");
+        QFETCH(std::string, text);
+        const auto original = loadText(text, "malformed");
         QVERIFY(original);
         std::string written;
         const auto reloaded = roundTripText(*original, &written);
@@ -534,8 +533,8 @@ private Q_SLOTS:
  {"ph":"f","cat":"ac2g","name":"ac2g","id":8,"pid":0,"tid":7,"ts":5,"bp":"e"}]})",
                                 "rank 1");
         QVERIFY(c);
-        QTemporaryDir dir;
-        const std::string path = dir.filePath(QStringLiteral("merged.pt.trace.json")).toStdString();
+        kstest::TempDir dir;
+        const std::string path = dir.filePath("merged.pt.trace.json");
         const auto result = writeMergedTraceFile({a.get(), b.get(), c.get()}, path);
         QVERIFY2(result.ok, result.error.c_str());
         QVERIFY(result.lost.empty());
@@ -707,8 +706,8 @@ private Q_SLOTS:
     {
         auto trace = load(fixture("transformer"));
         QVERIFY(trace);
-        QTemporaryDir dir;
-        const std::string path = dir.filePath(QStringLiteral("keep.pt.trace.json")).toStdString();
+        kstest::TempDir dir;
+        const std::string path = dir.filePath("keep.pt.trace.json");
         const std::string good = "{\"traceEvents\": []}\n";
         std::ofstream(path) << good;
 
@@ -725,7 +724,7 @@ private Q_SLOTS:
         QVERIFY(!result.ok);
         QVERIFY(!result.error.empty());
         QCOMPARE(fileContents(path), good);
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("keep.pt.trace.json")});
+        QCOMPARE(kstest::fileNames(dir.path()), std::vector<std::string>{"keep.pt.trace.json"});
     }
 
     void unwritableDirectoryIsAnError()

@@ -8,10 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "hostilefiles.h"
+#include "testfiles.h"
 
-#include <QDir>
-#include <QFile>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -26,7 +24,7 @@ using namespace ks;
 
 namespace {
 
-const QString kReproducers = QStringLiteral(KS_FUZZ_DIR "/reproducers/trace/");
+const std::string kReproducers = std::string(KS_FUZZ_DIR "/reproducers/trace/");
 
 struct RoundTrip {
     std::shared_ptr<const Trace> original, reloaded;
@@ -34,10 +32,10 @@ struct RoundTrip {
     std::string written;
 };
 
-RoundTrip saveAndReload(const QString& path)
+RoundTrip saveAndReload(const std::string& path)
 {
     RoundTrip r;
-    r.original = loadTraceFile(path.toStdString()).trace;
+    r.original = loadTraceFile(path).trace;
     if (!r.original)
         return r;
     std::ostringstream out;
@@ -96,17 +94,17 @@ private Q_SLOTS:
     // system's reason, for both kinds of file, and leaves nothing behind.
     void failedWriteNamesTheSystemsReason_data()
     {
-        QTest::addColumn<QString>("name");
-        QTest::newRow("json") << QStringLiteral("out.json");
-        QTest::newRow("json.gz") << QStringLiteral("out.json.gz");
+        QTest::addColumn<std::string>("name");
+        QTest::newRow("json") << std::string("out.json");
+        QTest::newRow("json.gz") << std::string("out.json.gz");
     }
     void failedWriteNamesTheSystemsReason()
     {
-        QFETCH(QString, name);
+        QFETCH(std::string, name);
         const auto trace = loadTraceFile(KS_TEST_DATA "/transformer.pt.trace.json.gz").trace;
         QVERIFY(trace);
-        QTemporaryDir dir;
-        const std::string path = dir.filePath(name).toStdString();
+        kstest::TempDir dir;
+        const std::string path = dir.filePath(name);
         rlimit saved{};
         QCOMPARE(::getrlimit(RLIMIT_FSIZE, &saved), 0);
         const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
@@ -117,16 +115,14 @@ private Q_SLOTS:
         ::setrlimit(RLIMIT_FSIZE, &saved);
         std::signal(SIGXFSZ, oldHandler);
         QVERIFY(!result.ok);
-        QCOMPARE(QString::fromStdString(result.error),
-                 QStringLiteral("cannot write %1: %2")
-                     .arg(QString::fromStdString(path), QString::fromUtf8(std::strerror(EFBIG))));
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 0); // the temporary file is gone
+        QCOMPARE(result.error, "cannot write " + path + ": " + std::strerror(EFBIG));
+        QCOMPARE(kstest::fileNames(dir.path()).size(), 0); // the temporary file is gone
     }
 
     void savesEveryHostileFile_data() { QVERIFY(kstest::addHostileFileRows() >= 24); }
     void savesEveryHostileFile()
     {
-        QFETCH(QString, path);
+        QFETCH(std::string, path);
         const RoundTrip r = saveAndReload(path);
         if (!r.original)
             QSKIP("a fatal load error: nothing to save (tst_hostileinputs checks its message)");
@@ -155,10 +151,11 @@ private Q_SLOTS:
     // entries now stop at 200 levels and the writer says what it left out.
     void deepInstantArgsAreCutAndCounted()
     {
-        const QString path = kReproducers + "deep-instant-args-save-as.json";
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(nestingDepth(file.readAll().toStdString()),
+        const std::string path = kReproducers + "deep-instant-args-save-as.json";
+        bool read = false;
+        const std::string text = kstest::readFile(path, &read);
+        QVERIFY(read);
+        QCOMPARE(nestingDepth(text),
                  30004); // file, traceEvents, the instant, args, 30,000 arrays
         const RoundTrip r = saveAndReload(path);
         QVERIFY(r.original && r.reloaded);
@@ -200,37 +197,38 @@ private Q_SLOTS:
     // writer left it out. The counts are the loader's for the source file.
     void longRunFindingsKeepTheirCounts_data()
     {
-        QTest::addColumn<QString>("file");
+        QTest::addColumn<std::string>("file");
         QTest::addColumn<int>("slices");
         QTest::addColumn<int>("instants");
-        QTest::newRow("missing comma in a begin") << "save-as-10649922f8a5.json" << 3 << 0;
-        QTest::newRow("missing comma after an id") << "save-as-170781b28877.json" << 3 << 2;
-        QTest::newRow("stray byte after an instant id") << "save-as-30d8a24d13f1.json" << 3 << 1;
-        QTest::newRow("missing comma in a phase") << "save-as-4ae0b9d9d402.json" << 3 << 2;
-        QTest::newRow("id '1.'") << "save-as-4b108e95b682.json" << 3 << 2;
-        QTest::newRow("missing comma in a category") << "save-as-9c5e1c8cf7b8.json" << 3 << 1;
-        QTest::newRow("invalid UTF-8 as an id") << "save-as-ae294ca22256.json" << 2 << 1;
+        QTest::newRow("missing comma in a begin") << std::string("save-as-10649922f8a5.json") << 3 << 0;
+        QTest::newRow("missing comma after an id") << std::string("save-as-170781b28877.json") << 3 << 2;
+        QTest::newRow("stray byte after an instant id") << std::string("save-as-30d8a24d13f1.json") << 3 << 1;
+        QTest::newRow("missing comma in a phase") << std::string("save-as-4ae0b9d9d402.json") << 3 << 2;
+        QTest::newRow("id '1.'") << std::string("save-as-4b108e95b682.json") << 3 << 2;
+        QTest::newRow("missing comma in a category") << std::string("save-as-9c5e1c8cf7b8.json") << 3 << 1;
+        QTest::newRow("invalid UTF-8 as an id") << std::string("save-as-ae294ca22256.json") << 2 << 1;
         // Run 3: a flow id followed by raw NUL bytes (nlohmann's lexer stops at a NUL, so the
         // token passed as the number 1 and was copied whole: not JSON, the entry was left out).
-        QTest::newRow("NULs after an async id") << "save-as-852098604cbd.json" << 2 << 1;
-        QTest::newRow("NULs after an async id, junk elsewhere") << "save-as-360799699119.json" << 3 << 1;
+        QTest::newRow("NULs after an async id") << std::string("save-as-852098604cbd.json") << 2 << 1;
+        QTest::newRow("NULs after an async id, junk elsewhere") << std::string("save-as-360799699119.json") << 3 << 1;
         // A repeated ts or dur after an unreadable one (the loader hides the entry, strict JSON
         // kept the readable last), a bare word as a tid (read as no tid, written as text).
-        QTest::newRow("repeated dur after junk in one") << "save-as-12d0599d99d0.json" << 7 << 0;
-        QTest::newRow("repeated ts after junk in one") << "save-as-5dd81c25f270.json" << 0 << 0;
-        QTest::newRow("repeated ts after an object, a bare-word tid") << "save-as-8e2f121ba6e6.json" << 3 << 1;
-        QTest::newRow("repeated dur after '15873.34.527'") << "save-as-e4917bff124a.json" << 9 << 0;
+        QTest::newRow("repeated dur after junk in one") << std::string("save-as-12d0599d99d0.json") << 7 << 0;
+        QTest::newRow("repeated ts after junk in one") << std::string("save-as-5dd81c25f270.json") << 0 << 0;
+        QTest::newRow("repeated ts after an object, a bare-word tid")
+            << std::string("save-as-8e2f121ba6e6.json") << 3 << 1;
+        QTest::newRow("repeated dur after '15873.34.527'") << std::string("save-as-e4917bff124a.json") << 9 << 0;
         // 2026-11-25: a UTF-8 BOM before a number (nlohmann skips one at the start of its input,
         // so the token passed as the number and was copied whole: not JSON, the entry was left
         // out), and a ts the loader reads as bad (0e401) that the writer's DOM turned into 0.0.
-        QTest::newRow("BOM before an async id") << "bom-before-id-save-as.json" << 3 << 3;
-        QTest::newRow("BOM before a category") << "bom-before-cat-save-as.json" << 5 << 0;
-        QTest::newRow("BOM before a tid") << "bom-before-tid-save-as.json" << 6 << 4;
-        QTest::newRow("ts 0e401, pid 2^64-1") << "ts-0e401-save-as.json" << 0 << 0;
+        QTest::newRow("BOM before an async id") << std::string("bom-before-id-save-as.json") << 3 << 3;
+        QTest::newRow("BOM before a category") << std::string("bom-before-cat-save-as.json") << 5 << 0;
+        QTest::newRow("BOM before a tid") << std::string("bom-before-tid-save-as.json") << 6 << 4;
+        QTest::newRow("ts 0e401, pid 2^64-1") << std::string("ts-0e401-save-as.json") << 0 << 0;
     }
     void longRunFindingsKeepTheirCounts()
     {
-        QFETCH(QString, file);
+        QFETCH(std::string, file);
         QFETCH(int, slices);
         QFETCH(int, instants);
         const RoundTrip r = saveAndReload(kReproducers + file);
@@ -245,74 +243,74 @@ private Q_SLOTS:
 
     void repairsWhatStrictJsonRejects_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<QByteArray>("expected");
+        QTest::addColumn<std::string>("text");
+        QTest::addColumn<std::string>("expected");
         QTest::addColumn<bool>("nulled");
         // Plain literals: moc does not lex raw strings holding \".
         QTest::newRow("raw control characters")
-            << QByteArray("{\"a\":\"x\x01y\tz\"}") << QByteArray("{\"a\":\"x\\u0001y\\tz\"}") << false;
-        QTest::newRow("NaN and Infinity, not in strings") << QByteArray("[NaN,-Infinity,inf,\"NaN\",1.5,true]")
-                                                          << QByteArray("[null,null,null,\"NaN\",1.5,true]") << true;
-        QTest::newRow("unknown escape") << QByteArray("[\"a\\qb\"]")
-                                        << QByteArray("[\"a\xEF\xBF\xBD"
-                                                      "b\"]")
+            << std::string("{\"a\":\"x\x01y\tz\"}") << std::string("{\"a\":\"x\\u0001y\\tz\"}") << false;
+        QTest::newRow("NaN and Infinity, not in strings") << std::string("[NaN,-Infinity,inf,\"NaN\",1.5,true]")
+                                                          << std::string("[null,null,null,\"NaN\",1.5,true]") << true;
+        QTest::newRow("unknown escape") << std::string("[\"a\\qb\"]")
+                                        << std::string("[\"a\xEF\xBF\xBD"
+                                                       "b\"]")
                                         << false;
-        QTest::newRow("short \\u escape") << QByteArray("[\"\\u12\"]")
-                                          << QByteArray("[\"\xEF\xBF\xBD"
-                                                        "12\"]")
+        QTest::newRow("short \\u escape") << std::string("[\"\\u12\"]")
+                                          << std::string("[\"\xEF\xBF\xBD"
+                                                         "12\"]")
                                           << false;
         QTest::newRow("lone surrogate escape")
-            << QByteArray("[\"\\ud800x\"]") << QByteArray("[\"\xEF\xBF\xBDx\"]") << false;
-        QTest::newRow("invalid UTF-8") << QByteArray("[\"a\xff\"]") << QByteArray("[\"a\xEF\xBF\xBD\"]") << false;
+            << std::string("[\"\\ud800x\"]") << std::string("[\"\xEF\xBF\xBDx\"]") << false;
+        QTest::newRow("invalid UTF-8") << std::string("[\"a\xff\"]") << std::string("[\"a\xEF\xBF\xBD\"]") << false;
         QTest::newRow("repeated and trailing commas")
-            << QByteArray("{\"a\":1,,, \"b\":[1,],}") << QByteArray("{\"a\":1,\"b\":[1]}") << false;
-        QTest::newRow("a bare word") << QByteArray("{\"name\":x\xff,\"t\":true}")
-                                     << QByteArray("{\"name\":\"x\xEF\xBF\xBD\",\"t\":true}") << false;
+            << std::string("{\"a\":1,,, \"b\":[1,],}") << std::string("{\"a\":1,\"b\":[1]}") << false;
+        QTest::newRow("a bare word") << std::string("{\"name\":x\xff,\"t\":true}")
+                                     << std::string("{\"name\":\"x\xEF\xBF\xBD\",\"t\":true}") << false;
         // The long run's Save As findings: members the loader reads although they are not JSON.
-        QTest::newRow("a missing comma") << QByteArray("{\"cat\":\"c,\"\"name\":\"x\"}")
-                                         << QByteArray("{\"cat\":\"c,\",\"name\":\"x\"}") << false;
+        QTest::newRow("a missing comma") << std::string("{\"cat\":\"c,\"\"name\":\"x\"}")
+                                         << std::string("{\"cat\":\"c,\",\"name\":\"x\"}") << false;
         QTest::newRow("a stray byte after a number")
-            << QByteArray("{\"cat\":1\x91\"pid\":1}") << QByteArray("{\"cat\":\"1\xEF\xBF\xBD\",\"pid\":1}") << false;
-        QTest::newRow("NUL bytes after a number") << QByteArray("{\"cat\":1\0\0,\"pid\":1}", 19)
-                                                  << QByteArray("{\"cat\":\"1\\u0000\\u0000\",\"pid\":1}") << false;
+            << std::string("{\"cat\":1\x91\"pid\":1}") << std::string("{\"cat\":\"1\xEF\xBF\xBD\",\"pid\":1}") << false;
+        QTest::newRow("NUL bytes after a number") << std::string("{\"cat\":1\0\0,\"pid\":1}", 19)
+                                                  << std::string("{\"cat\":\"1\\u0000\\u0000\",\"pid\":1}") << false;
         QTest::newRow("a number only the loader reads")
-            << QByteArray("{\"id\":1.,\"pid\":01}") << QByteArray("{\"id\":1,\"pid\":1}") << false;
+            << std::string("{\"id\":1.,\"pid\":01}") << std::string("{\"id\":1,\"pid\":1}") << false;
         QTest::newRow("nested text not even the loader reads: kept as a string")
-            << QByteArray("{\"args\":{\"w\":\x06\"2.5\",\"x\":3}}")
-            << QByteArray("{\"args\":\"{\\\"w\\\":\\u0006\\\"2.5\\\",\\\"x\\\":3}\"}") << false;
+            << std::string("{\"args\":{\"w\":\x06\"2.5\",\"x\":3}}")
+            << std::string("{\"args\":\"{\\\"w\\\":\\u0006\\\"2.5\\\",\\\"x\\\":3}\"}") << false;
         // Entry members as EventParser reads them: a bare word where it reads no value (a phase,
         // a time, an id) is null, not text it would read; a repeated key keeps the member the
         // loader's reading came from.
         QTest::newRow("bare words as phase, tid and id")
-            << QByteArray("{\"ph\":X,\"tid\":q,\"id\":1\x91,\"name\":y}")
-            << QByteArray("{\"ph\":null,\"tid\":null,\"id\":null,\"name\":\"y\"}") << false;
-        QTest::newRow("readable dur after junk") << QByteArray("{\"ph\":\"X\",\"ts\":1,\"dur\":1.2.3,\"dur\":2}")
-                                                 << QByteArray("{\"ph\":\"X\",\"ts\":1,\"dur\":null}") << false;
-        QTest::newRow("junk pid after a readable one") << QByteArray("{\"pid\":7,\"pid\":q,\"tid\":\"t\",\"tid\":[1]}")
-                                                       << QByteArray("{\"pid\":7,\"tid\":\"t\"}") << false;
+            << std::string("{\"ph\":X,\"tid\":q,\"id\":1\x91,\"name\":y}")
+            << std::string("{\"ph\":null,\"tid\":null,\"id\":null,\"name\":\"y\"}") << false;
+        QTest::newRow("readable dur after junk") << std::string("{\"ph\":\"X\",\"ts\":1,\"dur\":1.2.3,\"dur\":2}")
+                                                 << std::string("{\"ph\":\"X\",\"ts\":1,\"dur\":null}") << false;
+        QTest::newRow("junk pid after a readable one") << std::string("{\"pid\":7,\"pid\":q,\"tid\":\"t\",\"tid\":[1]}")
+                                                       << std::string("{\"pid\":7,\"tid\":\"t\"}") << false;
         QTest::newRow("other repeated keys: the last")
-            << QByteArray("{\"name\":\"a\",\"ts\":\"1\",\"name\":b,\"ts\":2}")
-            << QByteArray("{\"name\":\"b\",\"ts\":2}") << false;
-        QTest::newRow("a BOM before a number") << QByteArray("{\"id\":\xEF\xBB\xBF"
-                                                             "1,\"cat\":\xEF\xBB\xBF"
-                                                             "1}")
-                                               << QByteArray("{\"id\":null,\"cat\":\"\xEF\xBB\xBF"
-                                                             "1\"}")
+            << std::string("{\"name\":\"a\",\"ts\":\"1\",\"name\":b,\"ts\":2}")
+            << std::string("{\"name\":\"b\",\"ts\":2}") << false;
+        QTest::newRow("a BOM before a number") << std::string("{\"id\":\xEF\xBB\xBF"
+                                                              "1,\"cat\":\xEF\xBB\xBF"
+                                                              "1}")
+                                               << std::string("{\"id\":null,\"cat\":\"\xEF\xBB\xBF"
+                                                              "1\"}")
                                                << false;
         QTest::newRow("times and ids EventParser does not read")
-            << QByteArray("{\"ts\":0e401,\"pid\":18446744073709551615,\"tid\":1e3,\"args\":{\"x\":0e401}}")
-            << QByteArray("{\"ts\":null,\"pid\":null,\"tid\":1e3,\"args\":{\"x\":0e401}}") << false;
-        const QByteArray valid("{\"k\":[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\",-1e3]}");
+            << std::string("{\"ts\":0e401,\"pid\":18446744073709551615,\"tid\":1e3,\"args\":{\"x\":0e401}}")
+            << std::string("{\"ts\":null,\"pid\":null,\"tid\":1e3,\"args\":{\"x\":0e401}}") << false;
+        const std::string valid("{\"k\":[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\",-1e3]}");
         QTest::newRow("valid text keeps its meaning")
-            << valid << QByteArray("{\"k\":[\"\\\"\\\\/\\b\\f\\n\\r\\t\xC3\xA9\",-1e3]}") << false;
+            << valid << std::string("{\"k\":[\"\\\"\\\\/\\b\\f\\n\\r\\t\xC3\xA9\",-1e3]}") << false;
     }
     void repairsWhatStrictJsonRejects()
     {
-        QFETCH(QByteArray, text);
-        QFETCH(QByteArray, expected);
+        QFETCH(std::string, text);
+        QFETCH(std::string, expected);
         QFETCH(bool, nulled);
-        const RepairedJson repaired = repairJson(text.toStdString());
-        QCOMPARE(QByteArray::fromStdString(repaired.text), expected);
+        const RepairedJson repaired = repairJson(text);
+        QCOMPARE(repaired.text, expected);
         QCOMPARE(repaired.nulledNonFinite, nulled);
         QVERIFY(nlohmann::json::accept(repaired.text));
     }

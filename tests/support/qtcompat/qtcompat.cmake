@@ -1,5 +1,5 @@
-# Qt Test without Qt (see qtcompat.h): builds a Qt Test source against the compatibility
-# headers. In place of moc, "<test>.moc" is generated from the test class's slot section(s)
+# Qt Test without Qt (see qtcompattest.h): builds a Qt Test source against the stand-in for
+# its macros. In place of moc, "<test>.moc" is generated from the test class's slot section(s)
 # (the tree's style: `class X : public QObject`, slots declared at four spaces as `void f()`).
 set(KS_QTCOMPAT_DIR ${CMAKE_CURRENT_LIST_DIR})
 
