@@ -86,11 +86,9 @@ Status EntryParser::parseEntry(Cursor& c, ParsedBatch& batch, bool checkText)
             *v = batch.texts.emplace_back(*v);
     }
     if (ev.shapeArgsUsable && (!checkText || isPlainAscii(text))) {
-        if (ev.shapeArgs.dims.empty())
-            ev.shapeArgs.dims = ev.oldShapeDims;
         ev.hasShapeArgs = true;
-        static const std::uint64_t kNoArgsHash = ShapeArgsPool::hashOf({});
-        ev.shapeArgsHash = ev.shapeArgsSeen ? ShapeArgsPool::hashOf(ev.shapeArgs) : kNoArgsHash;
+        if (ev.shapeArgsSeen)
+            ev.shapeArgsHash = ShapeArgsPool::hashOf(ev.shapeArgs);
     }
     parsed.offset = offsetIn(batch, start);
     parsed.length = static_cast<std::uint32_t>(text.size());

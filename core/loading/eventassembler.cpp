@@ -50,14 +50,17 @@ void EventAssembler::apply(ParsedBatch& batch)
     m_batchIds = nullptr;
 }
 
-bool EventAssembler::deviceCategory(StringId category)
+std::int8_t EventAssembler::categoryKind(StringId category)
 {
-    if (category >= m_deviceCategory.size())
-        m_deviceCategory.resize(category + 1, -1);
-    auto& v = m_deviceCategory[category];
-    if (v < 0)
-        v = isDeviceCategory(m_builder.strings().view(category)) ? 1 : 0;
-    return v == 1;
+    if (category >= m_categoryKind.size())
+        m_categoryKind.resize(category + 1, -1);
+    auto& v = m_categoryKind[category];
+    if (v < 0) {
+        v = isDeviceCategory(m_builder.strings().view(category)) ? kDeviceCategory : 0;
+        if (m_builder.categoryClass(category) == SliceClass::CpuOp)
+            v |= kCpuOpCategory;
+    }
+    return v;
 }
 
 void EventAssembler::handleEvent(RawEvent& ev, std::uint64_t offset, std::uint32_t length)
@@ -81,10 +84,10 @@ void EventAssembler::handleEvent(RawEvent& ev, std::uint64_t offset, std::uint32
     }
     m_maxTime = std::max(m_maxTime, ev.ts + (ev.hasDur && ev.dur > 0 ? ev.dur : 0));
     const StringId name = ev.hasName ? strings.intern(ev.name) : strings.intern("[No name]");
-    const bool device = deviceCategory(category);
+    const std::int8_t kind = categoryKind(category);
+    const bool device = kind & kDeviceCategory;
     // The ops' shape args, interned while the window holds them (B and b spans keep the id).
-    if (ev.hasShapeArgs && (ev.ph == 'X' || ev.ph == 'B' || ev.ph == 'b')
-        && m_builder.categoryClass(category) == SliceClass::CpuOp)
+    if ((kind & kCpuOpCategory) && ev.hasShapeArgs && (ev.ph == 'X' || ev.ph == 'B' || ev.ph == 'b'))
         ev.shapeArgsId = m_builder.shapeArgs().intern(ev.shapeArgs, ev.shapeArgsHash);
     switch (ev.ph) {
     case 'X': handleSlice(ev, pid, tid, name, category, device, offset, length); return;

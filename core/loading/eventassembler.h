@@ -70,7 +70,9 @@ private:
                         std::uint64_t offset, std::uint32_t length);
     void handleAsync(const RawEvent& ev, JsonId pid, StringId name, StringId category, std::uint64_t offset,
                      std::uint32_t length);
-    bool deviceCategory(StringId category);
+    // kDeviceCategory | kCpuOpCategory bits of a category, worked out once per category.
+    static constexpr std::int8_t kDeviceCategory = 1, kCpuOpCategory = 2;
+    std::int8_t categoryKind(StringId category);
 
     TraceBuilder m_builder;
     std::int64_t m_eventIndex = 0;
@@ -78,7 +80,7 @@ private:
     TimeNs m_maxTime = 0;
     const StringPool* m_batchIds = nullptr; // the current batch's text pids/tids
     std::vector<StringId> m_idOfReaderId; // by batch-local id: interned on first use, in event order
-    std::vector<std::int8_t> m_deviceCategory; // by category id: -1 unknown, 0 host, 1 device
+    std::vector<std::int8_t> m_categoryKind; // by category id: -1 unknown, else categoryKind's bits
 
     // The last X slice, for kineto's "flow event right after its slice" fast path.
     struct LastSlice {

@@ -231,14 +231,16 @@ Status EventParser::parseTriple(Cursor& c, std::int32_t (&out)[3])
     return Status::Ok;
 }
 
-Status EventParser::parseShapeArray(Cursor& c, std::string_view& out, RawEvent& ev)
+// `out` null: the value is skipped (an "Input dims" after "Input Dims").
+Status EventParser::parseShapeArray(Cursor& c, std::string_view* out, RawEvent& ev)
 {
     ev.shapeArgsSeen = true;
     if (*c.p != '[')
         ev.shapeArgsUsable = false; // findShapeArgs leaves such an event to the full parse
     const char* start = c.p;
     KS_TRY(json::skipValue(c));
-    out = std::string_view(start, static_cast<std::size_t>(c.p - start));
+    if (out)
+        *out = std::string_view(start, static_cast<std::size_t>(c.p - start));
     return Status::Ok;
 }
 
@@ -319,15 +321,16 @@ Status EventParser::parseArgs(Cursor& c, RawEvent& ev)
             break;
         case 10:
             if (equals(key, "Input Dims")) {
-                KS_TRY(parseShapeArray(c, ev.shapeArgs.dims, ev));
+                ev.newShapeDims = true;
+                KS_TRY(parseShapeArray(c, &ev.shapeArgs.dims, ev));
                 continue;
             }
             if (equals(key, "Input type")) {
-                KS_TRY(parseShapeArray(c, ev.shapeArgs.types, ev));
+                KS_TRY(parseShapeArray(c, &ev.shapeArgs.types, ev));
                 continue;
             }
             if (equals(key, "Input dims")) {
-                KS_TRY(parseShapeArray(c, ev.oldShapeDims, ev));
+                KS_TRY(parseShapeArray(c, ev.newShapeDims ? nullptr : &ev.shapeArgs.dims, ev));
                 continue;
             }
             if (equals(key, "sort_index")) {
@@ -391,7 +394,7 @@ Status EventParser::parseArgs(Cursor& c, RawEvent& ev)
             break;
         case 15:
             if (equals(key, "Concrete Inputs")) {
-                KS_TRY(parseShapeArray(c, ev.shapeArgs.concrete, ev));
+                KS_TRY(parseShapeArray(c, &ev.shapeArgs.concrete, ev));
                 continue;
             }
             if (equals(key, "Total Allocated")) {
@@ -425,7 +428,6 @@ Status EventParser::parseArgs(Cursor& c, RawEvent& ev)
 
 Status EventParser::parse(Cursor& c, RawEvent& ev, StringPool& interner)
 {
-    ev = RawEvent{};
     ++c.p; // '{'
     std::uint32_t seen = 0;
     auto mark = [&](Field f) {

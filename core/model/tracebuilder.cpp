@@ -223,7 +223,8 @@ std::uint32_t TraceBuilder::addSlice(const SliceEvent& e)
     t.rawLength.push_back(e.rawLength);
     t.correlation.push_back(e.correlation);
     t.externalId.push_back(e.externalId);
-    t.shapeArgs.push_back(e.shapeArgs);
+    // emplace_back: with one more push_back call here GCC 12 put four columns' push_back out of line.
+    t.shapeArgs.emplace_back(e.shapeArgs);
     m_sliceTrack.push_back(trackFor(e.pid, e.tid, e.device));
     m_sliceIsPython.push_back(categoryClass(e.category) == SliceClass::PythonFunction);
     if (e.gpuOp) {
