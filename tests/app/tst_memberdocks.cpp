@@ -204,8 +204,8 @@ class TestMemberDocks : public QObject {
     // `kinetoscope-cli critical-path --json --rank N` over both DDP ranks.
     static nlohmann::json criticalPathCli(int rank)
     {
-        return kstest::runCliJson({QStringLiteral("critical-path"), QStringLiteral("--json"), QStringLiteral("--rank"),
-                                   QString::number(rank), fixture("ddp_rank0"), fixture("ddp_rank1")});
+        return kstest::runCliJson({"critical-path", "--json", "--rank", std::to_string(rank),
+                                   fixture("ddp_rank0").toStdString(), fixture("ddp_rank1").toStdString()});
     }
 
     // The dock's step lengths and breakdowns are the CLI's (µs in its JSON).
