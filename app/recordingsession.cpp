@@ -24,8 +24,12 @@ public Q_SLOTS:
     void start()
     {
         guarded([this] {
-            m_session =
-                m_makeSession ? m_makeSession() : std::make_unique<collector::CollectorSession>(m_options.session);
+            auto sessionOptions = m_options.session;
+            if (sessionOptions.injectionOptions.find("flush_ms=") == std::string::npos)
+                sessionOptions.injectionOptions +=
+                    (sessionOptions.injectionOptions.empty() ? "flush_ms=" : ",flush_ms=")
+                    + std::to_string(RecordingSession::kLiveFlushMs);
+            m_session = m_makeSession ? m_makeSession() : std::make_unique<collector::CollectorSession>(sessionOptions);
             std::string error;
             const auto pytorch = collector::preparePyTorchOps(m_request, m_options.pytorch, m_notes, error);
             // Paused before the launch: pausing once start() returned kept what the program did
@@ -38,7 +42,7 @@ public Q_SLOTS:
                 return;
             }
             m_timer = new QTimer(this);
-            m_timer->setInterval(RecordingSession::kSnapshotIntervalMs);
+            m_timer->setInterval(RecordingSession::kPollMs);
             connect(m_timer, &QTimer::timeout, this, [this] { guarded([this] { tick(); }); });
             m_timer->start();
         });
@@ -113,9 +117,12 @@ private:
                                     QString::fromStdString(m_targetExit->describe())));
             return;
         }
+        if (m_sinceSnapshot.isValid() && m_sinceSnapshot.elapsed() < RecordingSession::kMinSnapshotGapMs)
+            return;
         const auto stats = m_session->stats();
         if (stats.events() == m_snapshotEvents && stats.processes == m_snapshotProcesses)
             return; // nothing new: keep the view as it is
+        m_sinceSnapshot.start();
         m_snapshotEvents = stats.events();
         m_snapshotProcesses = stats.processes;
         Q_EMIT snapshotReady(std::make_shared<const Trace>(m_session->snapshot(m_live)), statusLine(stats));
@@ -160,6 +167,7 @@ private:
     QTimer* m_timer = nullptr;
     std::optional<collector::ExitStatus> m_targetExit;
     QElapsedTimer m_drain;
+    QElapsedTimer m_sinceSnapshot; // from the start of the last snapshot's build
     std::uint64_t m_snapshotEvents = ~std::uint64_t(0);
     int m_snapshotProcesses = -1;
     bool m_done = false;

@@ -1,9 +1,8 @@
 #pragma once
 // A live recording for the GUI. The collector session (listener, receiving thread,
-// launched program) is owned by a worker object on its own QThread; every
-// kSnapshotIntervalMs it builds
-// a snapshot of the trace there and hands it to the GUI thread by a queued signal, so the
-// timeline fills in while the program runs and the GUI never waits on the collector. An
+// launched program) is owned by a worker object on its own QThread; as records arrive it
+// builds a snapshot of the trace there and hands it to the GUI thread by a queued signal, so
+// the timeline fills in while the program runs and the GUI never waits on the collector. An
 // exception on the worker ends the recording with failed(), never std::terminate.
 #include "collector/host/collectorsession.h"
 #include "collector/host/launcher.h"
@@ -40,10 +39,15 @@ public:
     // Stops recording (the program runs on untouched) and joins the worker thread.
     ~RecordingSession() override;
 
-    // With the injection library's 100 ms flush period this keeps a kernel's way to the
-    // screen under 300 ms (flush + transport + one interval + building the snapshot), and
-    // the timeline at 10 updates per second while snapshots build in under 100 ms.
-    static constexpr int kSnapshotIntervalMs = 100;
+    // The worker looks for new records every kPollMs and builds a snapshot when there are
+    // some, kMinSnapshotGapMs after the last one at the earliest (12 a second at most; a
+    // snapshot past 1M events takes tens of ms). With the injection flushing every
+    // kLiveFlushMs, a kernel reaches the screen about a flush, a poll and a build after it
+    // ended. The live flush is shorter than `collect`'s 100 ms (unless the options name
+    // flush_ms): the program's flush thread wakes twice as often, off the program's threads.
+    static constexpr int kPollMs = 20;
+    static constexpr int kMinSnapshotGapMs = 80;
+    static constexpr int kLiveFlushMs = 50;
 
 public Q_SLOTS:
     void start();

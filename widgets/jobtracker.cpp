@@ -2,6 +2,7 @@
 
 #include "core/loading/loader.h"
 
+#include <QElapsedTimer>
 #include <QUnhandledException>
 
 #include <algorithm>
@@ -28,6 +29,9 @@ JobTracker::JobTracker(QObject* parent, QThreadPool* pool)
     : QObject(parent)
     , m_pool(pool ? pool : &m_ownPool)
 {
+    m_beat.setSingleShot(true);
+    m_beat.setTimerType(Qt::PreciseTimer); // a coarse timer may fire early, before the beat
+    connect(&m_beat, &QTimer::timeout, this, &JobTracker::onBeat);
 }
 
 JobTracker::~JobTracker()
@@ -54,13 +58,30 @@ quint64 JobTracker::supersede(std::function<void()> cancelHook)
     m_cancelHook = std::move(cancelHook);
     m_running = false;
     m_waitingRequest = {};
+    m_beat.stop();
     return ++m_generation;
+}
+
+int JobTracker::msToNextBeat()
+{
+    static const QElapsedTimer clock = [] {
+        QElapsedTimer started;
+        started.start();
+        return started;
+    }();
+    return int(kNewerVersionIntervalMs - clock.elapsed() % kNewerVersionIntervalMs);
 }
 
 void JobTracker::startWaitingRequest()
 {
-    if (const auto request = std::exchange(m_waitingRequest, {}))
-        request();
+    if (m_waitingRequest && !m_running && !m_beat.isActive())
+        m_beat.start(msToNextBeat());
+}
+
+void JobTracker::onBeat()
+{
+    if (m_waitingRequest && !m_running)
+        std::exchange(m_waitingRequest, {})();
 }
 
 void JobTracker::returnFreedMemory()

@@ -4,7 +4,7 @@
 // supersedes the previous one: its result is dropped and its cancel hook runs, so a
 // cancellable job stops early; unless the request is for a newer version of the same input
 // (a live recording's next snapshot): then the running job finishes, and the newest request
-// follows. A job that throws reports a failure instead of terminating. Results and failures
+// follows on the next beat of a process-wide clock (one every kNewerVersionIntervalMs). A job that throws reports a failure instead of terminating. Results and failures
 // arrive on the tracker's (GUI) thread.
 //
 // Trackers may share a pool: the views' analyses of a trace (the tables, the GPU report, the
@@ -12,6 +12,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QThreadPool>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
@@ -33,6 +34,15 @@ QThreadPool* sharedAnalysisPool();
 class JobTracker : public QObject {
     Q_OBJECT
 public:
+    // A live recording's views re-analyse at most this often, all on the same beat: a
+    // snapshot comes ten times a second, and a dozen views analysing each one they got (each
+    // building the snapshot's facts again) took the cores that the snapshots themselves need
+    // (1.5 timeline updates a second past 1M events on two cores). On a shared beat they
+    // analyse the same snapshot, whose facts are built once (facts::sharedTraceFacts).
+    static constexpr int kNewerVersionIntervalMs = 1000;
+    // Milliseconds to the next beat of the process-wide clock (1..kNewerVersionIntervalMs).
+    static int msToNextBeat();
+
     // Runs jobs on `pool` (shared with other trackers) when given, else on a pool of its own.
     explicit JobTracker(QObject* parent = nullptr, QThreadPool* pool = nullptr);
     // Cancels the current job and waits for this tracker's jobs still queued or running.
@@ -80,9 +90,10 @@ public:
     }
 
     // What start(IfRunning, ...) does with a job still running: supersede it as start() does, or
-    // let it finish and deliver its result, then start (a later request replaces this one while
-    // it waits). A view of a live recording asks for a new analysis with every snapshot, ten a
-    // second; superseded each time, an analysis that takes longer than that never delivers.
+    // let it finish and deliver its result, then start on the next beat (a later request
+    // replaces this one while it waits). A view of a live
+    // recording asks for a new analysis with every snapshot, ten a second; superseded each time,
+    // an analysis that takes longer than that never delivers.
     enum class IfRunning { Supersede, LetFinish };
     static IfRunning letFinishIf(bool newerVersion)
     {
@@ -91,7 +102,7 @@ public:
     template <class Job, class OnResult>
     void start(IfRunning ifRunning, Job job, OnResult onResult, std::function<void(const QString&)> onFailure)
     {
-        if (ifRunning == IfRunning::Supersede || !m_running) {
+        if (ifRunning == IfRunning::Supersede) {
             start(std::move(job), std::move(onResult), std::move(onFailure));
             return;
         }
@@ -99,6 +110,8 @@ public:
                             onFailure = std::move(onFailure)]() mutable {
             start(std::move(job), std::move(onResult), std::move(onFailure));
         };
+        if (!m_running)
+            startWaitingRequest();
     }
 
     // Drops the current job's result (and a waiting request) and asks it to stop.
@@ -114,7 +127,10 @@ private:
     static void returnFreedMemory();
     quint64 supersede(std::function<void()> cancelHook);
     void keepInFlight(QFuture<void> job);
+    // After a job, or a new IfRunning::LetFinish request: the waiting request is due on the
+    // next beat.
     void startWaitingRequest();
+    void onBeat();
 
     // The job's result, or nothing (and the error) when it threw.
     template <class Result>
@@ -134,7 +150,8 @@ private:
     std::atomic<quint64> m_generation{0}; // read by queued jobs on the pool
     std::function<void()> m_cancelHook;
     bool m_running = false; // a job started and neither delivered nor superseded
-    std::function<void()> m_waitingRequest; // IfRunning::LetFinish's, while a job runs
+    std::function<void()> m_waitingRequest; // IfRunning::LetFinish's, until a beat finds no job running
+    QTimer m_beat; // single shot, to the next beat while a request waits
 };
 
 } // namespace ks

@@ -98,6 +98,7 @@ void RooflinePanel::analyze(std::shared_ptr<const Trace> trace)
     m_device->setText(tr("Computing the roofline…"));
     const auto overrides = PeakSettings::load().overrides();
     m_jobs->start(
+        JobTracker::letFinishIf(m_timeline && m_timeline->showsNewerSnapshot()),
         [trace, costs = m_costs, overrides]() -> RooflineResult {
             const auto facts = facts::sharedTraceFacts(trace);
             auto read = costs ? costs : std::make_shared<const analysis::OpCosts>(analysis::OpCosts::ofTrace(*trace));

@@ -1,7 +1,14 @@
-// Live recording of a real CUDA program from the main window (issue 6): the timeline
-// fills in while the program runs (at least 4 updates a second), and a kernel shows up
-// within about 300 ms of finishing. Needs an NVIDIA GPU and a CUDA program named by
-// KS_GPU_TARGET (tests/gpu/run-gui.sh sets both up); skips, and says so, elsewhere.
+// Live recording of a real CUDA program from the main window (issues 6 and 34): the timeline
+// fills in while the program runs, and a kernel shows up soon after it ends. Needs a program
+// named by KS_GPU_TARGET (tests/gpu/run-gui.sh sets it up: tests/gpu/steady.cu, or a PyTorch
+// training loop); skips, and says so, elsewhere.
+//   KS_GPU_ARGS          the program's arguments, space-separated (default "3000": steady's kernels)
+//   KS_LIVE_PAST_EVENTS  count updates and kernel ages only from the first snapshot with at
+//                        least this many slices (default 0): "past 1M events"
+//   KS_LIVE_KERNELS      the kernels the finished trace must hold (default 3000 with the default
+//                        arguments; unchecked otherwise)
+// It prints the figures (updates a second, the newest kernel's age when a snapshot arrives)
+// and asserts only loose bounds: the targets are read from its output.
 #include "app/mainwindow.h"
 #include "app/recordingcontroller.h"
 
@@ -11,6 +18,22 @@
 #include <chrono>
 
 using namespace ks;
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// What one snapshot brought, seen from the GUI thread when the window adopted it.
+struct LiveUpdate {
+    double atSeconds = 0; // since the recording started
+    std::size_t slices = 0;
+    double newestKernelAgeMs = 0; // now less the end of the newest kernel in the snapshot
+};
+
+} // namespace
 
 class TestLiveGpuRecording : public QObject {
     Q_OBJECT
@@ -24,16 +47,27 @@ private slots:
 
     void timelineFillsInLive()
     {
+        const QString argsText = qEnvironmentVariable("KS_GPU_ARGS", QStringLiteral("3000"));
+        std::vector<std::string> args;
+        for (const auto& a : argsText.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            args.push_back(a.toStdString());
+        const std::size_t pastSlices = qEnvironmentVariableIntValue("KS_LIVE_PAST_EVENTS");
+        const int expectedKernels = qEnvironmentVariableIsSet("KS_LIVE_KERNELS")
+            ? qEnvironmentVariableIntValue("KS_LIVE_KERNELS")
+            : (qEnvironmentVariableIsSet("KS_GPU_ARGS") ? -1 : 3000);
+
         MainWindow window;
         window.resize(1200, 800);
         window.show();
         auto* controller = window.findChild<RecordingController*>();
         QVERIFY(controller);
-        std::vector<double> agesMs; // how old the newest kernel is when a snapshot arrives
+        std::vector<LiveUpdate> updates;
         std::size_t kernels = 0;
+        const auto start = std::chrono::steady_clock::now();
         connect(&window, &MainWindow::traceChanged, this, [&](std::shared_ptr<const Trace> t) {
             if (!t || !controller->isRecording())
                 return;
+            // Kernels of the snapshot not seen before: only the newest end matters.
             std::size_t n = 0;
             TimeNs newestEnd = 0;
             for (SliceId s = 0; s < t->slices().size(); ++s) {
@@ -48,25 +82,46 @@ private slots:
             const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                  std::chrono::system_clock::now().time_since_epoch())
                                  .count();
-            agesMs.push_back(double(now - (t->baseTimeNs() + newestEnd)) / 1e6);
+            updates.push_back(
+                {secondsSince(start), t->slices().size(), double(now - (t->baseTimeNs() + newestEnd)) / 1e6});
         });
-        const auto start = std::chrono::steady_clock::now();
-        controller->startRecording({qEnvironmentVariable("KS_GPU_TARGET").toStdString(), {"3000"}, {}, {}});
+        controller->startRecording({qEnvironmentVariable("KS_GPU_TARGET").toStdString(), args, {}, {}});
         QVERIFY(controller->isRecording());
-        QTRY_VERIFY_WITH_TIMEOUT(!controller->isRecording(), 120000);
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->isRecording(), 600000);
+        const double seconds = secondsSince(start);
+        QVERIFY2(window.trace(), "the recording failed: no trace");
 
         std::size_t finalKernels = 0;
         for (SliceId s = 0; s < window.trace()->slices().size(); ++s)
             finalKernels += window.trace()->classOf(s) == SliceClass::Kernel;
-        QCOMPARE(finalKernels, std::size_t(3000));
-        QVERIFY(!agesMs.empty());
-        std::sort(agesMs.begin(), agesMs.end());
-        const double median = agesMs[agesMs.size() / 2];
-        qInfo("live: %zu updates with new kernels in %.2f s (%.1f/s); newest kernel age at arrival: median %.0f ms, "
-              "max %.0f ms",
-              agesMs.size(), seconds, double(agesMs.size()) / seconds, median, agesMs.back());
-        QVERIFY(double(agesMs.size()) / seconds >= 4.0);
+        if (expectedKernels >= 0)
+            QCOMPARE(finalKernels, std::size_t(expectedKernels));
+
+        // The updates from the first one past the threshold to the last one while recording.
+        const auto first =
+            std::find_if(updates.begin(), updates.end(), [&](const LiveUpdate& u) { return u.slices >= pastSlices; });
+        QVERIFY2(std::distance(first, updates.end()) >= 2,
+                 qPrintable(QStringLiteral("fewer than 2 updates past %1 slices (%2 updates in all)")
+                                .arg(pastSlices)
+                                .arg(updates.size())));
+        const double span = updates.back().atSeconds - first->atSeconds;
+        const double rate = double(std::distance(first, updates.end()) - 1) / span;
+        std::vector<double> ages;
+        double longestGap = 0;
+        for (auto u = first; u != updates.end(); ++u) {
+            ages.push_back(u->newestKernelAgeMs);
+            if (u != first)
+                longestGap = std::max(longestGap, u->atSeconds - std::prev(u)->atSeconds);
+        }
+        std::sort(ages.begin(), ages.end());
+        const double median = ages[ages.size() / 2];
+        const double p90 = ages[ages.size() * 9 / 10];
+        qInfo("live: %zu updates with new kernels in %.2f s of recording; past %zu slices (%zu .. %zu slices, "
+              "%.2f s): %.1f updates/s, longest gap %.0f ms; newest kernel age at arrival: median %.0f ms, "
+              "90th percentile %.0f ms, max %.0f ms; final trace %zu slices, %zu kernels",
+              updates.size(), seconds, pastSlices, first->slices, updates.back().slices, span, rate, longestGap * 1e3,
+              median, p90, ages.back(), window.trace()->slices().size(), finalKernels);
+        QVERIFY2(rate >= 4.0, qPrintable(QString::number(rate)));
         QVERIFY2(median <= 300.0, qPrintable(QString::number(median)));
     }
 };

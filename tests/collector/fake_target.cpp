@@ -1,10 +1,14 @@
 // Stands in for a CUDA program with the injection library loaded: connects to the
 // collector named in the environment and streams kernels and launches for about a second,
 // as the real library does, so that the CLI and the GUI session can be tested end to end
-// without a GPU. usage: fake_target [BATCHES [EXIT_CODE|kill]]
+// without a GPU. usage: fake_target [BATCHES [EXIT_CODE|kill [PAIRS [PERIOD_MS]]]]
+// Each batch is PAIRS (10) launches with their kernels, one batch every PERIOD_MS (100): a
+// large PAIRS and a short period stand in for a launch-bound training loop (tests/gpu/run-gui.sh
+// measures the live GUI with it).
 #include "collector/protocol/environment.h"
 #include "collector/protocol/framing.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -31,6 +35,8 @@ std::int64_t nowNs()
 int main(int argc, char** argv)
 {
     const int batches = argc > 1 ? std::atoi(argv[1]) : 10;
+    const int pairs = argc > 3 ? std::max(1, std::atoi(argv[3])) : 10;
+    const int periodMs = argc > 4 ? std::max(0, std::atoi(argv[4])) : 100;
     const char* socketPath = std::getenv(kSocketEnv);
     const char* token = std::getenv(kTokenEnv);
     if (!socketPath || !token)
@@ -59,7 +65,7 @@ int main(int argc, char** argv)
     std::uint32_t correlation = 1;
     for (int b = 0; b < batches; ++b) {
         out.clear();
-        for (int i = 0; i < 10; ++i, ++correlation) {
+        for (int i = 0; i < pairs; ++i, ++correlation) {
             Api api;
             api.start = nowNs();
             api.end = api.start + 4000;
@@ -81,12 +87,12 @@ int main(int argc, char** argv)
             appendFrame(out, kernel);
         }
         send(out);
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        std::this_thread::sleep_for(std::chrono::milliseconds(periodMs));
     }
     if (argc > 2 && !std::strcmp(argv[2], "kill"))
         raise(SIGKILL);
     out.clear();
-    appendFrame(out, Goodbye{static_cast<std::uint64_t>(batches) * 20, 1, 1});
+    appendFrame(out, Goodbye{static_cast<std::uint64_t>(batches) * pairs * 2, 1, 1});
     send(out);
     close(fd);
     return argc > 2 ? std::atoi(argv[2]) : 0;

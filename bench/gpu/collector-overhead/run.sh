@@ -15,6 +15,11 @@
 #     injection's and the host's stage timers (a few clock reads per buffer, at the end).
 # Both are split at the program's "MARK ready" (warm-up done) and "MARK end" (main() returned):
 # start-up, and the tail after main(): the interpreter's exit (and the collector's work).
+# ISOLATE=1 runs every mode in a process of its own instead (plain and each torch.profiler mode
+# like each collect mode): no drift from one mode to the next inside one process (plain-after
+# is +30 % over plain on the small loop in the suite), and the same fixed costs on both sides
+# (e2e = process start to exit, the trace written before it). SUITE_MODES (space-separated)
+# picks the torch.profiler / emit_nvtx / rf-empty modes (default: all).
 # Environment: REPS (5); FIRST_REP (1; a later one appends to RAW: a run split over calls);
 #   SMALL_STEPS (300), GEMM_STEPS (500), TF_STEPS (30), CPUOP_STEPS (30000); PYTHON (python3); OBSERVER (libkinetoscope_torch_observer.so for the rf-empty
 #   modes, default beside the injection library of a build tree's CLI; none: those modes are
@@ -33,6 +38,8 @@ if [ -n "$OBSERVER" ] && [ -f "$OBSERVER" ]; then
     PROFILED+=(rf-empty rf-empty-shapes)
     OBSERVER_ARGS=(--observer "$OBSERVER")
 fi
+[ -n "${SUITE_MODES:-}" ] && read -r -a PROFILED <<< "$SUITE_MODES"
+ISOLATE=${ISOLATE:-0}
 REPS=${REPS:-5}
 PY=${PYTHON:-python3}
 WORK=${WORK:-$(mktemp -d /dev/shm/collector-overhead.XXXXXX)}
@@ -71,6 +78,23 @@ run_suite() { # REP
     fi
 }
 
+run_isolated() { # MODE REP: one mode without the collector, in a process of its own
+    local mode=$1 rep=$2 log=$WORK/$1.$2.log start end status
+    start=$(now)
+    "$PY" "$HERE/workloads.py" --modes "$mode" --t0 "$start" --trace-dir "$WORK" "${STEPS[@]}" \
+        "${OBSERVER_ARGS[@]}" > "$log" 2>&1
+    status=$?
+    end=$(now)
+    awk -v r="$rep" '/^RESULT /{print $2, r, $3, $4, $5} /^OPS /{print "prof-cpu", r, "ops-" $2, $3, $4}' "$log" >> "$RAW"
+    awk -v m="$mode" -v r="$rep" -v a="$start" -v b="$end" 'BEGIN{printf "%s %s e2e %.3f\n", m, r, b - a}' >> "$RAW"
+    awk -v m="$mode" -v r="$rep" -v a="$start" -v b="$end" '/^MARK ready /{printf "%s %s startup %.3f\n", m, r, $3 - a}
+        /^MARK end /{printf "%s %s tail %.3f\n", m, r, b - $3}' "$log" >> "$RAW"
+    if [ $status -ne 0 ]; then
+        echo "$mode $rep failed (exit $status)" >> "$RAW"
+        tail -n 5 "$log" >&2
+    fi
+}
+
 run_collect() { # MODE REP
     local mode=$1 rep=$2 log=$WORK/$1.$2.log spec pytorch options
     local -a env=()
@@ -101,11 +125,16 @@ run_collect() { # MODE REP
     fi
 }
 
+if [ "$ISOLATE" = 1 ]; then ITEMS=(plain "${PROFILED[@]}" "${COLLECT[@]}"); else ITEMS=(suite "${COLLECT[@]}"); fi
 for ((rep = FIRST_REP; rep <= REPS; rep++)); do
-    # The suite's place among the collect runs rotates too.
-    mapfile -t order < <(rotated "$rep" suite "${COLLECT[@]}")
+    # The suite's (or each mode's) place among the collect runs rotates too.
+    mapfile -t order < <(rotated "$rep" "${ITEMS[@]}")
     for item in "${order[@]}"; do
-        if [ "$item" = suite ]; then run_suite "$rep"; else run_collect "$item" "$rep"; fi
+        case $item in
+        suite) run_suite "$rep" ;;
+        collect-* | base-*) run_collect "$item" "$rep" ;;
+        *) run_isolated "$item" "$rep" ;;
+        esac
         echo "rep $rep/$REPS $item done ($(date +%T))" >&2
     done
 done

@@ -5,7 +5,8 @@ RAW lines: "MODE REP LOOP SECONDS [STEPS]", "MODE REP e2e|startup|tail SECONDS",
 SECONDS", "prof-cpu REP ops-cpuop EVENTS STEPS", "MODE REP dropped N", "MODE REP stats TEXT",
 "MODE REP failed ...".
 Overhead of a mode = its median loop time - plain's median (plain: the first mode of the process
-without the collector, before any profiler ran); ratios are of overheads. The spread of a loop
+without the collector, before any profiler ran; with run.sh ISOLATE=1 a process of its own, as
+every mode); ratios are of overheads. The spread of a loop
 is (max - min) / median over the repetitions.
 """
 import statistics
@@ -92,8 +93,12 @@ def main():
     if ops:
         print("cpuop loop: torch.profiler saw %s aten::atan2 events for %s steps (one operator a step)"
               % ("/".join(str(n) for n, _ in ops), "/".join(str(s) for _, s in ops)))
-    print("the suite's interpreter exit after its last mode (median; not counted in torch.profiler's e2e): %.3f s"
-          % suite_exit)
+    isolated = "startup" in med.get("plain", {})  # run.sh ISOLATE=1: every mode in a process of its own
+    if isolated:
+        print("every mode ran in a process of its own (ISOLATE=1): e2e is process start to exit on both sides")
+    else:
+        print("the suite's interpreter exit after its last mode (median; not counted in torch.profiler's e2e): %.3f s"
+              % suite_exit)
     for mode in order:
         if "tail" in med.get(mode, {}):
             print("%-24s start-up %.3f s, after main() returned (exit + collector) %.3f s [%.3f-%.3f]" % (
@@ -101,8 +106,8 @@ def main():
     print()
     print("end to end less each process's own start-up (python, import torch, CUDA, the models, the warm-up: the same "
           "work on both sides, +-2 s from process to process), medians of the repetitions' differences:")
-    print("  torch.profiler: the mode's e2e - the suite's start-up (its e2e of plain - plain's loops); collect: its e2e - "
-          "its start-up (to 'MARK ready'; CUPTI's set-up at cuInit lies in it)")
+    print("  torch.profiler: the mode's e2e - %s; collect: its e2e - its start-up (to 'MARK ready'; CUPTI's set-up at "
+          "cuInit lies in it)" % ("its start-up" if isolated else "the suite's start-up (its e2e of plain - plain's loops)"))
     loops = [l for l in LOOPS if l in plain]
     suite_startup = {}
     for i, e2e in enumerate(times.get("plain", {}).get("e2e", [])):
@@ -110,7 +115,7 @@ def main():
 
     def after_startup(mode):
         e2e = times.get(mode, {}).get("e2e", [])
-        if mode.startswith(("collect", "base")):
+        if mode.startswith(("collect", "base")) or isolated:
             return [a - b for a, b in zip(e2e, times[mode].get("startup", []))]
         return [e2e[i] - suite_startup[i] for i in range(len(e2e)) if i in suite_startup]
 
