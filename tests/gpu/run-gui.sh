@@ -31,6 +31,8 @@ bundle)
         ldd "$f" | awk '/=> \//{print $3}'
     done | sort -u | grep -vE '/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s)\.so' \
         | xargs -I{} cp -L {} "$stage/lib/"
+    # Without debug information: the bundle travels to the GPU machine (a size limit).
+    find "$stage" -type f \( -name '*.so*' -o -perm -u+x \) -exec strip --strip-debug {} + 2>/dev/null || true
     mkdir -p "$dir"
     tar -C "$stage" -cJf "$dir/gui-bundle.tar.xz" .
     rm -rf "$stage"
