@@ -12,10 +12,14 @@
 #include "app/mainwindow.h"
 #include "app/recordingcontroller.h"
 
+#include <QElapsedTimer>
+#include <QMessageBox>
 #include <QTest>
+#include <QTimer>
 
 #include <algorithm>
 #include <chrono>
+#include <numeric>
 
 using namespace ks;
 
@@ -85,11 +89,26 @@ private slots:
             updates.push_back(
                 {secondsSince(start), t->slices().size(), double(now - (t->baseTimeNs() + newestEnd)) / 1e6});
         });
+        // How long the GUI thread is away from its event loop: a 10 ms timer's late ticks.
+        QTimer probe;
+        probe.setTimerType(Qt::PreciseTimer);
+        probe.setInterval(10);
+        std::vector<double> stallsMs;
+        QElapsedTimer sinceTick;
+        connect(&probe, &QTimer::timeout, this, [&] {
+            if (sinceTick.isValid())
+                stallsMs.push_back(double(sinceTick.nsecsElapsed()) / 1e6 - 10.0);
+            sinceTick.start();
+        });
+        probe.start();
         controller->startRecording({qEnvironmentVariable("KS_GPU_TARGET").toStdString(), args, {}, {}});
         QVERIFY(controller->isRecording());
         QTRY_VERIFY_WITH_TIMEOUT(!controller->isRecording(), 600000);
         const double seconds = secondsSince(start);
-        QVERIFY2(window.trace(), "the recording failed: no trace");
+        QString failure;
+        for (const auto* box : window.findChildren<QMessageBox*>())
+            failure += box->text();
+        QVERIFY2(window.trace(), qPrintable(QStringLiteral("the recording failed: %1").arg(failure)));
 
         std::size_t finalKernels = 0;
         for (SliceId s = 0; s < window.trace()->slices().size(); ++s)
@@ -116,6 +135,14 @@ private slots:
         std::sort(ages.begin(), ages.end());
         const double median = ages[ages.size() / 2];
         const double p90 = ages[ages.size() * 9 / 10];
+        probe.stop();
+        std::sort(stallsMs.begin(), stallsMs.end());
+        const double busyMs = std::accumulate(stallsMs.begin(), stallsMs.end(), 0.0,
+                                              [](double sum, double late) { return sum + std::max(0.0, late); });
+        if (!stallsMs.empty())
+            qInfo("GUI thread: longest stall %.0f ms, 99th percentile %.0f ms, away from its event loop %.0f %% of "
+                  "the recording",
+                  stallsMs.back(), stallsMs[stallsMs.size() * 99 / 100], 100.0 * busyMs / (seconds * 1e3));
         qInfo("live: %zu updates with new kernels in %.2f s of recording; past %zu slices (%zu .. %zu slices, "
               "%.2f s): %.1f updates/s, longest gap %.0f ms; newest kernel age at arrival: median %.0f ms, "
               "90th percentile %.0f ms, max %.0f ms; final trace %zu slices, %zu kernels",

@@ -57,6 +57,7 @@ run)
         build=${BUILD:?transformer needs BUILD: a build tree with the injection library and the PyTorch observer}
         export KINETOSCOPE_INJECTION_LIBRARY="$build/collector/injection/libkinetoscope_injection.so"
         [ -f "$build/collector/injection/libkinetoscope_torch_observer.so" ] || echo "note: no PyTorch observer in $build: operators through emit_nvtx"
+        export KINETOSCOPE_PYTHON_SITE="$ROOT/collector/python" # the bundle has no install tree around it
         export KS_GPU_TARGET=$(command -v python3)
         export KS_GPU_ARGS="$ROOT/bench/gpu/collector-overhead/workloads.py --modes plain --small-steps 0 --gemm-steps 0 --tf-steps ${TF_STEPS:-300} --cpuop-steps 0"
         export KS_LIVE_PAST_EVENTS=${KS_LIVE_PAST_EVENTS:-1000000}
