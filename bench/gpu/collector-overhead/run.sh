@@ -24,7 +24,8 @@
 #   SMALL_STEPS (300), GEMM_STEPS (500), TF_STEPS (30), CPUOP_STEPS (30000); PYTHON (python3); OBSERVER (libkinetoscope_torch_observer.so for the rf-empty
 #   modes, default beside the injection library of a build tree's CLI; none: those modes are
 #   left out); WORK (a temporary dir for traces: use a tmpfs); RAW (every measurement as it is
-#   taken, default WORK/raw.txt); RESULTS (the summary, default WORK/results.txt).
+#   taken, default WORK/raw.txt); RESULTS (the summary, default WORK/results.txt); PARITY_STEPS
+#   (10; 0: no operator-parity check on the transformer step at the end).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 CLI=${1:?usage: run.sh CLI [COLLECT_MODE...]}
@@ -139,3 +140,20 @@ for ((rep = FIRST_REP; rep <= REPS; rep++)); do
     done
 done
 "$PY" "$HERE/summarize.py" "$RAW" "${STEPS[@]}" | tee "$RESULTS"
+
+# Operator parity on the transformer step (PARITY_STEPS, default 10; 0: none): the Operators table
+# of `collect --pytorch=ops-shapes` against torch.profiler's key_averages() for the same steps.
+PARITY_STEPS=${PARITY_STEPS:-10}
+if [ "$PARITY_STEPS" -gt 0 ]; then
+    {
+        echo
+        echo "operator parity, transformer step ($PARITY_STEPS steps, ops-shapes through the observer, against torch.profiler CPU+CUDA+shapes):"
+        "$CLI" collect --pytorch=ops-shapes --capture-range=cudaProfilerApi -o "$WORK/parity.pt.trace.json" \
+            -- "$PY" "$HERE/workloads.py" --parity collect --parity-steps "$PARITY_STEPS" > "$WORK/parity.collect.log" 2>&1
+        "$PY" "$HERE/workloads.py" --parity profile --parity-steps "$PARITY_STEPS" \
+            --parity-out "$WORK/parity.key_averages.json" > "$WORK/parity.profile.log" 2>&1
+        "$CLI" ops --json "$WORK/parity.pt.trace.json" > "$WORK/parity.ops.json" 2> "$WORK/parity.ops.err"
+        "$PY" "$HERE/../../../tests/gpu/compare_ops.py" "$WORK/parity.ops.json" "$WORK/parity.key_averages.json" \
+            "$WORK/parity.pt.trace.json" 2>&1 | sed 's/^/  /'
+    } | tee -a "$RESULTS"
+fi

@@ -29,10 +29,17 @@ rf-empty-shapes (a RecordFunction callback of the observer's configuration that 
 RecordFunction's own cost, the floor under any operator source built on it; needs --observer).
 With prof-cpu, "OPS cpuop <aten::atan2 events> <steps>" checks that the cpuop loop is one
 operator a step.
+
+Parity on the transformer step: workloads.py --parity collect|profile --parity-steps N
+[--parity-out KEY_AVERAGES.json] warms up and runs only the tf loop, N steps: "collect" wraps
+them in torch.cuda.profiler.start()/stop() (for `collect --capture-range=cudaProfilerApi`),
+"profile" in torch.profiler (CPU+CUDA, record_shapes) and writes key_averages() as
+{key: {count, device_type}} for tests/gpu/compare_ops.py: the same window on both sides.
 """
 import argparse
 import contextlib
 import ctypes
+import json
 import os
 import time
 
@@ -172,6 +179,29 @@ def run_mode(mode, loops, trace_dir, observer):
     return results, time.perf_counter() - start_mode
 
 
+def parity(which, steps, out):
+    """The transformer step alone, N steps in the window that both sides record."""
+    step = transformer_loop(torch.device("cuda"))
+    for _ in range(5):
+        step()
+    torch.cuda.synchronize()
+    if which == "collect":
+        torch.cuda.profiler.start()
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+        torch.cuda.profiler.stop()
+        return
+    activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
+    with torch.profiler.profile(activities=activities, record_shapes=True) as prof:
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+    counts = {e.key: {"count": e.count, "device_type": str(e.device_type)} for e in prof.key_averages()}
+    with open(out, "w") as f:
+        json.dump(counts, f, indent=1, sort_keys=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--modes", default="plain")
@@ -182,7 +212,14 @@ def main():
     parser.add_argument("--cpuop-steps", type=int, default=100000)
     parser.add_argument("--trace-dir", default="")
     parser.add_argument("--observer", default="", help="libkinetoscope_torch_observer.so, for rf-empty")
+    parser.add_argument("--parity", choices=("collect", "profile"))
+    parser.add_argument("--parity-steps", type=int, default=10)
+    parser.add_argument("--parity-out", default="key_averages.json")
     args = parser.parse_args()
+    if args.parity:
+        torch.manual_seed(0)
+        parity(args.parity, args.parity_steps, args.parity_out)
+        return
     observer = ctypes.CDLL(args.observer) if args.observer else None
     device = torch.device("cuda")
     torch.manual_seed(0)
