@@ -92,15 +92,51 @@ void keepFreedMemory()
 #endif
 }
 
+// The pipe's ends close on exec: a program the summarizer might start never holds the worker's
+// pipe open (the parent would wait for its end, not the worker's).
+bool openPipe(int ends[2])
+{
+#ifdef __linux__
+    return pipe2(ends, O_CLOEXEC) == 0;
+#else
+    if (pipe(ends) != 0)
+        return false;
+    fcntl(ends[0], F_SETFD, FD_CLOEXEC);
+    fcntl(ends[1], F_SETFD, FD_CLOEXEC);
+    return true;
+#endif
+}
+
+// A launcher that ignores SIGCHLD passes that on through exec: the kernel would then reap the
+// worker itself, and waitpid() could not tell how it ended.
+void letWorkersBeWaitedFor()
+{
+    struct sigaction action { };
+    if (sigaction(SIGCHLD, nullptr, &action) == 0 && action.sa_handler == SIG_IGN)
+        signal(SIGCHLD, SIG_DFL);
+}
+
+// Where the worker ran, for a message naming its death: "process PID on HOST".
+std::string workerName(int pid)
+{
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    return "process " + std::to_string(pid) + (host[0] ? std::string(" on ") + host : std::string());
+}
+
+// The worker's lines besides the files' own: "S index" before a file, "D" after its lines (a
+// file begun and not done when the worker died is the one it died on), and "Q" once it is
+// through the queue (the proof of a worker's end where its status cannot be had).
+constexpr const char* kQueueDone = "Q\n";
+
 } // namespace
 
-// The worker announces each file ("S index") before it and "D" after its lines: a file begun and
-// not done when the worker died is the one it died on.
 void SummarizeWorker::fork()
 {
     int ends[2];
-    if (pipe(ends) != 0)
+    if (!openPipe(ends))
         return;
+    letWorkersBeWaitedFor();
     std::fflush(stdout);
     std::fflush(stderr);
     [[maybe_unused]] const pid_t parent = getpid();
@@ -126,7 +162,7 @@ void SummarizeWorker::fork()
             writeAll(ends[1], m_summarize(m_queue.file(*index)) + "D\n");
         }
         times.add("files/worker", start);
-        writeAll(ends[1], "T " + times.encode());
+        writeAll(ends[1], "T " + times.encode() + kQueueDone);
         std::fflush(stdout);
         _exit(0);
     }
@@ -148,31 +184,39 @@ SummarizeWorker::Ended SummarizeWorker::collect(std::string& lines)
     close(m_pipe);
     m_pipe = -1;
     int status = 0;
-    while (waitpid(m_worker, &status, 0) < 0 && errno == EINTR) { }
+    pid_t waited;
+    while ((waited = waitpid(m_worker, &status, 0)) < 0 && errno == EINTR) { }
+    const int waitError = errno;
+    const std::string worker = workerName(m_worker);
     m_worker = -1;
     constexpr std::size_t kNone = std::size_t(-1);
     std::size_t unfinished = kNone, begun = kNone; // the file begun and not done; the last begun
+    bool throughTheQueue = false;
     for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
         if (text.compare(start, 2, "S ") == 0)
             unfinished = begun = std::strtoull(text.c_str() + start + 2, nullptr, 10);
         else if (text.compare(start, 2, "D\n") == 0)
             unfinished = kNone;
+        else if (text.compare(start, 2, kQueueDone) == 0)
+            throughTheQueue = true;
         else // a line cut short by the worker's death (no newline) is left out
             lines.append(text, start, end + 1 - start);
     }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    if (waited < 0 ? throughTheQueue : WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return Ended::Done;
     if (begun != kNone)
         m_queue.skipTo(begun + 1);
     if (unfinished == kNone) // killed between files: the next worker goes on; none begun: no worker can start
         return begun == kNone ? Ended::WithoutWork : Ended::Died;
     const std::string& file = m_queue.file(unfinished);
-    if (WIFSIGNALED(status))
-        lines += "E " + file + ": the summarizer died of signal " + std::to_string(WTERMSIG(status)) + " ("
-            + strsignal(WTERMSIG(status)) + ")\n";
+    std::string how;
+    if (waited < 0)
+        how = std::string("ended, how is unknown (waitpid: ") + std::strerror(waitError) + ")";
+    else if (WIFSIGNALED(status))
+        how = "died of signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
     else
-        lines += "E " + file + ": the summarizer exited with status "
-            + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + "\n";
+        how = "exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    lines += "E " + file + ": the summarizer (" + worker + ") " + how + "\n" + kFileDealtWith + file + "\n";
     return Ended::Died;
 }
 #endif
