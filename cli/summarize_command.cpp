@@ -80,8 +80,7 @@ struct Outcome {
         files.insert(files.end(), other.files.begin(), other.files.end());
         written.insert(written.end(), other.written.begin(), other.written.end());
         errors.insert(errors.end(), other.errors.begin(), other.errors.end());
-        for (const auto& p : other.timings.phases())
-            timings.add(p.name, p.wall, p.cpu);
+        timings.add(other.timings);
     }
     std::string encode() const
     {
@@ -92,13 +91,7 @@ struct Outcome {
             text += "W " + w + '\n';
         for (const auto& e : errors)
             text += "E " + e + '\n';
-        const std::string times = timings.encode();
-        for (std::size_t start = 0; start < times.size();) {
-            const auto end = times.find('\n', start);
-            text += "T " + times.substr(start, end + 1 - start);
-            start = end + 1;
-        }
-        return text;
+        return text + timings.encode("T ");
     }
     static Outcome decode(const std::string& text)
     {
@@ -374,8 +367,7 @@ int runWithMpi(const std::vector<std::string>& files, const std::string& outDir,
     MPI_Finalize();
     if (timings) {
         times.add("MPI_Finalize", clock);
-        for (const auto& p : mine.timings.phases())
-            times.add(p.name, p.wall, p.cpu);
+        times.add(mine.timings);
         std::fprintf(stderr, "%s",
                      times
                          .line("process " + std::to_string(rank) + "/" + std::to_string(size) + " ("
@@ -419,8 +411,7 @@ int runSummarize(const SummarizeOptions& o)
     errors.insert(errors.end(), outcome.errors.begin(), outcome.errors.end());
     if (o.timings) {
         times.add("files", start);
-        for (const auto& p : outcome.timings.phases())
-            times.add(p.name, p.wall, p.cpu);
+        times.add(outcome.timings);
         std::fprintf(stderr, "%s",
                      times
                          .line("process (" + std::to_string(outcome.written.size()) + " summaries, "
@@ -451,7 +442,8 @@ void addSummarizeCommand(CLI::App& app)
     command->add_flag("--mpi", options->mpi, "spread the files over the MPI processes (run under mpirun)");
     command->add_flag("--timings", options->timings,
                       "print each process's wall and CPU time per phase to stderr (start-up, MPI_Init, files: "
-                      "load, summary, write; gather, job result)");
+                      "load, summary, write; gather, job result), and its worker's counts (files, page faults "
+                      "after its first file, context switches, peak RSS)");
     command->add_option("FILE", options->paths, "rank trace files or folders")->type_name("")->required();
     command->callback([options] { exitWith(runSummarize(*options)); });
 }

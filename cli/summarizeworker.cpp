@@ -15,6 +15,7 @@
 #endif
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #define KS_WORKER_PROCESS 1
@@ -92,6 +93,35 @@ void keepFreedMemory()
 #endif
 }
 
+// What the worker did and cost besides time, for --timings: a cost per file that grows with the
+// processes running at once shows here (page faults, being descheduled: docs/performance.md).
+// The first file's faults (the heap growing, the pages shared with the parent copied) are
+// counted apart: the later files' are the cost per file.
+class WorkCounter {
+public:
+    void fileDone()
+    {
+        if (++m_files == 1)
+            getrusage(RUSAGE_SELF, &m_afterFirst); // a forked child's counts start from zero
+    }
+    void countInto(SummarizeTimings& times) const
+    {
+        rusage end{};
+        getrusage(RUSAGE_SELF, &end);
+        times.count("worker files", double(m_files));
+        times.count("worker first-file minor faults", double(m_afterFirst.ru_minflt));
+        times.count("worker later-file minor faults", double(end.ru_minflt - m_afterFirst.ru_minflt));
+        times.count("worker major faults", double(end.ru_majflt));
+        times.count("worker voluntary switches", double(end.ru_nvcsw));
+        times.count("worker involuntary switches", double(end.ru_nivcsw));
+        times.count("peak worker RSS MB", double(end.ru_maxrss) / 1024.0); // kB on Linux
+    }
+
+private:
+    std::size_t m_files = 0;
+    rusage m_afterFirst{};
+};
+
 // The pipe's ends close on exec: a program the summarizer might start never holds the worker's
 // pipe open (the parent would wait for its end, not the worker's).
 bool openPipe(int ends[2])
@@ -157,12 +187,15 @@ void SummarizeWorker::fork()
         keepFreedMemory();
         SummarizeTimings times;
         const TimePoint start = TimePoint::now();
+        WorkCounter counter;
         while (const auto index = m_queue.claimNext()) {
             writeAll(ends[1], "S " + std::to_string(*index) + '\n');
             writeAll(ends[1], m_summarize(m_queue.file(*index)) + "D\n");
+            counter.fileDone();
         }
         times.add("files/worker", start);
-        writeAll(ends[1], "T " + times.encode() + kQueueDone);
+        counter.countInto(times);
+        writeAll(ends[1], times.encode("T ") + kQueueDone);
         std::fflush(stdout);
         _exit(0);
     }

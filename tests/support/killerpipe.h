@@ -2,7 +2,7 @@
 // A file that kills the process reading it, for tests of how a program survives a dying helper
 // (Linux only): a named pipe posing as a trace file. A reader that opens it waits for bytes that
 // never come; a thread of the test finds that reader (the process with the pipe open, through
-// /proc), waits until `ready()` says so, and kills it, or its parent, with SIGKILL (what the
+// /proc), waits until `ready(reader)` says so, and kills it, or its parent, with SIGKILL (what the
 // kernel's out-of-memory killer sends). No hook in the program under test is needed.
 #include <fcntl.h>
 #include <signal.h>
@@ -23,7 +23,7 @@ class KillerPipe {
 public:
     enum class Victim { Reader, ReadersParent };
 
-    KillerPipe(std::string path, Victim victim, std::function<bool()> ready = {})
+    KillerPipe(std::string path, Victim victim, std::function<bool(pid_t reader)> ready = {})
         : m_path(std::move(path))
         , m_victim(victim)
         , m_ready(std::move(ready))
@@ -57,6 +57,15 @@ public:
         return static_cast<pid_t>(std::atoi(text.c_str() + afterName + 4)); // ") S PPID"
     }
 
+    // Where `pid` waits in the kernel (/proc/PID/wchan: "pipe_read" or "anon_pipe_read" for a read on a pipe).
+    static std::string waitsIn(pid_t pid)
+    {
+        std::ifstream wchan("/proc/" + std::to_string(pid) + "/wchan");
+        std::string text;
+        std::getline(wchan, text);
+        return text;
+    }
+
     // True when `pid` has ended (gone, or a zombie nobody reaped).
     static bool ended(pid_t pid)
     {
@@ -69,7 +78,7 @@ public:
 private:
     std::string m_path;
     Victim m_victim;
-    std::function<bool()> m_ready;
+    std::function<bool(pid_t reader)> m_ready;
     std::thread m_thread;
     std::atomic<bool> m_stop = false;
     pid_t m_reader = 0, m_killed = 0;
@@ -107,7 +116,7 @@ private:
         if (fd < 0 || ::stat(m_path.c_str(), &id) != 0)
             return;
         while ((m_reader = processWithOpen(id)) == 0 && pause()) { }
-        while (m_ready && !m_ready() && pause()) { }
+        while (m_ready && !m_ready(m_reader) && pause()) { }
         const pid_t victim = m_victim == Victim::Reader || m_reader == 0 ? m_reader : parentOf(m_reader);
         if (victim > 0 && ::kill(victim, SIGKILL) == 0)
             m_killed = victim;
