@@ -282,6 +282,10 @@ std::string gatherOnZero(const std::string& mine, int rank, int size)
 }
 
 // With one process per core, each loads on one thread; with fewer, they share the host's cores.
+// On one thread the loader reads 64 kB at a time, not 256 kB: a window and its parsed events
+// (472 bytes each) then stay in the core's own L2 between batches instead of going through the
+// L3 that every process shares. Per 1.8 MB rank (callgrind, a 2 MB last level): 81k cache
+// misses to memory -> 34k, for 0.15 % more instructions (docs/performance.md).
 LoadOptions loadOptionsFor(int processesOnHost)
 {
     LoadOptions options;
@@ -289,6 +293,7 @@ LoadOptions loadOptionsFor(int processesOnHost)
     if (options.parseWorkers == 1) { // threads would only take turns on the one core
         options.assembleInParallel = false;
         options.readInBackgroundThread = false;
+        options.chunkBytes = 64 << 10;
     }
     return options;
 }
