@@ -11,8 +11,11 @@
 # Then the cost per file in the workers and how it grows with the processes: CPU per file (load,
 # summary, write), page faults after each worker's first file, context switches, peak worker
 # memory (summarize --timings' counts) and the cores' mean clock during the runs (/proc/cpuinfo,
-# where the machine shows it): a CPU per file that grows with no faults or switches to match
-# points at the shared caches and memory, or at a lower clock with every core busy.
+# where the machine shows it), beside a control: an arithmetic loop that touches no memory, run
+# as P copies at once, whose CPU growth is the machine's (a lower clock with every core busy,
+# hyperthreads shown as cores: the topology line names cpu0's siblings). What the workers' CPU
+# per file grows beyond the control, with no faults or switches to match, is the shared caches
+# and memory.
 # Every run must name the planted straggler.
 #   bench/summarize-scaling.sh BUILD_DIR [N]       e.g. bench/summarize-scaling.sh build 384
 # BUILD_DIR holds cli/kinetoscope-cli and bench/bench_job (a build with MPI found, e.g.
@@ -53,6 +56,25 @@ sample_clock() {
 "$JOB" generate "$WORK/traces" "$N" "$COPIES" | tee "$WORK/generate.log"
 planted=$(sed -n 's/.*planted straggler rank \([0-9]*\).*/\1/p' "$WORK/generate.log")
 echo "machine: $(nproc) cores, $(uname -m), load average $(cut -d' ' -f1-3 /proc/loadavg); $($MPIRUN --version 2>&1 | head -1); processes: $PROCS; $REPS repetitions"
+# Which CPUs share a core (hyperthreads a VM may show as cores) or a cache: with P processes on
+# fewer physical cores, the CPU per file grows with no fault of the work.
+cpu0=/sys/devices/system/cpu/cpu0
+echo "topology: cpu0's thread siblings $(cat $cpu0/topology/thread_siblings_list 2> /dev/null || echo ?), its L2 shared with $(cat $cpu0/cache/index2/shared_cpu_list 2> /dev/null || echo ?), L3 with $(cat $cpu0/cache/index3/shared_cpu_list 2> /dev/null || echo ?) ($(cat $cpu0/cache/index3/size 2> /dev/null || echo ?))"
+# A control: the CPU seconds of a loop that does arithmetic and touches no memory, P copies at
+# once. Its growth over one copy is the machine's (a lower clock with all cores busy, shared
+# cores), not the summarizer's; what the workers' CPU per file grows beyond it is theirs
+# (caches, memory bandwidth).
+for p in $PROCS; do
+    : > "$WORK/control.$p"
+    for _ in $(seq 1 "$p"); do
+        (
+            TIMEFORMAT=%U
+            time awk 'BEGIN { for (i = 0; i < 1e7; i++) s += i * 0.5 }'
+        ) 2>> "$WORK/control.$p" &
+    done
+    wait
+done
+echo "control (an arithmetic loop, P copies at once; mean CPU s of each):$(for p in $PROCS; do awk -v p="$p" '{ s += $1; n++ } END { printf " %s: %.3f", p, s / n }' "$WORK/control.$p"; done)"
 # A first small run checks the launcher (one chance on a lent machine): else plain mpirun. Its
 # one rank of N leaves ranks missing (exit status 1): the job's result must be written.
 mkdir -p "$WORK/probe"
@@ -174,8 +196,14 @@ def per_file(p, rep):
     row["mhz"] = statistics.mean(mhz) if mhz else float("nan")
     return row
 print("\nper file in the workers (medians over repetitions): CPU ms (growth over the first count), page faults after")
-print("each worker's first file, context switches (involuntary / voluntary), peak worker RSS, mean core clock")
-print(f"{'processes':>9} {'CPU ms':>16} {'load ms':>8} {'summary ms':>10} {'write ms':>8} {'faults':>7} {'switches':>13} {'RSS MB':>7} {'MHz':>6}")
+print("each worker's first file, context switches (involuntary / voluntary), peak worker RSS, mean core clock,")
+print("and the control loop's CPU growth at as many copies (the machine's part of the growth)")
+print(f"{'processes':>9} {'CPU ms':>16} {'load ms':>8} {'summary ms':>10} {'write ms':>8} {'faults':>7} {'switches':>13} {'RSS MB':>7} {'MHz':>6} {'control':>8}")
+def control(p):
+    try:
+        return statistics.mean(float(x) for x in open(f"{work}/control.{p}").read().split())
+    except (OSError, statistics.StatisticsError, ValueError):
+        return float("nan")
 first_cpu = None
 for p in counts:
     rows = [r for r in (per_file(p, rep) for rep in runs[p]) if r]
@@ -185,5 +213,6 @@ for p in counts:
     first_cpu = first_cpu or med["worker"]
     growth = 100 * (med["worker"] / first_cpu - 1)
     print(f"{p:>9} {med['worker']:>8.2f} ({growth:+4.0f}%) {med['load']:>8.2f} {med['summary']:>10.2f} {med['write']:>8.2f} "
-          f"{med['faults']:>7.1f} {med['involuntary']:>6.2f} / {med['voluntary']:<4.2f} {med['rss']:>7.1f} {med['mhz']:>6.0f}")
+          f"{med['faults']:>7.1f} {med['involuntary']:>6.2f} / {med['voluntary']:<4.2f} {med['rss']:>7.1f} {med['mhz']:>6.0f} "
+          f"{100 * (control(p) / control(counts[0]) - 1):>+7.0f}%")
 PY
