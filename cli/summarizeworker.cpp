@@ -108,9 +108,10 @@ public:
     {
         rusage end{};
         getrusage(RUSAGE_SELF, &end);
+        const rusage& afterFirst = m_files > 0 ? m_afterFirst : end; // no file: all of it was start-up
         times.count("worker files", double(m_files));
-        times.count("worker first-file minor faults", double(m_afterFirst.ru_minflt));
-        times.count("worker later-file minor faults", double(end.ru_minflt - m_afterFirst.ru_minflt));
+        times.count("worker first-file minor faults", double(afterFirst.ru_minflt));
+        times.count("worker later-file minor faults", double(end.ru_minflt - afterFirst.ru_minflt));
         times.count("worker major faults", double(end.ru_majflt));
         times.count("worker voluntary switches", double(end.ru_nvcsw));
         times.count("worker involuntary switches", double(end.ru_nivcsw));
