@@ -103,11 +103,10 @@ struct Outcome {
                 std::string line = text.substr(start + 2, end - start - 2);
                 if (text[start] == 'T')
                     o.timings.decodeLine(line);
-                else
-                    (text[start] == 'W'       ? o.written
-                         : text[start] == 'F' ? o.files
-                                              : o.errors)
-                        .push_back(std::move(line));
+                else {
+                    auto& list = text[start] == 'W' ? o.written : text[start] == 'F' ? o.files : o.errors;
+                    list.push_back(std::move(line));
+                }
             }
             start = end + 1;
         }
