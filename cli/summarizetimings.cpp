@@ -1,5 +1,6 @@
 #include "cli/summarizetimings.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -79,19 +80,48 @@ void SummarizeTimings::add(const std::string& name, double wall, double cpu)
     m_phases.push_back({name, wall, cpu});
 }
 
-std::string SummarizeTimings::encode() const
+void SummarizeTimings::count(const std::string& name, double value)
+{
+    for (auto& c : m_counts) {
+        if (c.name == name) {
+            c.value = name.starts_with("peak") ? std::max(c.value, value) : c.value + value;
+            return;
+        }
+    }
+    m_counts.push_back({name, value});
+}
+
+void SummarizeTimings::add(const SummarizeTimings& other)
+{
+    for (const auto& p : other.m_phases)
+        add(p.name, p.wall, p.cpu);
+    for (const auto& c : other.m_counts)
+        count(c.name, c.value);
+}
+
+std::string SummarizeTimings::encode(const std::string& linePrefix) const
 {
     std::string text;
     char buffer[64];
     for (const auto& p : m_phases) {
         std::snprintf(buffer, sizeof buffer, " %.6f %.6f\n", p.wall, p.cpu);
-        text += p.name + buffer;
+        text += linePrefix + p.name + buffer;
+    }
+    for (const auto& c : m_counts) {
+        std::snprintf(buffer, sizeof buffer, " %.6f\n", c.value);
+        text += linePrefix + "#" + c.name + buffer;
     }
     return text;
 }
 
 void SummarizeTimings::decodeLine(const std::string& line)
 {
+    if (line.starts_with("#")) {
+        const auto valueAt = line.rfind(' ');
+        if (valueAt != std::string::npos && valueAt > 1)
+            count(line.substr(1, valueAt - 1), std::strtod(line.c_str() + valueAt + 1, nullptr));
+        return;
+    }
     const auto cpuAt = line.rfind(' ');
     const auto wallAt = cpuAt == std::string::npos || cpuAt == 0 ? std::string::npos : line.rfind(' ', cpuAt - 1);
     if (wallAt == std::string::npos)
@@ -115,6 +145,10 @@ std::string SummarizeTimings::line(const std::string& who) const
     for (const auto& p : m_phases) {
         std::snprintf(buffer, sizeof buffer, " %s %.3f s (%.0f%%) CPU %.3f s;", p.name.c_str(), p.wall,
                       wall > 0 ? 100 * p.wall / wall : 0.0, p.cpu);
+        text += buffer;
+    }
+    for (const auto& c : m_counts) {
+        std::snprintf(buffer, sizeof buffer, " %s = %.6g;", c.name.c_str(), c.value);
         text += buffer;
     }
     text.back() = '\n';

@@ -15,6 +15,7 @@
 #endif
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #define KS_WORKER_PROCESS 1
@@ -92,15 +93,81 @@ void keepFreedMemory()
 #endif
 }
 
+// What the worker did and cost besides time, for --timings: a cost per file that grows with the
+// processes running at once shows here (page faults, being descheduled: docs/performance.md).
+// The first file's faults (the heap growing, the pages shared with the parent copied) are
+// counted apart: the later files' are the cost per file.
+class WorkCounter {
+public:
+    void fileDone()
+    {
+        if (++m_files == 1)
+            getrusage(RUSAGE_SELF, &m_afterFirst); // a forked child's counts start from zero
+    }
+    void countInto(SummarizeTimings& times) const
+    {
+        rusage end{};
+        getrusage(RUSAGE_SELF, &end);
+        const rusage& afterFirst = m_files > 0 ? m_afterFirst : end; // no file: all of it was start-up
+        times.count("worker files", double(m_files));
+        times.count("worker first-file minor faults", double(afterFirst.ru_minflt));
+        times.count("worker later-file minor faults", double(end.ru_minflt - afterFirst.ru_minflt));
+        times.count("worker major faults", double(end.ru_majflt));
+        times.count("worker voluntary switches", double(end.ru_nvcsw));
+        times.count("worker involuntary switches", double(end.ru_nivcsw));
+        times.count("peak worker RSS MB", double(end.ru_maxrss) / 1024.0); // kB on Linux
+    }
+
+private:
+    std::size_t m_files = 0;
+    rusage m_afterFirst{};
+};
+
+// The pipe's ends close on exec: a program the summarizer might start never holds the worker's
+// pipe open (the parent would wait for its end, not the worker's).
+bool openPipe(int ends[2])
+{
+#ifdef __linux__
+    return pipe2(ends, O_CLOEXEC) == 0;
+#else
+    if (pipe(ends) != 0)
+        return false;
+    fcntl(ends[0], F_SETFD, FD_CLOEXEC);
+    fcntl(ends[1], F_SETFD, FD_CLOEXEC);
+    return true;
+#endif
+}
+
+// A launcher that ignores SIGCHLD passes that on through exec: the kernel would then reap the
+// worker itself, and waitpid() could not tell how it ended.
+void letWorkersBeWaitedFor()
+{
+    struct sigaction action { };
+    if (sigaction(SIGCHLD, nullptr, &action) == 0 && action.sa_handler == SIG_IGN)
+        signal(SIGCHLD, SIG_DFL);
+}
+
+// Where the worker ran, for a message naming its death: "process PID on HOST".
+std::string workerName(int pid)
+{
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    return "process " + std::to_string(pid) + (host[0] ? std::string(" on ") + host : std::string());
+}
+
+// The worker's lines besides the files' own: "S index" before a file, "D" after its lines (a
+// file begun and not done when the worker died is the one it died on), and "Q" once it is
+// through the queue (the proof of a worker's end where its status cannot be had).
+constexpr const char* kQueueDone = "Q\n";
+
 } // namespace
 
-// The worker announces each file ("S index") before it and "D" after its lines: a file begun and
-// not done when the worker died is the one it died on.
 void SummarizeWorker::fork()
 {
     int ends[2];
-    if (pipe(ends) != 0)
+    if (!openPipe(ends))
         return;
+    letWorkersBeWaitedFor();
     std::fflush(stdout);
     std::fflush(stderr);
     [[maybe_unused]] const pid_t parent = getpid();
@@ -121,12 +188,15 @@ void SummarizeWorker::fork()
         keepFreedMemory();
         SummarizeTimings times;
         const TimePoint start = TimePoint::now();
+        WorkCounter counter;
         while (const auto index = m_queue.claimNext()) {
             writeAll(ends[1], "S " + std::to_string(*index) + '\n');
             writeAll(ends[1], m_summarize(m_queue.file(*index)) + "D\n");
+            counter.fileDone();
         }
         times.add("files/worker", start);
-        writeAll(ends[1], "T " + times.encode());
+        counter.countInto(times);
+        writeAll(ends[1], times.encode("T ") + kQueueDone);
         std::fflush(stdout);
         _exit(0);
     }
@@ -148,31 +218,39 @@ SummarizeWorker::Ended SummarizeWorker::collect(std::string& lines)
     close(m_pipe);
     m_pipe = -1;
     int status = 0;
-    while (waitpid(m_worker, &status, 0) < 0 && errno == EINTR) { }
+    pid_t waited;
+    while ((waited = waitpid(m_worker, &status, 0)) < 0 && errno == EINTR) { }
+    const int waitError = errno;
+    const std::string worker = workerName(m_worker);
     m_worker = -1;
     constexpr std::size_t kNone = std::size_t(-1);
     std::size_t unfinished = kNone, begun = kNone; // the file begun and not done; the last begun
+    bool throughTheQueue = false;
     for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
         if (text.compare(start, 2, "S ") == 0)
             unfinished = begun = std::strtoull(text.c_str() + start + 2, nullptr, 10);
         else if (text.compare(start, 2, "D\n") == 0)
             unfinished = kNone;
+        else if (text.compare(start, 2, kQueueDone) == 0)
+            throughTheQueue = true;
         else // a line cut short by the worker's death (no newline) is left out
             lines.append(text, start, end + 1 - start);
     }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    if (waited < 0 ? throughTheQueue : WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return Ended::Done;
     if (begun != kNone)
         m_queue.skipTo(begun + 1);
     if (unfinished == kNone) // killed between files: the next worker goes on; none begun: no worker can start
         return begun == kNone ? Ended::WithoutWork : Ended::Died;
     const std::string& file = m_queue.file(unfinished);
-    if (WIFSIGNALED(status))
-        lines += "E " + file + ": the summarizer died of signal " + std::to_string(WTERMSIG(status)) + " ("
-            + strsignal(WTERMSIG(status)) + ")\n";
+    std::string how;
+    if (waited < 0)
+        how = std::string("ended, how is unknown (waitpid: ") + std::strerror(waitError) + ")";
+    else if (WIFSIGNALED(status))
+        how = "died of signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
     else
-        lines += "E " + file + ": the summarizer exited with status "
-            + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + "\n";
+        how = "exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    lines += "E " + file + ": the summarizer (" + worker + ") " + how + "\n" + kFileDealtWith + file + "\n";
     return Ended::Died;
 }
 #endif

@@ -31,16 +31,20 @@ private:
     std::size_t m_next = 0;
 };
 
+// The line "F FILE" that says a file was dealt with (summarized, or failed and named): a file
+// claimed by a worker that died before beginning it has none, and is found missing by it.
+inline constexpr const char* kFileDealtWith = "F ";
+
 class SummarizeWorker {
 public:
-    // One file's result as text lines ("W path", "E message", "T phase wall cpu"); never throws.
+    // One file's result as text lines ("F file", "W path", "E message", "T phase wall cpu"); never throws.
     using Summarize = std::function<std::string(const std::string& file)>;
 
     SummarizeWorker(FileQueue queue, Summarize summarize);
     // Forks the worker, which summarizes the queue's files; where there is no fork(), finish() does.
     void start();
-    // Waits for the worker; returns the files' lines, and "E FILE: the summarizer died of signal N
-    // (name)" for a file the worker died on.
+    // Waits for the worker; returns the files' lines, and "E FILE: the summarizer (process PID on
+    // HOST) died of signal N (name)" with "F FILE" for a file the worker died on.
     std::string finish();
 
 private:

@@ -69,7 +69,9 @@ Json viewOf(const WorkspaceMember& member)
     view["step_breakdown"] = std::move(breakdown);
 
     Json insights = Json::array();
-    for (const auto& insight : insightsToJson(findInsights(*facts), {facts}, {})["insights"])
+    // Held by name: a range-for over a member of a temporary reads it after it was freed (C++20).
+    const Json found = insightsToJson(findInsights(*facts), {facts}, {});
+    for (const auto& insight : found["insights"])
         insights.push_back(compactInsight(insight));
     view["insights"] = std::move(insights);
 

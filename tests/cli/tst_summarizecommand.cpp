@@ -2,9 +2,11 @@
 // summaries alone equals the one from the full traces (per-rank table, every collective, the
 // straggler verdict) on the DDP and straggler fixtures and a merged collected file; summaries
 // are small; a corrupt summary or one of another version is named and the job is analysed
-// without it; the MPI path under mpirun where this build has it.
+// without it; the MPI path under mpirun where this build has it; a summarizer or an MPI process
+// killed while summarizing leaves the others' summaries written and is named.
 #include "bench/tiler/tracetiler.h"
 #include "clirun.h"
+#include "killerpipe.h"
 #include "testfiles.h"
 #include "testtext.h"
 
@@ -13,11 +15,14 @@
 #include <QTest>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <iterator>
+#include <optional>
 #include <regex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <zlib.h>
@@ -229,7 +234,7 @@ private Q_SLOTS:
     }
 
     // --timings: one line for the process, counting its summaries and failures, with the phases
-    // and the worker's parts; the parts' CPU is within the process's.
+    // and the worker's parts and counts; the parts' CPU is within the process's.
     void timingsNameThePhases()
     {
         kstest::TempDir out;
@@ -255,6 +260,14 @@ private Q_SLOTS:
         }
         QVERIFY(parts > 0);
         QVERIFY2(parts <= cpu + 0.002, text.c_str());
+        // The worker's counts: the files it summarized, its page faults after the first file (the
+        // cost per file), its peak memory.
+        QVERIFY2(kstest::contains(text, "; worker files = 2;"), text.c_str());
+        std::smatch faults, peak;
+        QVERIFY2(std::regex_search(text, faults, std::regex(R"(; worker later-file minor faults = (\d+);)")),
+                 text.c_str());
+        QVERIFY2(std::regex_search(text, peak, std::regex(R"(; peak worker RSS MB = ([0-9.]+))")), text.c_str());
+        QVERIFY(std::stod(peak[1]) > 1);
     }
 
     void missingFileIsNamedAndTheOthersSummarized()
@@ -310,6 +323,115 @@ private Q_SLOTS:
         QCOMPARE(j["ranks"][0]["rank"].get<int>(), 0);
         QVERIFY(j["missing_ranks"] == nlohmann::json({1}));
         QVERIFY(kstest::contains(stdoutText, "1 failed"));
+    }
+
+    // The worker process summarizing a file is killed (SIGKILL, as by the out-of-memory killer)
+    // in the middle of it: the file is named with the worker and the signal, a new worker
+    // summarizes the files after it, and their summaries give the full traces' result. Also
+    // where the launcher ignores SIGCHLD (inherited through exec: the kernel would reap the
+    // worker, and its end could not be told).
+    void killedWorkerIsNamedAndTheOthersSummarized_data()
+    {
+        QTest::addColumn<bool>("sigchldIgnored");
+        QTest::newRow("plain") << false;
+        QTest::newRow("SIGCHLD ignored") << true;
+    }
+    void killedWorkerIsNamedAndTheOthersSummarized()
+    {
+        QFETCH(bool, sigchldIgnored);
+        kstest::TempDir out, traces;
+        kstest::KillerPipe killer(traces.filePath("killed.pt.trace.json"), kstest::KillerPipe::Victim::Reader);
+        const std::vector<std::string> ranks{data("ddp_rank0.pt.trace.json.gz"), data("ddp_rank1.pt.trace.json.gz")};
+        const std::vector<std::string> args{"summarize", "-o", out.path(), ranks[0], killer.path(), ranks[1]};
+        std::string stdoutText, stderrText;
+        const int status = sigchldIgnored
+            ? run("bash", kstest::concat({"-c", "trap '' CHLD; exec \"$0\" \"$@\"", KS_CLI}, args), &stdoutText,
+                  &stderrText)
+            : cli(args, &stdoutText, &stderrText);
+        killer.join();
+        QVERIFY2(killer.killed() > 0, stderrText.c_str());
+        QCOMPARE(status, 1);
+        const std::string named = killer.path() + ": the summarizer (process " + std::to_string(killer.killed());
+        QVERIFY2(kstest::contains(stderrText, named), stderrText.c_str());
+        QVERIFY2(kstest::contains(stderrText, "died of signal 9 (Killed)"), stderrText.c_str());
+        QCOMPARE(kstest::fileNames(out.path()),
+                 (std::vector<std::string>{"ddp_rank0.summary.json", "ddp_rank1.summary.json"}));
+        compareReports(ranksJson(ranks), ranksJson({out.path()}));
+    }
+
+    // Under mpirun, the worker of one MPI process is killed within the last file: that process
+    // names it and goes on, and process 0 writes the job's result from the other files'
+    // summaries, equal to the full traces' result, and exits with status 1.
+    void mpiKilledWorkerIsNamedAndTheJobWritten()
+    {
+        kstest::TempDir out, traces;
+        kstest::KillerPipe killer(traces.filePath("killed.pt.trace.json"), kstest::KillerPipe::Victim::Reader);
+        const std::vector<std::string> ranks{data("straggler_rank0.pt.trace.json.gz"),
+                                             data("straggler_rank1.pt.trace.json.gz")};
+        std::string stdoutText, stderrText;
+        int status = -1;
+        const bool ran =
+            summarizeWithMpi(out.path(), {ranks[0], killer.path(), ranks[1]}, &status, &stdoutText, &stderrText);
+        if (!ran)
+            QSKIP("no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)");
+        killer.join();
+        QVERIFY2(killer.killed() > 0, stderrText.c_str());
+        QCOMPARE(status, 1);
+        const std::string named = killer.path() + ": the summarizer (process " + std::to_string(killer.killed());
+        QVERIFY2(kstest::contains(stderrText, named), stderrText.c_str());
+        QVERIFY2(kstest::contains(stderrText, "died of signal 9 (Killed)"), stderrText.c_str());
+        QVERIFY2(kstest::contains(stdoutText, "3 file(s) on 2 process(es), 1 failed"), stdoutText.c_str());
+        const auto j = readJson(out.filePath("job.ranks.json"));
+        QVERIFY(j["missing_ranks"].empty());
+        QCOMPARE(j["straggler"]["rank"].get<int>(), 1);
+        compareReports(ranksJson(ranks), j);
+        compareReports(ranksJson(ranks), ranksJson({out.path()}));
+    }
+
+    // An MPI process itself is killed (its worker blocked in the last file) once the other files'
+    // summaries are written: mpirun ends the job and names the process and the signal; the
+    // summaries written stay whole and give the full traces' result; the killed process's
+    // worker dies with it (it would otherwise go on summarizing for nobody). The process is
+    // killed once past MPI_Init, waiting for its worker (a read on its pipe): Open MPI 4.1's
+    // mpirun at times never ends when a process dies within MPI_Init (its zombie left unreaped).
+    void mpiKilledProcessLeavesTheOthersSummaries()
+    {
+        kstest::TempDir out, traces;
+        const std::vector<std::string> ranks{data("straggler_rank0.pt.trace.json.gz"),
+                                             data("straggler_rank1.pt.trace.json.gz")};
+        // Where the kernel does not tell where a process waits ("0"), a second after the summaries.
+        std::optional<std::chrono::steady_clock::time_point> written;
+        const auto othersWrittenAndPastMpiInit = [&](pid_t worker) {
+            if (!std::filesystem::exists(out.filePath("straggler_rank0.summary.json"))
+                || !std::filesystem::exists(out.filePath("straggler_rank1.summary.json")))
+                return false;
+            const auto now = std::chrono::steady_clock::now();
+            written = written.value_or(now);
+            const std::string waits = kstest::KillerPipe::waitsIn(kstest::KillerPipe::parentOf(worker));
+            if (waits.empty() || waits == "0")
+                return now - *written > std::chrono::seconds(1);
+            return waits.find("pipe") != std::string::npos;
+        };
+        kstest::KillerPipe killer(traces.filePath("killed.pt.trace.json"), kstest::KillerPipe::Victim::ReadersParent,
+                                  othersWrittenAndPastMpiInit);
+        std::string stdoutText, stderrText;
+        int status = -1;
+        const bool ran =
+            summarizeWithMpi(out.path(), {ranks[0], killer.path(), ranks[1]}, &status, &stdoutText, &stderrText);
+        if (!ran)
+            QSKIP("no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)");
+        QVERIFY2(killer.killed() > 0 && killer.killed() != killer.reader(), stderrText.c_str());
+        QVERIFY2(status > 0, "mpirun did not end"); // -1: killed at the time limit
+        QVERIFY2(kstest::contains(stderrText, "signal 9"), stderrText.c_str());
+        QVERIFY(!std::filesystem::exists(out.filePath("job.ranks.json")));
+        QCOMPARE(kstest::fileNames(out.path()),
+                 (std::vector<std::string>{"straggler_rank0.summary.json", "straggler_rank1.summary.json"}));
+        compareReports(ranksJson(ranks), ranksJson({out.path()}));
+        bool workerEnded = false;
+        for (int i = 0; i < 500 && !(workerEnded = kstest::KillerPipe::ended(killer.reader())); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        QVERIFY(workerEnded);
+        killer.join();
     }
 
     // Generated ranks (the benchmarks' job: clock jitter, a planted straggler and slow link),
