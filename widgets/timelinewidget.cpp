@@ -25,7 +25,7 @@ std::vector<TimelineTrace> only(std::shared_ptr<const Trace> trace)
 {
     std::vector<TimelineTrace> traces;
     if (trace)
-        traces.push_back({std::move(trace), 0, {}, {}, {}});
+        traces.push_back({std::move(trace), 0, {}, {}});
     return traces;
 }
 
