@@ -164,17 +164,15 @@ void JobController::showOnTimeline(bool fit)
             summaryRows.push_back(std::uint32_t(i));
     }
     if (!summaryRows.empty())
-        traces.push_back({m_job->collectiveRows,
+        traces.push_back({m_job->collectiveRowsFor(summaryRows),
                           0,
                           tr("Collectives of %n rank(s), from summaries", nullptr, int(summaryRows.size())),
-                          summaryRows.size() == m_job->ranks.size() ? std::vector<std::uint32_t>{} : summaryRows,
                           {}});
     for (const auto& [rank, full] : m_full) {
         const auto* summary = m_job->rank(rank);
         traces.push_back({full.trace,
                           full.trace->baseTimeNs() - m_job->axisBaseTimeNs(),
                           QString::fromStdString(summary ? summary->identity.label() : std::to_string(rank)),
-                          {},
                           {}});
     }
     m_timeline->setTraces(std::move(traces));

@@ -29,7 +29,7 @@ public:
     std::shared_ptr<const analysis::JobView> job() const { return m_job; }
     std::vector<int> fullRanks() const; // ascending
     bool isLoading() const { return m_loader->isRunning(); }
-    // The processes of job()->collectiveRows on the timeline: the ranks not open in full.
+    // The ranks shown as summary rows (those not open in full): indexes into job()->ranks.
     const std::vector<std::uint32_t>& summaryRows() const { return m_summaryRows; }
     // Where a rank's trace is: the path its summary names, else that file name beside the
     // summaries or one folder up; empty when none exists.
@@ -58,7 +58,7 @@ private:
     std::shared_ptr<const analysis::JobView> m_job;
     std::map<int, LoadedFile> m_full; // by rank; a rank of a merged file has a trace of its own processes
     std::map<QString, int> m_loadingRankOf;
-    std::vector<std::uint32_t> m_summaryRows; // trace path -> rank, while a load runs
+    std::vector<std::uint32_t> m_summaryRows;
 };
 
 } // namespace ks

@@ -706,7 +706,7 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
         m_stepChoices->prepare({path});
         std::vector<TimelineTrace> shown;
         if (trace) // with the steps chosen for its file
-            shown.push_back({trace, 0, {}, {}, StepChoices::rulesFor(path)});
+            shown.push_back({trace, 0, {}, StepChoices::rulesFor(path)});
         m_timeline->setTraces(std::move(shown));
     }
     adoptTrace(std::move(trace), path, QFileInfo(path).fileName());

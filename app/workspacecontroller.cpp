@@ -99,7 +99,7 @@ QStringList WorkspaceController::open(const std::vector<LoadedFile>& files, Kind
     const QStringList names = titles();
     for (std::size_t i = 0; i < m_workspace.size(); ++i) {
         const analysis::WorkspaceMember& member = m_workspace.members()[i];
-        traces.push_back({member.trace, 0, names.value(int(i)), member.processes, member.stepRules});
+        traces.push_back({member.trace, 0, names.value(int(i)), member.stepRules});
     }
     m_timeline->setTraces(std::move(traces));
     m_align = kind == Kind::Comparison ? Align::StepStarts : Align::AbsoluteClock;

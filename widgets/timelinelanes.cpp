@@ -30,7 +30,6 @@ void TimelineLanes::show(std::vector<TimelineTrace> traces)
         lane.renderer->setChrome(m_emptyRenderer.chrome());
         lane.collapsed.assign(source.trace->processes().size(), false);
         lane.content = contentExtent(*source.trace);
-        lane.layout.setShownProcesses(source.processes);
         if (traces.size() == 1) {
             LayoutOptions options;
             TimelineLayoutSettings::load(*source.trace, options);

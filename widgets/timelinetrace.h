@@ -15,7 +15,6 @@ struct TimelineTrace {
     std::shared_ptr<const Trace> trace;
     TimeNs offset = 0; // added to the trace's times on the shared axis
     QString title; // its group header ("Rank 0 · host", "BASE · file")
-    std::vector<std::uint32_t> processes; // shown processes (one GPU of a merged file); empty: all
     facts::StepRules stepRules{}; // the user's steps for it (its file's remembered choice)
 };
 

@@ -1,6 +1,7 @@
 #include "widgets/timelinewidget.h"
 
 #include "core/timeline/flowlinks.h"
+#include "core/timeline/revealview.h"
 #include "widgets/timelinecontextmenu.h"
 #include "widgets/timelinetooltip.h"
 #include "widgets/timelinetrackeditor.h"
@@ -12,21 +13,26 @@
 #include <QToolTip>
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 namespace ks {
 
 namespace {
 
-constexpr int kMinRevealWidthPx = 8;
-
 std::vector<TimelineTrace> only(std::shared_ptr<const Trace> trace)
 {
     std::vector<TimelineTrace> traces;
     if (trace)
-        traces.push_back({std::move(trace), 0, {}, {}, {}});
+        traces.push_back({std::move(trace), 0, {}, {}});
     return traces;
+}
+
+// The slice's [start, end] on the shared axis.
+TimeExtent axisExtentOf(const TimelineWidget& timeline, TraceSlice slice)
+{
+    const SliceTable& slices = timeline.traceAt(slice.trace)->slices();
+    const TimeNs offset = timeline.traceOffset(slice.trace);
+    return {slices.start[slice.slice] + offset, slices.end(slice.slice) + offset};
 }
 
 } // namespace
@@ -300,11 +306,7 @@ void TimelineWidget::fitSelection()
     const TraceSlice selected = m_selection.slice;
     if (!selected.valid())
         return;
-    const SliceTable& slices = traceAt(selected.trace)->slices();
-    const TimeNs start = slices.start[selected.slice] + traceOffset(selected.trace);
-    const TimeNs dur = std::max<TimeNs>(slices.duration[selected.slice], 1);
-    // A margin on both sides keeps the neighbours in sight.
-    setAxisRange(start - dur / 10, start + dur + dur / 10);
+    applyScale(scaleAroundSlice(axisExtentOf(*this, selected), timeAreaWidth()));
 }
 
 void TimelineWidget::select(TraceSlice slice, bool recordHistory)
@@ -343,36 +345,15 @@ void TimelineWidget::selectInstant(std::uint32_t trace, std::uint32_t instant)
 
 void TimelineWidget::ensureVisible(TraceSlice target)
 {
-    const SliceTable& slices = traceAt(target.trace)->slices();
-    const TimeNs offset = traceOffset(target.trace);
-    const int width = timeAreaWidth();
-    TimeScale scale = m_state.scale;
-    const TimeNs start = slices.start[target.slice] + offset;
-    const TimeNs end = slices.end(target.slice) + offset;
-    const double widthPx = double(end - start) / scale.nsPerPixel();
-    if (widthPx > width * 0.9) {
-        fitSelection();
-        scale = m_state.scale;
-    } else if (widthPx < kMinRevealWidthPx) {
-        // Zoom in (never out) just enough that the slice can be seen and clicked.
-        const double nsPerPixel = std::max(double(end - start), 1.0) / kMinRevealWidthPx;
-        scale = TimeScale(scale.viewStart(), std::min(scale.nsPerPixel(), nsPerPixel));
-    }
-    const double x0 = scale.timeToX(start);
-    const double x1 = scale.timeToX(end);
-    if (x0 < 0 || x1 > width) {
-        const TimeNs centre = start + (end - start) / 2;
-        scale = TimeScale(centre - TimeNs(std::llround(scale.nsPerPixel() * width / 2)), scale.nsPerPixel());
-    }
-    applyScale(scale);
+    applyScale(scaleToReveal(m_state.scale, axisExtentOf(*this, target), timeAreaWidth(), m_lanes.navigableExtent()));
 
     const TrackLayout& layout = m_lanes[target.trace].layout;
-    const int rowTop = layout.rowTop(slices.row[target.slice]);
+    const int rowTop = layout.rowTop(traceAt(target.trace)->slices().row[target.slice]);
     const int top = rowTop < 0 ? -1 : m_lanes.stack().bodyTop(target.trace) + rowTop;
-    const int tracksHeight = TimelineRenderer::tracksAreaHeight(viewport()->size());
-    const int rowHeight = layout.metrics().rowHeight;
-    if (top >= 0 && (top < m_state.scrollY || top + rowHeight > m_state.scrollY + tracksHeight)) {
-        verticalScrollBar()->setValue(top - tracksHeight / 2);
+    const auto scrollY = scrollToReveal(top, layout.metrics().rowHeight, m_state.scrollY,
+                                        TimelineRenderer::tracksAreaHeight(viewport()->size()));
+    if (scrollY) {
+        verticalScrollBar()->setValue(*scrollY);
         m_state.scrollY = verticalScrollBar()->value();
     }
     viewport()->update();

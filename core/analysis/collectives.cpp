@@ -164,7 +164,7 @@ std::vector<CollectiveKernel> collectiveKernelsOf(const WorkspaceMember& member)
     const Trace& trace = *member.trace;
     std::vector<SliceId> ids;
     for (const Track& track : trace.tracks()) {
-        if (track.kind != TrackKind::GpuStream || !member.ownsProcess(track.process))
+        if (track.kind != TrackKind::GpuStream)
             continue;
         for (SliceId s = track.sliceBegin; s < track.sliceEnd; ++s) {
             if (trace.classOf(s) == SliceClass::Kernel && isNcclKernelName(trace.str(trace.slices().name[s])))

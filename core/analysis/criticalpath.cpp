@@ -162,7 +162,7 @@ CriticalPathAnalysis criticalPathOf(const Workspace& workspace, const Collective
 {
     std::vector<PathMember> members;
     for (const WorkspaceMember& m : workspace.members())
-        members.push_back({facts::sharedTraceFacts(m.trace, m.stepRules), m.processes, m.offset, m.identity.label()});
+        members.push_back({facts::sharedTraceFacts(m.trace, m.stepRules), m.offset, m.identity.label()});
     return CriticalPathAnalysis(CriticalPathGraphBuilder(std::move(members), matching));
 }
 

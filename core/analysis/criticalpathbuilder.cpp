@@ -209,10 +209,7 @@ private:
         const TimeNs lo = m_start - member.offset, hi = m_end - member.offset;
         for (std::uint32_t t = 0; t < trace.tracks().size(); ++t) {
             const Track& track = trace.tracks()[t];
-            if (track.kind == TrackKind::Other
-                || (!member.processes.empty()
-                    && std::find(member.processes.begin(), member.processes.end(), track.process)
-                        == member.processes.end()))
+            if (track.kind == TrackKind::Other)
                 continue;
             const bool gpu = track.kind == TrackKind::GpuStream;
             auto& items = m_tracks[TrackKey{m, t, gpu}];

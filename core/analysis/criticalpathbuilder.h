@@ -22,7 +22,6 @@ namespace ks::analysis {
 
 struct PathMember {
     std::shared_ptr<const facts::TraceFacts> facts;
-    std::vector<std::uint32_t> processes; // of facts->trace owned by this member; empty: all
     TimeNs offset = 0; // added to the member's times to place them on the common axis
     std::string label; // "Rank 1 · ddp_rank1" (prefixes track names when there are several)
 };

@@ -97,6 +97,20 @@ std::vector<int> JobView::suggestedRanks(std::size_t waiters) const
     return out;
 }
 
+std::shared_ptr<const Trace> JobView::collectiveRowsFor(const std::vector<std::uint32_t>& members) const
+{
+    // Rows by pid (= index into ranks): a rank without collectives has no process.
+    std::vector<std::uint32_t> processes;
+    for (std::uint32_t p = 0; p < collectiveRows->processes().size(); ++p) {
+        const std::int64_t member = collectiveRows->processes()[p].pid.number;
+        if (std::find(members.begin(), members.end(), member) != members.end())
+            processes.push_back(p);
+    }
+    if (processes.size() == collectiveRows->processes().size())
+        return collectiveRows;
+    return TraceBuilder::subsetOf(*collectiveRows, processes);
+}
+
 JobView openJobView(const std::string& folder)
 {
     JobView view;

@@ -25,8 +25,11 @@ struct JobView {
     std::vector<std::string> errors; // "FILE: why" for each summary that could not be read
     RanksReport report; // member i is ranks[i]
     WaitHeatMap heatMap;
-    // Process i is ranks[i]: one track of its collectives, on the job's axis (ranks[0]'s clock).
+    // The process of pid i is ranks[i]: one track of its collectives, on the job's axis (ranks[0]'s clock).
     std::shared_ptr<const Trace> collectiveRows;
+
+    // collectiveRows with only the rows of ranks[i] for these i (the ranks not open in full).
+    std::shared_ptr<const Trace> collectiveRowsFor(const std::vector<std::uint32_t>& members) const;
 
     std::int64_t axisBaseTimeNs() const { return ranks.empty() ? 0 : ranks.front().baseTimeNs; }
     const RankSummaryFile* rank(int number) const; // nullptr when the job lacks it

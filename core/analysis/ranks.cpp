@@ -39,7 +39,7 @@ RankSummary summarizeRank(const WorkspaceMember& member, std::size_t index, cons
     std::sort(ncclSlices.begin(), ncclSlices.end());
     std::vector<gpu::IntervalSet::Interval> compute, collective, busy;
     for (const Track& track : trace.tracks()) {
-        if (track.kind != TrackKind::GpuStream || !member.ownsProcess(track.process))
+        if (track.kind != TrackKind::GpuStream)
             continue;
         for (SliceId s = track.sliceBegin; s < track.sliceEnd; ++s) {
             const SliceClass c = trace.classOf(s);

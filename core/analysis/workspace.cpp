@@ -196,13 +196,10 @@ RankGroups inferRanks(const Trace& trace)
     return groupAroundRoots(trace, std::move(devices));
 }
 
-// Its steps by `rules`, over the processes it owns.
+// Its steps by `rules`.
 void findSteps(WorkspaceMember& m, facts::StepRules rules)
 {
-    std::vector<bool> owned(m.trace->processes().size(), m.processes.empty());
-    for (std::uint32_t p : m.processes)
-        owned[p] = true;
-    const facts::FoundSteps found = facts::StepFinder(rules).find(*m.trace, owned);
+    const facts::FoundSteps found = facts::StepFinder(rules).find(*m.trace);
     m.steps.clear();
     m.steps.reserve(found.steps.size());
     for (const facts::FoundStep& step : found.steps)
@@ -231,11 +228,6 @@ std::string TraceIdentity::label() const
     if (rank < 0)
         return name;
     return "Rank " + std::to_string(rank) + " \xC2\xB7 " + name;
-}
-
-bool WorkspaceMember::ownsProcess(std::uint32_t process) const
-{
-    return processes.empty() || std::find(processes.begin(), processes.end(), process) != processes.end();
 }
 
 const StepSpan* WorkspaceMember::step(long long number) const

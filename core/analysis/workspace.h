@@ -50,9 +50,6 @@ struct StepSpan {
 struct WorkspaceMember {
     std::shared_ptr<const Trace> trace;
     TraceIdentity identity;
-    // Processes of `trace` that belong to this member; empty: all of them (a rank of a merged
-    // file has a trace of its own processes, so Workspace::add leaves it empty).
-    std::vector<std::uint32_t> processes;
     std::vector<StepSpan> steps; // in time order
     std::string stepsSource = "none"; // facts::FoundSteps::sourceName() of its steps
     // What its steps were found by; analyses of the member build its facts with them.
@@ -61,8 +58,6 @@ struct WorkspaceMember {
     // Added to the member's times to place them on the workspace's axis.
     TimeNs offset = 0;
 
-    bool ownsProcess(std::uint32_t process) const;
-    bool ownsSlice(SliceId s) const { return ownsProcess(trace->tracks()[trace->trackOf(s)].process); }
     const StepSpan* step(long long number) const; // nullptr if the member lacks it
 };
 

@@ -17,12 +17,12 @@ constexpr std::string_view kOptimizerStep = "Optimizer.step#";
 
 bool isHostRange(SliceClass c) { return c == SliceClass::CpuOp || c == SliceClass::UserAnnotation; }
 
-// The host ranges a rule looks at: slices of the owned processes' CPU threads.
+// The host ranges a rule looks at: slices of the CPU threads.
 template <class Visit>
-void forEachHostSlice(const Trace& trace, const std::vector<bool>& owned, Visit visit)
+void forEachHostSlice(const Trace& trace, Visit visit)
 {
     for (const Track& track : trace.tracks()) {
-        if (track.kind != TrackKind::CpuThread || (!owned.empty() && !owned[track.process]))
+        if (track.kind != TrackKind::CpuThread)
             continue;
         for (SliceId s = track.sliceBegin; s < track.sliceEnd; ++s)
             visit(s);
@@ -176,14 +176,14 @@ StepFinder::StepFinder(StepRules rules)
 {
 }
 
-FoundSteps StepFinder::find(const Trace& trace, const std::vector<bool>& owned) const
+FoundSteps StepFinder::find(const Trace& trace) const
 {
     const auto& slices = trace.slices();
     FoundSteps found;
 
     // 1. ProfilerStep#N (named by torch.profiler or by the collector's --step-marker).
     std::vector<SliceId> ranges;
-    forEachHostSlice(trace, owned, [&](SliceId s) {
+    forEachHostSlice(trace, [&](SliceId s) {
         if (isHostRange(trace.classOf(s)) && profilerStepNumber(trace.str(slices.name[s])) >= 0)
             ranges.push_back(s);
     });
@@ -198,7 +198,7 @@ FoundSteps StepFinder::find(const Trace& trace, const std::vector<bool>& owned) 
         const std::regex re(m_rules.userPattern, std::regex::ECMAScript | std::regex::optimize);
         std::vector<std::int8_t> byName(trace.strings().size(), -1); // -1 unknown, 0 no, 1 yes
         std::vector<SliceId> exact, matched;
-        forEachHostSlice(trace, owned, [&](SliceId s) {
+        forEachHostSlice(trace, [&](SliceId s) {
             const std::string_view name = trace.str(slices.name[s]);
             if (name == m_rules.userPattern)
                 exact.push_back(s);
@@ -219,7 +219,7 @@ FoundSteps StepFinder::find(const Trace& trace, const std::vector<bool>& owned) 
     // 3. Top-level labels with a counter; the template and thread with the most ranges win
     // (one thread's loop: in a merged file of several ranks, the first rank's).
     std::map<std::pair<std::uint32_t, std::string>, std::vector<SliceId>> byTemplate;
-    forEachHostSlice(trace, owned, [&](SliceId s) {
+    forEachHostSlice(trace, [&](SliceId s) {
         if (trace.classOf(s) != SliceClass::UserAnnotation)
             return;
         const auto label = counterLabel(trace.str(slices.name[s]));
@@ -251,7 +251,7 @@ FoundSteps StepFinder::find(const Trace& trace, const std::vector<bool>& owned) 
     // merged file), and the source says so.
     std::map<std::pair<std::uint32_t, std::string_view>, std::vector<SliceId>> byOptimizer;
     std::vector<TimeNs> firstHost(trace.processes().size(), std::numeric_limits<TimeNs>::max());
-    forEachHostSlice(trace, owned, [&](SliceId s) {
+    forEachHostSlice(trace, [&](SliceId s) {
         const SliceClass c = trace.classOf(s);
         if (c == SliceClass::Other || c == SliceClass::Overhead)
             return;

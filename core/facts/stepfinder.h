@@ -53,9 +53,9 @@ public:
     // An invalid user pattern counts as none (check it with stepPatternError first).
     explicit StepFinder(StepRules rules = {});
 
-    // Steps of the processes with ownedProcess[p] (all when empty), by the first rule that
-    // gives two steps or more (one for ProfilerStep and the user's choice).
-    FoundSteps find(const Trace& trace, const std::vector<bool>& ownedProcess = {}) const;
+    // Steps of the trace's host threads, by the first rule that gives two steps or more (one
+    // for ProfilerStep and the user's choice).
+    FoundSteps find(const Trace& trace) const;
 
 private:
     StepRules m_rules;

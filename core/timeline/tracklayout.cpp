@@ -118,20 +118,14 @@ void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed, 
         }
     };
 
-    const auto shown = [&](std::uint32_t p) {
-        return m_shownProcesses.empty()
-            || std::find(m_shownProcesses.begin(), m_shownProcesses.end(), p) != m_shownProcesses.end();
-    };
     std::vector<std::uint32_t> pinned;
     for (std::uint32_t t : m_options.pinnedTracks) {
-        if (t < trace.tracks().size() && shown(trace.tracks()[t].process))
+        if (t < trace.tracks().size())
             pinned.push_back(t);
     }
     if (!pinned.empty())
         addGroup(kPinnedGroup, pinned, {}, false);
     for (std::uint32_t p : processDisplayOrder(trace, m_options)) {
-        if (!shown(p))
-            continue;
         const Process& proc = trace.processes()[p];
         const bool hasTracks = std::any_of(proc.tracks.begin(), proc.tracks.end(), [&](auto t) {
             const Track& track = trace.tracks()[t];
@@ -141,7 +135,7 @@ void TrackLayout::build(const Trace& trace, const std::vector<bool>& collapsed, 
             continue; // kineto declares 16 GPUs whatever the machine has
         addGroup(p, proc.tracks, countersOf[p], p < collapsed.size() && collapsed[p]);
     }
-    if (!orphanCounters.empty() && m_shownProcesses.empty())
+    if (!orphanCounters.empty())
         addGroup(kNoIndex, {}, orphanCounters, orphanCountersCollapsed);
     m_totalHeight = y;
 }

@@ -51,9 +51,6 @@ public:
     // series has no process form one extra group, collapsed by `orphanCountersCollapsed`.
     void build(const Trace& trace, const std::vector<bool>& collapsed, bool orphanCountersCollapsed = false,
                const LayoutMetrics& metrics = {});
-    // Lays out only these processes (one GPU's share of a merged multi-rank file), and no
-    // process-less counters; empty: all. Applies to the next build().
-    void setShownProcesses(std::vector<std::uint32_t> processes) { m_shownProcesses = std::move(processes); }
     // Applies to the next build().
     void setOptions(LayoutOptions options) { m_options = std::move(options); }
     const LayoutOptions& options() const { return m_options; }
@@ -85,7 +82,6 @@ private:
     std::vector<int> m_rowTop;
     std::vector<int> m_instantTop; // per track
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_trackRows; // [rowBegin, rowEnd)
-    std::vector<std::uint32_t> m_shownProcesses;
     LayoutOptions m_options;
     int m_totalHeight = 0;
 };

@@ -29,15 +29,11 @@ namespace {
 
 constexpr int kRanks = 8;
 
-std::size_t ncclKernels(const Trace& trace, const std::vector<std::uint32_t>& processes)
+std::size_t ncclKernels(const Trace& trace)
 {
     std::size_t n = 0;
-    for (const Track& track : trace.tracks()) {
-        if (!processes.empty() && std::find(processes.begin(), processes.end(), track.process) == processes.end())
-            continue;
-        for (SliceId s = track.sliceBegin; s < track.sliceEnd; ++s)
-            n += analysis::isNcclKernelName(trace.str(trace.slices().name[s])) ? 1 : 0;
-    }
+    for (SliceId s = 0; s < trace.slices().size(); ++s)
+        n += analysis::isNcclKernelName(trace.str(trace.slices().name[s])) ? 1 : 0;
     return n;
 }
 
@@ -165,17 +161,19 @@ private Q_SLOTS:
 
         TimelineWidget* timeline = window.timeline();
         QCOMPARE(timeline->traceCount(), std::uint32_t(1 + suggested.size()));
-        // The summary rows left: the ranks not open in full.
-        QVERIFY(timeline->traceAt(0) == job->job()->collectiveRows);
+        // The summary rows left: the ranks not open in full, each a process of the first trace.
         QCOMPARE(job->summaryRows().size(), kRanks - suggested.size());
-        for (std::uint32_t row : job->summaryRows()) {
-            const int rank = job->job()->ranks[row].identity.rank;
-            QVERIFY(std::find(sorted.begin(), sorted.end(), rank) == sorted.end());
+        const Trace& rows = *timeline->traceAt(0);
+        QCOMPARE(rows.processes().size(), job->summaryRows().size());
+        for (std::size_t i = 0; i < job->summaryRows().size(); ++i) {
+            const analysis::RankSummaryFile& summary = job->job()->ranks[job->summaryRows()[i]];
+            QVERIFY(std::find(sorted.begin(), sorted.end(), summary.identity.rank) == sorted.end());
+            QCOMPARE(rows.processes()[i].name, summary.identity.label() + " · summary");
         }
         // Rank 5 in full: its own trace, with the NCCL kernels its summary listed.
         const auto straggler =
             timeline->traceAt(1 + std::uint32_t(std::find(sorted.begin(), sorted.end(), 5) - sorted.begin()));
-        QCOMPARE(ncclKernels(*straggler, {}), std::size_t(12));
+        QCOMPARE(ncclKernels(*straggler), std::size_t(12));
         QVERIFY(window.trace() == straggler); // the docks follow the first rank opened in full
     }
 

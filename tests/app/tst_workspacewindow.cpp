@@ -284,7 +284,7 @@ private Q_SLOTS:
             std::vector<TimeNs> optimizerEnds;
             for (SliceId s = 0; s < trace.slices().size(); ++s) {
                 const std::uint32_t process = trace.tracks()[trace.trackOf(s)].process;
-                if (members[r.member].ownsProcess(process) && !trace.processes()[process].isDevice
+                if (!trace.processes()[process].isDevice
                     && trace.str(trace.slices().name[s]) == "Optimizer.step#SGD.step")
                     optimizerEnds.push_back(trace.slices().end(s));
             }

@@ -1,18 +1,17 @@
 // The read-ahead thread of the byte source turns an exception into a stream error, and
 // kinetoscope-cli never aborts: a trace whose path is not valid UTF-8 is read, and whatever
 // a command fails to handle becomes "error: …" and exit 1 (never 134, SIGABRT).
-#include "minitest.h"
-
+#include "clirun.h"
 #include "core/loading/bytesource.h"
+#include "testfiles.h"
+
+#include <QTest>
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -36,56 +35,37 @@ private:
     int m_reads = 0;
 };
 
-struct Run {
-    int exitCode = -1; // -1: killed by a signal
-    int signal = 0;
-    std::string out;
-};
-
-Run runCli(const std::string& arguments)
-{
-    Run run;
-    const std::string command = std::string(KS_CLI) + " " + arguments + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    char chunk[4096];
-    for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0;)
-        run.out.append(chunk, n);
-    const int status = pclose(pipe);
-    if (WIFEXITED(status))
-        run.exitCode = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status))
-        run.signal = WTERMSIG(status);
-    return run;
-}
-
-std::string shellQuoted(const std::string& text) { return "'" + text + "'"; }
-
 } // namespace
 
-KS_TEST(readAheadExceptionBecomesStreamError)
-{
-    auto source = ks::prefetchingSource(std::make_unique<FailingSource>(), 5);
-    char buffer[16];
-    std::string got;
-    for (std::size_t n; (n = source->read(buffer, sizeof buffer)) > 0;)
-        got.append(buffer, n);
-    KS_CHECK_EQ(got, std::string("{\"tra")); // what came before the failure
-    KS_CHECK_EQ(source->error(), std::string("read-ahead failed: inflate ran out of memory"));
-}
+class TestNoAbort : public QObject {
+    Q_OBJECT
+private slots:
+    void readAheadExceptionBecomesStreamError()
+    {
+        auto source = ks::prefetchingSource(std::make_unique<FailingSource>(), 5);
+        char buffer[16];
+        std::string got;
+        for (std::size_t n; (n = source->read(buffer, sizeof buffer)) > 0;)
+            got.append(buffer, n);
+        QCOMPARE(got, std::string("{\"tra")); // what came before the failure
+        QCOMPARE(source->error(), std::string("read-ahead failed: inflate ran out of memory"));
+    }
 
-KS_TEST(cliInfoJsonOnNonUtf8Path)
-{
-    char dir[] = "/tmp/ks-noabort-XXXXXX";
-    KS_CHECK(mkdtemp(dir));
-    const std::string path = std::string(dir)
-        + "/tr\xff\xfe"
-          "ace.pt.trace.json.gz";
-    std::filesystem::copy_file(KS_TEST_DATA "/square.pt.trace.json.gz", path);
-    const Run run = runCli("info --json " + shellQuoted(path));
-    std::filesystem::remove_all(dir);
-    KS_CHECK_EQ(run.signal, 0);
-    KS_CHECK(run.exitCode == 0 || (run.exitCode == 1 && run.out.rfind("error: ", 0) == 0));
-    std::printf("info --json on a non-UTF-8 path: exit %d\n", run.exitCode);
-}
+    void cliInfoJsonOnNonUtf8Path()
+    {
+        const kstest::TempDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath("tr\xff\xfe"
+                                              "ace.pt.trace.json.gz");
+        std::filesystem::copy_file(KS_TEST_DATA "/square.pt.trace.json.gz", path);
+        kstest::ProgramOptions merged;
+        merged.mergeOutput = true;
+        const kstest::ProgramRun run = kstest::runProgram(KS_CLI, {"info", "--json", path}, merged);
+        QVERIFY(!run.crashed);
+        QVERIFY(run.exitCode == 0 || (run.exitCode == 1 && run.out.rfind("error: ", 0) == 0));
+        std::printf("info --json on a non-UTF-8 path: exit %d\n", run.exitCode);
+    }
+};
 
-KS_TEST_MAIN()
+QTEST_APPLESS_MAIN(TestNoAbort)
+#include "tst_noabort.moc"

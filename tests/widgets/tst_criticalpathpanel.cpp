@@ -185,7 +185,7 @@ private slots:
         ranks.sortByRank();
         std::vector<TimelineTrace> traces;
         for (const auto& m : ranks.members())
-            traces.push_back({m.trace, 0, QString::fromStdString(m.identity.label()), m.processes});
+            traces.push_back({m.trace, 0, QString::fromStdString(m.identity.label()), m.stepRules});
         timeline.setTraces(std::move(traces));
         QVERIFY(ready.wait(60000));
         panel.setRanks(ranks);

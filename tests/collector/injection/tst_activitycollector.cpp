@@ -3,13 +3,14 @@
 // detection, a collector that goes away mid-stream, an exception on our flush thread and
 // a fork in the middle of a flush. Qt-free: it builds with KINETOSCOPE_BUILD_GUI=OFF.
 #include "fakeactivityapi.h"
-#include "minitest.h"
 #include "wireframes.h"
 
 #include "collector/injection/activitycollector.h"
 #include "collector/injection/recordtranslator.h"
 #include "collector/injection/torchopsabi.h"
 #include "collector/protocol/framing.h"
+
+#include <QTest>
 
 #include <chrono>
 #include <cstdlib>
@@ -291,406 +292,411 @@ void forkedChildHandler()
 
 } // namespace
 
-KS_TEST(translatesEveryKind)
-{
-    FakeActivityApi fake;
-    const FakeBufferWriter buffer = everyKind(fake);
-    injection::RecordTranslator translator(fake);
-    std::vector<std::uint8_t> out;
-    translator.translate(buffer.bytes().data(), buffer.bytes().size(), out);
-    const auto frames = decodeAll(out);
+class TestActivityCollector : public QObject {
+    Q_OBJECT
+private slots:
+    void translatesEveryKind()
+    {
+        FakeActivityApi fake;
+        const FakeBufferWriter buffer = everyKind(fake);
+        injection::RecordTranslator translator(fake);
+        std::vector<std::uint8_t> out;
+        translator.translate(buffer.bytes().data(), buffer.bytes().size(), out);
+        const auto frames = decodeAll(out);
 
-    KS_CHECK_EQ(translator.records(), std::uint64_t(15));
-    KS_CHECK_EQ(translator.zeroTimestamps(), std::uint64_t(1));
-    KS_CHECK_EQ(translator.undecodable(), std::uint64_t(1));
+        QCOMPARE(translator.records(), std::uint64_t(15));
+        QCOMPARE(translator.zeroTimestamps(), std::uint64_t(1));
+        QCOMPARE(translator.undecodable(), std::uint64_t(1));
 
-    const auto kernels = recordsOf<wire::Kernel>(frames);
-    KS_CHECK_EQ(kernels.size(), std::size_t(2)); // the one with start = end = 0 is left out
-    const wire::Kernel& k = kernels[0];
-    KS_CHECK_EQ(k.correlation, 10u);
-    KS_CHECK_EQ(k.start, std::int64_t(5'000));
-    KS_CHECK_EQ(k.end, std::int64_t(7'500));
-    KS_CHECK_EQ(k.queued, std::int64_t(4'000));
-    KS_CHECK_EQ(k.grid[0], 128);
-    KS_CHECK_EQ(k.grid[1], 2);
-    KS_CHECK_EQ(k.block[0], 256);
-    KS_CHECK_EQ(k.cluster[0], 2);
-    KS_CHECK_EQ(k.registersPerThread, 40);
-    KS_CHECK_EQ(k.staticSharedMemory, 1024);
-    KS_CHECK_EQ(k.dynamicSharedMemory, 49152);
-    KS_CHECK_EQ(k.graphId, 9u);
-    KS_CHECK_EQ(k.graphNodeId, std::uint64_t(0x1234567890ull));
-    KS_CHECK_EQ(stringText(frames, k.name), std::string("_Z6squarePfi"));
-    KS_CHECK_EQ(kernels[1].name, k.name); // interned once
+        const auto kernels = recordsOf<wire::Kernel>(frames);
+        QCOMPARE(kernels.size(), std::size_t(2)); // the one with start = end = 0 is left out
+        const wire::Kernel& k = kernels[0];
+        QCOMPARE(k.correlation, 10u);
+        QCOMPARE(k.start, std::int64_t(5'000));
+        QCOMPARE(k.end, std::int64_t(7'500));
+        QCOMPARE(k.queued, std::int64_t(4'000));
+        QCOMPARE(k.grid[0], 128);
+        QCOMPARE(k.grid[1], 2);
+        QCOMPARE(k.block[0], 256);
+        QCOMPARE(k.cluster[0], 2);
+        QCOMPARE(k.registersPerThread, 40);
+        QCOMPARE(k.staticSharedMemory, 1024);
+        QCOMPARE(k.dynamicSharedMemory, 49152);
+        QCOMPARE(k.graphId, 9u);
+        QCOMPARE(k.graphNodeId, std::uint64_t(0x1234567890ull));
+        QCOMPARE(stringText(frames, k.name), std::string("_Z6squarePfi"));
+        QCOMPARE(kernels[1].name, k.name); // interned once
 
-    const auto copies = recordsOf<wire::Memcpy>(frames);
-    KS_CHECK_EQ(copies.size(), std::size_t(2));
-    KS_CHECK_EQ(int(copies[0].copyKind), 1); // HtoD
-    KS_CHECK_EQ(int(copies[0].srcKind), 1);
-    KS_CHECK_EQ(int(copies[0].dstKind), 3);
-    KS_CHECK_EQ(copies[0].bytes, std::uint64_t(4096));
-    KS_CHECK_EQ(int(copies[1].copyKind), 10); // peer to peer
-    KS_CHECK_EQ(copies[1].srcDevice, 0u);
-    KS_CHECK_EQ(copies[1].dstDevice, 1u);
-    KS_CHECK_EQ(copies[1].graphId, 9u);
+        const auto copies = recordsOf<wire::Memcpy>(frames);
+        QCOMPARE(copies.size(), std::size_t(2));
+        QCOMPARE(int(copies[0].copyKind), 1); // HtoD
+        QCOMPARE(int(copies[0].srcKind), 1);
+        QCOMPARE(int(copies[0].dstKind), 3);
+        QCOMPARE(copies[0].bytes, std::uint64_t(4096));
+        QCOMPARE(int(copies[1].copyKind), 10); // peer to peer
+        QCOMPARE(copies[1].srcDevice, 0u);
+        QCOMPARE(copies[1].dstDevice, 1u);
+        QCOMPARE(copies[1].graphId, 9u);
 
-    const auto memsets = recordsOf<wire::Memset>(frames);
-    KS_CHECK_EQ(memsets.size(), std::size_t(1));
-    KS_CHECK_EQ(memsets[0].value, 0xffu);
-    KS_CHECK_EQ(memsets[0].bytes, std::uint64_t(512));
-    KS_CHECK_EQ(memsets[0].graphId, 9u);
+        const auto memsets = recordsOf<wire::Memset>(frames);
+        QCOMPARE(memsets.size(), std::size_t(1));
+        QCOMPARE(memsets[0].value, 0xffu);
+        QCOMPARE(memsets[0].bytes, std::uint64_t(512));
+        QCOMPARE(memsets[0].graphId, 9u);
 
-    const auto apis = recordsOf<wire::Api>(frames);
-    KS_CHECK_EQ(apis.size(), std::size_t(3));
-    KS_CHECK_EQ(stringText(frames, apis[0].name), std::string("cudaLaunchKernel_v7000"));
-    KS_CHECK_EQ(int(apis[0].domain), int(wire::ApiDomain::Runtime));
-    KS_CHECK_EQ(stringText(frames, apis[1].name), std::string("cuLaunchKernel"));
-    KS_CHECK_EQ(int(apis[1].domain), int(wire::ApiDomain::Driver));
-    KS_CHECK_EQ(stringText(frames, apis[2].name), std::string("cbid 999")); // CUPTI knows no name
-    KS_CHECK_EQ(apis[0].threadId, std::uint64_t(4242));
+        const auto apis = recordsOf<wire::Api>(frames);
+        QCOMPARE(apis.size(), std::size_t(3));
+        QCOMPARE(stringText(frames, apis[0].name), std::string("cudaLaunchKernel_v7000"));
+        QCOMPARE(int(apis[0].domain), int(wire::ApiDomain::Runtime));
+        QCOMPARE(stringText(frames, apis[1].name), std::string("cuLaunchKernel"));
+        QCOMPARE(int(apis[1].domain), int(wire::ApiDomain::Driver));
+        QCOMPARE(stringText(frames, apis[2].name), std::string("cbid 999")); // CUPTI knows no name
+        QCOMPARE(apis[0].threadId, std::uint64_t(4242));
 
-    const auto syncs = recordsOf<wire::Sync>(frames);
-    KS_CHECK_EQ(syncs.size(), std::size_t(1));
-    KS_CHECK_EQ(syncs[0].correlation, 14u);
+        const auto syncs = recordsOf<wire::Sync>(frames);
+        QCOMPARE(syncs.size(), std::size_t(1));
+        QCOMPARE(syncs[0].correlation, 14u);
 
-    const auto markers = recordsOf<wire::Marker>(frames);
-    KS_CHECK_EQ(markers.size(), std::size_t(2));
-    KS_CHECK_EQ(stringText(frames, markers[0].name), std::string("forward"));
-    KS_CHECK_EQ(stringText(frames, markers[0].domain), std::string("torch"));
-    KS_CHECK_EQ(markers[1].name, 0u); // a range end has no name
-    KS_CHECK_EQ(markers[1].domain, markers[0].domain);
+        const auto markers = recordsOf<wire::Marker>(frames);
+        QCOMPARE(markers.size(), std::size_t(2));
+        QCOMPARE(stringText(frames, markers[0].name), std::string("forward"));
+        QCOMPARE(stringText(frames, markers[0].domain), std::string("torch"));
+        QCOMPARE(markers[1].name, 0u); // a range end has no name
+        QCOMPARE(markers[1].domain, markers[0].domain);
 
-    const auto overheads = recordsOf<wire::Overhead>(frames);
-    KS_CHECK_EQ(overheads.size(), std::size_t(1));
-    KS_CHECK_EQ(overheads[0].kind, 65536u);
-    const auto devices = recordsOf<wire::Device>(frames);
-    KS_CHECK_EQ(devices.size(), std::size_t(1));
-    KS_CHECK_EQ(devices[0].name, std::string("NVIDIA H200"));
-    KS_CHECK_EQ(devices[0].numSms, 132);
-    // Strings: kernel name, 3 API names, marker name, domain.
-    KS_CHECK_EQ(recordsOf<wire::StringDef>(frames).size(), std::size_t(6));
-}
+        const auto overheads = recordsOf<wire::Overhead>(frames);
+        QCOMPARE(overheads.size(), std::size_t(1));
+        QCOMPARE(overheads[0].kind, 65536u);
+        const auto devices = recordsOf<wire::Device>(frames);
+        QCOMPARE(devices.size(), std::size_t(1));
+        QCOMPARE(devices[0].name, std::string("NVIDIA H200"));
+        QCOMPARE(devices[0].numSms, 132);
+        // Strings: kernel name, 3 API names, marker name, domain.
+        QCOMPARE(recordsOf<wire::StringDef>(frames).size(), std::size_t(6));
+    }
 
-KS_TEST(cuptiVersionSchemes)
-{
-    using injection::cuptiVersionsCompatible;
-    KS_CHECK(cuptiVersionsCompatible(130000, 130001)); // CUPTI update within 13.0
-    KS_CHECK(!cuptiVersionsCompatible(130100, 130001)); // 13.1 vs 13.0
-    KS_CHECK(cuptiVersionsCompatible(24, 24));
-    KS_CHECK(!cuptiVersionsCompatible(24, 28)); // both below 100: the old check let these pass
-    KS_CHECK(!cuptiVersionsCompatible(28, 130001));
-    KS_CHECK_EQ(injection::cuptiVersionText(130001), std::string("13.0 (130001)"));
-    KS_CHECK_EQ(injection::cuptiVersionText(28), std::string("v28"));
-}
+    void cuptiVersionSchemes()
+    {
+        using injection::cuptiVersionsCompatible;
+        QVERIFY(cuptiVersionsCompatible(130000, 130001)); // CUPTI update within 13.0
+        QVERIFY(!cuptiVersionsCompatible(130100, 130001)); // 13.1 vs 13.0
+        QVERIFY(cuptiVersionsCompatible(24, 24));
+        QVERIFY(!cuptiVersionsCompatible(24, 28)); // both below 100: the old check let these pass
+        QVERIFY(!cuptiVersionsCompatible(28, 130001));
+        QCOMPARE(injection::cuptiVersionText(130001), std::string("13.0 (130001)"));
+        QCOMPARE(injection::cuptiVersionText(28), std::string("v28"));
+    }
 
-KS_TEST(helloCarriesVersionsThenGoodbye)
-{
-    Recording r;
-    KS_CHECK(r.start());
-    KS_CHECK(r.fake.deliver(everyKind(r.fake)));
-    const auto frames = r.finish();
-    const auto hello = recordsOf<wire::Hello>(frames);
-    KS_CHECK_EQ(hello.size(), std::size_t(1));
-    KS_CHECK_EQ(hello[0].token, std::string("token-42"));
-    KS_CHECK_EQ(hello[0].pid, std::int64_t(getpid()));
-    KS_CHECK_EQ(hello[0].cuptiVersion, 130001u);
-    KS_CHECK_EQ(hello[0].driverVersion, 13000);
-    KS_CHECK_EQ(hello[0].runtimeVersion, 12080);
-    KS_CHECK_EQ(hello[0].clock.cuptiNs, std::int64_t(1'000'000'000));
-    KS_CHECK_EQ(recordsOf<wire::Kernel>(frames).size(), std::size_t(2));
-    const auto goodbye = recordsOf<wire::Goodbye>(frames);
-    KS_CHECK_EQ(goodbye.size(), std::size_t(1));
-    KS_CHECK_EQ(goodbye[0].records, std::uint64_t(15));
-    KS_CHECK_EQ(goodbye[0].buffersRequested, std::uint64_t(1));
-    KS_CHECK_EQ(goodbye[0].buffersCompleted, std::uint64_t(1));
-    KS_CHECK(recordsOf<wire::Error>(frames).empty());
-    KS_CHECK_EQ(r.fake.forcedFlushes.load(), 1);
-}
+    void helloCarriesVersionsThenGoodbye()
+    {
+        Recording r;
+        QVERIFY(r.start());
+        QVERIFY(r.fake.deliver(everyKind(r.fake)));
+        const auto frames = r.finish();
+        const auto hello = recordsOf<wire::Hello>(frames);
+        QCOMPARE(hello.size(), std::size_t(1));
+        QCOMPARE(hello[0].token, std::string("token-42"));
+        QCOMPARE(hello[0].pid, std::int64_t(getpid()));
+        QCOMPARE(hello[0].cuptiVersion, 130001u);
+        QCOMPARE(hello[0].driverVersion, 13000);
+        QCOMPARE(hello[0].runtimeVersion, 12080);
+        QCOMPARE(hello[0].clock.cuptiNs, std::int64_t(1'000'000'000));
+        QCOMPARE(recordsOf<wire::Kernel>(frames).size(), std::size_t(2));
+        const auto goodbye = recordsOf<wire::Goodbye>(frames);
+        QCOMPARE(goodbye.size(), std::size_t(1));
+        QCOMPARE(goodbye[0].records, std::uint64_t(15));
+        QCOMPARE(goodbye[0].buffersRequested, std::uint64_t(1));
+        QCOMPARE(goodbye[0].buffersCompleted, std::uint64_t(1));
+        QVERIFY(recordsOf<wire::Error>(frames).empty());
+        QCOMPARE(r.fake.forcedFlushes.load(), 1);
+    }
 
-KS_TEST(versionMismatchIsReported)
-{
-    FakeActivityApi fake;
-    fake.loaded = 130100;
-    const auto errors = refusal(fake);
-    KS_CHECK_EQ(errors.size(), std::size_t(1));
-    KS_CHECK_EQ(errors[0].code, std::int32_t(wire::ErrorCode::CuptiVersion));
-    KS_CHECK_EQ(errors[0].message,
-                std::string("the process loaded CUPTI 13.1 (130100) but the collector was built for 13.0 (130001)"));
-}
+    void versionMismatchIsReported()
+    {
+        FakeActivityApi fake;
+        fake.loaded = 130100;
+        const auto errors = refusal(fake);
+        QCOMPARE(errors.size(), std::size_t(1));
+        QCOMPARE(errors[0].code, std::int32_t(wire::ErrorCode::CuptiVersion));
+        QCOMPARE(errors[0].message,
+                 std::string("the process loaded CUPTI 13.1 (130100) but the collector was built for 13.0 (130001)"));
+    }
 
-KS_TEST(cuptiInUseIsReported)
-{
-    FakeActivityApi fake;
-    fake.subscribeResult = {injection::ApiResult::Status::InUse, "taken"};
-    const auto errors = refusal(fake);
-    KS_CHECK_EQ(errors.size(), std::size_t(1));
-    KS_CHECK_EQ(errors[0].code, std::int32_t(wire::ErrorCode::CuptiInUse));
-}
+    void cuptiInUseIsReported()
+    {
+        FakeActivityApi fake;
+        fake.subscribeResult = {injection::ApiResult::Status::InUse, "taken"};
+        const auto errors = refusal(fake);
+        QCOMPARE(errors.size(), std::size_t(1));
+        QCOMPARE(errors[0].code, std::int32_t(wire::ErrorCode::CuptiInUse));
+    }
 
-KS_TEST(bufferCapAndDropAccounting)
-{
-    Recording r;
-    KS_CHECK(r.start(/*maxBuffers=*/2));
-    FakeActivityApi& fake = r.fake;
-    std::uint8_t* a = fake.requestBuffer();
-    std::uint8_t* b = fake.requestBuffer();
-    KS_CHECK(a && b);
-    KS_CHECK(!fake.requestBuffer()); // at the cap: CUPTI drops and counts
-    KS_CHECK(!fake.requestBuffer());
-    fake.droppedPerBuffer = 37; // what CUPTI reports for a's stream
-    FakeBufferWriter one;
-    one.add(FakeKind::Kernel, kernel(1, "k"));
-    fake.completeBuffer(a, one);
-    fake.completeBuffer(b, one);
-    const auto frames = r.finish();
-    const auto dropped = recordsOf<wire::Dropped>(frames);
-    KS_CHECK(!dropped.empty());
-    KS_CHECK_EQ(dropped.back().cuptiRecords, std::uint64_t(37));
-    KS_CHECK_EQ(dropped.back().poolExhausted, std::uint64_t(2));
-    const auto goodbye = recordsOf<wire::Goodbye>(frames);
-    KS_CHECK_EQ(goodbye.size(), std::size_t(1));
-    KS_CHECK_EQ(goodbye[0].buffersRequested, std::uint64_t(2));
-    KS_CHECK_EQ(goodbye[0].buffersCompleted, std::uint64_t(2));
-    KS_CHECK_EQ(goodbye[0].records, std::uint64_t(2));
-    KS_CHECK(recordsOf<wire::Error>(frames).empty());
-}
+    void bufferCapAndDropAccounting()
+    {
+        Recording r;
+        QVERIFY(r.start(/*maxBuffers=*/2));
+        FakeActivityApi& fake = r.fake;
+        std::uint8_t* a = fake.requestBuffer();
+        std::uint8_t* b = fake.requestBuffer();
+        QVERIFY(a && b);
+        QVERIFY(!fake.requestBuffer()); // at the cap: CUPTI drops and counts
+        QVERIFY(!fake.requestBuffer());
+        fake.droppedPerBuffer = 37; // what CUPTI reports for a's stream
+        FakeBufferWriter one;
+        one.add(FakeKind::Kernel, kernel(1, "k"));
+        fake.completeBuffer(a, one);
+        fake.completeBuffer(b, one);
+        const auto frames = r.finish();
+        const auto dropped = recordsOf<wire::Dropped>(frames);
+        QVERIFY(!dropped.empty());
+        QCOMPARE(dropped.back().cuptiRecords, std::uint64_t(37));
+        QCOMPARE(dropped.back().poolExhausted, std::uint64_t(2));
+        const auto goodbye = recordsOf<wire::Goodbye>(frames);
+        QCOMPARE(goodbye.size(), std::size_t(1));
+        QCOMPARE(goodbye[0].buffersRequested, std::uint64_t(2));
+        QCOMPARE(goodbye[0].buffersCompleted, std::uint64_t(2));
+        QCOMPARE(goodbye[0].records, std::uint64_t(2));
+        QVERIFY(recordsOf<wire::Error>(frames).empty());
+    }
 
-KS_TEST(takeoverIsDetected)
-{
-    Recording r;
-    r.fake.forcedFlushCompletes = false; // another client now receives CUPTI's buffers
-    KS_CHECK(r.start());
-    KS_CHECK(r.fake.deliver(everyKind(r.fake)));
-    KS_CHECK(r.fake.requestBuffer()); // never comes back
-    const auto frames = r.finish();
-    const auto errors = recordsOf<wire::Error>(frames);
-    KS_CHECK_EQ(errors.size(), std::size_t(1));
-    KS_CHECK_EQ(errors[0].code, std::int32_t(wire::ErrorCode::CuptiTakenOver));
-    KS_CHECK_EQ(recordsOf<wire::Goodbye>(frames).size(), std::size_t(1));
-}
+    void takeoverIsDetected()
+    {
+        Recording r;
+        r.fake.forcedFlushCompletes = false; // another client now receives CUPTI's buffers
+        QVERIFY(r.start());
+        QVERIFY(r.fake.deliver(everyKind(r.fake)));
+        QVERIFY(r.fake.requestBuffer()); // never comes back
+        const auto frames = r.finish();
+        const auto errors = recordsOf<wire::Error>(frames);
+        QCOMPARE(errors.size(), std::size_t(1));
+        QCOMPARE(errors[0].code, std::int32_t(wire::ErrorCode::CuptiTakenOver));
+        QCOMPARE(recordsOf<wire::Goodbye>(frames).size(), std::size_t(1));
+    }
 
-KS_TEST(collectorGoneMidStreamDetaches)
-{
-    Recording r;
-    KS_CHECK(r.start(/*maxBuffers=*/64, /*hangUpAfterHello=*/true));
-    FakeActivityApi& fake = r.fake;
-    KS_CHECK_EQ(recordsOf<wire::Hello>(r.server.frames()).size(), std::size_t(1)); // and it hung up
-    // Keep producing until the sender notices: writes fail (no SIGPIPE kills us) and it detaches.
-    const bool detached = waitFor([&] {
-        fake.deliver(everyKind(fake));
-        return fake.disableCalls.load() > 0;
-    });
-    KS_CHECK(detached);
-    KS_CHECK_EQ(fake.disableCalls.load(), 1);
-    KS_CHECK(waitFor([&] { return !fake.requestBuffer(); })); // no more buffers for CUPTI
-    r.collector->shutdown(); // returns promptly, with nobody to say GOODBYE to
-    KS_CHECK_EQ(fake.forcedFlushes.load(), 0);
-}
+    void collectorGoneMidStreamDetaches()
+    {
+        Recording r;
+        QVERIFY(r.start(/*maxBuffers=*/64, /*hangUpAfterHello=*/true));
+        FakeActivityApi& fake = r.fake;
+        QCOMPARE(recordsOf<wire::Hello>(r.server.frames()).size(), std::size_t(1)); // and it hung up
+        // Keep producing until the sender notices: writes fail (no SIGPIPE kills us) and it detaches.
+        const bool detached = waitFor([&] {
+            fake.deliver(everyKind(fake));
+            return fake.disableCalls.load() > 0;
+        });
+        QVERIFY(detached);
+        QCOMPARE(fake.disableCalls.load(), 1);
+        QVERIFY(waitFor([&] { return !fake.requestBuffer(); })); // no more buffers for CUPTI
+        r.collector->shutdown(); // returns promptly, with nobody to say GOODBYE to
+        QCOMPARE(fake.forcedFlushes.load(), 0);
+    }
 
-KS_TEST(exceptionOnFlushThreadDetaches)
-{
-    Recording r;
-    r.fake.onPeriodicFlush = [] { throw std::runtime_error("flush failed"); };
-    KS_CHECK(r.start());
-    KS_CHECK(waitFor([&] { return r.fake.disableCalls.load() > 0; })); // not std::terminate
-    KS_CHECK(!r.fake.requestBuffer());
-    const auto frames = r.finish();
-    KS_CHECK_EQ(recordsOf<wire::Hello>(frames).size(), std::size_t(1));
-    KS_CHECK(recordsOf<wire::Goodbye>(frames).empty()); // detached: nothing more is sent
-}
+    void exceptionOnFlushThreadDetaches()
+    {
+        Recording r;
+        r.fake.onPeriodicFlush = [] { throw std::runtime_error("flush failed"); };
+        QVERIFY(r.start());
+        QVERIFY(waitFor([&] { return r.fake.disableCalls.load() > 0; })); // not std::terminate
+        QVERIFY(!r.fake.requestBuffer());
+        const auto frames = r.finish();
+        QCOMPARE(recordsOf<wire::Hello>(frames).size(), std::size_t(1));
+        QVERIFY(recordsOf<wire::Goodbye>(frames).empty()); // detached: nothing more is sent
+    }
 
-KS_TEST(forkDuringFlushLeavesChildInertAndParentConnected)
-{
-    Recording r;
-    KS_CHECK(r.start());
-    FakeActivityApi& fake = r.fake;
-    ActivityCollector* collector = r.collector;
-    g_forkTarget = collector;
-    static bool registered = false;
-    if (!registered)
-        pthread_atfork(nullptr, nullptr, forkedChildHandler);
-    registered = true;
-    // The first periodic flush forks, on the collector's flush thread, while a buffer is
-    // outstanding. The child must hand out no buffer, drop a completed one and send nothing.
-    std::uint8_t* outstanding = fake.requestBuffer();
-    std::atomic<pid_t> child{0};
-    fake.onPeriodicFlush = [&] {
-        if (child.load() != 0)
-            return;
-        const pid_t pid = fork();
-        if (pid == 0) {
-            // The callbacks CUPTI would call in the child, then its atexit handler.
-            const bool refused = fake.requestBuffer() == nullptr;
-            fake.completeBuffer(outstanding, FakeBufferWriter{}); // ignored: the child is inert
-            collector->shutdown();
-            _exit(refused ? 0 : 3);
+    void forkDuringFlushLeavesChildInertAndParentConnected()
+    {
+        Recording r;
+        QVERIFY(r.start());
+        FakeActivityApi& fake = r.fake;
+        ActivityCollector* collector = r.collector;
+        g_forkTarget = collector;
+        static bool registered = false;
+        if (!registered)
+            pthread_atfork(nullptr, nullptr, forkedChildHandler);
+        registered = true;
+        // The first periodic flush forks, on the collector's flush thread, while a buffer is
+        // outstanding. The child must hand out no buffer, drop a completed one and send nothing.
+        std::uint8_t* outstanding = fake.requestBuffer();
+        std::atomic<pid_t> child{0};
+        fake.onPeriodicFlush = [&] {
+            if (child.load() != 0)
+                return;
+            const pid_t pid = fork();
+            if (pid == 0) {
+                // The callbacks CUPTI would call in the child, then its atexit handler.
+                const bool refused = fake.requestBuffer() == nullptr;
+                fake.completeBuffer(outstanding, FakeBufferWriter{}); // ignored: the child is inert
+                collector->shutdown();
+                _exit(refused ? 0 : 3);
+            }
+            child.store(pid);
+        };
+        QVERIFY(waitFor([&] { return child.load() != 0; }));
+        int status = 0;
+        QCOMPARE(waitpid(child.load(), &status, 0), child.load());
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
+        // The parent's connection survived the child's close of its copy.
+        fake.completeBuffer(outstanding, everyKind(fake));
+        QVERIFY(fake.deliver(everyKind(fake)));
+        const auto frames = r.finish();
+        g_forkTarget = nullptr;
+        QCOMPARE(recordsOf<wire::Hello>(frames).size(), std::size_t(1));
+        QCOMPARE(recordsOf<wire::Kernel>(frames).size(), std::size_t(4));
+        const auto goodbye = recordsOf<wire::Goodbye>(frames);
+        QCOMPARE(goodbye.size(), std::size_t(1));
+        QCOMPARE(goodbye[0].buffersCompleted, std::uint64_t(2));
+        QVERIFY(fake.flushes.load() >= 1);
+    }
+
+    // consumer=drop: CUPTI's buffers go back unread, NVTX rings are emptied unread; the run still
+    // ends with its accounting, so the collector reports a clean (empty) process.
+    void dropConsumerSendsNoRecords()
+    {
+        Recording r;
+        r.dropBuffers = true;
+        QVERIFY(r.start(/*maxBuffers=*/2));
+        FakeActivityApi& fake = r.fake;
+        FakeBufferWriter one;
+        one.add(FakeKind::Kernel, kernel(1, "k"));
+        for (int i = 0; i < 5; ++i) { // more buffers than the cap: each went back to the pool
+            std::uint8_t* buffer = nullptr;
+            QVERIFY(waitFor([&] { return (buffer = fake.requestBuffer()) != nullptr; }));
+            fake.completeBuffer(buffer, one);
         }
-        child.store(pid);
-    };
-    KS_CHECK(waitFor([&] { return child.load() != 0; }));
-    int status = 0;
-    KS_CHECK_EQ(waitpid(child.load(), &status, 0), child.load());
-    KS_CHECK(WIFEXITED(status));
-    KS_CHECK_EQ(WEXITSTATUS(status), 0);
-    // The parent's connection survived the child's close of its copy.
-    fake.completeBuffer(outstanding, everyKind(fake));
-    KS_CHECK(fake.deliver(everyKind(fake)));
-    const auto frames = r.finish();
-    g_forkTarget = nullptr;
-    KS_CHECK_EQ(recordsOf<wire::Hello>(frames).size(), std::size_t(1));
-    KS_CHECK_EQ(recordsOf<wire::Kernel>(frames).size(), std::size_t(4));
-    const auto goodbye = recordsOf<wire::Goodbye>(frames);
-    KS_CHECK_EQ(goodbye.size(), std::size_t(1));
-    KS_CHECK_EQ(goodbye[0].buffersCompleted, std::uint64_t(2));
-    KS_CHECK(fake.flushes.load() >= 1);
-}
-
-// consumer=drop: CUPTI's buffers go back unread, NVTX rings are emptied unread; the run still
-// ends with its accounting, so the collector reports a clean (empty) process.
-KS_TEST(dropConsumerSendsNoRecords)
-{
-    Recording r;
-    r.dropBuffers = true;
-    KS_CHECK(r.start(/*maxBuffers=*/2));
-    FakeActivityApi& fake = r.fake;
-    FakeBufferWriter one;
-    one.add(FakeKind::Kernel, kernel(1, "k"));
-    for (int i = 0; i < 5; ++i) { // more buffers than the cap: each went back to the pool
-        std::uint8_t* buffer = nullptr;
-        KS_CHECK(waitFor([&] { return (buffer = fake.requestBuffer()) != nullptr; }));
-        fake.completeBuffer(buffer, one);
+        QVERIFY(r.collector->nvtxRecorder() != nullptr);
+        r.collector->nvtxRecorder()->push(nullptr, "aten::mm");
+        r.collector->nvtxRecorder()->pop(nullptr);
+        const auto frames = r.finish();
+        QVERIFY(recordsOf<wire::Kernel>(frames).empty());
+        QVERIFY(recordsOf<wire::Marker>(frames).empty());
+        const auto goodbye = recordsOf<wire::Goodbye>(frames);
+        QCOMPARE(goodbye.size(), std::size_t(1));
+        QCOMPARE(goodbye[0].buffersCompleted, std::uint64_t(5));
+        QCOMPARE(goodbye[0].records, std::uint64_t(0));
     }
-    KS_CHECK(r.collector->nvtxRecorder() != nullptr);
-    r.collector->nvtxRecorder()->push(nullptr, "aten::mm");
-    r.collector->nvtxRecorder()->pop(nullptr);
-    const auto frames = r.finish();
-    KS_CHECK(recordsOf<wire::Kernel>(frames).empty());
-    KS_CHECK(recordsOf<wire::Marker>(frames).empty());
-    const auto goodbye = recordsOf<wire::Goodbye>(frames);
-    KS_CHECK_EQ(goodbye.size(), std::size_t(1));
-    KS_CHECK_EQ(goodbye[0].buffersCompleted, std::uint64_t(5));
-    KS_CHECK_EQ(goodbye[0].records, std::uint64_t(0));
-}
 
-// nvtx=own (the default): ranges pushed on two threads reach the collector as MARKER frames,
-// start and end sharing an id, the text on the start, in the order each thread wrote them;
-// kinds=kineto reaches CUPTI's enable().
-KS_TEST(ownNvtxRangesReachTheCollector)
-{
-    Recording r;
-    KS_CHECK(r.start());
-    KS_CHECK(!r.fake.selection.kinetoKindsOnly);
-    KS_CHECK(r.fake.selection.systemThreadIds);
-    injection::NvtxRecorder* nvtx = r.collector->nvtxRecorder();
-    KS_CHECK(nvtx != nullptr);
-    KS_CHECK_EQ(nvtx->push(nullptr, "aten::linear, seq = 3, op_id = 7"), 0);
-    KS_CHECK_EQ(nvtx->push(nullptr, "aten::addmm, op_id = 8"), 1);
-    std::thread([nvtx] {
-        nvtx->push(nullptr, "LinearBackward0, seq = 3, op_id = 9");
-        nvtx->pop(nullptr);
-    }).join();
-    KS_CHECK_EQ(nvtx->pop(nullptr), 1);
-    KS_CHECK_EQ(nvtx->pop(nullptr), 0);
-    KS_CHECK_EQ(nvtx->pop(nullptr), -1); // nothing open
-    nvtx->mark(nullptr, "checkpoint");
-    const auto frames = r.finish();
+    // nvtx=own (the default): ranges pushed on two threads reach the collector as MARKER frames,
+    // start and end sharing an id, the text on the start, in the order each thread wrote them;
+    // kinds=kineto reaches CUPTI's enable().
+    void ownNvtxRangesReachTheCollector()
+    {
+        Recording r;
+        QVERIFY(r.start());
+        QVERIFY(!r.fake.selection.kinetoKindsOnly);
+        QVERIFY(r.fake.selection.systemThreadIds);
+        injection::NvtxRecorder* nvtx = r.collector->nvtxRecorder();
+        QVERIFY(nvtx != nullptr);
+        QCOMPARE(nvtx->push(nullptr, "aten::linear, seq = 3, op_id = 7"), 0);
+        QCOMPARE(nvtx->push(nullptr, "aten::addmm, op_id = 8"), 1);
+        std::thread([nvtx] {
+            nvtx->push(nullptr, "LinearBackward0, seq = 3, op_id = 9");
+            nvtx->pop(nullptr);
+        }).join();
+        QCOMPARE(nvtx->pop(nullptr), 1);
+        QCOMPARE(nvtx->pop(nullptr), 0);
+        QCOMPARE(nvtx->pop(nullptr), -1); // nothing open
+        nvtx->mark(nullptr, "checkpoint");
+        const auto frames = r.finish();
 
-    const auto markers = recordsOf<wire::Marker>(frames);
-    KS_CHECK_EQ(markers.size(), std::size_t(7));
-    std::map<std::uint32_t, std::vector<wire::Marker>> byId;
-    for (const auto& m : markers)
-        byId[m.id].push_back(m);
-    KS_CHECK_EQ(byId.size(), std::size_t(4));
-    std::map<std::string, std::uint64_t> threadOf;
-    for (const auto& [id, pair] : byId) {
-        const std::string text = stringText(frames, pair.front().name);
-        if (text == "checkpoint") {
-            KS_CHECK_EQ(pair.size(), std::size_t(1));
-            KS_CHECK_EQ(pair[0].flags, std::uint32_t(wire::Marker::Instant));
-            continue;
+        const auto markers = recordsOf<wire::Marker>(frames);
+        QCOMPARE(markers.size(), std::size_t(7));
+        std::map<std::uint32_t, std::vector<wire::Marker>> byId;
+        for (const auto& m : markers)
+            byId[m.id].push_back(m);
+        QCOMPARE(byId.size(), std::size_t(4));
+        std::map<std::string, std::uint64_t> threadOf;
+        for (const auto& [id, pair] : byId) {
+            const std::string text = stringText(frames, pair.front().name);
+            if (text == "checkpoint") {
+                QCOMPARE(pair.size(), std::size_t(1));
+                QCOMPARE(pair[0].flags, std::uint32_t(wire::Marker::Instant));
+                continue;
+            }
+            QCOMPARE(pair.size(), std::size_t(2));
+            QCOMPARE(pair[0].flags, std::uint32_t(wire::Marker::Start));
+            QCOMPARE(pair[1].flags, std::uint32_t(wire::Marker::End));
+            QCOMPARE(pair[1].name, 0u);
+            QVERIFY(pair[0].time <= pair[1].time);
+            QCOMPARE(pair[0].threadId, pair[1].threadId);
+            threadOf[text] = pair[0].threadId;
         }
-        KS_CHECK_EQ(pair.size(), std::size_t(2));
-        KS_CHECK_EQ(pair[0].flags, std::uint32_t(wire::Marker::Start));
-        KS_CHECK_EQ(pair[1].flags, std::uint32_t(wire::Marker::End));
-        KS_CHECK_EQ(pair[1].name, 0u);
-        KS_CHECK(pair[0].time <= pair[1].time);
-        KS_CHECK_EQ(pair[0].threadId, pair[1].threadId);
-        threadOf[text] = pair[0].threadId;
+        QCOMPARE(threadOf.size(), std::size_t(3));
+        QCOMPARE(threadOf["aten::linear, seq = 3, op_id = 7"], threadOf["aten::addmm, op_id = 8"]);
+        QVERIFY(threadOf["LinearBackward0, seq = 3, op_id = 9"] != threadOf["aten::addmm, op_id = 8"]);
+        const auto dropped = recordsOf<wire::Dropped>(frames);
+        QVERIFY(!dropped.empty());
+        QCOMPARE(dropped.back().cuptiRecords, std::uint64_t(0));
     }
-    KS_CHECK_EQ(threadOf.size(), std::size_t(3));
-    KS_CHECK_EQ(threadOf["aten::linear, seq = 3, op_id = 7"], threadOf["aten::addmm, op_id = 8"]);
-    KS_CHECK(threadOf["LinearBackward0, seq = 3, op_id = 9"] != threadOf["aten::addmm, op_id = 8"]);
-    const auto dropped = recordsOf<wire::Dropped>(frames);
-    KS_CHECK(!dropped.empty());
-    KS_CHECK_EQ(dropped.back().cuptiRecords, std::uint64_t(0));
-}
 
-// The PyTorch observer's operators (ops=observer, the default) reach the collector as the very
-// MARKER ranges emit_nvtx's texts became: the same texts, formatted on our sender thread, in the
-// default domain, nested apart from the program's own NVTX ranges; ops=nvtx declines them.
-KS_TEST(observerOpsReachTheCollectorAsEmitNvtxRanges)
-{
-    Recording r;
-    KS_CHECK(r.start());
-    injection::NvtxRecorder* ops = r.collector->torchOpRecorder();
-    KS_CHECK(ops != nullptr);
-    const std::uint32_t ranks[] = {2, 2, 0};
-    const std::int64_t dims[] = {8, 16, 16, 4};
-    KinetoscopeTorchOp linear{};
-    linear.size = sizeof linear;
-    linear.name = "aten::linear";
-    linear.sequence = 3;
-    linear.opId = 7;
-    linear.shapeCount = 3;
-    linear.ranks = ranks;
-    linear.dims = dims;
-    linear.dimCount = 4;
-    KinetoscopeTorchOp label{};
-    label.size = sizeof label;
-    label.name = "## forward ##";
-    label.sequence = -1;
-    label.opId = 6;
-    KS_CHECK(ops->beginTorchOp(label));
-    KS_CHECK(ops->beginTorchOp(linear));
-    // The program's own range inside the op: its depth counts the ops, as emit_nvtx's pushes did.
-    KS_CHECK_EQ(ops->push(nullptr, "user range"), 2);
-    ops->endTorchOp(); // closes aten::linear, not the user's range
-    linear.opId = 8; // the same name again: sent as an id only, read back as text
-    KS_CHECK(ops->beginTorchOp(linear));
-    ops->endTorchOp();
-    KS_CHECK_EQ(ops->pop(nullptr), 1);
-    ops->endTorchOp();
-    const auto frames = r.finish();
+    // The PyTorch observer's operators (ops=observer, the default) reach the collector as the very
+    // MARKER ranges emit_nvtx's texts became: the same texts, formatted on our sender thread, in the
+    // default domain, nested apart from the program's own NVTX ranges; ops=nvtx declines them.
+    void observerOpsReachTheCollectorAsEmitNvtxRanges()
+    {
+        Recording r;
+        QVERIFY(r.start());
+        injection::NvtxRecorder* ops = r.collector->torchOpRecorder();
+        QVERIFY(ops != nullptr);
+        const std::uint32_t ranks[] = {2, 2, 0};
+        const std::int64_t dims[] = {8, 16, 16, 4};
+        KinetoscopeTorchOp linear{};
+        linear.size = sizeof linear;
+        linear.name = "aten::linear";
+        linear.sequence = 3;
+        linear.opId = 7;
+        linear.shapeCount = 3;
+        linear.ranks = ranks;
+        linear.dims = dims;
+        linear.dimCount = 4;
+        KinetoscopeTorchOp label{};
+        label.size = sizeof label;
+        label.name = "## forward ##";
+        label.sequence = -1;
+        label.opId = 6;
+        QVERIFY(ops->beginTorchOp(label));
+        QVERIFY(ops->beginTorchOp(linear));
+        // The program's own range inside the op: its depth counts the ops, as emit_nvtx's pushes did.
+        QCOMPARE(ops->push(nullptr, "user range"), 2);
+        ops->endTorchOp(); // closes aten::linear, not the user's range
+        linear.opId = 8; // the same name again: sent as an id only, read back as text
+        QVERIFY(ops->beginTorchOp(linear));
+        ops->endTorchOp();
+        QCOMPARE(ops->pop(nullptr), 1);
+        ops->endTorchOp();
+        const auto frames = r.finish();
 
-    // The fake's clock stands still: the ranges' nesting shows in the order of their frames.
-    const auto markers = recordsOf<wire::Marker>(frames);
-    std::map<std::uint32_t, std::vector<std::size_t>> byId; // id: indexes of its start and end
-    for (std::size_t i = 0; i < markers.size(); ++i)
-        byId[markers[i].id].push_back(i);
-    std::map<std::string, std::pair<std::size_t, std::size_t>> rangeOf; // text: start, end
-    for (const auto& [id, at] : byId) {
-        KS_CHECK_EQ(at.size(), std::size_t(2));
-        const wire::Marker& start = markers[at[0]];
-        KS_CHECK_EQ(start.flags, std::uint32_t(wire::Marker::Start)); // TorchOp never reaches the wire
-        KS_CHECK_EQ(markers[at[1]].flags, std::uint32_t(wire::Marker::End));
-        KS_CHECK_EQ(start.domain, 0u);
-        rangeOf[stringText(frames, start.name)] = {at[0], at[1]};
+        // The fake's clock stands still: the ranges' nesting shows in the order of their frames.
+        const auto markers = recordsOf<wire::Marker>(frames);
+        std::map<std::uint32_t, std::vector<std::size_t>> byId; // id: indexes of its start and end
+        for (std::size_t i = 0; i < markers.size(); ++i)
+            byId[markers[i].id].push_back(i);
+        std::map<std::string, std::pair<std::size_t, std::size_t>> rangeOf; // text: start, end
+        for (const auto& [id, at] : byId) {
+            QCOMPARE(at.size(), std::size_t(2));
+            const wire::Marker& start = markers[at[0]];
+            QCOMPARE(start.flags, std::uint32_t(wire::Marker::Start)); // TorchOp never reaches the wire
+            QCOMPARE(markers[at[1]].flags, std::uint32_t(wire::Marker::End));
+            QCOMPARE(start.domain, 0u);
+            rangeOf[stringText(frames, start.name)] = {at[0], at[1]};
+        }
+        QCOMPARE(rangeOf.size(), std::size_t(4));
+        const auto outer = rangeOf["## forward ##, op_id = 6"];
+        const auto first = rangeOf["aten::linear, seq = 3, op_id = 7, sizes = [[8, 16], [16, 4], []]"];
+        const auto second = rangeOf["aten::linear, seq = 3, op_id = 8, sizes = [[8, 16], [16, 4], []]"];
+        const auto user = rangeOf["user range"];
+        QVERIFY(outer.second > 0 && first.second > 0 && second.second > 0 && user.second > 0);
+        QVERIFY(outer.first < first.first && first.second < second.first && second.second < outer.second);
+        QVERIFY(first.first < user.first && first.second < user.second && user.second < outer.second);
+
+        Recording declined;
+        declined.torchObserver = false; // ops=nvtx: the sitecustomize falls back to emit_nvtx
+        QVERIFY(declined.start());
+        QVERIFY(declined.collector->torchOpRecorder() == nullptr);
+        QVERIFY(declined.collector->nvtxRecorder() != nullptr);
+        declined.finish();
     }
-    KS_CHECK_EQ(rangeOf.size(), std::size_t(4));
-    const auto outer = rangeOf["## forward ##, op_id = 6"];
-    const auto first = rangeOf["aten::linear, seq = 3, op_id = 7, sizes = [[8, 16], [16, 4], []]"];
-    const auto second = rangeOf["aten::linear, seq = 3, op_id = 8, sizes = [[8, 16], [16, 4], []]"];
-    const auto user = rangeOf["user range"];
-    KS_CHECK(outer.second > 0 && first.second > 0 && second.second > 0 && user.second > 0);
-    KS_CHECK(outer.first < first.first && first.second < second.first && second.second < outer.second);
-    KS_CHECK(first.first < user.first && first.second < user.second && user.second < outer.second);
+};
 
-    Recording declined;
-    declined.torchObserver = false; // ops=nvtx: the sitecustomize falls back to emit_nvtx
-    KS_CHECK(declined.start());
-    KS_CHECK(declined.collector->torchOpRecorder() == nullptr);
-    KS_CHECK(declined.collector->nvtxRecorder() != nullptr);
-    declined.finish();
-}
-
-KS_TEST_MAIN()
+QTEST_APPLESS_MAIN(TestActivityCollector)
+#include "tst_activitycollector.moc"

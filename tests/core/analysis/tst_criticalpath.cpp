@@ -187,8 +187,8 @@ private slots:
             events(step(0, 80) + cpu("cpu_op", "aten::mm", 2, 53) + cpu("cuda_runtime", "cudaLaunchKernel", 56, 1, 1)
                    + cpu("cuda_runtime", "cudaStreamSynchronize", 58, 14) + gpu(nccl, 60, 10, 1)));
         std::vector<PathMember> members(2);
-        members[0] = {facts::makeTraceFacts(rank0), {}, 0, "rank 0"};
-        members[1] = {facts::makeTraceFacts(rank1), {}, 0, "rank 1"};
+        members[0] = {facts::makeTraceFacts(rank0), 0, "rank 0"};
+        members[1] = {facts::makeTraceFacts(rank1), 0, "rank 1"};
         auto ncclSlice = [](const Trace& t) {
             for (SliceId s = 0; s < t.slices().size(); ++s)
                 if (t.classOf(s) == SliceClass::Kernel)

@@ -95,6 +95,24 @@ private Q_SLOTS:
         }
     }
 
+    // The rows of the ranks not open in full: a trace of their processes alone.
+    void collectiveRowsForSomeRanksHoldOnlyTheirs()
+    {
+        const analysis::JobView view = analysis::openJobView(m_dir.path());
+        QVERIFY(view.collectiveRowsFor({0, 1}) == view.collectiveRows);
+        const auto rows = view.collectiveRowsFor({1});
+        QCOMPARE(rows->processes().size(), std::size_t(1));
+        QCOMPARE(rows->processes()[0].name, view.ranks[1].identity.label() + " · summary");
+        // The straggler's NCCL kernels, as its own trace has them.
+        auto loaded = analysis::loadWorkspace(m_traces);
+        loaded.workspace.alignAbsoluteClock();
+        const auto& straggler = loaded.workspace.members()[1];
+        const auto kernels = analysis::collectiveKernelsOf(straggler);
+        QCOMPARE(rows->slices().size(), kernels.size());
+        QCOMPARE(rows->slices().start[0], kernels.front().start + straggler.offset);
+        QCOMPARE(rows->slices().end(rows->slices().size() - 1), kernels.back().end + straggler.offset);
+    }
+
     void unreadableFolderGivesAnEmptyJob()
     {
         const analysis::JobView view = analysis::openJobView(m_dir.filePath("none"));
