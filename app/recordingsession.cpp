@@ -1,12 +1,31 @@
 #include "app/recordingsession.h"
 
 #include "collector/host/collectorsession.h"
+#include "collector/protocol/environment.h"
 #include "widgets/jobtracker.h"
 
 #include <QElapsedTimer>
 #include <QTimer>
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace ks {
+
+std::string liveInjectionOptions(const collector::LaunchRequest& request, std::string options)
+{
+    if (options.empty()) {
+        const auto own = std::find_if(request.environment.begin(), request.environment.end(),
+                                      [](const auto& kv) { return kv.first == wire::kOptionsEnv; });
+        if (own != request.environment.end())
+            options = own->second;
+        else if (const char* inherited = std::getenv(wire::kOptionsEnv))
+            options = inherited;
+    }
+    if (options.find("flush_ms=") == std::string::npos)
+        options += (options.empty() ? "flush_ms=" : ",flush_ms=") + std::to_string(RecordingSession::kLiveFlushMs);
+    return options;
+}
 
 // Runs on the session's thread; everything it touches is its own.
 class RecordingWorker : public QObject {
@@ -25,10 +44,7 @@ public Q_SLOTS:
     {
         guarded([this] {
             auto sessionOptions = m_options.session;
-            if (sessionOptions.injectionOptions.find("flush_ms=") == std::string::npos)
-                sessionOptions.injectionOptions +=
-                    (sessionOptions.injectionOptions.empty() ? "flush_ms=" : ",flush_ms=")
-                    + std::to_string(RecordingSession::kLiveFlushMs);
+            sessionOptions.injectionOptions = liveInjectionOptions(m_request, sessionOptions.injectionOptions);
             m_session = m_makeSession ? m_makeSession() : std::make_unique<collector::CollectorSession>(sessionOptions);
             std::string error;
             const auto pytorch = collector::preparePyTorchOps(m_request, m_options.pytorch, m_notes, error);
@@ -117,7 +133,10 @@ private:
                                     QString::fromStdString(m_targetExit->describe())));
             return;
         }
-        if (m_sinceSnapshot.isValid() && m_sinceSnapshot.elapsed() < RecordingSession::kMinSnapshotGapMs)
+        // Half a poll early: polls come every kPollMs, and a gap read a millisecond short would
+        // otherwise wait for the next one.
+        if (m_sinceSnapshot.isValid()
+            && m_sinceSnapshot.elapsed() < RecordingSession::kMinSnapshotGapMs - RecordingSession::kPollMs / 2)
             return;
         const auto stats = m_session->stats();
         if (stats.events() == m_snapshotEvents && stats.processes == m_snapshotProcesses)

@@ -15,10 +15,16 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace ks {
 
 class RecordingWorker;
+
+// The injection options of a live recording: `sessionOptions`, else those the program would get
+// (KINETOSCOPE_COLLECTOR_OPTIONS from the request's environment, else ours: the session's
+// options replace that variable), with the live flush period (kLiveFlushMs) unless they name one.
+std::string liveInjectionOptions(const collector::LaunchRequest& request, std::string sessionOptions);
 
 // How to record, beyond what to launch: the File ▸ Record… dialog's choices.
 struct RecordingOptions {

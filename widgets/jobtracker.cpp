@@ -74,8 +74,12 @@ int JobTracker::msToNextBeat()
 
 void JobTracker::startWaitingRequest()
 {
-    if (m_waitingRequest && !m_running && !m_beat.isActive())
+    if (!m_waitingRequest || m_running || m_beat.isActive())
+        return;
+    if (m_sinceActive.isValid() && m_sinceActive.elapsed() < kNewerVersionIntervalMs)
         m_beat.start(msToNextBeat());
+    else
+        std::exchange(m_waitingRequest, {})(); // nothing ran lately: a user's change, say
 }
 
 void JobTracker::onBeat()

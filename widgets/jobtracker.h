@@ -4,11 +4,13 @@
 // supersedes the previous one: its result is dropped and its cancel hook runs, so a
 // cancellable job stops early; unless the request is for a newer version of the same input
 // (a live recording's next snapshot): then the running job finishes, and the newest request
-// follows on the next beat of a process-wide clock (one every kNewerVersionIntervalMs). A job that throws reports a failure instead of terminating. Results and failures
-// arrive on the tracker's (GUI) thread.
+// follows at once if no job ran in the last kNewerVersionIntervalMs, else on the next beat
+// of a process-wide clock (one every kNewerVersionIntervalMs). A job that throws reports a
+// failure instead of terminating. Results and failures arrive on the tracker's (GUI) thread.
 //
 // Trackers may share a pool: the views' analyses of a trace (the tables, the GPU report, the
 // insights) run on sharedAnalysisPool().
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QObject>
 #include <QThreadPool>
@@ -65,6 +67,7 @@ public:
                         return;
                     m_cancelHook = {};
                     m_running = false;
+                    m_sinceActive.start();
                     QString error;
                     if (auto result = takeResult(*watcher, error))
                         onResult(std::move(*result));
@@ -73,6 +76,7 @@ public:
                     startWaitingRequest();
                 });
         m_running = true;
+        m_sinceActive.start();
         const QFuture<Result> future =
             QtConcurrent::run(m_pool, [this, generation, job = std::move(job)]() mutable -> Result {
                 // Superseded while it waited for a thread: its result would be dropped, so it
@@ -90,8 +94,9 @@ public:
     }
 
     // What start(IfRunning, ...) does with a job still running: supersede it as start() does, or
-    // let it finish and deliver its result, then start on the next beat (a later request
-    // replaces this one while it waits). A view of a live
+    // let it finish and deliver its result, then start: at once where no job ran in the last
+    // kNewerVersionIntervalMs (a user's change after a recording), else on the next beat
+    // (a later request replaces this one while it waits). A view of a live
     // recording asks for a new analysis with every snapshot, ten a second; superseded each time,
     // an analysis that takes longer than that never delivers.
     enum class IfRunning { Supersede, LetFinish };
@@ -127,8 +132,8 @@ private:
     static void returnFreedMemory();
     quint64 supersede(std::function<void()> cancelHook);
     void keepInFlight(QFuture<void> job);
-    // After a job, or a new IfRunning::LetFinish request: the waiting request is due on the
-    // next beat.
+    // After a job, or a new IfRunning::LetFinish request: the waiting request starts now, or is
+    // due on the next beat.
     void startWaitingRequest();
     void onBeat();
 
@@ -152,6 +157,7 @@ private:
     bool m_running = false; // a job started and neither delivered nor superseded
     std::function<void()> m_waitingRequest; // IfRunning::LetFinish's, until a beat finds no job running
     QTimer m_beat; // single shot, to the next beat while a request waits
+    QElapsedTimer m_sinceActive; // since the last job started or delivered
 };
 
 } // namespace ks

@@ -105,8 +105,11 @@ void RooflinePanel::analyze(std::shared_ptr<const Trace> trace)
             return {std::make_shared<const analysis::Roofline>(analysis::computeRoofline(*facts, *read, overrides)),
                     read};
         },
-        [this](RooflineResult result) {
-            m_costs = std::move(result.costs);
+        [this, trace](RooflineResult result) {
+            // A live recording's older snapshot may deliver after a newer one came: its op
+            // costs (by slice id) are that snapshot's, never kept for another.
+            if (trace == m_trace)
+                m_costs = std::move(result.costs);
             apply(std::move(result.roofline));
         },
         [this](const QString& error) { m_device->setText(tr("The roofline could not be computed: %1").arg(error)); });

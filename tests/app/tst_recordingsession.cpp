@@ -90,6 +90,22 @@ private slots:
         QVERIFY(finished.first().at(1).toString().contains(QStringLiteral("exited with code 0")));
     }
 
+    // The live flush period joins the options the program would get, and never replaces them.
+    void liveOptionsKeepTheUsersOptions()
+    {
+        qunsetenv("KINETOSCOPE_COLLECTOR_OPTIONS");
+        collector::LaunchRequest request{"/bin/true", {}, {}, {}};
+        QCOMPARE(liveInjectionOptions(request, ""), std::string("flush_ms=50"));
+        QCOMPARE(liveInjectionOptions(request, "buffer_mb=4"), std::string("buffer_mb=4,flush_ms=50"));
+        QCOMPARE(liveInjectionOptions(request, "flush_ms=200"), std::string("flush_ms=200"));
+        qputenv("KINETOSCOPE_COLLECTOR_OPTIONS", "api=all");
+        QCOMPARE(liveInjectionOptions(request, ""), std::string("api=all,flush_ms=50"));
+        request.environment.emplace_back("KINETOSCOPE_COLLECTOR_OPTIONS", "kinds=kineto,flush_ms=20");
+        QCOMPARE(liveInjectionOptions(request, ""), std::string("kinds=kineto,flush_ms=20"));
+        QCOMPARE(liveInjectionOptions(request, "stats=1"), std::string("stats=1,flush_ms=50"));
+        qunsetenv("KINETOSCOPE_COLLECTOR_OPTIONS");
+    }
+
     void missingProgramFails()
     {
         RecordingSession session({"/nonexistent/program", {}, {}, {}});

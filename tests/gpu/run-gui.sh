@@ -71,7 +71,7 @@ run)
         exit 2
         ;;
     esac
-    "$work/tst_livegpurecording"
+    QTEST_FUNCTION_TIMEOUT=900000 "$work/tst_livegpurecording" # a long recording outlasts Qt Test's 5 min
     ;;
 *)
     echo "usage: run-gui.sh bundle|run DIR" >&2

@@ -1,10 +1,12 @@
 // Background jobs: a result arrives on the GUI thread, a job that throws reports its
 // failure instead of terminating, a superseded job's result is dropped and its cancel hook
-// runs, jobs superseded before they start never run, and jobs never run on the global pool (the raster paint engine waits on it).
-// A request for a newer version of the input (IfRunning::LetFinish) lets the running job
-// deliver, and only the newest of such requests runs after it, on the next beat
-// of a process-wide one-second clock (a live recording's views re-analyse together, once a second). Trackers that share a pool
-// take turns on its threads, and one destroyed with a job still queued there waits for it.
+// runs, jobs superseded before they start never run, and jobs never run on the global pool
+// (the raster paint engine waits on it). A request for a newer version of the input
+// (IfRunning::LetFinish) lets the running job deliver, and only the newest of such requests
+// runs after it: at once after a quiet second, else on the next beat of a process-wide
+// one-second clock (a live recording's views re-analyse together, once a second). Trackers
+// that share a pool take turns on its threads, and one destroyed with a job still queued
+// there waits for it.
 #include "widgets/jobtracker.h"
 
 #include <QElapsedTimer>
@@ -135,37 +137,92 @@ private slots:
         QTRY_COMPARE(results, (QList<int>{1, 3})); // its result, then the newest request's
         QTest::qWait(50);
         QCOMPARE(ran->load(), 2); // request 2 was replaced while it waited
-        // With nothing running, a newer version waits for the next beat.
+        // Job 3 just delivered: a newer version waits for the next beat.
         tracker.start(JobTracker::IfRunning::LetFinish, gatedJob(4, nullptr, ran), onResult, [](const QString&) {});
         QTRY_COMPARE(results, (QList<int>{1, 3, 4}));
     }
 
-    // Live views re-analyse on the beats of one clock: requests made apart start together (on
-    // the same snapshot), once the beat comes.
+    void aPlainStartDropsTheWaitingRequest()
+    {
+        JobTracker tracker;
+        auto release = std::make_shared<QSemaphore>();
+        auto started = std::make_shared<std::atomic<int>>(0);
+        QList<int> results;
+        const auto onResult = [&](int value) { results << value; };
+        tracker.start(gatedJob(1, release, started), onResult, [](const QString&) {});
+        QTRY_COMPARE(started->load(), 1);
+        tracker.start(JobTracker::IfRunning::LetFinish, gatedJob(2, nullptr), onResult, [](const QString&) {});
+        tracker.start(gatedJob(3, nullptr), onResult, [](const QString&) {}); // another input
+        QTRY_COMPARE(results, QList<int>{3});
+        release->release();
+        QTest::qWait(50);
+        QCOMPARE(results, QList<int>{3}); // job 1 was superseded and request 2 dropped
+    }
+
+    // Live views re-analyse on the beats of one clock: requests made apart, by trackers that
+    // ran a job lately, start together (on the same snapshot) once the beat comes.
     void newerVersionsOfSeveralTrackersStartOnTheSameBeat()
     {
-        QTRY_VERIFY(JobTracker::msToNextBeat() > JobTracker::kNewerVersionIntervalMs / 2);
+        QTRY_VERIFY(JobTracker::msToNextBeat() > JobTracker::kNewerVersionIntervalMs * 6 / 10);
         QElapsedTimer clock;
         clock.start();
         const qint64 beatAt = clock.elapsed() + JobTracker::msToNextBeat();
         JobTracker first, second;
+        QList<int> results;
+        const auto onResult = [&](int value) { results << value; };
+        first.start(gatedJob(1, nullptr), onResult, [](const QString&) {}); // a snapshot's analysis
+        second.start(gatedJob(2, nullptr), onResult, [](const QString&) {});
+        QTRY_COMPARE(results.size(), 2);
         std::atomic<qint64> firstStarted{-1}, secondStarted{-1}; // set on the pool's threads
         const auto startedAt = [&clock](std::atomic<qint64>& at) {
             return [&clock, &at] {
                 at = clock.elapsed();
-                return 1;
+                return 3;
             };
         };
-        first.start(
-            JobTracker::IfRunning::LetFinish, startedAt(firstStarted), [](int) {}, [](const QString&) {});
-        QTest::qWait(100);
-        second.start(
-            JobTracker::IfRunning::LetFinish, startedAt(secondStarted), [](int) {}, [](const QString&) {});
+        first.start(JobTracker::IfRunning::LetFinish, startedAt(firstStarted), onResult, [](const QString&) {});
+        QTest::qWait(20);
+        second.start(JobTracker::IfRunning::LetFinish, startedAt(secondStarted), onResult, [](const QString&) {});
         QTRY_VERIFY(firstStarted >= 0 && secondStarted >= 0);
         QVERIFY2(firstStarted >= beatAt - 5,
                  qPrintable(QStringLiteral("%1 < %2").arg(firstStarted.load()).arg(beatAt)));
         QVERIFY2(std::abs(secondStarted - firstStarted) < 100,
                  qPrintable(QStringLiteral("%1 vs %2").arg(firstStarted.load()).arg(secondStarted.load())));
+    }
+
+    // A newer version where no job ran for a while (a user's change after a recording) does
+    // not wait for the beat.
+    void aNewerVersionAfterAQuietIntervalStartsAtOnce()
+    {
+        JobTracker tracker;
+        QList<int> results;
+        const auto onResult = [&](int value) { results << value; };
+        tracker.start(gatedJob(1, nullptr), onResult, [](const QString&) {});
+        QTRY_COMPARE(results, QList<int>{1});
+        QTest::qWait(JobTracker::kNewerVersionIntervalMs + 100);
+        QTRY_VERIFY(JobTracker::msToNextBeat() > JobTracker::kNewerVersionIntervalMs * 7 / 10);
+        QElapsedTimer sinceRequest;
+        sinceRequest.start();
+        tracker.start(JobTracker::IfRunning::LetFinish, gatedJob(2, nullptr), onResult, [](const QString&) {});
+        QTRY_COMPARE(results, (QList<int>{1, 2}));
+        QVERIFY2(sinceRequest.elapsed() < JobTracker::kNewerVersionIntervalMs * 4 / 10,
+                 qPrintable(QString::number(sinceRequest.elapsed())));
+    }
+
+    // A request waiting for its beat and then cancelled never runs.
+    void aCancelledWaitingRequestNeverRuns()
+    {
+        JobTracker tracker;
+        auto ran = std::make_shared<std::atomic<int>>(0);
+        QList<int> results;
+        const auto onResult = [&](int value) { results << value; };
+        tracker.start(gatedJob(1, nullptr, ran), onResult, [](const QString&) {});
+        QTRY_COMPARE(results, QList<int>{1});
+        tracker.start(JobTracker::IfRunning::LetFinish, gatedJob(2, nullptr, ran), onResult, [](const QString&) {});
+        tracker.cancel();
+        QTest::qWait(JobTracker::msToNextBeat() + 100);
+        QCOMPARE(ran->load(), 1);
+        QCOMPARE(results, QList<int>{1});
     }
 
     // Two trackers on a one-thread pool: the second's job runs only after the first's, and both

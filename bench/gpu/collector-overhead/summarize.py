@@ -23,6 +23,7 @@ FIXED = ["plain", "plain-after", "prof-cuda", "prof-cpu", "prof-cpu-shapes", "pr
 
 def read(path):
     times = defaultdict(lambda: defaultdict(list))
+    by_rep = defaultdict(lambda: defaultdict(dict))  # mode -> what -> repetition -> seconds
     dropped, stats, failed, order, ops = defaultdict(int), defaultdict(list), [], [], []
     for line in open(path):
         parts = line.split()
@@ -33,6 +34,7 @@ def read(path):
             order.append(mode)
         if what in LOOPS or what in PHASES or what == "cpuop-paused":
             times[mode][what].append(float(parts[3]))
+            by_rep[mode][what][rep] = float(parts[3])
         elif what == "ops-cpuop":
             ops.append((int(parts[3]), int(parts[4])))
         elif what == "dropped":
@@ -42,11 +44,11 @@ def read(path):
         elif what == "failed":
             failed.append(line.strip())
     order = [m for m in FIXED if m in order] + sorted(m for m in order if m not in FIXED)
-    return times, dropped, stats, failed, order, ops
+    return times, by_rep, dropped, stats, failed, order, ops
 
 
 def main():
-    times, dropped, stats, failed, order, ops = read(sys.argv[1])
+    times, by_rep, dropped, stats, failed, order, ops = read(sys.argv[1])
     med = {m: {k: statistics.median(v) for k, v in loops.items() if v} for m, loops in times.items()}
     plain = med.get("plain", {})
     suite_exit = med.get("suite", {}).get("exit", float("nan"))
@@ -76,8 +78,8 @@ def main():
     reps = max((len(v) for m, loops in times.items() if m != "suite" for v in loops.values()), default=0)
     print("collector overhead: %d modes x %d repetitions, alternated (%s)" % (len(order), reps, " ".join(sys.argv[2:])))
     print("median [min-max] seconds; 'over' = median - plain's median; gemm/tf over plain in %; cpuop: ns per operator "
-          "over plain (*: over the same process with the observer paused); e2e: process start to trace on disk "
-          "(collect: to its exit, the program's exit included)")
+          "over plain (*: over the same process with the observer paused); e2e: process start to exit (in the suite, "
+          "torch.profiler's to its trace on disk)")
     print("%-24s %-22s %7s %-22s %6s %-22s %7s %6s %-23s %s" % (
         "mode", "small loop", "over", "gemm loop", "over%", "transformer", "over%", "cpuop", "e2e", "dropped"))
     for mode in order:
@@ -109,15 +111,15 @@ def main():
     print("  torch.profiler: the mode's e2e - %s; collect: its e2e - its start-up (to 'MARK ready'; CUPTI's set-up at "
           "cuInit lies in it)" % ("its start-up" if isolated else "the suite's start-up (its e2e of plain - plain's loops)"))
     loops = [l for l in LOOPS if l in plain]
-    suite_startup = {}
-    for i, e2e in enumerate(times.get("plain", {}).get("e2e", [])):
-        suite_startup[i] = e2e - sum(times["plain"][l][i] for l in loops)
+    plain_reps = by_rep.get("plain", {})
+    suite_startup = {rep: e2e - sum(plain_reps[l][rep] for l in loops)
+                     for rep, e2e in plain_reps.get("e2e", {}).items() if all(rep in plain_reps[l] for l in loops)}
 
     def after_startup(mode):
-        e2e = times.get(mode, {}).get("e2e", [])
-        if mode.startswith(("collect", "base")) or isolated:
-            return [a - b for a, b in zip(e2e, times[mode].get("startup", []))]
-        return [e2e[i] - suite_startup[i] for i in range(len(e2e)) if i in suite_startup]
+        """Per repetition that has both: e2e less that process's start-up (the suite's for its modes)."""
+        e2e = by_rep.get(mode, {}).get("e2e", {})
+        startup = by_rep[mode].get("startup", {}) if mode.startswith(("collect", "base")) or isolated else suite_startup
+        return [e2e[rep] - startup[rep] for rep in e2e if rep in startup]
 
     for pytorch, reference, _ in TARGETS:
         mode = "collect-" + pytorch
