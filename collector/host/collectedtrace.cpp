@@ -24,10 +24,10 @@ constexpr std::int64_t kGpuSortBase = 5000000;
 std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
 {
     const auto& slices = process.slices;
-    std::unordered_map<std::int64_t, std::vector<std::uint32_t>> gpuOpsByCorrelation;
-    std::map<std::int64_t, std::vector<std::uint32_t>> rangesByThread, callsByThread;
-    // Ranges first: a program without NVTX ranges (most CUDA programs) then costs one scan,
-    // not a map of every GPU op, at every live snapshot.
+    // A live snapshot derives these from the whole recording, so the maps hold the ranges and
+    // the calls inside them, not every GPU op: ranges first (most CUDA programs have none, a
+    // PyTorch step a few), then the calls on their threads, then one pass over the GPU ops.
+    std::unordered_map<std::int64_t, std::vector<std::uint32_t>> rangesByThread, callsByThread;
     for (std::uint32_t i = 0; i < slices.size(); ++i) {
         if (slices[i].gpuOp < 0 && slices[i].category == EventCategory::Annotation)
             rangesByThread[slices[i].tid].push_back(i);
@@ -35,27 +35,19 @@ std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
     if (rangesByThread.empty())
         return {};
     for (std::uint32_t i = 0; i < slices.size(); ++i) {
-        if (slices[i].gpuOp >= 0)
-            gpuOpsByCorrelation[slices[i].correlation].push_back(i);
-    }
-    if (gpuOpsByCorrelation.empty())
-        return {};
-    for (std::uint32_t i = 0; i < slices.size(); ++i) {
         const auto& s = slices[i];
         if ((s.category == EventCategory::Runtime || s.category == EventCategory::Driver)
-            && gpuOpsByCorrelation.count(s.correlation) && rangesByThread.count(s.tid))
+            && rangesByThread.count(s.tid))
             callsByThread[s.tid].push_back(i);
     }
-    struct Span {
-        TimeNs start, end;
-    };
     // Recorded times are untrusted: an end past INT64_MAX saturates instead of overflowing.
     const auto endOf = [&](std::uint32_t s) {
         const TimeNs start = slices[s].start, duration = slices[s].duration;
         return start > std::numeric_limits<TimeNs>::max() - duration ? std::numeric_limits<TimeNs>::max()
                                                                      : start + duration;
     };
-    std::map<std::tuple<std::uint32_t, std::int64_t, std::int64_t>, Span> spans; // (range, device, stream)
+    // The ranges that contain a call on its thread, by the call's correlation.
+    std::unordered_map<std::int64_t, std::vector<std::uint32_t>> rangesOfCorrelation;
     const auto byStart = [&](std::uint32_t a, std::uint32_t b) { return slices[a].start < slices[b].start; };
     for (auto& [tid, calls] : callsByThread) {
         auto& ranges = rangesByThread[tid];
@@ -68,14 +60,27 @@ std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
             while (next < ranges.size() && slices[ranges[next]].start <= at)
                 open.push_back(ranges[next++]);
             std::erase_if(open, [&](std::uint32_t r) { return endOf(r) < at; });
-            for (const std::uint32_t range : open) {
-                for (const std::uint32_t op : gpuOpsByCorrelation[slices[call].correlation]) {
-                    const auto& g = slices[op];
-                    const auto [it, inserted] = spans.try_emplace({range, g.pid, g.tid}, Span{g.start, endOf(op)});
-                    it->second.start = std::min(it->second.start, g.start);
-                    it->second.end = std::max(it->second.end, endOf(op));
-                }
+            if (!open.empty()) {
+                auto& of = rangesOfCorrelation[slices[call].correlation];
+                of.insert(of.end(), open.begin(), open.end());
             }
+        }
+    }
+    struct Span {
+        TimeNs start, end;
+    };
+    std::map<std::tuple<std::uint32_t, std::int64_t, std::int64_t>, Span> spans; // (range, device, stream)
+    for (std::uint32_t op = 0; op < slices.size() && !rangesOfCorrelation.empty(); ++op) {
+        const auto& g = slices[op];
+        if (g.gpuOp < 0)
+            continue;
+        const auto found = rangesOfCorrelation.find(g.correlation);
+        if (found == rangesOfCorrelation.end())
+            continue;
+        for (const std::uint32_t range : found->second) {
+            const auto [it, inserted] = spans.try_emplace({range, g.pid, g.tid}, Span{g.start, endOf(op)});
+            it->second.start = std::min(it->second.start, g.start);
+            it->second.end = std::max(it->second.end, endOf(op));
         }
     }
     std::vector<RecordedSlice> out;
