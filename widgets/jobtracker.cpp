@@ -2,7 +2,6 @@
 
 #include "core/loading/loader.h"
 
-#include <QElapsedTimer>
 #include <QUnhandledException>
 
 #include <algorithm>

@@ -79,6 +79,12 @@ run_suite() { # REP
     fi
 }
 
+record_phases() { # MODE REP START END LOG: a process's e2e, and its start-up and tail from its MARK lines
+    awk -v m="$1" -v r="$2" -v a="$3" -v b="$4" 'BEGIN{printf "%s %s e2e %.3f\n", m, r, b - a}
+        /^MARK ready /{printf "%s %s startup %.3f\n", m, r, $3 - a}
+        /^MARK end /{printf "%s %s tail %.3f\n", m, r, b - $3}' "$5" >> "$RAW"
+}
+
 run_isolated() { # MODE REP: one mode without the collector, in a process of its own
     local mode=$1 rep=$2 log=$WORK/$1.$2.log start end status
     start=$(now)
@@ -87,9 +93,7 @@ run_isolated() { # MODE REP: one mode without the collector, in a process of its
     status=$?
     end=$(now)
     awk -v r="$rep" '/^RESULT /{print $2, r, $3, $4, $5} /^OPS /{print "prof-cpu", r, "ops-" $2, $3, $4}' "$log" >> "$RAW"
-    awk -v m="$mode" -v r="$rep" -v a="$start" -v b="$end" 'BEGIN{printf "%s %s e2e %.3f\n", m, r, b - a}' >> "$RAW"
-    awk -v m="$mode" -v r="$rep" -v a="$start" -v b="$end" '/^MARK ready /{printf "%s %s startup %.3f\n", m, r, $3 - a}
-        /^MARK end /{printf "%s %s tail %.3f\n", m, r, b - $3}' "$log" >> "$RAW"
+    record_phases "$mode" "$rep" "$start" "$end" "$log"
     if [ $status -ne 0 ]; then
         echo "$mode $rep failed (exit $status)" >> "$RAW"
         tail -n 5 "$log" >&2
@@ -114,9 +118,7 @@ run_collect() { # MODE REP
     end=$(now)
     rm -f "$WORK"/trace.*
     awk -v m="$mode" -v r="$rep" '/^RESULT /{print m, r, $3, $4, $5}' "$log" >> "$RAW"
-    awk -v m="$mode" -v r="$rep" -v a="$start" -v b="$end" 'BEGIN{printf "%s %s e2e %.3f\n", m, r, b - a}' >> "$RAW"
-    awk -v m="$mode" -v r="$rep" -v a="$start" -v b="$end" '/^MARK ready /{printf "%s %s startup %.3f\n", m, r, $3 - a}
-        /^MARK end /{printf "%s %s tail %.3f\n", m, r, b - $3}' "$log" >> "$RAW"
+    record_phases "$mode" "$rep" "$start" "$end" "$log"
     grep -o '[0-9]* dropped records' "$log" | head -1 | awk -v m="$mode" -v r="$rep" '{print m, r, "dropped", $1}' >> "$RAW"
     grep -h -e '^kinetoscope injection' -e '^collect: after' -e '^collect: [0-9]* process' "$log" | sed "s/^/$mode $rep stats /" >> "$RAW"
     # consumer=drop records nothing, so collect exits 1 ("nothing was written"): expected.

@@ -22,7 +22,6 @@ FIXED = ["plain", "plain-after", "prof-cuda", "prof-cpu", "prof-cpu-shapes", "pr
 
 
 def read(path):
-    times = defaultdict(lambda: defaultdict(list))
     by_rep = defaultdict(lambda: defaultdict(dict))  # mode -> what -> repetition -> seconds
     dropped, stats, failed, order, ops = defaultdict(int), defaultdict(list), [], [], []
     for line in open(path):
@@ -33,7 +32,6 @@ def read(path):
         if mode not in order and mode != "suite":
             order.append(mode)
         if what in LOOPS or what in PHASES or what == "cpuop-paused":
-            times[mode][what].append(float(parts[3]))
             by_rep[mode][what][rep] = float(parts[3])
         elif what == "ops-cpuop":
             ops.append((int(parts[3]), int(parts[4])))
@@ -44,6 +42,10 @@ def read(path):
         elif what == "failed":
             failed.append(line.strip())
     order = [m for m in FIXED if m in order] + sorted(m for m in order if m not in FIXED)
+    times = defaultdict(lambda: defaultdict(list))  # mode -> what -> seconds, in repetition order
+    for mode, whats in by_rep.items():
+        for what, reps in whats.items():
+            times[mode][what] = list(reps.values())
     return times, by_rep, dropped, stats, failed, order, ops
 
 
@@ -70,9 +72,10 @@ def main():
         the observer paused (the median of the repetitions' differences)."""
         if not cpuop_steps or "cpuop" not in med.get(mode, {}):
             return "-"
-        paused = times[mode].get("cpuop-paused", [])
+        paused = by_rep[mode].get("cpuop-paused", {})
         if paused:
-            return "%.0f*" % (statistics.median(a - b for a, b in zip(times[mode]["cpuop"], paused)) * 1e9 / cpuop_steps)
+            loop = by_rep[mode]["cpuop"]
+            return "%.0f*" % (statistics.median(loop[r] - paused[r] for r in paused if r in loop) * 1e9 / cpuop_steps)
         return "%.0f" % (over(mode, "cpuop") * 1e9 / cpuop_steps)
 
     reps = max((len(v) for m, loops in times.items() if m != "suite" for v in loops.values()), default=0)
