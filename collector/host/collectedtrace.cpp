@@ -1,6 +1,5 @@
 #include "collector/host/collectedtrace.h"
 
-#include "collector/host/torchops.h"
 #include "core/model/timelimits.h"
 #include "core/model/tracebuilder.h"
 
@@ -169,16 +168,17 @@ public:
             m_added.hasRanges =
                 m_process.slices[i].gpuOp < 0 && m_process.slices[i].category == EventCategory::Annotation;
         emitMetadata();
-        m_ops = linkTorchOps(m_process);
-        updateExternalIds();
+        m_added.ops.update(m_process);
+        // An op range is recorded when it ends, after the calls it contains: those added
+        // before it get their External id now.
+        const auto& ids = m_added.ops.externalIdOfSlice();
+        for (const std::uint32_t slice : m_added.ops.changed())
+            m_builder.setExternalId(m_added.builderIndex[slice], ids[slice]);
         const auto& slices = m_process.slices;
-        const auto& ids = m_ops.externalIdOfSlice;
         m_added.builderIndex.reserve(slices.size());
         for (std::size_t i = m_added.slices; i < slices.size(); ++i)
             m_added.builderIndex.push_back(m_builder.addSlice(sliceEvent(slices[i], ids.empty() ? kNoId : ids[i])));
         m_added.slices = slices.size();
-        if (!ids.empty())
-            m_added.externalIds = std::move(m_ops.externalIdOfSlice); // only fwdbwd is read later
         emitFlows();
         emitInstants();
     }
@@ -231,20 +231,6 @@ private:
         return e;
     }
 
-    // An op range is recorded when it ends, after the calls it contains: those added before it
-    // get their External id now.
-    void updateExternalIds()
-    {
-        const auto& ids = m_ops.externalIdOfSlice;
-        if (ids.empty())
-            return;
-        m_added.externalIds.resize(m_added.slices, kNoId);
-        for (std::size_t i = 0; i < m_added.slices; ++i) {
-            if (ids[i] != m_added.externalIds[i])
-                m_builder.setExternalId(m_added.builderIndex[i], ids[i]);
-        }
-    }
-
     void emitFlows()
     {
         const StringId ac2g = m_builder.strings().intern("ac2g");
@@ -275,7 +261,7 @@ private:
         const StringId fwdbwd = m_builder.strings().intern("fwdbwd");
         const auto idBase = static_cast<std::uint64_t>(m_process.hello.pid) << 32;
         std::uint64_t next = 0;
-        for (const auto& [forward, backward] : m_ops.fwdbwd) {
+        for (const auto& [forward, backward] : m_added.ops.forwardBackward()) {
             ++next;
             for (const std::uint32_t slice : {forward, backward}) {
                 const RecordedSlice& s = m_process.slices[slice];
@@ -345,7 +331,6 @@ private:
     AddedProcess& m_added;
     bool m_shared = false;
     const std::set<std::int64_t>& m_sharedDevices;
-    TorchOpLinks m_ops;
     StringId m_categories[static_cast<int>(EventCategory::GpuAnnotation) + 1] = {};
 };
 

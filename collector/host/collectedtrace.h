@@ -4,6 +4,7 @@
 // thread keeps running while a snapshot is built.
 #include "collector/host/recordedprocess.h"
 #include "collector/host/textarena.h"
+#include "collector/host/torchoplinker.h"
 #include "core/model/tracebuilder.h"
 
 #include <memory>
@@ -32,7 +33,7 @@ struct AddedProcess {
     std::size_t slices = 0, flows = 0, instants = 0; // records added so far
     std::vector<StringId> names; // the process's name table, interned
     std::vector<std::uint32_t> builderIndex; // of each added slice
-    std::vector<std::int64_t> externalIds; // as added; empty while the process has no op ranges
+    TorchOpLinker ops; // its operators linked to the slices added
     std::set<std::pair<std::int64_t, std::int64_t>> gpuRows; // (device, stream) of the added slices
     bool hasRanges = false; // an NVTX range among them (GPU annotations are derived from those)
 };

@@ -1,7 +1,7 @@
 #pragma once
 // What the collector recorded of one traced process: its slices, GPU ops, op ranges,
 // instants and ac2g halves, in arrival order, with their kineto text in a TextArena. Written
-// by ProcessRecorder, read by the trace builders (collectedtrace) and linkTorchOps.
+// by ProcessRecorder, read by the trace builders (collectedtrace) and TorchOpLinker.
 #include "collector/host/distributedinfo.h"
 #include "collector/protocol/framing.h"
 #include "core/model/trace.h"

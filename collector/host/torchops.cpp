@@ -1,11 +1,7 @@
 #include "collector/host/torchops.h"
 
-#include "collector/host/recordedprocess.h"
-
 #include <algorithm>
 #include <charconv>
-#include <map>
-#include <unordered_map>
 
 namespace ks::collector {
 namespace {
@@ -133,91 +129,6 @@ NvtxOpParse parseNvtxOp(std::string_view text, NvtxOp& op)
     // sequence number and no namespace, unlike aten::/c10d::/autograd:: operators.
     op.label = !op.backward && op.sequence < 0 && op.name.find("::") == std::string_view::npos;
     return NvtxOpParse::Op;
-}
-
-TorchOpLinks linkTorchOps(const RecordedProcess& process)
-{
-    TorchOpLinks links;
-    if (process.ops.empty())
-        return links;
-    const auto& slices = process.slices;
-    links.externalIdOfSlice.assign(slices.size(), kNoId);
-
-    // Per thread, each runtime or driver call takes the External id of the innermost op
-    // range that contains its start (as kineto's pushed external correlation does).
-    std::map<std::int64_t, std::vector<std::uint32_t>> opsByThread, callsByThread;
-    for (std::uint32_t i = 0; i < slices.size(); ++i) {
-        const auto& s = slices[i];
-        if (s.op >= 0) {
-            opsByThread[s.tid].push_back(i);
-            links.externalIdOfSlice[i] = process.ops[static_cast<std::size_t>(s.op)].externalId;
-        } else if (s.category == EventCategory::Runtime || s.category == EventCategory::Driver) {
-            callsByThread[s.tid].push_back(i);
-        }
-    }
-    std::unordered_map<std::int64_t, std::int64_t> externalOfCorrelation;
-    const auto end = [&](std::uint32_t i) { return slices[i].start + slices[i].duration; };
-    for (auto& [tid, calls] : callsByThread) {
-        const auto found = opsByThread.find(tid);
-        if (found == opsByThread.end())
-            continue;
-        auto& ops = found->second;
-        std::sort(ops.begin(), ops.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return std::pair(slices[a].start, -slices[a].duration) < std::pair(slices[b].start, -slices[b].duration);
-        });
-        std::sort(calls.begin(), calls.end(),
-                  [&](std::uint32_t a, std::uint32_t b) { return slices[a].start < slices[b].start; });
-        std::vector<std::uint32_t> open; // nested ops started so far, innermost last
-        std::size_t next = 0;
-        for (const std::uint32_t call : calls) {
-            const TimeNs at = slices[call].start;
-            for (; next < ops.size() && slices[ops[next]].start <= at; ++next) {
-                while (!open.empty() && end(open.back()) < slices[ops[next]].start)
-                    open.pop_back();
-                open.push_back(ops[next]);
-            }
-            while (!open.empty() && end(open.back()) < at)
-                open.pop_back();
-            if (open.empty())
-                continue;
-            const std::int64_t external = links.externalIdOfSlice[open.back()];
-            links.externalIdOfSlice[call] = external;
-            if (slices[call].correlation != kNoId)
-                externalOfCorrelation[slices[call].correlation] = external;
-        }
-    }
-    for (std::uint32_t i = 0; i < slices.size(); ++i) {
-        if (slices[i].gpuOp < 0)
-            continue;
-        const auto it = externalOfCorrelation.find(slices[i].correlation);
-        if (it != externalOfCorrelation.end())
-            links.externalIdOfSlice[i] = it->second;
-    }
-
-    // kineto's fwdbwd: of the forward ops with a sequence number, the one that started last
-    // created the autograd node; of the backward ops with it, the first to end (the node
-    // itself, inside the engine's evaluate_function wrapper) gets the arrow.
-    std::unordered_map<std::int64_t, std::uint32_t> forwardOf, backwardOf;
-    for (std::uint32_t i = 0; i < slices.size(); ++i) {
-        if (slices[i].op < 0)
-            continue;
-        const TorchOp& op = process.ops[static_cast<std::size_t>(slices[i].op)];
-        if (op.sequence < 0)
-            continue;
-        auto& table = op.backward ? backwardOf : forwardOf;
-        const auto [it, inserted] = table.try_emplace(op.sequence, i);
-        if (inserted)
-            continue;
-        if (op.backward ? end(i) < end(it->second) : slices[i].start >= slices[it->second].start)
-            it->second = i;
-    }
-    for (const auto& [sequence, backward] : backwardOf) {
-        const auto forward = forwardOf.find(sequence);
-        if (forward != forwardOf.end() && slices[forward->second].start <= slices[backward].start)
-            links.fwdbwd.emplace_back(forward->second, backward);
-    }
-    std::sort(links.fwdbwd.begin(), links.fwdbwd.end());
-    return links;
 }
 
 } // namespace ks::collector

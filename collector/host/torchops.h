@@ -2,21 +2,13 @@
 // PyTorch operators recorded as NVTX ranges (torch.autograd.profiler.emit_nvtx): the range
 // text "aten::mm, seq = 3, op_id = 7, sizes = [[8, 16], [16, 4]], input_op_ids = [...]"
 // becomes a kineto cpu_op (or a user_annotation for record_function labels) with
-// "External id" = op_id, "Sequence number", "Fwd thread id" and "Input Dims". At build
-// time the ops give their External id to the runtime calls they contain (and through the
-// correlation id to the GPU work those launched), and forward ops are linked to their
-// backward ops by sequence number (kineto's fwdbwd flows).
-#include "core/model/time.h"
-
+// "External id" = op_id, "Sequence number", "Fwd thread id" and "Input Dims"; TorchOpLinker
+// links them to the calls and GPU work they contain and forward ops to backward ops.
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 namespace ks::collector {
-
-struct RecordedProcess;
 
 struct NvtxOp {
     std::string_view name;
@@ -37,13 +29,5 @@ NvtxOpParse parseNvtxOp(std::string_view text, NvtxOp& op);
 
 // "autograd::engine::evaluate_function: SumBackward0" -> "SumBackward0", else "".
 std::string_view evaluatedNodeName(std::string_view name);
-
-struct TorchOpLinks {
-    std::vector<std::int64_t> externalIdOfSlice; // by RecordedProcess slice index; kNoId if none
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> fwdbwd; // (forward op slice, backward op slice)
-};
-
-// Empty when the process recorded no op ranges.
-TorchOpLinks linkTorchOps(const RecordedProcess& process);
 
 } // namespace ks::collector
