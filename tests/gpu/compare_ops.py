@@ -24,6 +24,14 @@ RUNTIME = re.compile(r"^(cuda|cu|nccl)[A-Z]")
 OVERHEAD = re.compile(r"^(CUPTI |Activity Buffer|Command Buffer Full$|Lazy Function Loading$|Runtime Triggered Module Loading$)")
 
 
+def write_key_averages(prof, path):
+    """Writes a torch.profiler run's key_averages() as KEY_AVERAGES.json (the producers'
+    side of the format above: tests/gpu/torch_ops.py, bench/gpu/collector-overhead)."""
+    counts = {e.key: {"count": e.count, "device_type": str(e.device_type)} for e in prof.key_averages()}
+    with open(path, "w") as f:
+        json.dump(counts, f, indent=1, sort_keys=True)
+
+
 def kind_of(name, device):
     if device:
         return "device"

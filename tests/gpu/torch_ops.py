@@ -16,10 +16,11 @@ usage: torch_ops.py [--steps N] [--profiler KEY_AVERAGES.json] [--capture-loop] 
 """
 import argparse
 import contextlib
-import json
 import time
 
 import torch
+
+from compare_ops import write_key_averages
 
 
 def main():
@@ -80,9 +81,7 @@ def main():
         torch.cuda.profiler.stop()
     print("loop: %.3f s" % seconds, flush=True)
     if args.profiler:
-        counts = {e.key: {"count": e.count, "device_type": str(e.device_type)} for e in prof.key_averages()}
-        with open(args.profiler, "w") as out:
-            json.dump(counts, out, indent=1, sort_keys=True)
+        write_key_averages(prof, args.profiler)
 
 
 if __name__ == "__main__":

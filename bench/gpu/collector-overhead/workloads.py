@@ -39,11 +39,14 @@ them in torch.cuda.profiler.start()/stop() (for `collect --capture-range=cudaPro
 import argparse
 import contextlib
 import ctypes
-import json
 import os
+import sys
 import time
 
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../tests/gpu"))
+from compare_ops import write_key_averages  # noqa: E402 (the format's one writer)
 
 PROFILER_MODES = {
     "prof-cuda": (("CUDA",), False),
@@ -197,9 +200,7 @@ def parity(which, steps, out):
         for _ in range(steps):
             step()
         torch.cuda.synchronize()
-    counts = {e.key: {"count": e.count, "device_type": str(e.device_type)} for e in prof.key_averages()}
-    with open(out, "w") as f:
-        json.dump(counts, f, indent=1, sort_keys=True)
+    write_key_averages(prof, out)
 
 
 def main():
