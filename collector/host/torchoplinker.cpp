@@ -95,8 +95,8 @@ void TorchOpLinker::relink(const RecordedProcess& process, Thread& thread)
         std::lower_bound(thread.ops.begin(), thread.ops.end(), from, startsBefore) - thread.ops.begin());
     thread.latestEnd.resize(thread.ops.size());
     for (std::size_t i = firstOp; i < thread.ops.size(); ++i)
-        thread.latestEnd[i] = std::max(i > 0 ? thread.latestEnd[i - 1] : std::numeric_limits<TimeNs>::min(),
-                                       end(thread.ops[i]));
+        thread.latestEnd[i] =
+            std::max(i > 0 ? thread.latestEnd[i - 1] : std::numeric_limits<TimeNs>::min(), end(thread.ops[i]));
     std::vector<std::uint32_t> open; // ops started so far that may still run, innermost last
     for (std::size_t i = firstOp; i > 0 && thread.latestEnd[i - 1] >= from; --i) {
         if (end(thread.ops[i - 1]) >= from)

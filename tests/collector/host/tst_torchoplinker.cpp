@@ -107,8 +107,7 @@ std::vector<RecordedSlice> randomRecording(std::mt19937_64& rng, RecordedProcess
             s.gpuOp = 0;
             s.correlation = std::int64_t(rng() % (slices.size() / 3 + 1));
             break;
-        default:
-            s.category = EventCategory::Annotation;
+        default: s.category = EventCategory::Annotation;
         }
     }
     return slices;
