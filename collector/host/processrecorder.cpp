@@ -114,7 +114,24 @@ std::uint32_t ProcessRecorder::intern(std::string text)
     return it->second;
 }
 
-void ProcessRecorder::onString(const wire::StringDef& s) { m_wireNames[s.id] = intern(s.text); }
+void ProcessRecorder::onString(const wire::StringDef& s)
+{
+    if (looksLikeNvtxOp(s.text))
+        m_opRangeTexts[s.id] = s.text;
+    else
+        m_wireNames[s.id] = intern(s.text);
+}
+
+std::uint32_t ProcessRecorder::internedName(std::uint32_t wireId)
+{
+    const auto text = m_opRangeTexts.find(wireId);
+    if (text == m_opRangeTexts.end())
+        return wireName(wireId);
+    const std::uint32_t id = intern(std::move(text->second));
+    m_opRangeTexts.erase(text);
+    m_wireNames[wireId] = id;
+    return id;
+}
 
 std::uint32_t ProcessRecorder::wireName(std::uint32_t wireId) const
 {
@@ -322,15 +339,21 @@ void ProcessRecorder::onSync(const wire::Sync& s)
     linkGpuSide(addSlice(slice, text), s.correlation);
 }
 
-void ProcessRecorder::addRange(const OpenMarker& start, TimeNs end)
+void ProcessRecorder::addRange(OpenMarker start, TimeNs end)
 {
-    if (start.domain == 0) { // emit_nvtx writes to the default domain
+    const auto text = start.opText ? m_opRangeTexts.find(*start.opText) : m_opRangeTexts.end();
+    if (text != m_opRangeTexts.end()) {
         NvtxOp op;
-        switch (parseNvtxOp(m_data.names[start.name], op)) {
-        case NvtxOpParse::Op: addOpRange(start, end, op); return;
+        // emit_nvtx writes to the default domain
+        switch (start.domain == 0 ? parseNvtxOp(text->second, op) : NvtxOpParse::NotAnOp) {
+        case NvtxOpParse::Op:
+            addOpRange(start, end, op); // op.name points into the text
+            m_opRangeTexts.erase(text);
+            return;
         case NvtxOpParse::Malformed: ++m_data.counts.malformedOpRanges; break;
         case NvtxOpParse::NotAnOp: break;
         }
+        start.name = internedName(*start.opText);
     }
     ++m_data.counts.ranges;
     RecordedSlice slice;
@@ -382,6 +405,19 @@ void ProcessRecorder::addOpRange(const OpenMarker& start, TimeNs end, const Nvtx
     addSlice(slice, m_writer.opRange(slice, info, op.inputDims));
 }
 
+ProcessRecorder::OpenMarker ProcessRecorder::openMarker(const wire::Marker& m, TimeNs time, bool isStart)
+{
+    OpenMarker marker{time, 0, 0, m.threadId, isStart, std::nullopt};
+    if (!isStart)
+        return marker;
+    marker.domain = internedName(m.domain);
+    if (m_opRangeTexts.count(m.name))
+        marker.opText = m.name;
+    else
+        marker.name = wireName(m.name);
+    return marker;
+}
+
 // Start and end of one NVTX range may sit in different per-thread CUPTI buffers, so either
 // can arrive first: whichever comes first waits in m_openMarkers for its partner.
 void ProcessRecorder::onMarker(const wire::Marker& m)
@@ -393,10 +429,10 @@ void ProcessRecorder::onMarker(const wire::Marker& m)
         RecordedInstant instant;
         instant.tid = static_cast<std::int64_t>(m.threadId);
         instant.time = time;
-        instant.name = wireName(m.name);
+        instant.name = internedName(m.name);
         std::optional<std::string_view> domain;
         if (m.domain != 0)
-            domain = m_data.names[wireName(m.domain)];
+            domain = m_data.names[internedName(m.domain)];
         addInstant(instant, m_writer.mark(m_data.hello.pid, instant, domain));
         m_lastTime = std::max(m_lastTime, time);
         return;
@@ -408,7 +444,7 @@ void ProcessRecorder::onMarker(const wire::Marker& m)
     }
     const auto it = m_openMarkers.find(m.id);
     if (it == m_openMarkers.end() || it->second.isStart == isStart) {
-        OpenMarker open{time, isStart ? wireName(m.name) : 0, isStart ? wireName(m.domain) : 0, m.threadId, isStart};
+        const OpenMarker open = openMarker(m, time, isStart);
         if (it != m_openMarkers.end()) { // a second start/end for one id: keep the newest
             ++m_data.counts.unpairedMarkers;
             it->second = open;
@@ -418,8 +454,7 @@ void ProcessRecorder::onMarker(const wire::Marker& m)
         return;
     }
     if (isStart) {
-        const OpenMarker start{time, wireName(m.name), wireName(m.domain), m.threadId, true};
-        addRange(start, it->second.time);
+        addRange(openMarker(m, time, true), it->second.time);
     } else {
         addRange(it->second, time);
     }

@@ -60,6 +60,7 @@ private:
         std::uint32_t domain = 0;
         std::uint64_t threadId = 0;
         bool isStart = false;
+        std::optional<std::uint32_t> opText; // its text's wire id in m_opRangeTexts (start only)
     };
 
     template <class Record>
@@ -109,7 +110,12 @@ private:
     void linkGpuSide(std::uint32_t slice, std::uint32_t correlation);
     void linkApiSide(std::uint32_t slice, std::uint32_t correlation);
     void noteThread(std::int64_t tid);
-    void addRange(const OpenMarker& start, TimeNs end);
+    // A range start or end as received (names resolved for a start).
+    OpenMarker openMarker(const wire::Marker& m, TimeNs time, bool isStart);
+    // The name index of a wire string; an op range text kept aside is interned now (it names a
+    // plain range or mark after all).
+    std::uint32_t internedName(std::uint32_t wireId);
+    void addRange(OpenMarker start, TimeNs end);
     // An emit_nvtx op range: a cpu_op (or user_annotation for a label) with kineto's args.
     void addOpRange(const OpenMarker& start, TimeNs end, const NvtxOp& op);
     // An event of the process itself (error, termination) on its main thread, at the latest time seen.
@@ -123,6 +129,10 @@ private:
     ThreadNamer m_threadNamer;
     std::unordered_map<std::string, std::uint32_t> m_nameIndex;
     std::unordered_map<std::uint32_t, std::uint32_t> m_wireNames; // wire id -> name index
+    // Op range texts (emit_nvtx's, one per op: they carry its op_id), by wire id, until their
+    // range is parsed: not interned, since the recording, its live copies and the trace text
+    // writer would each keep every one.
+    std::unordered_map<std::uint32_t, std::string> m_opRangeTexts;
     std::unordered_map<std::uint32_t, std::uint32_t> m_kernelNames; // wire id -> demangled
     std::unordered_map<std::uint32_t, std::uint32_t> m_apiNames; // wire id -> "_vNNNN" stripped
     std::unordered_map<std::uint32_t, Correlation> m_correlations;

@@ -106,9 +106,17 @@ std::string_view evaluatedNodeName(std::string_view name)
                                                                          : std::string_view();
 }
 
+namespace {
+
+std::size_t opFieldsAt(std::string_view text) { return std::min(text.find(", seq = "), text.find(", op_id = ")); }
+
+} // namespace
+
+bool looksLikeNvtxOp(std::string_view text) { return opFieldsAt(text) != std::string_view::npos; }
+
 NvtxOpParse parseNvtxOp(std::string_view text, NvtxOp& op)
 {
-    const auto fields = std::min(text.find(", seq = "), text.find(", op_id = "));
+    const auto fields = opFieldsAt(text);
     if (fields == std::string_view::npos)
         return NvtxOpParse::NotAnOp;
     op = NvtxOp();

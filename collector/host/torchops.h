@@ -26,6 +26,9 @@ enum class NvtxOpParse : std::uint8_t {
 };
 
 NvtxOpParse parseNvtxOp(std::string_view text, NvtxOp& op);
+// Whether parseNvtxOp() reads `text` as an op range (well formed or not): it has a
+// ", seq = " or ", op_id = " part.
+bool looksLikeNvtxOp(std::string_view text);
 
 // "autograd::engine::evaluate_function: SumBackward0" -> "SumBackward0", else "".
 std::string_view evaluatedNodeName(std::string_view name);

@@ -205,8 +205,12 @@ private slots:
                 QCOMPARE(name, std::string_view("aten::bad, seq = x, op_id = 31"));
         }
         QCOMPARE(slicesNamed(t, "aten::addmm").size(), std::size_t(1));
-        // Nor does the model keep it as a string: a live view copies the strings per snapshot,
-        // and a recording has one such text per op.
+        // Nor does the recording or the model keep it as a string: a recording has one such
+        // text per op (its op_id), a live view copies the recording and the model's strings.
+        for (const auto& name : step.data().names) {
+            if (name.find(", op_id = ") != std::string::npos)
+                QCOMPARE(name, std::string("aten::bad, seq = x, op_id = 31"));
+        }
         QCOMPARE(t.strings().find("aten::t, seq = 10, op_id = 2, sizes = [[4, 16]], input_op_ids = [(0,-1)]"),
                  ~StringId(0));
         QVERIFY(t.strings().find("aten::t") != ~StringId(0));
