@@ -2,6 +2,7 @@
 
 #include "collector/host/collectorsession.h"
 #include "collector/protocol/environment.h"
+#include "collector/protocol/injectionoptions.h"
 #include "widgets/jobtracker.h"
 
 #include <QElapsedTimer>
@@ -22,7 +23,12 @@ std::string liveInjectionOptions(const collector::LaunchRequest& request, std::s
         else if (const char* inherited = std::getenv(wire::kOptionsEnv))
             options = inherited;
     }
-    if (options.find("flush_ms=") == std::string::npos)
+    // Read by the injection's own parser: flush_ms takes 1 and up, so 0 after it says "not named".
+    // Options that do not parse stay as they are, for the session to reject with their text.
+    wire::InjectionOptions parsed;
+    parsed.flushPeriodMs = 0;
+    std::string error;
+    if (wire::parseInjectionOptions(options, parsed, error) && parsed.flushPeriodMs == 0)
         options += (options.empty() ? "flush_ms=" : ",flush_ms=") + std::to_string(RecordingSession::kLiveFlushMs);
     return options;
 }

@@ -98,6 +98,9 @@ private slots:
         QCOMPARE(liveInjectionOptions(request, ""), std::string("flush_ms=50"));
         QCOMPARE(liveInjectionOptions(request, "buffer_mb=4"), std::string("buffer_mb=4,flush_ms=50"));
         QCOMPARE(liveInjectionOptions(request, "flush_ms=200"), std::string("flush_ms=200"));
+        QCOMPARE(liveInjectionOptions(request, "stats=1,flush_ms=100"), std::string("stats=1,flush_ms=100"));
+        // Not the live flush's business: a bad list reaches the session, which names it.
+        QCOMPARE(liveInjectionOptions(request, "flush_ms=never"), std::string("flush_ms=never"));
         qputenv("KINETOSCOPE_COLLECTOR_OPTIONS", "api=all");
         QCOMPARE(liveInjectionOptions(request, ""), std::string("api=all,flush_ms=50"));
         request.environment.emplace_back("KINETOSCOPE_COLLECTOR_OPTIONS", "kinds=kineto,flush_ms=20");
