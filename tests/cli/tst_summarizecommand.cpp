@@ -43,22 +43,29 @@ private:
         return kstest::runCli(args, out, err);
     }
 
-    // `mpirun -n 2 --oversubscribe kinetoscope-cli summarize --mpi -o OUT FILES`; false (the test
-    // skipped) where this machine has no mpirun or this build no MPI.
-    static bool summarizeWithMpi(const std::string& out, const std::vector<std::string>& files, int* status,
-                                 std::string* stdoutText, std::string* stderrText,
-                                 const std::vector<std::string>& options = {})
+    // `mpirun -n 2 --oversubscribe kinetoscope-cli summarize --mpi -o OUT FILES`; not `ran` (the
+    // test skips with kNoMpi) where this machine has no mpirun or this build no MPI.
+    struct MpiRun {
+        bool ran = false;
+        int status = -1;
+        std::string stdoutText, stderrText;
+    };
+    static constexpr const char* kNoMpi = "no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)";
+    static MpiRun summarizeWithMpi(const std::string& out, const std::vector<std::string>& files,
+                                   const std::vector<std::string>& options = {})
     {
+        MpiRun mpi;
         const std::string mpirun = kstest::findExecutable("mpirun");
         if (mpirun.empty())
-            return false;
-        *status = run(mpirun,
-                      kstest::concat(kstest::concat({"-n", "2", "--oversubscribe", "--allow-run-as-root", KS_CLI,
-                                                     "summarize", "--mpi", "-o", out},
-                                                    options),
-                                     files),
-                      stdoutText, stderrText);
-        return !(*status == 2 && kstest::contains(*stderrText, "no MPI support"));
+            return mpi;
+        mpi.status = run(mpirun,
+                         kstest::concat(kstest::concat({"-n", "2", "--oversubscribe", "--allow-run-as-root", KS_CLI,
+                                                        "summarize", "--mpi", "-o", out},
+                                                       options),
+                                        files),
+                         &mpi.stdoutText, &mpi.stderrText);
+        mpi.ran = !(mpi.status == 2 && kstest::contains(mpi.stderrText, "no MPI support"));
+        return mpi;
     }
 
     // The file's summarizer was killed (by the pipe posing as the file), the run exited with
@@ -301,19 +308,17 @@ private Q_SLOTS:
     void mpiSpreadsTheFilesAndWritesTheJob()
     {
         kstest::TempDir out;
-        std::string stdoutText, stderrText;
-        int status = -1;
-        if (!summarizeWithMpi(out.path(),
-                              {data("straggler_rank0.pt.trace.json.gz"), data("straggler_rank1.pt.trace.json.gz")},
-                              &status, &stdoutText, &stderrText))
-            QSKIP("no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)");
-        QVERIFY2(status == 0, stderrText.c_str());
+        const MpiRun mpi = summarizeWithMpi(
+            out.path(), {data("straggler_rank0.pt.trace.json.gz"), data("straggler_rank1.pt.trace.json.gz")});
+        if (!mpi.ran)
+            QSKIP(kNoMpi);
+        QVERIFY2(mpi.status == 0, mpi.stderrText.c_str());
         QVERIFY(std::filesystem::exists(out.filePath("straggler_rank0.summary.json")));
         QVERIFY(std::filesystem::exists(out.filePath("straggler_rank1.summary.json")));
         const auto j = readJson(out.filePath("job.ranks.json"));
         QCOMPARE(j["straggler"]["rank"].get<int>(), 1);
         QVERIFY(j["missing_ranks"].empty());
-        QVERIFY(kstest::contains(stdoutText, "rank 1 is the straggler"));
+        QVERIFY(kstest::contains(mpi.stdoutText, "rank 1 is the straggler"));
     }
 
     // One rank's file is corrupt: it is named, the other rank's summary is written, and process 0
@@ -323,21 +328,19 @@ private Q_SLOTS:
         kstest::TempDir out, traces;
         const std::string corrupt = traces.filePath("straggler_rank1.pt.trace.json");
         QVERIFY(kstest::writeFile(corrupt, "\x01\x02 this is no trace"));
-        std::string stdoutText, stderrText;
-        int status = -1;
-        if (!summarizeWithMpi(out.path(), {data("straggler_rank0.pt.trace.json.gz"), corrupt}, &status, &stdoutText,
-                              &stderrText))
-            QSKIP("no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)");
-        QCOMPARE(status, 1);
-        QVERIFY2(kstest::contains(stderrText, "straggler_rank1.pt.trace.json: "), stderrText.c_str());
-        QVERIFY2(kstest::contains(stderrText, "rank(s) 1 of world size 2 have no summary"), stderrText.c_str());
+        const MpiRun mpi = summarizeWithMpi(out.path(), {data("straggler_rank0.pt.trace.json.gz"), corrupt});
+        if (!mpi.ran)
+            QSKIP(kNoMpi);
+        QCOMPARE(mpi.status, 1);
+        QVERIFY2(kstest::contains(mpi.stderrText, "straggler_rank1.pt.trace.json: "), mpi.stderrText.c_str());
+        QVERIFY2(kstest::contains(mpi.stderrText, "rank(s) 1 of world size 2 have no summary"), mpi.stderrText.c_str());
         QVERIFY(std::filesystem::exists(out.filePath("straggler_rank0.summary.json")));
         QVERIFY(!std::filesystem::exists(out.filePath("straggler_rank1.summary.json")));
         const auto j = readJson(out.filePath("job.ranks.json"));
         QCOMPARE(j["ranks"].size(), std::size_t(1));
         QCOMPARE(j["ranks"][0]["rank"].get<int>(), 0);
         QVERIFY(j["missing_ranks"] == nlohmann::json({1}));
-        QVERIFY(kstest::contains(stdoutText, "1 failed"));
+        QVERIFY(kstest::contains(mpi.stdoutText, "1 failed"));
     }
 
     // The worker process summarizing a file is killed (SIGKILL, as by the out-of-memory killer)
@@ -378,14 +381,11 @@ private Q_SLOTS:
         kstest::KillerPipe killer(traces.filePath("killed.pt.trace.json"), kstest::KillerPipe::Victim::Reader);
         const std::vector<std::string> ranks{data("straggler_rank0.pt.trace.json.gz"),
                                              data("straggler_rank1.pt.trace.json.gz")};
-        std::string stdoutText, stderrText;
-        int status = -1;
-        const bool ran =
-            summarizeWithMpi(out.path(), {ranks[0], killer.path(), ranks[1]}, &status, &stdoutText, &stderrText);
-        if (!ran)
-            QSKIP("no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)");
-        QVERIFY(theKilledSummarizerIsNamed(killer, status, stderrText));
-        QVERIFY2(kstest::contains(stdoutText, "3 file(s) on 2 process(es), 1 failed"), stdoutText.c_str());
+        const MpiRun mpi = summarizeWithMpi(out.path(), {ranks[0], killer.path(), ranks[1]});
+        if (!mpi.ran)
+            QSKIP(kNoMpi);
+        QVERIFY(theKilledSummarizerIsNamed(killer, mpi.status, mpi.stderrText));
+        QVERIFY2(kstest::contains(mpi.stdoutText, "3 file(s) on 2 process(es), 1 failed"), mpi.stdoutText.c_str());
         const auto j = readJson(out.filePath("job.ranks.json"));
         QVERIFY(j["missing_ranks"].empty());
         QCOMPARE(j["straggler"]["rank"].get<int>(), 1);
@@ -419,15 +419,12 @@ private Q_SLOTS:
         };
         kstest::KillerPipe killer(traces.filePath("killed.pt.trace.json"), kstest::KillerPipe::Victim::ReadersParent,
                                   othersWrittenAndPastMpiInit);
-        std::string stdoutText, stderrText;
-        int status = -1;
-        const bool ran =
-            summarizeWithMpi(out.path(), {ranks[0], killer.path(), ranks[1]}, &status, &stdoutText, &stderrText);
-        if (!ran)
-            QSKIP("no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)");
-        QVERIFY2(killer.killed() > 0 && killer.killed() != killer.reader(), stderrText.c_str());
-        QVERIFY2(status > 0, "mpirun did not end"); // -1: killed at the time limit
-        QVERIFY2(kstest::contains(stderrText, "signal 9"), stderrText.c_str());
+        const MpiRun mpi = summarizeWithMpi(out.path(), {ranks[0], killer.path(), ranks[1]});
+        if (!mpi.ran)
+            QSKIP(kNoMpi);
+        QVERIFY2(killer.killed() > 0 && killer.killed() != killer.reader(), mpi.stderrText.c_str());
+        QVERIFY2(mpi.status > 0, "mpirun did not end"); // -1: killed at the time limit
+        QVERIFY2(kstest::contains(mpi.stderrText, "signal 9"), mpi.stderrText.c_str());
         QVERIFY(!std::filesystem::exists(out.filePath("job.ranks.json")));
         QCOMPARE(kstest::fileNames(out.path()),
                  (std::vector<std::string>{"straggler_rank0.summary.json", "straggler_rank1.summary.json"}));
@@ -454,17 +451,16 @@ private Q_SLOTS:
             files.push_back(traces.filePath("rank" + std::to_string(r) + ".pt.trace.json"));
             QVERIFY(sources[std::size_t(r % 2)].write(files.back(), 0, 1, job.variants[std::size_t(r)]).error.empty());
         }
-        std::string stdoutText, stderrText;
-        int status = -1;
-        if (!summarizeWithMpi(out.path(), files, &status, &stdoutText, &stderrText, {"--timings"}))
-            QSKIP("no mpirun (openmpi-bin) here, or this build has no MPI (libopenmpi-dev)");
-        QVERIFY2(status == 0, stderrText.c_str());
+        const MpiRun mpi = summarizeWithMpi(out.path(), files, {"--timings"});
+        if (!mpi.ran)
+            QSKIP(kNoMpi);
+        QVERIFY2(mpi.status == 0, mpi.stderrText.c_str());
         std::vector<std::string> summaryFiles = kstest::fileNames(out.path());
         std::erase_if(summaryFiles, [](const std::string& f) { return !f.ends_with(".summary.json"); });
         QCOMPARE(summaryFiles.size(), std::size_t(kRanks));
         // The processes claimed the files one by one: each summarized once, by one of the two
         // (--timings counts them per process), and the claims are gone.
-        const std::string& timings = stderrText;
+        const std::string& timings = mpi.stderrText;
         const std::regex perProcess(R"(timings process (\d)/2 \((\d+) summaries, 0 failures\))");
         int summaries = 0;
         std::set<int> processes;
