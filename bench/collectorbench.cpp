@@ -143,13 +143,14 @@ void injectionSide(int launches)
 // A recording of a PyTorch training loop as the observer sends it, built directly: per step,
 // forward ops (an outer op with a sequence number around an inner one around a launch, the
 // inner op arriving first, as ops arrive when they end) and their kernels, then one backward op
-// per forward op on the autograd thread. Live snapshots as the recording grows by 2 %, and what
+// per forward op on the autograd thread, and a label range around the step (its GPU annotation
+// spans the step's kernels). Live snapshots as the recording grows by 2 %, and what
 // linking the operators (TorchOpLinker) costs of each, both in CPU ms.
 RecordedProcess trainingLoopRecording(int launches)
 {
     RecordedProcess p;
     p.hello.pid = 100;
-    p.names = {"", "aten::linear", "aten::mm", "cudaLaunchKernel", "gemm_kernel", "LinearBackward0"};
+    p.names = {"", "aten::linear", "aten::mm", "cudaLaunchKernel", "gemm_kernel", "LinearBackward0", "ProfilerStep#"};
     constexpr int kForwardOpsPerStep = 1000;
     TimeNs t = 0;
     std::int64_t correlation = 1, external = 1, sequence = 0;
@@ -169,6 +170,7 @@ RecordedProcess trainingLoopRecording(int launches)
         p.slices.push_back(s);
     };
     for (int launched = 0; launched < launches;) {
+        const TimeNs stepStart = t;
         for (int i = 0; i < kForwardOpsPerStep; ++i, ++launched, t += 1000) {
             RecordedSlice call = slice(t + 150, 300, 3, EventCategory::Runtime);
             call.correlation = correlation++;
@@ -186,6 +188,7 @@ RecordedProcess trainingLoopRecording(int launches)
             backward.tid = 2;
             op(backward, sequence - kForwardOpsPerStep + i, true);
         }
+        op(slice(stepStart, t - stepStart, 6, EventCategory::Annotation), -1, false); // the step's label
     }
     return p;
 }

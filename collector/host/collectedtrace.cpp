@@ -1,104 +1,16 @@
 #include "collector/host/collectedtrace.h"
 
-#include "core/model/timelimits.h"
 #include "core/model/tracebuilder.h"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <tuple>
-#include <unordered_map>
 
 namespace ks::collector {
 namespace {
 
 constexpr std::int64_t kGpuSortBase = 5000000;
-
-// kineto's gpu_user_annotation: every NVTX range, per (device, stream), spans the GPU work
-// launched by the calls it contains on its thread, widened by 1 ns on each side so that it
-// encloses that work on the stream's row. Derived at build time (no event text) because
-// ranges, calls and GPU ops arrive in any order.
-std::vector<RecordedSlice> gpuAnnotations(const RecordedProcess& process)
-{
-    const auto& slices = process.slices;
-    // A live snapshot derives these from the whole recording, so the maps hold the ranges and
-    // the calls inside them, not every GPU op: ranges first (most CUDA programs have none, a
-    // PyTorch step a few), then the calls on their threads, then one pass over the GPU ops.
-    std::unordered_map<std::int64_t, std::vector<std::uint32_t>> rangesByThread, callsByThread;
-    for (std::uint32_t i = 0; i < slices.size(); ++i) {
-        if (slices[i].gpuOp < 0 && slices[i].category == EventCategory::Annotation)
-            rangesByThread[slices[i].tid].push_back(i);
-    }
-    if (rangesByThread.empty())
-        return {};
-    for (std::uint32_t i = 0; i < slices.size(); ++i) {
-        const auto& s = slices[i];
-        if ((s.category == EventCategory::Runtime || s.category == EventCategory::Driver)
-            && rangesByThread.count(s.tid))
-            callsByThread[s.tid].push_back(i);
-    }
-    // Recorded times are untrusted: an end past INT64_MAX saturates instead of overflowing.
-    const auto endOf = [&](std::uint32_t s) {
-        const TimeNs start = slices[s].start, duration = slices[s].duration;
-        return start > std::numeric_limits<TimeNs>::max() - duration ? std::numeric_limits<TimeNs>::max()
-                                                                     : start + duration;
-    };
-    // The ranges that contain a call on its thread, by the call's correlation.
-    std::unordered_map<std::int64_t, std::vector<std::uint32_t>> rangesOfCorrelation;
-    const auto byStart = [&](std::uint32_t a, std::uint32_t b) { return slices[a].start < slices[b].start; };
-    for (auto& [tid, calls] : callsByThread) {
-        auto& ranges = rangesByThread[tid];
-        std::sort(ranges.begin(), ranges.end(), byStart);
-        std::sort(calls.begin(), calls.end(), byStart);
-        std::vector<std::uint32_t> open; // ranges started before the current call
-        std::size_t next = 0;
-        for (const std::uint32_t call : calls) {
-            const TimeNs at = slices[call].start;
-            while (next < ranges.size() && slices[ranges[next]].start <= at)
-                open.push_back(ranges[next++]);
-            std::erase_if(open, [&](std::uint32_t r) { return endOf(r) < at; });
-            if (!open.empty()) {
-                auto& of = rangesOfCorrelation[slices[call].correlation];
-                of.insert(of.end(), open.begin(), open.end());
-            }
-        }
-    }
-    struct Span {
-        TimeNs start, end;
-    };
-    std::map<std::tuple<std::uint32_t, std::int64_t, std::int64_t>, Span> spans; // (range, device, stream)
-    for (std::uint32_t op = 0; op < slices.size() && !rangesOfCorrelation.empty(); ++op) {
-        const auto& g = slices[op];
-        if (g.gpuOp < 0)
-            continue;
-        const auto found = rangesOfCorrelation.find(g.correlation);
-        if (found == rangesOfCorrelation.end())
-            continue;
-        for (const std::uint32_t range : found->second) {
-            const auto [it, inserted] = spans.try_emplace({range, g.pid, g.tid}, Span{g.start, endOf(op)});
-            it->second.start = std::min(it->second.start, g.start);
-            it->second.end = std::max(it->second.end, endOf(op));
-        }
-    }
-    std::vector<RecordedSlice> out;
-    out.reserve(spans.size());
-    for (const auto& [key, span] : spans) {
-        RecordedSlice a;
-        a.pid = std::get<1>(key);
-        a.tid = std::get<2>(key);
-        // Within the model's limits first, so that the 1 ns margins cannot overflow.
-        const TimeNs start = std::clamp(span.start, -kMaxTimeNs, kMaxTimeNs);
-        a.start = start - 1;
-        a.duration = std::min(std::clamp(span.end, start, kMaxTimeNs) - start, kMaxTimeNs) + 2;
-        a.name = slices[std::get<0>(key)].name;
-        a.category = EventCategory::GpuAnnotation;
-        a.op = slices[std::get<0>(key)].op; // a record_function label's External id
-        out.push_back(a);
-    }
-    return out;
-}
 
 // Adds the GPU rows that the process's slices from `first` on have work on: (device, stream or
 // sync row).
@@ -163,9 +75,6 @@ public:
     void emitRecorded()
     {
         addGpuRows(m_process, m_added.slices, m_added.gpuRows);
-        for (std::size_t i = m_added.slices; i < m_process.slices.size() && !m_added.hasRanges; ++i)
-            m_added.hasRanges =
-                m_process.slices[i].gpuOp < 0 && m_process.slices[i].category == EventCategory::Annotation;
         emitMetadata();
         m_added.ops.update(m_process);
         // An op range is recorded when it ends, after the calls it contains: those added
@@ -184,8 +93,8 @@ public:
 
     void emitDerived()
     {
-        // Most CUDA programs have no NVTX ranges: then the recording is not scanned again.
-        for (const auto& annotation : m_added.hasRanges ? gpuAnnotations(m_process) : std::vector<RecordedSlice>())
+        m_added.annotations.update(m_process);
+        for (const auto& annotation : m_added.annotations.slices(m_process))
             m_builder.addSlice(sliceEvent(
                 annotation,
                 annotation.op >= 0 ? m_process.ops[static_cast<std::size_t>(annotation.op)].externalId : kNoId));

@@ -2,6 +2,7 @@
 // Builds the immutable trace model from what the collector has recorded so far. Called
 // for every live snapshot and once at the end; the inputs are copies, so the receiving
 // thread keeps running while a snapshot is built.
+#include "collector/host/gpuannotations.h"
 #include "collector/host/recordedprocess.h"
 #include "collector/host/textarena.h"
 #include "collector/host/torchoplinker.h"
@@ -37,7 +38,7 @@ struct AddedProcess {
     std::vector<std::uint32_t> builderIndex; // of each added slice
     TorchOpLinker ops; // its operators linked to the slices added
     std::set<std::pair<std::int64_t, std::int64_t>> gpuRows; // (device, stream) of the added slices
-    bool hasRanges = false; // an NVTX range among them (GPU annotations are derived from those)
+    GpuAnnotations annotations; // derived from the slices added
 };
 
 // A live view's trace builds: each adds to one TraceBuilder only what was recorded since the
