@@ -18,6 +18,22 @@ constexpr std::int64_t kBase = 1790857026000000000;
 constexpr std::int64_t kPid = 4242;
 constexpr std::int64_t kTid = 4243;
 
+// A recorded slice, for tests of what is derived from a recording (operator links, GPU
+// annotations) that build one directly; a GPU op (gpuOp 0) on `tid` when `category` is Kernel.
+inline RecordedSlice recordedSlice(EventCategory category, TimeNs start, TimeNs duration,
+                                   std::int64_t correlation = kNoId, std::int64_t tid = 0)
+{
+    RecordedSlice s;
+    s.category = category;
+    s.start = start;
+    s.duration = duration;
+    s.correlation = correlation;
+    s.tid = tid;
+    if (category == EventCategory::Kernel)
+        s.gpuOp = 0;
+    return s;
+}
+
 // H200 as the fixtures' deviceProperties describe it.
 inline wire::Device h200()
 {

@@ -3,6 +3,7 @@
 // (device, stream), the span of the GPU ops launched by the calls on the range's thread that
 // start inside it, widened by 1 ns each side.
 #include "collector/host/gpuannotations.h"
+#include "recordstream.h"
 
 #include <QTest>
 
@@ -13,6 +14,7 @@
 
 using namespace ks;
 using namespace ks::collector;
+using namespace ks::collector::test;
 
 namespace {
 
@@ -120,22 +122,9 @@ private slots:
     void rangeAfterItsCallsAndBeforeTheirKernels()
     {
         RecordedProcess p;
-        RecordedSlice call;
-        call.category = EventCategory::Runtime;
-        call.start = 10;
-        call.duration = 2;
-        call.correlation = 1;
-        RecordedSlice range;
-        range.category = EventCategory::Annotation;
-        range.start = 5;
-        range.duration = 20;
-        RecordedSlice kernel;
-        kernel.category = EventCategory::Kernel;
-        kernel.gpuOp = 0;
-        kernel.tid = 7;
-        kernel.start = 30;
-        kernel.duration = 4;
-        kernel.correlation = 1;
+        const RecordedSlice call = recordedSlice(EventCategory::Runtime, 10, 2, 1);
+        const RecordedSlice range = recordedSlice(EventCategory::Annotation, 5, 20);
+        const RecordedSlice kernel = recordedSlice(EventCategory::Kernel, 30, 4, 1, 7);
         GpuAnnotations annotations;
         p.slices = {call};
         annotations.update(p);

@@ -4,6 +4,7 @@
 // the update names exactly the earlier slices whose External id it changed.
 #include "collector/host/recordedprocess.h"
 #include "collector/host/torchoplinker.h"
+#include "recordstream.h"
 
 #include <QTest>
 
@@ -15,6 +16,7 @@
 
 using namespace ks;
 using namespace ks::collector;
+using namespace ks::collector::test;
 
 namespace {
 
@@ -156,21 +158,12 @@ private slots:
         RecordedProcess p;
         p.ops = {{7, 3, false}, {8, -1, false}};
         const auto op = [](TimeNs start, TimeNs end, int index) {
-            RecordedSlice s;
-            s.start = start;
-            s.duration = end - start;
-            s.category = EventCategory::CpuOp;
+            RecordedSlice s = recordedSlice(EventCategory::CpuOp, start, end - start);
             s.op = index;
             return s;
         };
-        RecordedSlice call;
-        call.start = 20;
-        call.duration = 5;
-        call.correlation = 1;
-        RecordedSlice kernel;
-        kernel.category = EventCategory::Kernel;
-        kernel.gpuOp = 0;
-        kernel.correlation = 1;
+        const RecordedSlice call = recordedSlice(EventCategory::Runtime, 20, 5, 1);
+        const RecordedSlice kernel = recordedSlice(EventCategory::Kernel, 0, 0, 1);
         TorchOpLinker linker;
         p.slices = {call, kernel};
         linker.update(p);
