@@ -14,13 +14,6 @@ bool isCall(const RecordedSlice& s)
     return s.category == EventCategory::Runtime || s.category == EventCategory::Driver;
 }
 
-// Recorded times are untrusted: an end past INT64_MAX saturates instead of overflowing.
-TimeNs endOf(const RecordedSlice& s)
-{
-    return s.start > std::numeric_limits<TimeNs>::max() - s.duration ? std::numeric_limits<TimeNs>::max()
-                                                                     : s.start + s.duration;
-}
-
 } // namespace
 
 void GpuAnnotations::update(const RecordedProcess& process)
@@ -87,7 +80,7 @@ void GpuAnnotations::addCall(const RecordedProcess& process, const Thread& threa
                                                        [&](TimeNs t, std::uint32_t r) { return t < slices[r].start; })
                                       - thread.ranges.begin());
     for (; i > 0 && thread.latestEnd[i - 1] >= at; --i) {
-        if (endOf(slices[thread.ranges[i - 1]]) >= at)
+        if (sliceEnd(slices[thread.ranges[i - 1]]) >= at)
             inRange(process, thread.ranges[i - 1], slices[call].correlation);
     }
 }
@@ -103,8 +96,8 @@ void GpuAnnotations::addRange(const RecordedProcess& process, Thread& thread, st
     thread.latestEnd.resize(thread.ranges.size());
     for (std::size_t i = position; i < thread.ranges.size(); ++i)
         thread.latestEnd[i] = std::max(i > 0 ? thread.latestEnd[i - 1] : std::numeric_limits<TimeNs>::min(),
-                                       endOf(slices[thread.ranges[i]]));
-    const TimeNs end = endOf(r);
+                                       sliceEnd(slices[thread.ranges[i]]));
+    const TimeNs end = sliceEnd(r);
     for (auto call = std::lower_bound(thread.calls.begin(), thread.calls.end(), r.start,
                                       [&](std::uint32_t c, TimeNs t) { return slices[c].start < t; });
          call != thread.calls.end() && slices[*call].start <= end; ++call)
@@ -122,9 +115,9 @@ void GpuAnnotations::inRange(const RecordedProcess& process, std::uint32_t range
 void GpuAnnotations::widen(const RecordedProcess& process, std::uint32_t range, std::uint32_t gpuOp)
 {
     const RecordedSlice& g = process.slices[gpuOp];
-    const auto [it, inserted] = m_spans.try_emplace({range, g.pid, g.tid}, Span{g.start, endOf(g)});
+    const auto [it, inserted] = m_spans.try_emplace({range, g.pid, g.tid}, Span{g.start, sliceEnd(g)});
     it->second.start = std::min(it->second.start, g.start);
-    it->second.end = std::max(it->second.end, endOf(g));
+    it->second.end = std::max(it->second.end, sliceEnd(g));
 }
 
 std::vector<RecordedSlice> GpuAnnotations::slices(const RecordedProcess& process) const

@@ -6,6 +6,7 @@
 #include "collector/protocol/framing.h"
 #include "core/model/trace.h"
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,13 @@ struct RecordedSlice {
     std::int32_t gpuOp = -1; // index into RecordedProcess::gpuOps
     std::int32_t op = -1; // index into RecordedProcess::ops (PyTorch op or label range)
 };
+
+// Where a slice ends: recorded times are untrusted, so an end past INT64_MAX saturates.
+inline TimeNs sliceEnd(const RecordedSlice& s)
+{
+    return s.start > std::numeric_limits<TimeNs>::max() - s.duration ? std::numeric_limits<TimeNs>::max()
+                                                                     : s.start + s.duration;
+}
 
 struct RecordedInstant {
     std::int64_t tid = 0;

@@ -78,7 +78,7 @@ void TorchOpLinker::relink(const RecordedProcess& process, Thread& thread)
 {
     const auto& slices = process.slices;
     const auto start = [&](std::uint32_t i) { return slices[i].start; };
-    const auto end = [&](std::uint32_t i) { return slices[i].start + slices[i].duration; };
+    const auto end = [&](std::uint32_t i) { return sliceEnd(slices[i]); };
     TimeNs from = std::numeric_limits<TimeNs>::max();
     for (const auto& fresh : {std::cref(thread.newOps), std::cref(thread.newCalls)}) {
         for (const std::uint32_t i : fresh.get())
@@ -166,7 +166,7 @@ void TorchOpLinker::pairForwardBackward(const RecordedProcess& process, std::vec
             before.push_back(pair);
     }
     const auto& slices = process.slices;
-    const auto end = [&](std::uint32_t i) { return slices[i].start + slices[i].duration; };
+    const auto end = [&](std::uint32_t i) { return sliceEnd(slices[i]); };
     for (auto i = static_cast<std::uint32_t>(m_linked); i < slices.size(); ++i) {
         if (slices[i].op < 0)
             continue;
