@@ -67,7 +67,8 @@ public:
         , m_sharedDevices(sharedDevices)
     {
         m_added.pid = process.hello.pid;
-        m_added.names.resize(process.names.size(), AddedProcess::kNotInterned);
+        for (std::size_t n = m_added.names.size(); n < process.names.size(); ++n)
+            m_added.names.push_back(builder.strings().intern(process.names[n]));
         for (int c = 0; c <= static_cast<int>(EventCategory::GpuAnnotation); ++c)
             m_categories[c] = builder.strings().intern(categoryName(static_cast<EventCategory>(c)));
     }
@@ -119,17 +120,6 @@ private:
         return text("GPU " + std::to_string(device) + " · pid " + std::to_string(m_process.hello.pid));
     }
 
-    // The builder's id of the process's name `n`, interned when an event first uses it: most
-    // names of a PyTorch recording are op range texts (one per op: they carry its op_id) that
-    // only the recorder's parser reads, and each live snapshot copies the builder's strings.
-    StringId nameId(std::uint32_t n) const
-    {
-        StringId& id = m_added.names[n];
-        if (id == AddedProcess::kNotInterned)
-            id = m_builder.strings().intern(m_process.names[n]);
-        return id;
-    }
-
     JsonId text(const std::string& s) const { return JsonId::fromText(m_builder.strings().intern(s)); }
 
     SliceEvent sliceEvent(const RecordedSlice& s, std::int64_t externalId) const
@@ -140,7 +130,7 @@ private:
         e.device = isGpuCategory(s.category);
         e.start = s.start;
         e.duration = s.duration;
-        e.name = nameId(s.name);
+        e.name = m_added.names[s.name];
         e.category = m_categories[static_cast<int>(s.category)];
         e.rawOffset = s.rawOffset;
         e.rawLength = s.rawLength;
@@ -209,7 +199,7 @@ private:
             e.pid = JsonId::fromNumber(m_process.hello.pid);
             e.tid = JsonId::fromNumber(i.tid);
             e.time = i.time;
-            e.name = nameId(i.name);
+            e.name = m_added.names[i.name];
             e.category = i.fromCollector ? collector : annotation;
             e.rawOffset = i.rawOffset;
             e.rawLength = i.rawLength;

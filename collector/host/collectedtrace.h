@@ -32,9 +32,7 @@ Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const T
 struct AddedProcess {
     std::int64_t pid = 0;
     std::size_t slices = 0, flows = 0, instants = 0; // records added so far
-    // The process's name table: each name's id in the builder, once an event used it.
-    std::vector<StringId> names;
-    static constexpr StringId kNotInterned = ~StringId(0);
+    std::vector<StringId> names; // the process's name table, interned
     std::vector<std::uint32_t> builderIndex; // of each added slice
     TorchOpLinker ops; // its operators linked to the slices added
     std::set<std::pair<std::int64_t, std::int64_t>> gpuRows; // (device, stream) of the added slices

@@ -99,13 +99,15 @@ private slots:
         probe.setTimerType(Qt::PreciseTimer);
         probe.setInterval(10);
         std::vector<double> stallsMs;
-        double longestStallAt = 0; // seconds since the start, when the longest stall ended
+        double longestStallMs = -1, longestStallAt = 0; // when the longest stall ended, since the start
         QElapsedTimer sinceTick;
         connect(&probe, &QTimer::timeout, this, [&] {
             if (sinceTick.isValid()) {
                 stallsMs.push_back(double(sinceTick.nsecsElapsed()) / 1e6 - 10.0);
-                if (stallsMs.back() >= *std::max_element(stallsMs.begin(), stallsMs.end()))
+                if (stallsMs.back() >= longestStallMs) {
+                    longestStallMs = stallsMs.back();
                     longestStallAt = secondsSince(start);
+                }
             }
             sinceTick.start();
         });
