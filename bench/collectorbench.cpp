@@ -202,7 +202,8 @@ void operatorSnapshots(int launches)
     live.front().gpuOps = whole.gpuOps;
     live.front().ops = whole.ops;
     LiveTraceBuilder builder;
-    TorchOpLinker linker; // the same linking on its own, to tell its share
+    TorchOpLinker linker; // the same linking on its own, to tell its share (with the index it shares)
+    RecordIndex index;
     const auto arena = std::make_shared<TextArena>();
     const TraceBuildOptions options{0, arena, {}};
     double snapshotMs = 0, linkMs = 0;
@@ -215,7 +216,7 @@ void operatorSnapshots(int launches)
         const Trace trace = builder.build(live, options);
         const double ms = (bench::cpuSeconds() - start) * 1e3;
         start = bench::cpuSeconds();
-        linker.update(live.front());
+        linker.update(live.front(), index);
         const double link = (bench::cpuSeconds() - start) * 1e3;
         if (k * 10 > kSnapshots * 9) {
             snapshotMs += ms;

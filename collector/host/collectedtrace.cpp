@@ -77,7 +77,7 @@ public:
     {
         addGpuRows(m_process, m_added.slices, m_added.gpuRows);
         emitMetadata();
-        m_added.ops.update(m_process);
+        m_added.ops.update(m_process, m_added.index);
         // An op range is recorded when it ends, after the calls it contains: those added
         // before it get their External id now.
         const auto& ids = m_added.ops.externalIdOfSlice();
@@ -94,7 +94,7 @@ public:
 
     void emitDerived()
     {
-        m_added.annotations.update(m_process);
+        m_added.annotations.update(m_process, m_added.index);
         for (const auto& annotation : m_added.annotations.slices(m_process))
             m_builder.addSlice(sliceEvent(
                 annotation,

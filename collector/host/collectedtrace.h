@@ -34,6 +34,7 @@ struct AddedProcess {
     std::size_t slices = 0, flows = 0, instants = 0; // records added so far
     std::vector<StringId> names; // the process's name table, interned
     std::vector<std::uint32_t> builderIndex; // of each added slice
+    RecordIndex index; // of the slices added, for the two derivations below
     TorchOpLinker ops; // its operators linked to the slices added
     std::set<std::pair<std::int64_t, std::int64_t>> gpuRows; // (device, stream) of the added slices
     GpuAnnotations annotations; // derived from the slices added

@@ -3,7 +3,6 @@
 #include "core/model/timelimits.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace ks::collector {
 namespace {
@@ -16,7 +15,7 @@ bool isCall(const RecordedSlice& s)
 
 } // namespace
 
-void GpuAnnotations::update(const RecordedProcess& process)
+void GpuAnnotations::update(const RecordedProcess& process, RecordIndex& index)
 {
     const auto& slices = process.slices;
     if (!m_hasRanges) {
@@ -27,37 +26,35 @@ void GpuAnnotations::update(const RecordedProcess& process)
         }
         m_seen = 0; // the first range: everything is read from the start
     }
+    index.update(process); // first: the new calls and ranges below find the new GPU ops
     const auto first = static_cast<std::uint32_t>(m_seen);
     const auto n = static_cast<std::uint32_t>(slices.size());
-    // GPU ops first, so that the new calls and ranges below find those of their correlation.
+    // Each (range, call) pair is met once: the new calls meet the ranges before the new ones are in.
+    std::unordered_map<std::int64_t, std::vector<std::uint32_t>> newRanges; // by tid
     for (std::uint32_t i = first; i < n; ++i) {
-        if (slices[i].gpuOp >= 0)
-            m_gpuOpsOfCorrelation.emplace(slices[i].correlation, i);
-    }
-    // The new calls join their threads' lists, in start order.
-    std::unordered_map<std::int64_t, std::size_t> oldCalls; // by tid: how many it had
-    for (std::uint32_t i = first; i < n; ++i) {
-        if (isCall(slices[i])) {
-            auto& calls = m_threads[slices[i].tid].calls;
-            oldCalls.try_emplace(slices[i].tid, calls.size());
-            calls.push_back(i);
+        const RecordedSlice& s = slices[i];
+        if (isRange(s)) {
+            newRanges[s.tid].push_back(i);
+        } else if (isCall(s)) {
+            const auto ranges = m_rangesOfThread.find(s.tid);
+            if (ranges == m_rangesOfThread.end())
+                continue;
+            const std::size_t started = ranges->second.startedBefore(process, s.start, true);
+            ranges->second.forEachRunningAt(
+                process, started, s.start, [&](std::uint32_t range) { inRange(process, index, range, s.correlation); });
         }
     }
-    const auto byStart = [&](std::uint32_t a, std::uint32_t b) { return slices[a].start < slices[b].start; };
-    for (const auto& [tid, old] : oldCalls) {
-        auto& calls = m_threads[tid].calls;
-        const auto added = calls.begin() + std::ptrdiff_t(old);
-        std::sort(added, calls.end(), byStart);
-        std::inplace_merge(std::upper_bound(calls.begin(), added, *added, byStart), added, calls.end(), byStart);
-    }
-    // Each (range, call) pair is met once: new calls meet the ranges before the new ones are in.
-    for (std::uint32_t i = first; i < n; ++i) {
-        if (isCall(slices[i]))
-            addCall(process, m_threads[slices[i].tid], i);
-    }
-    for (std::uint32_t i = first; i < n; ++i) {
-        if (isRange(slices[i]))
-            addRange(process, m_threads[slices[i].tid], i);
+    for (auto& [tid, fresh] : newRanges) {
+        const std::vector<std::uint32_t> added = fresh;
+        m_rangesOfThread[tid].insert(process, fresh);
+        const auto calls = index.callsOf(tid);
+        for (const std::uint32_t range : added) {
+            const TimeNs end = sliceEnd(slices[range]);
+            for (auto call = std::lower_bound(calls.begin(), calls.end(), slices[range].start,
+                                              [&](std::uint32_t c, TimeNs t) { return slices[c].start < t; });
+                 call != calls.end() && slices[*call].start <= end; ++call)
+                inRange(process, index, range, slices[*call].correlation);
+        }
     }
     for (std::uint32_t i = first; i < n; ++i) {
         if (slices[i].gpuOp < 0)
@@ -71,45 +68,13 @@ void GpuAnnotations::update(const RecordedProcess& process)
     m_seen = n;
 }
 
-void GpuAnnotations::addCall(const RecordedProcess& process, const Thread& thread, std::uint32_t call)
+void GpuAnnotations::inRange(const RecordedProcess& process, const RecordIndex& index, std::uint32_t range,
+                             std::int64_t correlation)
 {
-    const auto& slices = process.slices;
-    const TimeNs at = slices[call].start;
-    // The ranges that started by then, latest first, while one of them may still run.
-    auto i = static_cast<std::size_t>(std::upper_bound(thread.ranges.begin(), thread.ranges.end(), at,
-                                                       [&](TimeNs t, std::uint32_t r) { return t < slices[r].start; })
-                                      - thread.ranges.begin());
-    for (; i > 0 && thread.latestEnd[i - 1] >= at; --i) {
-        if (sliceEnd(slices[thread.ranges[i - 1]]) >= at)
-            inRange(process, thread.ranges[i - 1], slices[call].correlation);
-    }
-}
-
-void GpuAnnotations::addRange(const RecordedProcess& process, Thread& thread, std::uint32_t range)
-{
-    const auto& slices = process.slices;
-    const RecordedSlice& r = slices[range];
-    const auto at = std::upper_bound(thread.ranges.begin(), thread.ranges.end(), r.start,
-                                     [&](TimeNs t, std::uint32_t other) { return t < slices[other].start; });
-    const auto position = static_cast<std::size_t>(at - thread.ranges.begin());
-    thread.ranges.insert(at, range);
-    thread.latestEnd.resize(thread.ranges.size());
-    for (std::size_t i = position; i < thread.ranges.size(); ++i)
-        thread.latestEnd[i] = std::max(i > 0 ? thread.latestEnd[i - 1] : std::numeric_limits<TimeNs>::min(),
-                                       sliceEnd(slices[thread.ranges[i]]));
-    const TimeNs end = sliceEnd(r);
-    for (auto call = std::lower_bound(thread.calls.begin(), thread.calls.end(), r.start,
-                                      [&](std::uint32_t c, TimeNs t) { return slices[c].start < t; });
-         call != thread.calls.end() && slices[*call].start <= end; ++call)
-        inRange(process, range, slices[*call].correlation);
-}
-
-void GpuAnnotations::inRange(const RecordedProcess& process, std::uint32_t range, std::int64_t correlation)
-{
+    if (correlation == kNoId) // launched nothing that could be told apart
+        return;
     m_rangesOfCorrelation[correlation].push_back(range);
-    const auto [first, last] = m_gpuOpsOfCorrelation.equal_range(correlation);
-    for (auto gpuOp = first; gpuOp != last; ++gpuOp)
-        widen(process, range, gpuOp->second);
+    index.forEachGpuOp(correlation, [&](std::uint32_t gpuOp) { widen(process, range, gpuOp); });
 }
 
 void GpuAnnotations::widen(const RecordedProcess& process, std::uint32_t range, std::uint32_t gpuOp)

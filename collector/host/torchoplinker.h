@@ -10,21 +10,21 @@
 // An op range is recorded when it ends, after the calls it contains, so an update re-links
 // the calls of each thread from the earliest start among its new records on: the cost grows
 // with what arrived and the time it spans, not with the whole recording.
-#include "core/model/time.h"
+#include "collector/host/recordindex.h"
 
 #include <cstdint>
+#include <limits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace ks::collector {
 
-struct RecordedProcess;
-
 class TorchOpLinker {
 public:
-    // `process`: the one of the last update (none at first), grown at its tail.
-    void update(const RecordedProcess& process);
+    // `process`: the one of the last update (none at first), grown at its tail; `index`: the
+    // one shared by the process's derivations.
+    void update(const RecordedProcess& process, RecordIndex& index);
 
     // The External id of each slice of the process, kNoId where none; empty while it has
     // recorded no op range.
@@ -36,15 +36,16 @@ public:
 
 private:
     struct Thread {
-        std::vector<std::uint32_t> ops; // by (start, longer first, slice)
-        std::vector<TimeNs> latestEnd; // of ops[0..i]
-        std::vector<std::uint32_t> calls; // by (start, slice)
-        std::vector<std::uint32_t> newOps, newCalls; // of this update
+        RangesByStart ops;
+        std::vector<std::uint32_t> newOps; // of this update
+        TimeNs newFrom = kNoNewRecord; // the earliest start of this update's ops and calls
     };
+    static constexpr TimeNs kNoNewRecord = std::numeric_limits<TimeNs>::max();
 
     void addSlice(const RecordedProcess& process, std::uint32_t slice, std::vector<std::int64_t>& sequences);
-    void relink(const RecordedProcess& process, Thread& thread);
-    void setExternalId(const RecordedProcess& process, std::uint32_t slice, std::int64_t externalId);
+    void relink(const RecordedProcess& process, const RecordIndex& index, std::int64_t tid, Thread& thread);
+    void setExternalId(const RecordedProcess& process, const RecordIndex& index, std::uint32_t slice,
+                       std::int64_t externalId);
     void pairForwardBackward(const RecordedProcess& process, std::vector<std::int64_t> sequences);
     // The (forward, backward) pair of `sequence` now, if it has one.
     bool pairOf(const RecordedProcess& process, std::int64_t sequence,
@@ -56,7 +57,6 @@ private:
     std::vector<std::uint32_t> m_changed;
     std::unordered_map<std::int64_t, Thread> m_threads; // by tid
     std::unordered_map<std::int64_t, std::int64_t> m_externalOfCorrelation;
-    std::unordered_multimap<std::int64_t, std::uint32_t> m_gpuSlicesOfCorrelation;
     // Of the forward ops with a sequence number, the one that started last (it created the
     // autograd node); of the backward ops, the first to end (the node itself, inside the
     // engine's evaluate_function wrapper).

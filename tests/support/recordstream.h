@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <functional>
+#include <random>
 #include <string_view>
 #include <vector>
 
@@ -32,6 +34,23 @@ inline RecordedSlice recordedSlice(EventCategory category, TimeNs start, TimeNs 
     if (category == EventCategory::Kernel)
         s.gpuOp = 0;
     return s;
+}
+
+// Feeds `all` to `process` in random chunks (one record to a quarter of them each), as a live
+// view's snapshots see a recording, and calls `check` after each. At random the shared `index`
+// is updated first, as the process's other derivation does when it runs before.
+template <class Check>
+void feedInRandomChunks(const std::vector<RecordedSlice>& all, std::mt19937_64& rng, RecordedProcess& process,
+                        RecordIndex& index, Check check)
+{
+    while (process.slices.size() < all.size()) {
+        const std::size_t take = std::min(all.size() - process.slices.size(), 1 + rng() % (all.size() / 4 + 1));
+        process.slices.insert(process.slices.end(), all.begin() + std::ptrdiff_t(process.slices.size()),
+                              all.begin() + std::ptrdiff_t(process.slices.size() + take));
+        if (rng() % 2 == 0)
+            index.update(process);
+        check();
+    }
 }
 
 // H200 as the fixtures' deviceProperties describe it.

@@ -1,7 +1,8 @@
 // GPU annotations updated as records arrive (GpuAnnotations): after every update, in any
 // arrival order, they are what the definition gives for everything so far: per range and
 // (device, stream), the span of the GPU ops launched by the calls on the range's thread that
-// start inside it, widened by 1 ns each side.
+// start inside it (a call without a correlation id launched nothing that can be told apart),
+// widened by 1 ns each side.
 #include "collector/host/gpuannotations.h"
 #include "recordstream.h"
 
@@ -36,7 +37,7 @@ std::vector<RecordedSlice> definedAnnotations(const RecordedProcess& p)
             continue;
         for (const auto& c : slices) {
             if ((c.category != EventCategory::Runtime && c.category != EventCategory::Driver) || c.tid != slices[r].tid
-                || c.start < slices[r].start || c.start > endOf(slices[r]))
+                || c.start < slices[r].start || c.start > endOf(slices[r]) || c.correlation == kNoId)
                 continue;
             for (const auto& g : slices) {
                 if (g.gpuOp < 0 || g.correlation != c.correlation)
@@ -62,7 +63,8 @@ std::vector<RecordedSlice> definedAnnotations(const RecordedProcess& p)
 }
 
 // Nested and overlapping ranges, calls (some sharing a correlation id, as CUDA graph launches
-// share theirs among their kernels' records), GPU ops on two devices' streams, on two threads.
+// share theirs among their kernels' records; a few without one, as GPU ops), GPU ops on two
+// devices' streams, on two threads.
 std::vector<RecordedSlice> randomRecording(std::mt19937_64& rng)
 {
     std::vector<RecordedSlice> slices(1 + rng() % 80);
@@ -80,14 +82,14 @@ std::vector<RecordedSlice> randomRecording(std::mt19937_64& rng)
         case 1:
             s.category = rng() % 2 ? EventCategory::Runtime : EventCategory::Driver;
             s.tid = std::int64_t(rng() % 2);
-            s.correlation = std::int64_t(rng() % 30);
+            s.correlation = rng() % 10 == 0 ? kNoId : std::int64_t(rng() % 30);
             break;
         default:
             s.category = EventCategory::Kernel;
             s.gpuOp = 0;
             s.pid = std::int64_t(rng() % 2);
             s.tid = std::int64_t(7 + rng() % 2);
-            s.correlation = std::int64_t(rng() % 30);
+            s.correlation = rng() % 10 == 0 ? kNoId : std::int64_t(rng() % 30);
         }
     }
     return slices;
@@ -104,17 +106,15 @@ private slots:
         for (int recording = 0; recording < 1500; ++recording) {
             const std::vector<RecordedSlice> all = randomRecording(rng);
             RecordedProcess p;
+            RecordIndex index;
             GpuAnnotations annotations;
-            while (p.slices.size() < all.size()) {
-                const std::size_t take = std::min(all.size() - p.slices.size(), 1 + rng() % (all.size() / 4 + 1));
-                p.slices.insert(p.slices.end(), all.begin() + std::ptrdiff_t(p.slices.size()),
-                                all.begin() + std::ptrdiff_t(p.slices.size() + take));
-                annotations.update(p);
+            feedInRandomChunks(all, rng, p, index, [&] {
+                annotations.update(p, index);
                 const auto got = annotations.slices(p);
                 const auto defined = definedAnnotations(p);
                 QCOMPARE(got.size(), defined.size());
                 QVERIFY(std::equal(got.begin(), got.end(), defined.begin(), sameAnnotation));
-            }
+            });
         }
     }
 
@@ -125,14 +125,15 @@ private slots:
         const RecordedSlice call = recordedSlice(EventCategory::Runtime, 10, 2, 1);
         const RecordedSlice range = recordedSlice(EventCategory::Annotation, 5, 20);
         const RecordedSlice kernel = recordedSlice(EventCategory::Kernel, 30, 4, 1, 7);
+        RecordIndex index;
         GpuAnnotations annotations;
         p.slices = {call};
-        annotations.update(p);
+        annotations.update(p, index);
         p.slices.push_back(range);
-        annotations.update(p);
+        annotations.update(p, index);
         QVERIFY(annotations.slices(p).empty()); // nothing launched ran yet
         p.slices.push_back(kernel);
-        annotations.update(p);
+        annotations.update(p, index);
         const auto got = annotations.slices(p);
         QCOMPARE(got.size(), std::size_t(1));
         QCOMPARE(got[0].tid, std::int64_t(7));

@@ -126,13 +126,11 @@ private slots:
         for (int recording = 0; recording < 1500; ++recording) {
             RecordedProcess p;
             const std::vector<RecordedSlice> all = randomRecording(rng, p);
+            RecordIndex index;
             TorchOpLinker linker;
             std::vector<std::int64_t> before;
-            while (p.slices.size() < all.size()) {
-                const std::size_t take = std::min(all.size() - p.slices.size(), 1 + rng() % (all.size() / 4 + 1));
-                p.slices.insert(p.slices.end(), all.begin() + std::ptrdiff_t(p.slices.size()),
-                                all.begin() + std::ptrdiff_t(p.slices.size() + take));
-                linker.update(p);
+            feedInRandomChunks(all, rng, p, index, [&] {
+                linker.update(p, index);
                 const std::vector<std::int64_t> defined = definedExternalIds(p);
                 std::vector<std::int64_t> ids = linker.externalIdOfSlice();
                 if (ids.empty()) // no op range yet
@@ -147,7 +145,7 @@ private slots:
                 }
                 QCOMPARE(changed, expected);
                 before = ids;
-            }
+            });
         }
     }
 
@@ -164,16 +162,17 @@ private slots:
         };
         const RecordedSlice call = recordedSlice(EventCategory::Runtime, 20, 5, 1);
         const RecordedSlice kernel = recordedSlice(EventCategory::Kernel, 0, 0, 1);
+        RecordIndex index;
         TorchOpLinker linker;
         p.slices = {call, kernel};
-        linker.update(p);
+        linker.update(p, index);
         QVERIFY(linker.changed().empty());
         p.slices.push_back(op(10, 30, 1)); // the inner op
-        linker.update(p);
+        linker.update(p, index);
         QCOMPARE(linker.externalIdOfSlice(), (std::vector<std::int64_t>{8, 8, 8}));
         QCOMPARE(linker.changed(), (std::vector<std::uint32_t>{0, 1}));
         p.slices.push_back(op(0, 40, 0)); // the outer op: the call stays with the inner one
-        linker.update(p);
+        linker.update(p, index);
         QCOMPARE(linker.externalIdOfSlice(), (std::vector<std::int64_t>{8, 8, 8, 7}));
         QVERIFY(linker.changed().empty());
     }
