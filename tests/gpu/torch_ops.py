@@ -23,16 +23,9 @@ import torch
 from compare_ops import write_key_averages
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--profiler", default="")
-    parser.add_argument("--capture", action="store_true")
-    parser.add_argument("--capture-loop", action="store_true")
-    parser.add_argument("--profiler-steps", action="store_true")
-    args = parser.parse_args()
-    device = torch.device("cuda")
-    torch.manual_seed(0)
+def small_training_step(device):
+    """The launch-bound step: ten Linear(64,64)+ReLU with a residual add, MSE loss, backward,
+    SGD. Also the collector-overhead benchmark's small loop (bench/gpu/collector-overhead)."""
     layers = torch.nn.ModuleList([torch.nn.Linear(64, 64) for _ in range(10)]).to(device)
     optimizer = torch.optim.SGD(layers.parameters(), lr=1e-3)
     x = torch.randn(32, 64, device=device)
@@ -47,6 +40,20 @@ def main():
         loss.backward()
         optimizer.step()
 
+    return step
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--profiler", default="")
+    parser.add_argument("--capture", action="store_true")
+    parser.add_argument("--capture-loop", action="store_true")
+    parser.add_argument("--profiler-steps", action="store_true")
+    args = parser.parse_args()
+    device = torch.device("cuda")
+    torch.manual_seed(0)
+    step = small_training_step(device)
     for _ in range(3):
         step()
     torch.cuda.synchronize()

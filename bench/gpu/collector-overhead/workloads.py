@@ -47,6 +47,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../tests/gpu"))
 from compare_ops import write_key_averages  # noqa: E402 (the format's one writer)
+from torch_ops import small_training_step  # noqa: E402 (the operator test's loop is the small loop)
 
 PROFILER_MODES = {
     "prof-cuda": (("CUDA",), False),
@@ -55,24 +56,6 @@ PROFILER_MODES = {
     "prof-cpucuda": (("CPU", "CUDA"), False),
     "prof-cpucuda-shapes": (("CPU", "CUDA"), True),
 }
-
-
-def small_loop(device):
-    layers = torch.nn.ModuleList([torch.nn.Linear(64, 64) for _ in range(10)]).to(device)
-    optimizer = torch.optim.SGD(layers.parameters(), lr=1e-3)
-    x = torch.randn(32, 64, device=device)
-    target = torch.randn(32, 64, device=device)
-
-    def step():
-        h = x
-        for layer in layers:
-            h = torch.relu(layer(h)) + h
-        loss = torch.nn.functional.mse_loss(h, target)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-
-    return step
 
 
 def gemm_loop(device):
@@ -224,7 +207,7 @@ def main():
     observer = ctypes.CDLL(args.observer) if args.observer else None
     device = torch.device("cuda")
     torch.manual_seed(0)
-    loops = [("small", small_loop(device), args.small_steps), ("gemm", gemm_loop(device), args.gemm_steps),
+    loops = [("small", small_training_step(device), args.small_steps), ("gemm", gemm_loop(device), args.gemm_steps),
              ("tf", transformer_loop(device), args.tf_steps), ("cpuop", cpuop_loop(device), args.cpuop_steps)]
     collected = collector_observer()
     if collected is not None:
