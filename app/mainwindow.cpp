@@ -122,6 +122,10 @@ MainWindow::MainWindow(QWidget* parent)
     auto* recording = new RecordingController(std::make_unique<WindowRecordingHost>(this), this);
     auto* emptyHint = new EmptyTraceHint(m_timeline->viewport());
     connect(this, &MainWindow::traceChanged, emptyHint, &EmptyTraceHint::setTrace);
+    connect(m_job, &JobController::jobShown, emptyHint, [this, emptyHint] {
+        if (!m_job->job()->ranks.empty()) // its rows are on the timeline
+            emptyHint->hide();
+    });
     connect(emptyHint, &EmptyTraceHint::demoRequested, this, &MainWindow::openDemo);
     connect(emptyHint, &EmptyTraceHint::recordRequested, recording, &RecordingController::record);
     connect(emptyHint, &EmptyTraceHint::openRequested, this,
@@ -245,9 +249,10 @@ void MainWindow::createDocks()
     connect(placeUnderMemberPicker(*gpuDock, summaryScroll, *m_timeline), &MemberPicker::memberChanged, gpuViews,
             &GpuViews::setSummaryMember);
     addDockWidget(Qt::BottomDockWidgetArea, gpuDock);
-    // Without GPU activity the summary is one line: show the Operators tab in its place.
+    // Without GPU activity the summary is one line: show the Operators tab in its place (of a
+    // trace: with none open, as for a job's summaries, the tab in front stays).
     connect(gpuViews, &GpuViews::reportReady, this, [this, gpuViews] {
-        if (gpuViews->summary()->showsNoGpuMessage()
+        if (m_trace && gpuViews->summary()->showsNoGpuMessage()
             && !tabifiedDockWidgets(findChild<QDockWidget*>(QStringLiteral("gpuSummaryDock"))).isEmpty())
             findChild<QDockWidget*>(QStringLiteral("operatorsDock"))->raise();
     });

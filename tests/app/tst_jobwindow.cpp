@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -81,10 +82,18 @@ private Q_SLOTS:
     void jobViewFromSummariesAlone()
     {
         MainWindow window;
+        window.show(); // as the application opens a folder given on its command line
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openFiles({m_summaries});
         JobController* job = window.job();
         QTRY_VERIFY_WITH_TIMEOUT(job->job() != nullptr, 20000);
         const analysis::JobView& view = *job->job();
+        // The timeline shows the job's rows, not the hint of an empty window, and the Job dock is in front.
+        QVERIFY(!window.findChild<QLabel*>(QStringLiteral("emptyTraceHint"))->isVisible());
+        const auto tabBars = window.findChildren<QTabBar*>();
+        QVERIFY(std::any_of(tabBars.begin(), tabBars.end(), [](const QTabBar* bar) {
+            return bar->currentIndex() >= 0 && bar->tabText(bar->currentIndex()) == QLatin1String("Job");
+        }));
         QCOMPARE(int(view.ranks.size()), kRanks);
         QCOMPARE(view.errors.size(), std::size_t(2));
         QVERIFY(QString::fromStdString(view.errors[0]).contains(QStringLiteral("rank98.summary.json: not valid JSON")));
