@@ -47,6 +47,7 @@ void JobController::clear()
     m_loader->cancel();
     m_loadingRankOf.clear();
     m_full.clear();
+    m_openOrder.clear();
     m_summaryRows.clear();
     const bool wasActive = m_job != nullptr;
     m_job.reset();
@@ -122,7 +123,7 @@ void JobController::openRanks(const std::vector<int>& ranks)
 void JobController::onRanksLoaded(const std::vector<LoadedFile>& files)
 {
     QStringList failures;
-    bool first = m_full.empty();
+    const bool first = m_full.empty();
     for (const LoadedFile& file : files) {
         const auto it = m_loadingRankOf.find(file.path);
         if (it == m_loadingRankOf.end())
@@ -137,14 +138,16 @@ void JobController::onRanksLoaded(const std::vector<LoadedFile>& files)
         LoadedFile full = file;
         if (const analysis::WorkspaceMember* member = members.memberOfRank(it->second); member && members.size() > 1)
             full.trace = member->trace;
+        if (!m_full.count(it->second))
+            m_openOrder.push_back(it->second);
         m_full[it->second] = full;
-        if (first) {
-            Q_EMIT rankTraceOpened(full.trace, file.path);
-            first = false;
-        }
     }
     m_loadingRankOf.clear();
     showOnTimeline(false);
+    if (first && !m_openOrder.empty()) { // the docks follow the timeline's first trace
+        const LoadedFile& shown = m_full.at(m_openOrder.front());
+        Q_EMIT rankTraceOpened(shown.trace, shown.path);
+    }
     m_panel->setOpenRanks(fullRanks());
     if (!failures.isEmpty())
         Q_EMIT statusMessage(tr("Not loaded: %1").arg(failures.join(QStringLiteral("; "))));
@@ -163,18 +166,21 @@ void JobController::showOnTimeline(bool fit)
         if (!m_full.count(m_job->ranks[i].identity.rank))
             summaryRows.push_back(std::uint32_t(i));
     }
-    if (!summaryRows.empty())
-        traces.push_back({m_job->collectiveRowsFor(summaryRows),
-                          0,
-                          tr("Collectives of %n rank(s), from summaries", nullptr, int(summaryRows.size())),
-                          {}});
-    for (const auto& [rank, full] : m_full) {
+    // The ranks open in full first, in the order they were opened (the docks show the first),
+    // then one trace of the others' summary rows.
+    for (const int rank : m_openOrder) {
+        const LoadedFile& full = m_full.at(rank);
         const auto* summary = m_job->rank(rank);
         traces.push_back({full.trace,
                           full.trace->baseTimeNs() - m_job->axisBaseTimeNs(),
                           QString::fromStdString(summary ? summary->identity.label() : std::to_string(rank)),
                           {}});
     }
+    if (!summaryRows.empty())
+        traces.push_back({m_job->collectiveRowsFor(summaryRows),
+                          0,
+                          tr("Collectives of %n rank(s), from summaries", nullptr, int(summaryRows.size())),
+                          {}});
     m_timeline->setTraces(std::move(traces));
     if (fit)
         m_timeline->fitAll();

@@ -2,7 +2,7 @@
 // A job opened from a folder of rank summaries (issue 40): reads and analyses the summaries
 // off the GUI thread, fills the Job dock, and puts the job on the timeline: every rank as one
 // row of its collectives (drawn from its summary), and the ranks chosen to open in full as
-// traces of their own beside them, loaded on demand with progress. Memory grows only with
+// traces of their own above them, loaded on demand with progress. Memory grows only with
 // the ranks opened in full.
 #include "app/traceloadjob.h"
 #include "core/analysis/jobview.h"
@@ -57,6 +57,7 @@ private:
     TraceLoadJob* m_loader; // ranks in full, on demand
     std::shared_ptr<const analysis::JobView> m_job;
     std::map<int, LoadedFile> m_full; // by rank; a rank of a merged file has a trace of its own processes
+    std::vector<int> m_openOrder; // the ranks of m_full, in the order they were opened
     std::map<QString, int> m_loadingRankOf;
     std::vector<std::uint32_t> m_summaryRows;
 };

@@ -9,10 +9,13 @@
 #include "bench/tiler/tracetiler.h"
 #include "core/analysis/ranksummary.h"
 #include "widgets/jobviewpanel.h"
+#include "widgets/memberpicker.h"
 #include "widgets/rankspanel.h"
 #include "widgets/timelinewidget.h"
 #include "widgets/waitheatmap.h"
 
+#include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -170,20 +173,26 @@ private Q_SLOTS:
 
         TimelineWidget* timeline = window.timeline();
         QCOMPARE(timeline->traceCount(), std::uint32_t(1 + suggested.size()));
-        // The summary rows left: the ranks not open in full, each a process of the first trace.
+        // The summary rows left: the ranks not open in full, each a process of the last trace.
         QCOMPARE(job->summaryRows().size(), kRanks - suggested.size());
-        const Trace& rows = *timeline->traceAt(0);
+        const Trace& rows = *timeline->traceAt(timeline->traceCount() - 1);
         QCOMPARE(rows.processes().size(), job->summaryRows().size());
         for (std::size_t i = 0; i < job->summaryRows().size(); ++i) {
             const analysis::RankSummaryFile& summary = job->job()->ranks[job->summaryRows()[i]];
             QVERIFY(std::find(sorted.begin(), sorted.end(), summary.identity.rank) == sorted.end());
             QCOMPARE(rows.processes()[i].name, summary.identity.label() + " · summary");
         }
-        // Rank 5 in full: its own trace, with the NCCL kernels its summary listed.
-        const auto straggler =
-            timeline->traceAt(1 + std::uint32_t(std::find(sorted.begin(), sorted.end(), 5) - sorted.begin()));
+        // Rank 5 in full, opened first: the first trace, with the NCCL kernels its summary listed.
+        const auto straggler = timeline->traceAt(0);
+        QCOMPARE(timeline->traceTitle(0), QString::fromStdString(job->job()->rank(5)->identity.label()));
         QCOMPARE(ncclKernels(*straggler), std::size_t(12));
-        QVERIFY(window.trace() == straggler); // the docks follow the first rank opened in full
+        // The docks follow it, and their member pickers say so.
+        QVERIFY(window.trace() == straggler);
+        auto* operatorsDock = window.findChild<QDockWidget*>(QStringLiteral("operatorsDock"));
+        const auto pickers = operatorsDock->findChildren<MemberPicker*>();
+        QCOMPARE(pickers.size(), 1);
+        QCOMPARE(pickers.front()->member(), 0u);
+        QCOMPARE(pickers.front()->comboBox()->currentText(), timeline->traceTitle(0));
     }
 
     // The verdict's step button opens the straggler in full (its step needs its trace).
