@@ -125,6 +125,10 @@ GpuSummaryPanel::GpuSummaryPanel(QWidget* parent)
 
 bool GpuSummaryPanel::showsNoGpuMessage() const { return m_pages->currentWidget() == m_noGpu; }
 
+QString GpuSummaryPanel::noGpuMessage() const { return m_noGpu->text(); }
+
+void GpuSummaryPanel::setNoGpuMessage(const QString& text) { m_noGpu->setText(text); }
+
 void GpuSummaryPanel::setAnalysing() { m_analysing->show(); }
 
 void GpuSummaryPanel::setReport(const std::shared_ptr<const gpu::GpuReport>& report)

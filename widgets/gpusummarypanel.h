@@ -38,6 +38,9 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     // True when a report is shown and it has no GPU activity (the one-line message).
     bool showsNoGpuMessage() const;
+    QString noGpuMessage() const;
+    // What the panel says when the report has no GPU activity (the default: the trace has none).
+    void setNoGpuMessage(const QString& text);
 
 public Q_SLOTS:
     void setVisibleRange(ks::TimeNs start, ks::TimeNs end);

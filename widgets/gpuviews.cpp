@@ -1,5 +1,6 @@
 #include "widgets/gpuviews.h"
 
+#include "core/analysis/jobview.h"
 #include "core/facts/tracefacts.h"
 
 #include "widgets/gpuoverlaypanel.h"
@@ -163,6 +164,12 @@ void GpuViews::showSummary()
         m_summary->setAnalysing(); // its job is still running
         return;
     }
+    const auto shown = m_timeline ? m_timeline->traceAt(m_summaryMember) : nullptr;
+    m_summary->setNoGpuMessage(
+        shown && analysis::isSummaryRows(*shown)
+            ? tr("These ranks are drawn from their summaries, which keep no GPU metrics: open them in full from "
+                 "the Job dock.")
+            : tr("No GPU activity in this trace."));
     m_summary->setReport(report);
     followTimeline();
     Q_EMIT reportReady(report);

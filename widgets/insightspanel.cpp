@@ -1,5 +1,6 @@
 #include "widgets/insightspanel.h"
 
+#include "core/analysis/jobview.h"
 #include "core/facts/tracefacts.h"
 
 #include "widgets/insightsmodel.h"
@@ -306,7 +307,12 @@ void InsightsPanel::refreshCurrent()
 void InsightsPanel::showOverview()
 {
     if (m_model->rowCount() == 0) {
-        m_details->setHtml(m_hasResult ? tr("<p>Nothing to fix found in this trace.</p>") : QString());
+        const auto analysed = m_hasResult && m_timeline ? m_timeline->traceAt(m_member) : nullptr;
+        if (analysed && analysis::isSummaryRows(*analysed))
+            m_details->setHtml(tr("<p>These ranks are drawn from their summaries, which keep no insights: open "
+                                  "them in full from the Job dock.</p>"));
+        else
+            m_details->setHtml(m_hasResult ? tr("<p>Nothing to fix found in this trace.</p>") : QString());
         return;
     }
     QString html = QStringLiteral("<p>") + tr("Select a finding to highlight its evidence on the timeline.")

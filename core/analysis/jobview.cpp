@@ -15,6 +15,7 @@ std::shared_ptr<const Trace> collectiveRowsOf(const std::vector<RankSummaryFile>
                                               const CollectiveMatching& matching)
 {
     TraceBuilder builder;
+    builder.addMetadata(std::string(kSummaryRowsMetadata), "true");
     const StringId category = builder.strings().intern("collective");
     const std::int64_t base0 = ranks.empty() ? 0 : ranks.front().baseTimeNs;
     builder.setBaseTimeNs(base0);
@@ -40,6 +41,8 @@ std::shared_ptr<const Trace> collectiveRowsOf(const std::vector<RankSummaryFile>
 }
 
 } // namespace
+
+bool isSummaryRows(const Trace& trace) { return trace.metadataValue(kSummaryRowsMetadata) != nullptr; }
 
 WaitHeatMap waitHeatMap(const RanksReport& report, const std::vector<int>& ranks)
 {

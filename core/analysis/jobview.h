@@ -6,6 +6,7 @@
 #include "core/analysis/ranksummary.h"
 
 #include <memory>
+#include <string_view>
 
 namespace ks::analysis {
 
@@ -18,6 +19,11 @@ struct WaitHeatMap {
     TimeNs at(std::size_t row, std::size_t column) const { return cells[row * steps.size() + column]; }
 };
 WaitHeatMap waitHeatMap(const RanksReport& report, const std::vector<int>& ranks);
+
+// Marks collectiveRows (and its subsets) in their metadata: views that analyse the timeline's
+// traces say what a summary leaves out instead of reporting an empty result.
+inline constexpr std::string_view kSummaryRowsMetadata = "kinetoscope_rank_summary_rows";
+bool isSummaryRows(const Trace& trace);
 
 struct JobView {
     std::string folder;

@@ -8,6 +8,8 @@
 #include "app/mainwindow.h"
 #include "bench/tiler/tracetiler.h"
 #include "core/analysis/ranksummary.h"
+#include "widgets/gpusummarypanel.h"
+#include "widgets/insightspanel.h"
 #include "widgets/jobviewpanel.h"
 #include "widgets/memberpicker.h"
 #include "widgets/rankspanel.h"
@@ -22,6 +24,7 @@
 #include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 #include <algorithm>
 #include <filesystem>
@@ -97,6 +100,12 @@ private Q_SLOTS:
         QVERIFY(std::any_of(tabBars.begin(), tabBars.end(), [](const QTabBar* bar) {
             return bar->currentIndex() >= 0 && bar->tabText(bar->currentIndex()) == QLatin1String("Job");
         }));
+        // The GPU Summary and the Insights say what the summaries leave out, not "none in this trace".
+        auto* gpuSummary = window.findChild<GpuSummaryPanel*>();
+        QTRY_VERIFY(gpuSummary->showsNoGpuMessage());
+        QVERIFY(gpuSummary->noGpuMessage().contains(QStringLiteral("open them in full from the Job dock")));
+        auto* insightsText = window.findChild<InsightsPanel*>()->findChild<QTextBrowser*>();
+        QTRY_VERIFY(insightsText->toPlainText().contains(QStringLiteral("open them in full from the Job dock")));
         QCOMPARE(int(view.ranks.size()), kRanks);
         QCOMPARE(view.errors.size(), std::size_t(2));
         QVERIFY(QString::fromStdString(view.errors[0]).contains(QStringLiteral("rank98.summary.json: not valid JSON")));

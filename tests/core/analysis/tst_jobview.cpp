@@ -111,6 +111,10 @@ private Q_SLOTS:
         QCOMPARE(rows->slices().size(), kernels.size());
         QCOMPARE(rows->slices().start[0], kernels.front().start + straggler.offset);
         QCOMPARE(rows->slices().end(rows->slices().size() - 1), kernels.back().end + straggler.offset);
+        // Both are marked as summary rows, for the views that analyse the timeline's traces; a trace is not.
+        QVERIFY(analysis::isSummaryRows(*view.collectiveRows));
+        QVERIFY(analysis::isSummaryRows(*rows));
+        QVERIFY(!analysis::isSummaryRows(*straggler.trace));
     }
 
     void unreadableFolderGivesAnEmptyJob()
