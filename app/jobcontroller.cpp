@@ -8,6 +8,8 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace ks {
 
 JobController::JobController(TimelineWidget* timeline, JobViewPanel* panel, QObject* parent)
@@ -38,7 +40,14 @@ std::vector<int> JobController::fullRanks() const
     std::vector<int> ranks;
     for (const auto& [rank, full] : m_full)
         ranks.push_back(rank);
+    std::sort(ranks.begin(), ranks.end());
     return ranks;
+}
+
+const LoadedFile* JobController::fullRank(int rank) const
+{
+    const auto it = std::find_if(m_full.begin(), m_full.end(), [rank](const auto& open) { return open.first == rank; });
+    return it == m_full.end() ? nullptr : &it->second;
 }
 
 void JobController::clear()
@@ -47,7 +56,6 @@ void JobController::clear()
     m_loader->cancel();
     m_loadingRankOf.clear();
     m_full.clear();
-    m_openOrder.clear();
     m_summaryRows.clear();
     const bool wasActive = m_job != nullptr;
     m_job.reset();
@@ -100,7 +108,7 @@ void JobController::openRanks(const std::vector<int>& ranks)
         return;
     QStringList paths, missing;
     for (int rank : ranks) {
-        if (m_full.count(rank))
+        if (fullRank(rank))
             continue;
         const QString path = traceFileOf(rank);
         if (path.isEmpty()) {
@@ -138,14 +146,12 @@ void JobController::onRanksLoaded(const std::vector<LoadedFile>& files)
         LoadedFile full = file;
         if (const analysis::WorkspaceMember* member = members.memberOfRank(it->second); member && members.size() > 1)
             full.trace = member->trace;
-        if (!m_full.count(it->second))
-            m_openOrder.push_back(it->second);
-        m_full[it->second] = full;
+        m_full.emplace_back(it->second, full); // openRanks() asks only for ranks not open yet
     }
     m_loadingRankOf.clear();
     showOnTimeline(false);
-    if (first && !m_openOrder.empty()) { // the docks follow the timeline's first trace
-        const LoadedFile& shown = m_full.at(m_openOrder.front());
+    if (first && !m_full.empty()) { // the docks follow the timeline's first trace
+        const LoadedFile& shown = m_full.front().second;
         Q_EMIT rankTraceOpened(shown.trace, shown.path);
     }
     m_panel->setOpenRanks(fullRanks());
@@ -163,13 +169,12 @@ void JobController::showOnTimeline(bool fit)
     std::vector<std::uint32_t>& summaryRows = m_summaryRows;
     summaryRows.clear();
     for (std::size_t i = 0; i < m_job->ranks.size(); ++i) {
-        if (!m_full.count(m_job->ranks[i].identity.rank))
+        if (!fullRank(m_job->ranks[i].identity.rank))
             summaryRows.push_back(std::uint32_t(i));
     }
     // The ranks open in full first, in the order they were opened (the docks show the first),
     // then one trace of the others' summary rows.
-    for (const int rank : m_openOrder) {
-        const LoadedFile& full = m_full.at(rank);
+    for (const auto& [rank, full] : m_full) {
         const auto* summary = m_job->rank(rank);
         traces.push_back({full.trace,
                           full.trace->baseTimeNs() - m_job->axisBaseTimeNs(),

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace ks {
@@ -56,8 +57,9 @@ private:
     JobTracker* m_reader; // the summaries, off the GUI thread
     TraceLoadJob* m_loader; // ranks in full, on demand
     std::shared_ptr<const analysis::JobView> m_job;
-    std::map<int, LoadedFile> m_full; // by rank; a rank of a merged file has a trace of its own processes
-    std::vector<int> m_openOrder; // the ranks of m_full, in the order they were opened
+    // (rank, its trace) in the order opened; a rank of a merged file has a trace of its own processes.
+    std::vector<std::pair<int, LoadedFile>> m_full;
+    const LoadedFile* fullRank(int rank) const; // nullptr when not open in full
     std::map<QString, int> m_loadingRankOf;
     std::vector<std::uint32_t> m_summaryRows;
 };
