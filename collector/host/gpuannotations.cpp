@@ -45,10 +45,9 @@ void GpuAnnotations::update(const RecordedProcess& process, RecordIndex& index)
         }
     }
     for (auto& [tid, fresh] : newRanges) {
-        const std::vector<std::uint32_t> added = fresh;
         m_rangesOfThread[tid].insert(process, fresh);
         const auto calls = index.callsOf(tid);
-        for (const std::uint32_t range : added) {
+        for (const std::uint32_t range : fresh) {
             const TimeNs end = sliceEnd(slices[range]);
             for (auto call = std::lower_bound(calls.begin(), calls.end(), slices[range].start,
                                               [&](std::uint32_t c, TimeNs t) { return slices[c].start < t; });

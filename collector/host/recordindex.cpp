@@ -7,7 +7,7 @@
 namespace ks::collector {
 namespace {
 
-// Adds `fresh` to `sorted`, both ordered by `before`; `fresh` is left empty. Returns where the
+// Adds `fresh` to `sorted`, both ordered by `before` (`fresh` is sorted first). Returns where the
 // first of them landed: `sorted` is unchanged before it.
 template <typename Before>
 std::size_t mergeInto(std::vector<std::uint32_t>& sorted, std::vector<std::uint32_t>& fresh, Before before)
@@ -20,7 +20,6 @@ std::size_t mergeInto(std::vector<std::uint32_t>& sorted, std::vector<std::uint3
     // New records mostly start after the old ones: the merge then moves nothing.
     const auto from = std::upper_bound(sorted.begin(), sorted.begin() + old, fresh.front(), before);
     std::inplace_merge(from, sorted.begin() + old, sorted.end(), before);
-    fresh.clear();
     return static_cast<std::size_t>(from - sorted.begin());
 }
 
@@ -42,7 +41,7 @@ void RecordIndex::update(const RecordedProcess& process)
         else if (s.gpuOp >= 0 && s.correlation != kNoId)
             m_gpuOpsOfCorrelation.emplace(s.correlation, i);
     }
-    for (auto& [tid, fresh] : newCalls) {
+    for (auto& [tid, fresh] : newCalls) { // dropped after this update
         mergeInto(m_callsOfThread[tid], fresh, [&](std::uint32_t a, std::uint32_t b) {
             return std::pair(slices[a].start, a) < std::pair(slices[b].start, b);
         });

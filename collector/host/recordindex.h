@@ -38,7 +38,7 @@ private:
 // only as far as one of them may still run.
 class RangesByStart {
 public:
-    // Adds `fresh` (left empty); the ranges from the first it lands before are renumbered.
+    // Adds `fresh`, which it sorts in the same order.
     void insert(const RecordedProcess& process, std::vector<std::uint32_t>& fresh);
 
     const std::vector<std::uint32_t>& ranges() const { return m_ranges; }

@@ -64,6 +64,7 @@ void TorchOpLinker::relink(const RecordedProcess& process, const RecordIndex& in
     const auto end = [&](std::uint32_t i) { return sliceEnd(slices[i]); };
     const TimeNs from = std::exchange(thread.newFrom, kNoNewRecord);
     thread.ops.insert(process, thread.newOps);
+    thread.newOps.clear();
     const auto& ops = thread.ops.ranges();
     const std::size_t firstOp = thread.ops.startedBefore(process, from, false);
     std::vector<std::uint32_t> open; // ops started so far that may still run, innermost last
