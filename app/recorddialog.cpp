@@ -69,6 +69,8 @@ RecordDialog::RecordDialog(QWidget* parent)
     , m_duration(secondsBox(this, tr("to the end")))
     , m_stepMarker(new QLineEdit(this))
     , m_startPaused(new QCheckBox(tr("Start with the capture &paused (press Resume Capture to begin)"), this))
+    , m_liveWindow(
+          new QCheckBox(tr("Live timeline shows the most &recent events (all of them once the recording ends)"), this))
     , m_commandLine(new QLabel(this))
 {
     setWindowTitle(tr("Record a CUDA Program"));
@@ -83,6 +85,10 @@ RecordDialog::RecordDialog(QWidget* parent)
     m_duration->setObjectName(QStringLiteral("duration"));
     m_stepMarker->setObjectName(QStringLiteral("stepMarker"));
     m_startPaused->setObjectName(QStringLiteral("startPaused"));
+    m_liveWindow->setObjectName(QStringLiteral("liveWindow"));
+    m_liveWindow->setToolTip(tr("The live timeline keeps up with the program past millions of events by holding "
+                                "the most recent %L1 at most; the finished trace holds everything")
+                                 .arg(RecordingOptions::kLiveWindowSlices));
     m_commandLine->setObjectName(QStringLiteral("commandLine"));
     m_program->setPlaceholderText(tr("e.g. python3 or /path/to/app"));
     m_arguments->setPlaceholderText(tr("e.g. train.py --epochs 1 (quote arguments with spaces)"));
@@ -128,6 +134,7 @@ RecordDialog::RecordDialog(QWidget* parent)
     m_stepMarker->setPlaceholderText(tr("optional: NVTX range or record_function label opened once per step"));
     form->addRow(tr("Step &marker:"), m_stepMarker);
     form->addRow(QString(), m_startPaused);
+    form->addRow(QString(), m_liveWindow);
     m_commandLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_commandLine->setWordWrap(true);
     form->addRow(tr("Command line:"), m_commandLine);
@@ -172,6 +179,7 @@ RecordingOptions RecordDialog::options() const
     options.session.durationSeconds = m_duration->value();
     options.session.stepMarker = m_stepMarker->text().trimmed().toStdString();
     options.startPaused = m_startPaused->isChecked();
+    options.liveWindowSlices = m_liveWindow->isChecked() ? RecordingOptions::kLiveWindowSlices : 0;
     return options;
 }
 
@@ -279,6 +287,7 @@ void RecordDialog::load()
     m_duration->setValue(settings.value(QStringLiteral("duration"), 0.0).toDouble());
     m_stepMarker->setText(settings.value(QStringLiteral("stepMarker")).toString());
     m_startPaused->setChecked(settings.value(QStringLiteral("startPaused"), false).toBool());
+    m_liveWindow->setChecked(settings.value(QStringLiteral("liveWindow"), true).toBool());
 }
 
 void RecordDialog::save() const
@@ -296,6 +305,7 @@ void RecordDialog::save() const
     settings.setValue(QStringLiteral("duration"), m_duration->value());
     settings.setValue(QStringLiteral("stepMarker"), m_stepMarker->text());
     settings.setValue(QStringLiteral("startPaused"), m_startPaused->isChecked());
+    settings.setValue(QStringLiteral("liveWindow"), m_liveWindow->isChecked());
 }
 
 } // namespace ks

@@ -49,6 +49,7 @@ private:
     QDoubleSpinBox* m_duration = nullptr; // seconds, 0: to the end
     QLineEdit* m_stepMarker = nullptr;
     QCheckBox* m_startPaused = nullptr;
+    QCheckBox* m_liveWindow = nullptr;
     QLabel* m_commandLine = nullptr;
 };
 

@@ -29,13 +29,23 @@ RecordingController::RecordingController(std::unique_ptr<RecordingHost> host, QO
     m_pauseAction->setCheckable(true);
     m_pauseAction->setEnabled(false);
     m_pauseAction->setToolTip(tr("While checked, the program runs on but what it does is left out of the trace"));
+    m_recentOnlyAction = new QAction(tr("Live Timeline: Recent &Events Only"), this);
+    m_recentOnlyAction->setCheckable(true);
+    m_recentOnlyAction->setEnabled(false);
+    m_recentOnlyAction->setToolTip(tr("While checked, the live timeline holds the most recent %L1 events, so that it "
+                                      "keeps up past millions; the finished trace holds everything")
+                                       .arg(RecordingOptions::kLiveWindowSlices));
     m_saveAsAction = new QAction(tr("Save &As…"), this);
     m_saveAsAction->setShortcut(QKeySequence::SaveAs);
     connect(m_recordAction, &QAction::triggered, this, &RecordingController::record);
     connect(m_stopAction, &QAction::triggered, this, &RecordingController::stop);
     connect(m_pauseAction, &QAction::toggled, this, &RecordingController::setCapturePaused);
+    connect(m_recentOnlyAction, &QAction::toggled, this, [this](bool recentOnly) {
+        if (m_session)
+            m_session->setLiveWindow(recentOnly ? RecordingOptions::kLiveWindowSlices : 0);
+    });
     connect(m_saveAsAction, &QAction::triggered, this, &RecordingController::saveAs);
-    m_host->addFileActions({m_saveAsAction, m_recordAction, m_pauseAction, m_stopAction});
+    m_host->addFileActions({m_saveAsAction, m_recordAction, m_pauseAction, m_recentOnlyAction, m_stopAction});
 
     m_status = new QLabel(m_host->dialogParent());
     m_status->hide();
@@ -66,6 +76,8 @@ void RecordingController::startRecording(const collector::LaunchRequest& request
     setRecordingUi(true);
     const QSignalBlocker quiet(m_pauseAction); // the session starts paused on its own
     m_pauseAction->setChecked(options.startPaused);
+    const QSignalBlocker quietToo(m_recentOnlyAction);
+    m_recentOnlyAction->setChecked(options.liveWindowSlices > 0);
     m_status->setText(tr("Starting %1…").arg(QString::fromStdString(request.program)));
     m_session->start();
 }
@@ -93,6 +105,13 @@ void RecordingController::saveAs()
         QMessageBox::information(m_host->dialogParent(), tr("Save As"), tr("There is no trace to save."));
         return;
     }
+    // A live snapshot may hold the most recent events only: the file would lack the others.
+    if (trace == m_snapshot && trace->metadataValue("liveWindow")
+        && QMessageBox::question(m_host->dialogParent(), tr("Save As"),
+                                 tr("The live timeline holds only the most recent events; the whole recording is "
+                                    "shown when it ends. Save only the events shown now?"))
+            != QMessageBox::Yes)
+        return;
     // Save As never drops data silently: what cannot be written is named before writing.
     if (const auto losses = unwritableParts(*trace); !losses.empty()
         && QMessageBox::question(
@@ -206,6 +225,7 @@ void RecordingController::setRecordingUi(bool recording)
     m_recordAction->setEnabled(!recording);
     m_stopAction->setEnabled(recording);
     m_pauseAction->setEnabled(recording);
+    m_recentOnlyAction->setEnabled(recording);
     if (!recording) {
         const QSignalBlocker quiet(m_pauseAction);
         m_pauseAction->setChecked(false);

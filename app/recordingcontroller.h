@@ -59,6 +59,7 @@ private:
     QAction* m_recordAction = nullptr;
     QAction* m_stopAction = nullptr;
     QAction* m_pauseAction = nullptr; // checked while the capture is paused
+    QAction* m_recentOnlyAction = nullptr; // checked while live snapshots hold recent events only
     QAction* m_saveAsAction = nullptr;
     QLabel* m_status = nullptr;
     QString m_title;

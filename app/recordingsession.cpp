@@ -52,6 +52,7 @@ public Q_SLOTS:
             auto sessionOptions = m_options.session;
             sessionOptions.injectionOptions = liveInjectionOptions(m_request, sessionOptions.injectionOptions);
             m_session = m_makeSession ? m_makeSession() : std::make_unique<collector::CollectorSession>(sessionOptions);
+            m_live.builder.setWindow(m_options.liveWindowSlices);
             std::string error;
             const auto pytorch = collector::preparePyTorchOps(m_request, m_options.pytorch, m_notes, error);
             // Paused before the launch: pausing once start() returned kept what the program did
@@ -85,6 +86,14 @@ public Q_SLOTS:
                 m_session->setPaused(paused);
                 m_snapshotEvents = ~std::uint64_t(0); // show the change with the next tick
             }
+        });
+    }
+
+    void setLiveWindow(std::size_t slices)
+    {
+        guarded([this, slices] {
+            m_live.builder.setWindow(slices);
+            m_snapshotEvents = ~std::uint64_t(0); // show the change with the next tick
         });
     }
 
@@ -150,7 +159,14 @@ private:
         m_sinceSnapshot.start();
         m_snapshotEvents = stats.events();
         m_snapshotProcesses = stats.processes;
-        Q_EMIT snapshotReady(std::make_shared<const Trace>(m_session->snapshot(m_live)), statusLine(stats));
+        auto trace = std::make_shared<const Trace>(m_session->snapshot(m_live));
+        QString status = statusLine(stats);
+        if (m_live.builder.slicesShown() < m_live.builder.slicesRecorded())
+            status += tr("; the timeline shows the most recent %L1 of %L2 events (all of them when the recording "
+                         "ends)")
+                          .arg(m_live.builder.slicesShown())
+                          .arg(m_live.builder.slicesRecorded());
+        Q_EMIT snapshotReady(std::move(trace), status);
     }
 
     void finish(const QString& reason)
@@ -227,6 +243,12 @@ void RecordingSession::setPaused(bool paused)
 {
     QMetaObject::invokeMethod(
         m_worker, [worker = m_worker, paused] { worker->setPaused(paused); }, Qt::QueuedConnection);
+}
+
+void RecordingSession::setLiveWindow(std::size_t slices)
+{
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, slices] { worker->setLiveWindow(slices); }, Qt::QueuedConnection);
 }
 
 } // namespace ks

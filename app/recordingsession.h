@@ -31,6 +31,10 @@ struct RecordingOptions {
     std::optional<collector::PyTorchOps> pytorch; // unset: operators for a Python program
     collector::SessionOptions session; // capture range, delay, duration, step marker
     bool startPaused = false; // capture starts with Resume
+    // Live snapshots hold the most recent slices only, at most this many (0: all of them), so
+    // that the view keeps up past millions of events (collector::LiveTraceBuilder::setWindow).
+    std::size_t liveWindowSlices = kLiveWindowSlices;
+    static constexpr std::size_t kLiveWindowSlices = collector::LiveTraceBuilder::kDefaultWindowSlices;
 };
 
 class RecordingSession : public QObject {
@@ -62,6 +66,8 @@ public Q_SLOTS:
     // Pause or resume the capture: the program stays traced, and what it does while paused is
     // left out of the trace (collector::CollectorSession::setPaused).
     void setPaused(bool paused);
+    // Live snapshots from now on hold at most `slices` slices (0: all; RecordingOptions).
+    void setLiveWindow(std::size_t slices);
 
 Q_SIGNALS:
     // Queued from the worker thread; `status` is one line for the status bar.

@@ -3,6 +3,7 @@
 #include "core/model/tracebuilder.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -58,10 +59,11 @@ public:
     // shared: a merged file of several processes; sharedDevices: the GPUs that several of them
     // used, whose rows get a pid per process (the writer numbers them), where the others keep
     // kineto's (the device index).
-    ProcessEmitter(TraceBuilder& builder, const RecordedProcess& process, AddedProcess& added, bool shared,
-                   const std::set<std::int64_t>& sharedDevices)
+    ProcessEmitter(TraceBuilder& builder, const RecordedProcess& process, const ProcessDerivations& derived,
+                   AddedProcess& added, bool shared, const std::set<std::int64_t>& sharedDevices)
         : m_builder(builder)
         , m_process(process)
+        , m_derived(derived)
         , m_added(added)
         , m_shared(shared)
         , m_sharedDevices(sharedDevices)
@@ -77,14 +79,15 @@ public:
     {
         addGpuRows(m_process, m_added.slices, m_added.gpuRows);
         emitMetadata();
-        m_added.ops.update(m_process, m_added.index);
         // An op range is recorded when it ends, after the calls it contains: those added
         // before it get their External id now.
-        const auto& ids = m_added.ops.externalIdOfSlice();
-        for (const std::uint32_t slice : m_added.ops.changed())
-            m_builder.setExternalId(m_added.builderIndex[slice], ids[slice]);
+        const auto& ids = m_derived.ops.externalIdOfSlice();
+        for (const std::uint32_t slice : m_derived.ops.changed()) {
+            if (const std::uint32_t added = m_added.builderSlice(slice); added != kNoIndex)
+                m_builder.setExternalId(added, ids[slice]);
+        }
         const auto& slices = m_process.slices;
-        m_added.builderIndex.reserve(slices.size());
+        m_added.builderIndex.reserve(slices.size() - m_added.firstSlice);
         for (std::size_t i = m_added.slices; i < slices.size(); ++i)
             m_added.builderIndex.push_back(m_builder.addSlice(sliceEvent(slices[i], ids.empty() ? kNoId : ids[i])));
         m_added.slices = slices.size();
@@ -94,11 +97,17 @@ public:
 
     void emitDerived()
     {
-        m_added.annotations.update(m_process, m_added.index);
-        for (const auto& annotation : m_added.annotations.slices(m_process))
+        // Spans over the whole recording: in a window, those that reach into it.
+        const TimeNs windowStart = m_added.firstSlice == 0 ? std::numeric_limits<TimeNs>::min()
+            : m_added.firstSlice < m_process.slices.size() ? m_process.slices[m_added.firstSlice].start
+                                                           : std::numeric_limits<TimeNs>::max();
+        for (const auto& annotation : m_derived.annotations.slices(m_process)) {
+            if (sliceEnd(annotation) < windowStart)
+                continue;
             m_builder.addSlice(sliceEvent(
                 annotation,
                 annotation.op >= 0 ? m_process.ops[static_cast<std::size_t>(annotation.op)].externalId : kNoId));
+        }
         emitForwardBackwardFlows();
     }
 
@@ -147,6 +156,9 @@ private:
         const auto idBase = static_cast<std::uint64_t>(m_process.hello.pid) << 32;
         for (std::size_t i = m_added.flows; i < m_process.flows.size(); ++i) {
             const auto& flow = m_process.flows[i];
+            const std::uint32_t slice = m_added.builderSlice(flow.slice);
+            if (slice == kNoIndex) // before the window
+                continue;
             const RecordedSlice& s = m_process.slices[flow.slice];
             FlowEvent f;
             f.phase = flow.start ? FlowPhase::Start : FlowPhase::End;
@@ -158,7 +170,7 @@ private:
             f.device = isGpuCategory(s.category);
             f.time = s.start;
             f.bindEnclosing = !flow.start;
-            f.pendingSlice = m_added.builderIndex[flow.slice];
+            f.pendingSlice = slice;
             m_builder.addFlowEvent(f);
         }
         m_added.flows = m_process.flows.size();
@@ -170,8 +182,10 @@ private:
         const StringId fwdbwd = m_builder.strings().intern("fwdbwd");
         const auto idBase = static_cast<std::uint64_t>(m_process.hello.pid) << 32;
         std::uint64_t next = 0;
-        for (const auto& [forward, backward] : m_added.ops.forwardBackward()) {
+        for (const auto& [forward, backward] : m_derived.ops.forwardBackward()) {
             ++next;
+            if (m_added.builderSlice(forward) == kNoIndex || m_added.builderSlice(backward) == kNoIndex)
+                continue;
             for (const std::uint32_t slice : {forward, backward}) {
                 const RecordedSlice& s = m_process.slices[slice];
                 FlowEvent f;
@@ -183,7 +197,7 @@ private:
                 f.tid = JsonId::fromNumber(s.tid);
                 f.time = s.start;
                 f.bindEnclosing = slice == backward;
-                f.pendingSlice = m_added.builderIndex[slice];
+                f.pendingSlice = m_added.builderSlice(slice);
                 m_builder.addFlowEvent(f);
             }
         }
@@ -237,6 +251,7 @@ private:
 
     TraceBuilder& m_builder;
     const RecordedProcess& m_process;
+    const ProcessDerivations& m_derived;
     AddedProcess& m_added;
     bool m_shared = false;
     const std::set<std::int64_t>& m_sharedDevices;
@@ -281,13 +296,15 @@ void addDistributedInfo(TraceBuilder& builder, const std::vector<RecordedProcess
 class CollectedTraceEmitter {
 public:
     CollectedTraceEmitter(TraceBuilder& builder, const std::vector<RecordedProcess>& processes,
-                          std::vector<AddedProcess>& added, const std::set<std::int64_t>& devicesOfSeveral)
+                          const std::vector<ProcessDerivations>& derived, std::vector<AddedProcess>& added,
+                          const std::set<std::int64_t>& devicesOfSeveral)
         : m_builder(builder)
         , m_processes(processes)
     {
         m_emitters.reserve(processes.size());
         for (std::size_t p = 0; p < processes.size(); ++p)
-            m_emitters.emplace_back(builder, processes[p], added[p], processes.size() > 1, devicesOfSeveral);
+            m_emitters.emplace_back(builder, processes[p], derived[p], added[p], processes.size() > 1,
+                                    devicesOfSeveral);
     }
 
     void emitRecorded()
@@ -385,21 +402,40 @@ Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const T
     builder.reserveFor(counts);
     const std::set<std::int64_t> devicesOfSeveral =
         processes.size() > 1 ? sharedDevices(processes) : std::set<std::int64_t>();
+    std::vector<ProcessDerivations> derived(processes.size());
+    for (std::size_t p = 0; p < processes.size(); ++p)
+        derived[p].update(processes[p]);
     std::vector<AddedProcess> added(processes.size());
-    CollectedTraceEmitter emitter(builder, processes, added, devicesOfSeveral);
+    CollectedTraceEmitter emitter(builder, processes, derived, added, devicesOfSeveral);
     emitter.emitRecorded();
     emitter.emitDerived(options);
     return builder.finish();
 }
 
+void ProcessDerivations::update(const RecordedProcess& process)
+{
+    ops.update(process, index);
+    annotations.update(process, index);
+}
+
+AddedProcess AddedProcess::from(const RecordedProcess& process)
+{
+    AddedProcess added;
+    added.pid = process.hello.pid;
+    added.firstSlice = added.slices = process.slices.size();
+    added.firstFlow = added.flows = process.flows.size();
+    added.firstInstant = added.instants = process.instants.size();
+    return added;
+}
+
 bool LiveTraceBuilder::continuesWith(const std::vector<RecordedProcess>& processes,
                                      const std::set<std::int64_t>& devicesOfSeveral) const
 {
-    if (processes.size() != m_added.size() || devicesOfSeveral != m_devicesOfSeveral)
+    if (processes.size() != m_derived.size() || devicesOfSeveral != m_devicesOfSeveral)
         return false;
     for (std::size_t p = 0; p < processes.size(); ++p) {
         const auto& process = processes[p];
-        const auto& added = m_added[p];
+        const auto& added = m_shown.added[p];
         if (process.hello.pid != added.pid || process.slices.size() < added.slices || process.flows.size() < added.flows
             || process.instants.size() < added.instants || process.names.size() < added.names.size())
             return false;
@@ -407,21 +443,64 @@ bool LiveTraceBuilder::continuesWith(const std::vector<RecordedProcess>& process
     return true;
 }
 
+void LiveTraceBuilder::setWindow(std::size_t slices)
+{
+    if (slices == m_window)
+        return;
+    m_window = slices;
+    m_derived.clear(); // continuesWith() fails: the next build starts over
+}
+
+void LiveTraceBuilder::slideWindow(const std::vector<RecordedProcess>& processes)
+{
+    const auto startingNow = [&] {
+        auto window = std::make_unique<Window>();
+        for (const auto& process : processes)
+            window->added.push_back(AddedProcess::from(process));
+        return window;
+    };
+    if (m_next && m_next->builder.sliceCount() >= m_window / 2) {
+        m_shown = std::move(*m_next);
+        m_next.reset();
+    }
+    if (!m_next && m_shown.builder.sliceCount() >= m_window / 2)
+        m_next = startingNow();
+}
+
 Trace LiveTraceBuilder::build(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options)
 {
     std::set<std::int64_t> devicesOfSeveral =
         processes.size() > 1 ? sharedDevices(processes) : std::set<std::int64_t>();
     if (!continuesWith(processes, devicesOfSeveral)) {
-        m_builder = TraceBuilder();
-        m_added.assign(processes.size(), AddedProcess());
+        m_derived.assign(processes.size(), ProcessDerivations());
+        m_shown = Window();
+        m_shown.added.assign(processes.size(), AddedProcess());
+        m_next.reset();
         m_devicesOfSeveral = std::move(devicesOfSeveral);
     }
-    CollectedTraceEmitter emitter(m_builder, processes, m_added, m_devicesOfSeveral);
-    emitter.emitRecorded();
-    const TraceBuilder::Mark recorded = m_builder.mark();
-    emitter.emitDerived(options);
-    Trace trace = m_builder.snapshot();
-    m_builder.rollback(recorded);
+    for (std::size_t p = 0; p < processes.size(); ++p)
+        m_derived[p].update(processes[p]);
+    const auto emitter = [&](Window& window) {
+        return CollectedTraceEmitter(window.builder, processes, m_derived, window.added, m_devicesOfSeveral);
+    };
+    if (m_next)
+        emitter(*m_next).emitRecorded();
+    emitter(m_shown).emitRecorded();
+    if (m_window > 0)
+        slideWindow(processes);
+
+    TraceBuilder& builder = m_shown.builder;
+    const TraceBuilder::Mark recorded = builder.mark();
+    m_shownSlices = recorded.slices;
+    m_recordedSlices = 0;
+    for (const auto& process : processes)
+        m_recordedSlices += process.slices.size();
+    emitter(m_shown).emitDerived(options);
+    if (m_shownSlices < m_recordedSlices)
+        builder.addMetadata(
+            "liveWindow", nlohmann::json{{"slicesShown", m_shownSlices}, {"slicesRecorded", m_recordedSlices}}.dump());
+    Trace trace = builder.snapshot();
+    builder.rollback(recorded);
     return trace;
 }
 

@@ -28,16 +28,33 @@ struct TraceBuildOptions {
 // "GPU <device>").
 Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options);
 
-// What of one recorded process a TraceBuilder holds.
+// What is derived from one recorded process as its records arrive: from the whole recording,
+// whatever part of it a builder holds.
+struct ProcessDerivations {
+    RecordIndex index; // of the process's slices, for the two derivations below
+    TorchOpLinker ops; // its operators linked to its slices
+    GpuAnnotations annotations;
+    // Brings them up to `process`, grown at its tail since the last update.
+    void update(const RecordedProcess& process);
+};
+
+// What of one recorded process a TraceBuilder holds: its records from the first* on (all of them
+// but in a live view's window), up to the counts added so far.
 struct AddedProcess {
     std::int64_t pid = 0;
-    std::size_t slices = 0, flows = 0, instants = 0; // records added so far
+    std::size_t firstSlice = 0, firstFlow = 0, firstInstant = 0;
+    std::size_t slices = 0, flows = 0, instants = 0; // records added so far (the end of those held)
     std::vector<StringId> names; // the process's name table, interned
-    std::vector<std::uint32_t> builderIndex; // of each added slice
-    RecordIndex index; // of the slices added, for the two derivations below
-    TorchOpLinker ops; // its operators linked to the slices added
+    std::vector<std::uint32_t> builderIndex; // of each added slice, from firstSlice on
     std::set<std::pair<std::int64_t, std::int64_t>> gpuRows; // (device, stream) of the added slices
-    GpuAnnotations annotations; // derived from the slices added
+
+    // A builder that holds the records that arrive from now on.
+    static AddedProcess from(const RecordedProcess& process);
+    // The builder's index of a slice of the process, or kNoIndex when the builder does not hold it.
+    std::uint32_t builderSlice(std::size_t slice) const
+    {
+        return slice >= firstSlice && slice < slices ? builderIndex[slice - firstSlice] : kNoIndex;
+    }
 };
 
 // A live view's trace builds: each adds to one TraceBuilder only what was recorded since the
@@ -45,19 +62,45 @@ struct AddedProcess {
 // warnings) for that snapshot only, and takes a snapshot of the builder. The result is the
 // trace buildCollectedTrace makes of the same records, at a cost that grows with the new
 // records and one linear pass over the model, not a build from scratch.
+//
+// With a window (setWindow), a snapshot holds only the most recent records, so that its cost
+// stops growing with the recording: a second builder starts taking the records that arrive once
+// the shown one holds half the window's slices, and replaces it when it holds half the window
+// itself. A snapshot then holds between half the window and all of it (more only when one
+// update brings more than half); links and arrows derived from the whole recording are kept
+// where both ends are in the window.
 class LiveTraceBuilder {
 public:
+    // What the GUI's live view holds by default: a snapshot of it builds in tens of ms.
+    static constexpr std::size_t kDefaultWindowSlices = 400000;
+    // Slices a snapshot holds at most (0, the default: every one). A change starts over: the
+    // next build holds everything recorded, or the last update's records in a window.
+    void setWindow(std::size_t slices);
     // `processes`: those of a LiveCopy, the same ones as at the last call, each grown at its
     // tail. Any other change (a new process, a device now shared) starts over.
     Trace build(const std::vector<RecordedProcess>& processes, const TraceBuildOptions& options);
+    // Of the last build: the recorded slices it holds, and all those recorded.
+    std::size_t slicesShown() const { return m_shownSlices; }
+    std::size_t slicesRecorded() const { return m_recordedSlices; }
 
 private:
+    // One builder and what it holds of each process.
+    struct Window {
+        TraceBuilder builder;
+        std::vector<AddedProcess> added; // parallel to the processes
+    };
+
     bool continuesWith(const std::vector<RecordedProcess>& processes,
                        const std::set<std::int64_t>& devicesOfSeveral) const;
+    // Starts the next window, or makes it the shown one, as the window's size says.
+    void slideWindow(const std::vector<RecordedProcess>& processes);
 
-    TraceBuilder m_builder;
-    std::vector<AddedProcess> m_added; // parallel to the processes
+    std::vector<ProcessDerivations> m_derived; // parallel to the processes
+    Window m_shown;
+    std::unique_ptr<Window> m_next; // the records since the shown one was half full
     std::set<std::int64_t> m_devicesOfSeveral;
+    std::size_t m_window = 0;
+    std::size_t m_shownSlices = 0, m_recordedSlices = 0;
 };
 
 } // namespace ks::collector

@@ -3,8 +3,10 @@
 // named by KS_GPU_TARGET (tests/gpu/run-gui.sh sets it up: tests/gpu/steady.cu, or a PyTorch
 // training loop); skips, and says so, elsewhere.
 //   KS_GPU_ARGS          the program's arguments, space-separated (default "3000": steady's kernels)
-//   KS_LIVE_PAST_EVENTS  count updates and kernel ages only from the first snapshot with at
-//                        least this many slices (default 0): "past 1M events"
+//   KS_LIVE_PAST_EVENTS  count updates and kernel ages only from the first snapshot taken when at
+//                        least this many slices were recorded (default 0): "past 1M events"
+//                        (the live timeline holds the most recent of them: RecordingOptions)
+//   KS_LIVE_WINDOW       the slices a live snapshot holds at most (default: RecordingOptions's; 0: all)
 //   KS_LIVE_KERNELS      the kernels the finished trace must hold (default 3000 with the default
 //                        arguments; unchecked otherwise)
 // It prints the figures (updates a second, the newest kernel's age when a snapshot arrives)
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <numeric>
 
 using namespace ks;
@@ -33,7 +36,8 @@ double secondsSince(std::chrono::steady_clock::time_point start)
 // What one snapshot brought, seen from the GUI thread when the window adopted it.
 struct LiveUpdate {
     double atSeconds = 0; // since the recording started
-    std::size_t slices = 0;
+    std::size_t slices = 0; // recorded (the snapshot may hold the most recent only)
+    std::size_t slicesShown = 0;
     double newestKernelAgeMs = 0; // now less the end of the newest kernel in the snapshot
 };
 
@@ -66,33 +70,34 @@ private slots:
         auto* controller = window.findChild<RecordingController*>();
         QVERIFY(controller);
         std::vector<LiveUpdate> updates;
-        std::size_t kernels = 0;
+        TimeNs newestKernelEnd = 0; // of the snapshots so far
         double scanMs = 0; // the test's own scans of the snapshots, on the GUI thread
         const auto start = std::chrono::steady_clock::now();
         connect(&window, &MainWindow::traceChanged, this, [&](std::shared_ptr<const Trace> t) {
             if (!t || !controller->isRecording())
                 return;
-            // Kernels of the snapshot not seen before: only the newest end matters. This scan
-            // runs on the GUI thread too: its time is reported beside the stalls.
+            // Whether the snapshot brought a kernel that ended after those seen before: only the
+            // newest end matters. This scan runs on the GUI thread too: its time is reported
+            // beside the stalls.
             QElapsedTimer scan;
             scan.start();
-            std::size_t n = 0;
             TimeNs newestEnd = 0;
             for (SliceId s = 0; s < t->slices().size(); ++s) {
-                if (t->classOf(s) == SliceClass::Kernel) {
-                    ++n;
+                if (t->classOf(s) == SliceClass::Kernel)
                     newestEnd = std::max(newestEnd, t->slices().end(s));
-                }
             }
+            std::size_t recorded = t->slices().size();
+            if (const std::string* window = t->metadataValue("liveWindow"))
+                recorded = nlohmann::json::parse(*window).at("slicesRecorded").get<std::size_t>();
             scanMs += double(scan.nsecsElapsed()) / 1e6;
-            if (n <= kernels)
+            if (newestEnd <= newestKernelEnd)
                 return;
-            kernels = n;
+            newestKernelEnd = newestEnd;
             const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                  std::chrono::system_clock::now().time_since_epoch())
                                  .count();
             updates.push_back(
-                {secondsSince(start), t->slices().size(), double(now - (t->baseTimeNs() + newestEnd)) / 1e6});
+                {secondsSince(start), recorded, t->slices().size(), double(now - (t->baseTimeNs() + newestEnd)) / 1e6});
         });
         // How long the GUI thread is away from its event loop: a 10 ms timer's late ticks.
         QTimer probe;
@@ -112,7 +117,10 @@ private slots:
             sinceTick.start();
         });
         probe.start();
-        controller->startRecording({qEnvironmentVariable("KS_GPU_TARGET").toStdString(), args, {}, {}});
+        RecordingOptions options;
+        if (qEnvironmentVariableIsSet("KS_LIVE_WINDOW"))
+            options.liveWindowSlices = std::size_t(qEnvironmentVariableIntValue("KS_LIVE_WINDOW"));
+        controller->startRecording({qEnvironmentVariable("KS_GPU_TARGET").toStdString(), args, {}, {}}, options);
         QVERIFY(controller->isRecording());
         QTRY_VERIFY_WITH_TIMEOUT(!controller->isRecording(), 600000);
         const double seconds = secondsSince(start);
@@ -138,8 +146,10 @@ private slots:
         const double rate = double(std::distance(first, updates.end()) - 1) / span;
         std::vector<double> ages;
         double longestGap = 0;
+        std::size_t mostShown = 0;
         for (auto u = first; u != updates.end(); ++u) {
             ages.push_back(u->newestKernelAgeMs);
+            mostShown = std::max(mostShown, u->slicesShown);
             if (u != first)
                 longestGap = std::max(longestGap, u->atSeconds - std::prev(u)->atSeconds);
         }
@@ -156,11 +166,11 @@ private slots:
                   "own scans of the snapshots %.0f %%",
                   stallsMs.back(), longestStallAt, stallsMs[stallsMs.size() * 99 / 100],
                   100.0 * lateMs / (seconds * 1e3), 100.0 * scanMs / (seconds * 1e3));
-        qInfo("live: %zu updates with new kernels in %.2f s of recording; past %zu slices (%zu .. %zu slices, "
-              "%.2f s): %.1f updates/s, longest gap %.0f ms; newest kernel age at arrival: median %.0f ms, "
-              "90th percentile %.0f ms, max %.0f ms; final trace %zu slices, %zu kernels",
-              updates.size(), seconds, pastSlices, first->slices, updates.back().slices, span, rate, longestGap * 1e3,
-              median, p90, ages.back(), window.trace()->slices().size(), finalKernels);
+        qInfo("live: %zu updates with new kernels in %.2f s of recording; past %zu slices (%zu .. %zu slices "
+              "recorded, at most %zu in a snapshot, %.2f s): %.1f updates/s, longest gap %.0f ms; newest kernel age "
+              "at arrival: median %.0f ms, 90th percentile %.0f ms, max %.0f ms; final trace %zu slices, %zu kernels",
+              updates.size(), seconds, pastSlices, first->slices, updates.back().slices, mostShown, span, rate,
+              longestGap * 1e3, median, p90, ages.back(), window.trace()->slices().size(), finalKernels);
         QVERIFY2(rate >= 4.0, qPrintable(QString::number(rate)));
         QVERIFY2(median <= 300.0, qPrintable(QString::number(median)));
     }

@@ -119,13 +119,19 @@ private slots:
         QStringList texts;
         for (QAction* a : host->actions)
             texts << a->text();
-        QCOMPARE(texts,
-                 QStringList({QStringLiteral("Save &As…"), QStringLiteral("&Record…"), QStringLiteral("&Pause Capture"),
-                              QStringLiteral("S&top Recording")}));
+        QCOMPARE(
+            texts,
+            QStringList({QStringLiteral("Save &As…"), QStringLiteral("&Record…"), QStringLiteral("&Pause Capture"),
+                         QStringLiteral("Live Timeline: Recent &Events Only"), QStringLiteral("S&top Recording")}));
         QCOMPARE(host->statusWidgets.size(), 1);
+        QAction* recentOnly = host->actions.at(3);
+        QVERIFY(!recentOnly->isEnabled());
 
         controller.startRecording({KS_FAKE_TARGET, {"3"}, {}, {}}); // 30 kernels over ~0.3 s
+        QVERIFY(recentOnly->isEnabled());
+        QVERIFY(recentOnly->isChecked()); // the default options hold the most recent events
         QTRY_VERIFY_WITH_TIMEOUT(!controller.isRecording(), 20000);
+        QVERIFY(!recentOnly->isEnabled());
         QCOMPARE(kernels(host->trace), std::size_t(30));
         QVERIFY(host->titles.last().endsWith(QStringLiteral("(finished)")));
         // Every snapshot after the first, and the finished trace, continue the one shown.
@@ -153,6 +159,7 @@ private slots:
         QCOMPARE(dialog.commandLine(), QStringList({QStringLiteral("collect"), QStringLiteral("--"), QString()}));
         QVERIFY(!dialog.options().pytorch);
         QVERIFY(!dialog.options().session.capture.filters());
+        QCOMPARE(dialog.options().liveWindowSlices, RecordingOptions::kLiveWindowSlices); // checked by default
 
         child<QLineEdit>(dialog, "program")->setText(QStringLiteral("/usr/bin/python3"));
         child<QLineEdit>(dialog, "arguments")->setText(QStringLiteral("train.py --steps \"a b\""));
@@ -165,6 +172,7 @@ private slots:
         child<QDoubleSpinBox>(dialog, "delay")->setValue(2.5);
         child<QLineEdit>(dialog, "stepMarker")->setText(QStringLiteral("iteration"));
         child<QCheckBox>(dialog, "startPaused")->setChecked(true);
+        child<QCheckBox>(dialog, "liveWindow")->setChecked(false);
         QCOMPARE(dialog.commandLine(),
                  QStringList({QStringLiteral("collect"), QStringLiteral("--pytorch=ops-shapes"),
                               QStringLiteral("--capture-range=nvtx:train step"), QStringLiteral("--delay"),
@@ -184,6 +192,7 @@ private slots:
         QCOMPARE(options.session.durationSeconds, 0.0);
         QCOMPARE(options.session.stepMarker, std::string("iteration"));
         QVERIFY(options.startPaused);
+        QCOMPARE(options.liveWindowSlices, std::size_t(0)); // the live timeline holds every event
 
         capture->setCurrentIndex(capture->findData(QStringLiteral("cudaProfilerApi")));
         QVERIFY(!child<QLineEdit>(dialog, "nvtxName")->isEnabled());
@@ -194,6 +203,7 @@ private slots:
         dialog.accept();
         RecordDialog again;
         QCOMPARE(again.commandLine(), dialog.commandLine());
+        QCOMPARE(again.options().liveWindowSlices, std::size_t(0));
         QSettings().remove(QStringLiteral("record"));
     }
 
