@@ -6,6 +6,7 @@
 #include "widgets/jobtracker.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QTimer>
 
 #include <algorithm>
@@ -127,7 +128,7 @@ private:
     {
         const QString line = tr("Recording %1: %n process(es), %L2 kernels, %L3 copies, %L4 API calls, %L5 dropped",
                                 nullptr, s.processes)
-                                 .arg(QString::fromStdString(m_request.program))
+                                 .arg(QFileInfo(QString::fromStdString(m_request.program)).fileName())
                                  .arg(s.kernels)
                                  .arg(s.memcpys + s.memsets)
                                  .arg(s.apiCalls)
@@ -162,8 +163,7 @@ private:
         auto trace = std::make_shared<const Trace>(m_session->snapshot(m_live));
         QString status = statusLine(stats);
         if (m_live.builder.slicesShown() < m_live.builder.slicesRecorded())
-            status += tr("; the timeline shows the most recent %L1 of %L2 events (all of them when the recording "
-                         "ends)")
+            status += tr("; the latest %L1 of %L2 events shown")
                           .arg(m_live.builder.slicesShown())
                           .arg(m_live.builder.slicesRecorded());
         Q_EMIT snapshotReady(std::move(trace), status);

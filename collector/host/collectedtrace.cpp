@@ -416,6 +416,8 @@ void ProcessDerivations::update(const RecordedProcess& process)
 {
     ops.update(process, index);
     annotations.update(process, index);
+    for (; scanned < process.slices.size(); ++scanned)
+        earliestStart = std::min(earliestStart, process.slices[scanned].start);
 }
 
 AddedProcess AddedProcess::from(const RecordedProcess& process)
@@ -490,6 +492,10 @@ Trace LiveTraceBuilder::build(const std::vector<RecordedProcess>& processes, con
         slideWindow(processes);
 
     TraceBuilder& builder = m_shown.builder;
+    for (const auto& derived : m_derived) {
+        if (derived.scanned > 0) // a window's times count from the recording's start, as the finished trace's
+            builder.extendStartTo(derived.earliestStart);
+    }
     const TraceBuilder::Mark recorded = builder.mark();
     m_shownSlices = recorded.slices;
     m_recordedSlices = 0;

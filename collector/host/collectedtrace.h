@@ -8,6 +8,7 @@
 #include "collector/host/torchoplinker.h"
 #include "core/model/tracebuilder.h"
 
+#include <limits>
 #include <memory>
 #include <set>
 #include <vector>
@@ -34,6 +35,8 @@ struct ProcessDerivations {
     RecordIndex index; // of the process's slices, for the two derivations below
     TorchOpLinker ops; // its operators linked to its slices
     GpuAnnotations annotations;
+    TimeNs earliestStart = std::numeric_limits<TimeNs>::max(); // of its slices
+    std::size_t scanned = 0; // slices read for earliestStart
     // Brings them up to `process`, grown at its tail since the last update.
     void update(const RecordedProcess& process);
 };

@@ -528,6 +528,8 @@ void TraceBuilder::computeExtent()
 {
     auto& tr = m_trace;
     TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
+    if (m_extentStart != std::numeric_limits<TimeNs>::max())
+        lo = hi = std::clamp(m_extentStart, -kMaxTimeNs, kMaxTimeNs);
     const auto& t = tr.m_slices;
     for (std::size_t i = 0; i < t.size(); ++i) {
         lo = std::min(lo, t.start[i]);

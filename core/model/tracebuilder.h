@@ -5,6 +5,8 @@
 // Used by the JSON loader and by the collector's host side.
 #include "core/model/trace.h"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 #include <span>
 #include <string_view>
@@ -98,6 +100,9 @@ public:
 
     void addMetadata(std::string key, std::string rawJson);
     void setBaseTimeNs(std::int64_t base) { m_trace.m_baseTimeNs = base; }
+    // The trace's extent starts at `time` at the latest: a live window's snapshot starts where the
+    // recording did, so that its times read as the whole recording's.
+    void extendStartTo(TimeNs time) { m_extentStart = std::min(m_extentStart, time); }
     void setDeviceProperties(std::vector<DeviceProperties> props);
     void setTextSource(std::shared_ptr<const EventTextSource> source);
     // Counts every traceEvents entry by "<ph>/<cat>" (ph "?" when missing).
@@ -208,6 +213,7 @@ private:
     void indexFlows(); // Trace::m_flowsByFrom and m_flowsByTo of the finished flows
 
     Trace m_trace;
+    TimeNs m_extentStart = std::numeric_limits<TimeNs>::max(); // see extendStartTo()
     TraceBuilder* m_snapshotOf = nullptr; // see events(); it keeps the flows' pairing order
     // The pairing order of the first m_flowOrder.size() flow events, kept by snapshot(): the
     // next snapshot sorts only the events added since and merges them in.

@@ -110,6 +110,8 @@ private slots:
             QVERIFY2(shown >= kWindow / 2 && shown <= kWindow + kSlicesPerStep,
                      qPrintable(QStringLiteral("%1 of %2 slices shown").arg(shown).arg(recorded)));
             QVERIFY(snapshot.metadataValue("liveWindow"));
+            QCOMPARE(snapshot.startTime(), whole.startTime()); // times count from the recording's start
+            QCOMPARE(snapshot.endTime(), whole.endTime());
             ++windowed;
 
             // The records shown are the last `shown` recorded, each with the whole build's External id.
