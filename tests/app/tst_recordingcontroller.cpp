@@ -207,6 +207,33 @@ private slots:
         QSettings().remove(QStringLiteral("record"));
     }
 
+    // Past its window the live timeline holds the latest events and the status line says so;
+    // switched off mid-recording it holds every one again; the finished trace holds all.
+    void liveWindowHoldsTheLatestEventsUntilSwitchedOff()
+    {
+        auto owned = std::make_unique<FakeHost>();
+        FakeHost* host = owned.get();
+        RecordingController controller(std::move(owned), nullptr);
+        RecordingOptions options;
+        options.liveWindowSlices = 100;
+        controller.startRecording({KS_FAKE_TARGET, {"60"}, {}, {}}, options); // 10 kernels every 100 ms for ~6 s
+        QTRY_VERIFY_WITH_TIMEOUT(host->trace && host->trace->metadataValue("liveWindow"), 10000);
+        QVERIFY(controller.isRecording());
+        // Between half the window and all of it, and one flush's records (10 launches and kernels) more.
+        const std::size_t shown = host->trace->slices().size();
+        QVERIFY2(shown >= 50 && shown <= 100 + 40, qPrintable(QString::number(shown)));
+        const auto* status = qobject_cast<QLabel*>(host->statusWidgets.first());
+        QVERIFY2(status->text().contains(QStringLiteral("the latest %1 of").arg(shown)), qPrintable(status->text()));
+
+        host->actions.at(3)->setChecked(false); // Live Timeline: Recent Events Only
+        QTRY_VERIFY_WITH_TIMEOUT(!host->trace->metadataValue("liveWindow") && host->trace->slices().size() > 140,
+                                 10000);
+        QVERIFY(controller.isRecording());
+        QVERIFY(!status->text().contains(QStringLiteral("latest")));
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.isRecording(), 20000);
+        QCOMPARE(kernels(host->trace), std::size_t(600));
+    }
+
     // Pause Capture while the program runs: it keeps running and streaming, but what it did
     // while paused is not in the trace (a gap of at least the pause in the kernels).
     void pauseLeavesOutWhatHappensWhilePaused()
