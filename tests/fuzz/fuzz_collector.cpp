@@ -1,7 +1,9 @@
 // The collector's host side on any byte stream, as a traced process could send it: frame
 // reassembly (lengths, types), HELLO, record payloads (string tables, ids), then the trace
 // built from what was recorded, with valid UTF-8 texts like a loaded one; and a live view's
-// snapshot after each delivery, the last of which must be the trace built from scratch.
+// snapshot after each delivery, the last of which must be the trace built from scratch; and a
+// live view with a window of a few slices (the first byte picks it) after every record, whose
+// windows slide over the records, and which without its window is the trace built from scratch.
 #include "tests/fuzz/fuzzsupport.h"
 
 #include "collector/host/collectedtrace.h"
@@ -33,12 +35,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         live.front().catchUp(recorder->data());
         return liveBuilder.build(live, options);
     };
+    std::vector<collector::RecordedProcess> windowedCopy(1);
+    collector::LiveTraceBuilder windowed;
+    windowed.setWindow(2 + data[0] % 13);
+    const auto windowedSnapshot = [&] {
+        windowedCopy.front().catchUp(recorder->data());
+        Trace snapshot = windowed.build(windowedCopy, options);
+        if (windowed.slicesShown() > windowed.slicesRecorded() || snapshot.slices().size() < windowed.slicesShown())
+            __builtin_trap();
+        fuzz::checkTextsAreValid(snapshot);
+        return snapshot;
+    };
     for (const auto& [from, to] : {std::pair{std::size_t(1), split}, std::pair{split, size}}) {
         decoder.append(data + from, to - from);
         wire::Frame frame;
         while (decoder.next(frame) == wire::FrameDecoder::Status::Frame) {
             if (recorder) {
                 recorder->handle(frame);
+                windowedSnapshot();
                 continue;
             }
             wire::Hello hello; // the server's checks, but the token
@@ -55,9 +69,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     recorder->connectionClosed(false);
     const Trace trace = collector::buildCollectedTrace({recorder->data()}, options);
     fuzz::checkTextsAreValid(trace);
-    const Trace snapshot = liveSnapshot();
-    if (snapshot.slices().start != trace.slices().start || snapshot.slices().externalId != trace.slices().externalId
-        || snapshot.slices().row != trace.slices().row || snapshot.flows().size() != trace.flows().size())
+    const auto differs = [&](const Trace& snapshot) {
+        return snapshot.slices().start != trace.slices().start
+            || snapshot.slices().externalId != trace.slices().externalId || snapshot.slices().row != trace.slices().row
+            || snapshot.flows().size() != trace.flows().size();
+    };
+    windowedSnapshot();
+    windowed.setWindow(0);
+    if (differs(liveSnapshot()) || differs(windowedSnapshot()))
         __builtin_trap();
     return 0;
 }
