@@ -106,7 +106,7 @@ void RecordingController::saveAs()
         return;
     }
     // A live snapshot may hold the most recent events only: the file would lack the others.
-    if (trace == m_snapshot && trace->metadataValue("liveWindow")
+    if (trace == m_snapshot && collector::liveWindowOf(*trace)
         && QMessageBox::question(m_host->dialogParent(), tr("Save As"),
                                  tr("The live timeline holds only the most recent events; the whole recording is "
                                     "shown when it ends. Save only the events shown now?"))

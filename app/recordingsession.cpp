@@ -162,10 +162,8 @@ private:
         m_snapshotProcesses = stats.processes;
         auto trace = std::make_shared<const Trace>(m_session->snapshot(m_live));
         QString status = statusLine(stats);
-        if (m_live.builder.slicesShown() < m_live.builder.slicesRecorded())
-            status += tr("; the latest %L1 of %L2 events shown")
-                          .arg(m_live.builder.slicesShown())
-                          .arg(m_live.builder.slicesRecorded());
+        if (const auto window = collector::liveWindowOf(*trace))
+            status += tr("; the latest %L1 of %L2 events shown").arg(window->slicesShown).arg(window->slicesRecorded);
         Q_EMIT snapshotReady(std::move(trace), status);
     }
 

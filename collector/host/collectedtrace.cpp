@@ -12,6 +12,7 @@ namespace ks::collector {
 namespace {
 
 constexpr std::int64_t kGpuSortBase = 5000000;
+constexpr const char* kLiveWindowKey = "liveWindow"; // a live window's metadata (liveWindowOf)
 
 // Adds the GPU rows that the process's slices from `first` on have work on: (device, stream or
 // sync row).
@@ -412,6 +413,18 @@ Trace buildCollectedTrace(const std::vector<RecordedProcess>& processes, const T
     return builder.finish();
 }
 
+std::optional<LiveWindowExtent> liveWindowOf(const Trace& trace)
+{
+    const std::string* text = trace.metadataValue(kLiveWindowKey);
+    if (!text)
+        return std::nullopt;
+    const auto json = nlohmann::json::parse(*text, nullptr, false);
+    if (!json.is_object() || !json.contains("slicesShown") || !json.contains("slicesRecorded")
+        || !json["slicesShown"].is_number_unsigned() || !json["slicesRecorded"].is_number_unsigned())
+        return std::nullopt;
+    return LiveWindowExtent{json["slicesShown"].get<std::size_t>(), json["slicesRecorded"].get<std::size_t>()};
+}
+
 void ProcessDerivations::update(const RecordedProcess& process)
 {
     ops.update(process, index);
@@ -504,7 +517,8 @@ Trace LiveTraceBuilder::build(const std::vector<RecordedProcess>& processes, con
     emitter(m_shown).emitDerived(options);
     if (m_shownSlices < m_recordedSlices)
         builder.addMetadata(
-            "liveWindow", nlohmann::json{{"slicesShown", m_shownSlices}, {"slicesRecorded", m_recordedSlices}}.dump());
+            kLiveWindowKey,
+            nlohmann::json{{"slicesShown", m_shownSlices}, {"slicesRecorded", m_recordedSlices}}.dump());
     Trace trace = builder.snapshot();
     builder.rollback(recorded);
     return trace;

@@ -10,6 +10,7 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -59,6 +60,13 @@ struct AddedProcess {
         return slice >= firstSlice && slice < slices ? builderIndex[slice - firstSlice] : kNoIndex;
     }
 };
+
+// What a live snapshot holds of the recording, when it holds the most recent slices only (its
+// "liveWindow" metadata); nullopt for any other trace.
+struct LiveWindowExtent {
+    std::size_t slicesShown = 0, slicesRecorded = 0;
+};
+std::optional<LiveWindowExtent> liveWindowOf(const Trace& trace);
 
 // A live view's trace builds: each adds to one TraceBuilder only what was recorded since the
 // last, adds what is derived from everything (GPU annotations, forward-backward arrows,

@@ -21,7 +21,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <nlohmann/json.hpp>
 #include <numeric>
 
 using namespace ks;
@@ -87,9 +86,8 @@ private slots:
                 if (t->classOf(s) == SliceClass::Kernel)
                     newestEnd = std::max(newestEnd, t->slices().end(s));
             }
-            std::size_t recorded = t->slices().size();
-            if (const std::string* window = t->metadataValue("liveWindow"))
-                recorded = nlohmann::json::parse(*window).at("slicesRecorded").get<std::size_t>();
+            const auto window = collector::liveWindowOf(*t);
+            const std::size_t recorded = window ? window->slicesRecorded : t->slices().size();
             scanMs += double(scan.nsecsElapsed()) / 1e6;
             if (newestEnd <= newestKernelEnd)
                 return;

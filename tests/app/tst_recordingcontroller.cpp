@@ -217,7 +217,7 @@ private slots:
         RecordingOptions options;
         options.liveWindowSlices = 100;
         controller.startRecording({KS_FAKE_TARGET, {"60"}, {}, {}}, options); // 10 kernels every 100 ms for ~6 s
-        QTRY_VERIFY_WITH_TIMEOUT(host->trace && host->trace->metadataValue("liveWindow"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(host->trace && collector::liveWindowOf(*host->trace), 10000);
         QVERIFY(controller.isRecording());
         // Between half the window and all of it, and one flush's records (10 launches and kernels) more.
         const std::size_t shown = host->trace->slices().size();
@@ -226,8 +226,7 @@ private slots:
         QVERIFY2(status->text().contains(QStringLiteral("the latest %1 of").arg(shown)), qPrintable(status->text()));
 
         host->actions.at(3)->setChecked(false); // Live Timeline: Recent Events Only
-        QTRY_VERIFY_WITH_TIMEOUT(!host->trace->metadataValue("liveWindow") && host->trace->slices().size() > 140,
-                                 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!collector::liveWindowOf(*host->trace) && host->trace->slices().size() > 140, 10000);
         QVERIFY(controller.isRecording());
         QVERIFY(!status->text().contains(QStringLiteral("latest")));
         QTRY_VERIFY_WITH_TIMEOUT(!controller.isRecording(), 20000);

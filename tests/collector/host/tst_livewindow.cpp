@@ -103,13 +103,16 @@ private slots:
             const std::size_t shown = builder.slicesShown();
             if (shown == recorded) { // the first window: everything so far
                 QVERIFY2(recorded <= kWindow + kSlicesPerStep, qPrintable(QString::number(recorded)));
-                QVERIFY(!snapshot.metadataValue("liveWindow"));
+                QVERIFY(!liveWindowOf(snapshot));
                 QCOMPARE(writtenText(snapshot), writtenText(whole));
                 continue;
             }
             QVERIFY2(shown >= kWindow / 2 && shown <= kWindow + kSlicesPerStep,
                      qPrintable(QStringLiteral("%1 of %2 slices shown").arg(shown).arg(recorded)));
-            QVERIFY(snapshot.metadataValue("liveWindow"));
+            const auto window = liveWindowOf(snapshot);
+            QVERIFY(window);
+            QCOMPARE(window->slicesShown, shown);
+            QCOMPARE(window->slicesRecorded, recorded);
             QCOMPARE(snapshot.startTime(), whole.startTime()); // times count from the recording's start
             QCOMPARE(snapshot.endTime(), whole.endTime());
             ++windowed;
@@ -165,7 +168,7 @@ private slots:
         // No window: the whole recording again, as built in one go.
         builder.setWindow(0);
         const Trace all = builder.build(live, {kBase, s.arena(), {}});
-        QVERIFY(!all.metadataValue("liveWindow"));
+        QVERIFY(!liveWindowOf(all));
         QCOMPARE(builder.slicesShown(), live.front().slices.size());
         QCOMPARE(writtenText(all), writtenText(buildCollectedTrace(live, {kBase, s.arena(), {}})));
     }
