@@ -49,6 +49,13 @@ def read(path):
     return times, by_rep, dropped, stats, failed, order, ops
 
 
+def paired_ratios(by_rep, mode, reference, loop="small"):
+    """(mode - plain) / (reference - plain) of each repetition that has all three, in repetition order."""
+    ours, theirs, plain = (by_rep.get(m, {}).get(loop, {}) for m in (mode, reference, "plain"))
+    reps = sorted((r for r in ours if r in theirs and r in plain), key=int)
+    return [(ours[r] - plain[r]) / (theirs[r] - plain[r]) for r in reps if theirs[r] != plain[r]]
+
+
 def main():
     times, by_rep, dropped, stats, failed, order, ops = read(sys.argv[1])
     med = {m: {k: statistics.median(v) for k, v in loops.items() if v} for m, loops in times.items()}
@@ -151,6 +158,16 @@ def main():
                 print("  %-22s gemm %s %%, transformer %s %% over plain (target <= 1 %%: %s); dropped records: %s"
                       % (mode, pct(mode, "gemm"), pct(mode, "tf"), "met" if worst <= 1 else "MISSED",
                          dropped.get(mode, "?")))
+    print()
+    print("the same ratios per repetition (each repetition ran every mode once: its overheads over its own plain), "
+          "median [min-max] and the repetitions that meet the target:")
+    for pytorch, reference, limit in TARGETS:
+        mode = "collect-" + pytorch
+        ratios = paired_ratios(by_rep, mode, reference)
+        if ratios:
+            print("  %-22s %.2fx [%.2f-%.2f] of %s's; %d of %d at or below %.1fx (%s)" % (
+                mode, statistics.median(ratios), min(ratios), max(ratios), reference,
+                sum(r <= limit for r in ratios), len(ratios), limit, " ".join("%.2f" % r for r in ratios)))
     if "collect-drop" in med and "prof-cuda" in med:
         print("  CUPTI's floor (collect-drop) overhead %.3f s = %.2fx torch.profiler CUDA-only's"
               % (over("collect-drop", "small"), over("collect-drop", "small") / over("prof-cuda", "small")))
