@@ -12,6 +12,7 @@
 #include <QMessageBox>
 #include <QSignalBlocker>
 
+#include <limits>
 #include <utility>
 
 namespace ks {
@@ -176,6 +177,8 @@ void RecordingController::showSnapshot(const std::shared_ptr<const Trace>& trace
     const double width = m_host->timelineWidth();
     m_host->showTrace(trace, m_title, previous != nullptr);
     m_snapshot = trace;
+    const auto window = trace ? collector::liveWindowOf(*trace) : std::nullopt;
+    m_host->setTimelineLeftOutBefore(window ? window->shownFrom : std::numeric_limits<TimeNs>::min());
     if (!previous || !trace || previous->endTime() <= previous->startTime())
         return; // first snapshot: fitted to everything
     const TimeNs viewStart = scale.viewStart();
@@ -195,6 +198,7 @@ bool RecordingController::showsSnapshot() const { return m_snapshot && m_host->s
 void RecordingController::onFinished(std::shared_ptr<const Trace> trace, const QString& summary)
 {
     m_host->showTrace(std::move(trace), tr("%1 (finished)").arg(m_title), showsSnapshot());
+    m_host->setTimelineLeftOutBefore(std::numeric_limits<TimeNs>::min());
     m_snapshot.reset();
     // We are inside the session's signal: delete it once control has returned.
     m_session.release()->deleteLater();

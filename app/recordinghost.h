@@ -36,6 +36,9 @@ public:
     virtual int timelineWidth() const = 0;
     virtual void setTimelineScale(const TimeScale& scale) = 0;
     virtual void setTimelineRange(TimeNs start, TimeNs end) = 0;
+    // A live snapshot holds the events from `time` on only: the timeline marks what lies before
+    // (TimelineWidget::setLeftOutBefore; the trace's start: nothing left out).
+    virtual void setTimelineLeftOutBefore(TimeNs time) = 0;
 };
 
 } // namespace ks

@@ -55,4 +55,6 @@ void WindowRecordingHost::setTimelineRange(TimeNs start, TimeNs end)
     m_window->timeline()->setVisibleRange(start, end);
 }
 
+void WindowRecordingHost::setTimelineLeftOutBefore(TimeNs time) { m_window->timeline()->setLeftOutBefore(time); }
+
 } // namespace ks

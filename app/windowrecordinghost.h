@@ -21,6 +21,7 @@ public:
     int timelineWidth() const override;
     void setTimelineScale(const TimeScale& scale) override;
     void setTimelineRange(TimeNs start, TimeNs end) override;
+    void setTimelineLeftOutBefore(TimeNs time) override;
 
 private:
     MainWindow* m_window;

@@ -7,6 +7,7 @@
 #include "widgets/timelinetrackeditor.h"
 
 #include <QContextMenuEvent>
+#include <QFontMetrics>
 #include <QPainter>
 #include <QResizeEvent>
 #include <QScrollBar>
@@ -113,6 +114,7 @@ void TimelineWidget::setTrace(std::shared_ptr<const Trace> trace) { setTraces(on
 void TimelineWidget::setTraces(std::vector<TimelineTrace> traces)
 {
     m_showsNewerSnapshot = false;
+    m_leftOutBefore = std::numeric_limits<TimeNs>::min();
     m_gpuReports.keepShown(traces);
     showTraces(std::move(traces));
 }
@@ -236,7 +238,7 @@ void TimelineWidget::rebuildLayout()
 
 void TimelineWidget::updateScrollBars()
 {
-    const TimeExtent extent = m_lanes.empty() ? TimeExtent{} : m_lanes.navigableExtent();
+    const TimeExtent extent = m_lanes.empty() ? TimeExtent{} : navigableExtent();
     m_scrollBars.show(m_state, extent, timeAreaWidth(), m_lanes.stack().totalHeight(),
                       TimelineRenderer::tracksAreaHeight(viewport()->size()), trackLayout().metrics().rowHeight);
 }
@@ -253,7 +255,7 @@ void TimelineWidget::scrollContentsBy(int, int)
         return;
     m_state.scrollY = verticalScrollBar()->value();
     if (!m_lanes.empty() && axisEnd() > axisStart()) {
-        const TimeNs start = m_scrollBars.viewStart(m_lanes.navigableExtent());
+        const TimeNs start = m_scrollBars.viewStart(navigableExtent());
         if (start != m_state.scale.viewStart()) {
             m_state.scale = TimeScale(start, m_state.scale.nsPerPixel());
             emitVisibleRange();
@@ -345,7 +347,7 @@ void TimelineWidget::selectInstant(std::uint32_t trace, std::uint32_t instant)
 
 void TimelineWidget::ensureVisible(TraceSlice target)
 {
-    applyScale(scaleToReveal(m_state.scale, axisExtentOf(*this, target), timeAreaWidth(), m_lanes.navigableExtent()));
+    applyScale(scaleToReveal(m_state.scale, axisExtentOf(*this, target), timeAreaWidth(), navigableExtent()));
 
     const TrackLayout& layout = m_lanes[target.trace].layout;
     const int rowTop = layout.rowTop(traceAt(target.trace)->slices().row[target.slice]);
@@ -439,11 +441,50 @@ void TimelineWidget::paintFrame(QPainter& painter)
         });
     });
     m_lanes.paintShadedRanges(painter, size, m_state.scale);
+    paintLeftOut(painter, size);
     if (!m_lanes.empty()) {
         const TimeNs origin = trace()->startTime() + primaryOffset(); // the ruler's ticks count from it
         m_range.paint(painter, size, m_state.scale, origin, m_state.cursorX, palette());
         m_marks.paint(painter, marksArea(), TimelineRenderer::kRulerHeight,
                       [this](TimeNs t) { return viewportXOf(t); });
+    }
+}
+
+TimeExtent TimelineWidget::navigableExtent() const
+{
+    TimeExtent extent = m_lanes.navigableExtent();
+    if (!m_lanes.empty() && m_leftOutBefore > trace()->startTime())
+        extent.start = std::min(extent.start, trace()->startTime() + primaryOffset());
+    return extent;
+}
+
+void TimelineWidget::setLeftOutBefore(TimeNs time)
+{
+    if (time == m_leftOutBefore)
+        return;
+    m_leftOutBefore = time;
+    updateScrollBars();
+    viewport()->update();
+}
+
+void TimelineWidget::paintLeftOut(QPainter& painter, const QSize& size) const
+{
+    if (m_lanes.empty() || m_leftOutBefore <= trace()->startTime())
+        return;
+    const QRect timeArea(TimelineRenderer::kLabelWidth, TimelineRenderer::kRulerHeight, timeAreaWidth(),
+                         TimelineRenderer::tracksAreaHeight(size));
+    const double right = std::min(viewportXOf(m_leftOutBefore), double(timeArea.right() + 1));
+    if (right <= timeArea.left())
+        return;
+    const QRect band(timeArea.left(), timeArea.top(), int(right) - timeArea.left(), timeArea.height());
+    QColor shade = palette().color(QPalette::Mid);
+    shade.setAlpha(90);
+    painter.fillRect(band, QBrush(shade, Qt::BDiagPattern));
+    const QString note = tr("Earlier events are left out of the live timeline; the finished recording holds them");
+    const QFontMetrics metrics(painter.font());
+    if (metrics.horizontalAdvance(note) + 16 <= band.width()) {
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(band, Qt::AlignCenter, note);
     }
 }
 

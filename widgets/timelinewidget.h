@@ -49,6 +49,7 @@
 #include <QAbstractScrollArea>
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -202,6 +203,11 @@ public Q_SLOTS:
     // Time ranges of a trace (its own time) shaded across the tracks: the GPU idle gaps an
     // insight counts. The other traces' shading is cleared; empty: none.
     void setShadedRanges(std::uint32_t trace, std::vector<ks::TimeExtent> ranges);
+    // The primary trace holds the events from `time` on only (a live recording's window): the
+    // time before is hatched and says so. The trace's start or earlier: nothing is left out.
+    // Kept until changed; another trace set clears it.
+    void setLeftOutBefore(ks::TimeNs time);
+    ks::TimeNs leftOutBefore() const { return m_leftOutBefore; }
     void setCrossLinks(std::vector<ks::CrossTraceLink> links);
     void setShowAllCrossLinks(bool show);
     // Track layout of the primary trace.
@@ -289,9 +295,13 @@ private:
     // The view in axis time (every trace's times plus its offset).
     void applyScale(const TimeScale& axisScale);
     void setAxisRange(TimeNs start, TimeNs end);
-    TimeNs axisStart() const { return m_lanes.navigableExtent().start; }
-    TimeNs axisEnd() const { return m_lanes.navigableExtent().end; }
+    // Where the view may go: the lanes' content with a margin, and the left-out time of a live
+    // window (setLeftOutBefore), so that one can scroll to it and read that it is left out.
+    TimeExtent navigableExtent() const;
+    TimeNs axisStart() const { return navigableExtent().start; }
+    TimeNs axisEnd() const { return navigableExtent().end; }
     TimeNs primaryOffset() const { return m_lanes.primaryOffset(); }
+    void paintLeftOut(QPainter& painter, const QSize& size) const;
     void emitVisibleRange();
     TimelineLanes::Hit hitAt(const QPoint& pos) const;
     void paintFrame(QPainter& painter);
@@ -314,6 +324,7 @@ private:
     TimelineInput m_input{*this};
     TimelineScrollBars m_scrollBars;
     bool m_showsNewerSnapshot = false;
+    ks::TimeNs m_leftOutBefore = std::numeric_limits<ks::TimeNs>::min(); // see setLeftOutBefore()
     TimelineMarks m_marks;
 };
 

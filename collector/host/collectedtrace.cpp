@@ -89,8 +89,10 @@ public:
         }
         const auto& slices = m_process.slices;
         m_added.builderIndex.reserve(slices.size() - m_added.firstSlice);
-        for (std::size_t i = m_added.slices; i < slices.size(); ++i)
+        for (std::size_t i = m_added.slices; i < slices.size(); ++i) {
             m_added.builderIndex.push_back(m_builder.addSlice(sliceEvent(slices[i], ids.empty() ? kNoId : ids[i])));
+            m_added.earliestStart = std::min(m_added.earliestStart, slices[i].start);
+        }
         m_added.slices = slices.size();
         emitFlows();
         emitInstants();
@@ -420,9 +422,11 @@ std::optional<LiveWindowExtent> liveWindowOf(const Trace& trace)
         return std::nullopt;
     const auto json = nlohmann::json::parse(*text, nullptr, false);
     if (!json.is_object() || !json.contains("slicesShown") || !json.contains("slicesRecorded")
-        || !json["slicesShown"].is_number_unsigned() || !json["slicesRecorded"].is_number_unsigned())
+        || !json.contains("shownFrom") || !json["slicesShown"].is_number_unsigned()
+        || !json["slicesRecorded"].is_number_unsigned() || !json["shownFrom"].is_number_integer())
         return std::nullopt;
-    return LiveWindowExtent{json["slicesShown"].get<std::size_t>(), json["slicesRecorded"].get<std::size_t>()};
+    return LiveWindowExtent{json["slicesShown"].get<std::size_t>(), json["slicesRecorded"].get<std::size_t>(),
+                            json["shownFrom"].get<TimeNs>()};
 }
 
 void ProcessDerivations::update(const RecordedProcess& process)
@@ -515,10 +519,16 @@ Trace LiveTraceBuilder::build(const std::vector<RecordedProcess>& processes, con
     for (const auto& process : processes)
         m_recordedSlices += process.slices.size();
     emitter(m_shown).emitDerived(options);
-    if (m_shownSlices < m_recordedSlices)
-        builder.addMetadata(
-            kLiveWindowKey,
-            nlohmann::json{{"slicesShown", m_shownSlices}, {"slicesRecorded", m_recordedSlices}}.dump());
+    if (m_shownSlices < m_recordedSlices) {
+        TimeNs shownFrom = std::numeric_limits<TimeNs>::max();
+        for (const auto& added : m_shown.added)
+            shownFrom = std::min(shownFrom, added.earliestStart);
+        builder.addMetadata(kLiveWindowKey,
+                            nlohmann::json{{"slicesShown", m_shownSlices},
+                                           {"slicesRecorded", m_recordedSlices},
+                                           {"shownFrom", shownFrom}}
+                                .dump());
+    }
     Trace trace = builder.snapshot();
     builder.rollback(recorded);
     return trace;

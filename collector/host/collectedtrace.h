@@ -51,6 +51,7 @@ struct AddedProcess {
     std::vector<StringId> names; // the process's name table, interned
     std::vector<std::uint32_t> builderIndex; // of each added slice, from firstSlice on
     std::set<std::pair<std::int64_t, std::int64_t>> gpuRows; // (device, stream) of the added slices
+    TimeNs earliestStart = std::numeric_limits<TimeNs>::max(); // of the added slices
 
     // A builder that holds the records that arrive from now on.
     static AddedProcess from(const RecordedProcess& process);
@@ -65,6 +66,7 @@ struct AddedProcess {
 // "liveWindow" metadata); nullopt for any other trace.
 struct LiveWindowExtent {
     std::size_t slicesShown = 0, slicesRecorded = 0;
+    TimeNs shownFrom = 0; // the earliest start of the slices shown: what started before is left out
 };
 std::optional<LiveWindowExtent> liveWindowOf(const Trace& trace);
 

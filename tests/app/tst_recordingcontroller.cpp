@@ -75,6 +75,7 @@ public:
     int timelineWidth() const override { return 1000; }
     void setTimelineScale(const TimeScale& s) override { scale = s; }
     void setTimelineRange(TimeNs start, TimeNs end) override { scale = TimeScale::fit(start, end, 1000); }
+    void setTimelineLeftOutBefore(TimeNs time) override { leftOutBefore = time; }
 
     QWidget parent;
     QList<QAction*> actions;
@@ -84,6 +85,7 @@ public:
     QStringList titles;
     int newerSnapshots = 0;
     TimeScale scale;
+    TimeNs leftOutBefore = std::numeric_limits<TimeNs>::min();
 };
 
 } // namespace
@@ -224,11 +226,15 @@ private slots:
         QVERIFY2(shown >= 50 && shown <= 100 + 40, qPrintable(QString::number(shown)));
         const auto* status = qobject_cast<QLabel*>(host->statusWidgets.first());
         QVERIFY2(status->text().contains(QStringLiteral("the latest %1 of").arg(shown)), qPrintable(status->text()));
+        // The timeline marks the time before the window (its times count from the recording's start).
+        QVERIFY(host->leftOutBefore > host->trace->startTime());
+        QVERIFY(host->leftOutBefore < host->trace->endTime());
 
         host->actions.at(3)->setChecked(false); // Live Timeline: Recent Events Only
         QTRY_VERIFY_WITH_TIMEOUT(!collector::liveWindowOf(*host->trace) && host->trace->slices().size() > 140, 10000);
         QVERIFY(controller.isRecording());
         QVERIFY(!status->text().contains(QStringLiteral("latest")));
+        QCOMPARE(host->leftOutBefore, std::numeric_limits<TimeNs>::min());
         QTRY_VERIFY_WITH_TIMEOUT(!controller.isRecording(), 20000);
         QCOMPARE(kernels(host->trace), std::size_t(600));
     }

@@ -56,6 +56,37 @@ private Q_SLOTS:
         QCOMPARE(m_trace->str(m_trace->slices().name[m_launch]), std::string_view("cudaLaunchKernelExC"));
     }
 
+    // A live window's left-out time is hatched across the tracks up to its start, and nothing
+    // after it changes; another trace set clears it.
+    void leftOutTimeIsHatched()
+    {
+        auto w = makeWidget();
+        const auto render = [&] {
+            QImage image(w->viewport()->size(), QImage::Format_RGB32);
+            QPainter painter(&image);
+            w->renderTo(painter);
+            return image;
+        };
+        const QImage whole = render();
+        const TimeNs middle = m_trace->startTime() + (m_trace->endTime() - m_trace->startTime()) / 2;
+        w->setLeftOutBefore(middle);
+        const QImage windowed = render();
+        const int split = int(w->viewportXOf(middle));
+        int changedBefore = 0, changedAfter = 0;
+        for (int y = 40; y < whole.height(); y += 3) {
+            for (int x = 0; x < whole.width(); ++x) {
+                if (whole.pixel(x, y) != windowed.pixel(x, y))
+                    ++(x < split ? changedBefore : changedAfter);
+            }
+        }
+        QVERIFY2(changedBefore > 1000, qPrintable(QString::number(changedBefore)));
+        QCOMPARE(changedAfter, 0);
+        QCOMPARE(w->leftOutBefore(), middle);
+        w->setTrace(m_trace);
+        QCOMPARE(w->leftOutBefore(), std::numeric_limits<TimeNs>::min());
+        QCOMPARE(render(), whole);
+    }
+
     void opensFittedToTrace()
     {
         auto w = makeWidget();

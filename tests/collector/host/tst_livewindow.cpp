@@ -113,6 +113,11 @@ private slots:
             QVERIFY(window);
             QCOMPARE(window->slicesShown, shown);
             QCOMPARE(window->slicesRecorded, recorded);
+            const auto& recordedSlices = live.front().slices;
+            QCOMPARE(window->shownFrom,
+                     std::min_element(recordedSlices.begin() + std::ptrdiff_t(recorded - shown), recordedSlices.end(),
+                                      [](const auto& a, const auto& b) { return a.start < b.start; })
+                         ->start);
             QCOMPARE(snapshot.startTime(), whole.startTime()); // times count from the recording's start
             QCOMPARE(snapshot.endTime(), whole.endTime());
             ++windowed;
