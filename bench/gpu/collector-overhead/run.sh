@@ -25,7 +25,8 @@
 #   modes, default beside the injection library of a build tree's CLI; none: those modes are
 #   left out); WORK (a temporary dir for traces: use a tmpfs); RAW (every measurement as it is
 #   taken, default WORK/raw.txt); RESULTS (the summary, default WORK/results.txt); PARITY_STEPS
-#   (10; 0: no operator-parity check on the transformer step at the end).
+#   (10; 0: no operator-parity check on the transformer step at the end); CPUS (unset; a taskset
+#   list: every process, the collector with its program, on those cores only).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 CLI=${1:?usage: run.sh CLI [COLLECT_MODE...]}
@@ -43,6 +44,10 @@ fi
 ISOLATE=${ISOLATE:-0}
 REPS=${REPS:-5}
 PY=${PYTHON:-python3}
+# CPUS (a taskset list, e.g. 0-7): every process runs on those cores only, the collector's host
+# with its program; unset, where the scheduler puts them.
+PIN=()
+[ -n "${CPUS:-}" ] && PIN=(taskset -c "$CPUS")
 WORK=${WORK:-$(mktemp -d /dev/shm/collector-overhead.XXXXXX)}
 RESULTS=${RESULTS:-$WORK/results.txt}
 RAW=${RAW:-$WORK/raw.txt}
@@ -64,7 +69,7 @@ rotated() { # REP ITEMS...: the items, rotated by REP
 run_suite() { # REP
     local rep=$1 log=$WORK/suite.$1.log modes
     modes=plain,$(rotated "$rep" "${PROFILED[@]}" | paste -sd,),plain-after
-    "$PY" "$HERE/workloads.py" --modes "$modes" --t0 "$(now)" --trace-dir "$WORK" "${STEPS[@]}" \
+    "${PIN[@]}" "$PY" "$HERE/workloads.py" --modes "$modes" --t0 "$(now)" --trace-dir "$WORK" "${STEPS[@]}" \
         "${OBSERVER_ARGS[@]}" > "$log" 2>&1
     local status=$? end
     end=$(now)
@@ -88,7 +93,7 @@ record_phases() { # MODE REP START END LOG: a process's e2e, and its start-up an
 run_isolated() { # MODE REP: one mode without the collector, in a process of its own
     local mode=$1 rep=$2 log=$WORK/$1.$2.log start end status
     start=$(now)
-    "$PY" "$HERE/workloads.py" --modes "$mode" --t0 "$start" --trace-dir "$WORK" "${STEPS[@]}" \
+    "${PIN[@]}" "$PY" "$HERE/workloads.py" --modes "$mode" --t0 "$start" --trace-dir "$WORK" "${STEPS[@]}" \
         "${OBSERVER_ARGS[@]}" > "$log" 2>&1
     status=$?
     end=$(now)
@@ -112,7 +117,7 @@ run_collect() { # MODE REP
     rm -f "$WORK"/trace.*
     local start end status
     start=$(now)
-    "${env[@]}" "$CLI" collect --pytorch="$pytorch" ${options:+--collector-options "$options"} \
+    "${PIN[@]}" "${env[@]}" "$CLI" collect --pytorch="$pytorch" ${options:+--collector-options "$options"} \
         -o "$WORK/trace.pt.trace.json" -- "$PY" "$HERE/workloads.py" --modes plain "${STEPS[@]}" > "$log" 2>&1
     status=$?
     end=$(now)
