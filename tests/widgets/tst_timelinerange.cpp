@@ -1,13 +1,13 @@
 // Range selection on the timeline (issue 19 item 5): Shift+drag on the tracks or a drag on
 // the ruler selects a range, F zooms to it, Esc clears it, and the Range table follows it.
 #include "fixture.h"
+#include "timelineimage.h"
 #include "widgets/statspanel.h"
 #include "widgets/statsrangemodel.h"
 #include "widgets/timelinewidget.h"
 #include "windowtesting.h"
 
 #include <QImage>
-#include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -55,11 +55,7 @@ private Q_SLOTS:
         auto w = makeWidget();
         drag(w->viewport(), 600, 640, 300, Qt::ShiftModifier);
         QVERIFY(w->hasSelectedRange());
-        QImage image(w->viewport()->size(), QImage::Format_RGB32);
-        {
-            QPainter painter(&image);
-            w->renderTo(painter);
-        }
+        const QImage image = kstest::renderedTimeline(*w);
         const QColor cursorLabel(30, 90, 200); // the renderer's cursor colour
         const int y = TimelineRenderer::kRulerHeight / 2;
         QCOMPARE(QColor(image.pixel(640 + 3, y)), cursorLabel);

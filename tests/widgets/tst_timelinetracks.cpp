@@ -5,6 +5,7 @@
 #include "core/gpu/gpureport.h"
 #include "fixture.h"
 #include "fixturejson.h"
+#include "timelineimage.h"
 #include "widgets/detailspanel.h"
 #include "widgets/timelinewidget.h"
 #include "windowtesting.h"
@@ -15,7 +16,6 @@
 
 #include <QImage>
 #include <QLocale>
-#include <QPainter>
 #include <QTest>
 
 #include <algorithm>
@@ -333,11 +333,7 @@ private Q_SLOTS:
             QVERIFY(w->isCounterTrackCollapsed(counter));
             memory = findItem(*w, LayoutItem::Kind::Counter, true);
             QCOMPARE(memory->height, metrics.collapsedPlotHeight);
-            QImage image(w->viewport()->size(), QImage::Format_RGB32);
-            {
-                QPainter painter(&image);
-                w->renderTo(painter);
-            }
+            const QImage image = kstest::renderedTimeline(*w);
             const int bottom = memory->y - w->scrollY() + TimelineRenderer::kRulerHeight + memory->height - 3;
             int bars = 0;
             for (int x = TimelineRenderer::kLabelWidth; x < image.width(); ++x)
@@ -416,11 +412,7 @@ private Q_SLOTS:
                  QStringLiteral("GPU %1").arg(args["Device Id"].get<int>()));
 
         // Drawn: the highlighted marker over the tick.
-        QImage image(w->viewport()->size(), QImage::Format_RGB32);
-        {
-            QPainter painter(&image);
-            w->renderTo(painter);
-        }
+        const QImage image = kstest::renderedTimeline(*w);
         QCOMPARE(QColor(image.pixel(int(std::floor(w->viewportXOf(time))), y)), QColor(255, 170, 0));
 
         // A click on empty time area clears it, and Details with it.
@@ -471,12 +463,7 @@ private Q_SLOTS:
     void followsADarkPalette()
     {
         auto w = makeWidget();
-        const auto render = [&] {
-            QImage image(w->viewport()->size(), QImage::Format_RGB32);
-            QPainter painter(&image);
-            w->renderTo(painter);
-            return image;
-        };
+        const auto render = [&] { return kstest::renderedTimeline(*w); };
         // Bottom right: below the last track, plain background.
         QVERIFY(w->trackLayout().totalHeight() + TimelineRenderer::kRulerHeight < w->viewport()->height() - 5);
         const QPoint empty(w->viewport()->width() - 3, w->viewport()->height() - 3);

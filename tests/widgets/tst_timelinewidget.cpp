@@ -1,10 +1,10 @@
 #include "fixture.h"
+#include "timelineimage.h"
 #include "widgets/detailspanel.h"
 #include "widgets/timelinewidget.h"
 #include "windowtesting.h"
 
 #include <QImage>
-#include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
 #include <QWheelEvent>
@@ -61,12 +61,7 @@ private Q_SLOTS:
     void leftOutTimeIsHatched()
     {
         auto w = makeWidget();
-        const auto render = [&] {
-            QImage image(w->viewport()->size(), QImage::Format_RGB32);
-            QPainter painter(&image);
-            w->renderTo(painter);
-            return image;
-        };
+        const auto render = [&] { return kstest::renderedTimeline(*w); };
         const QImage whole = render();
         const TimeNs middle = m_trace->startTime() + (m_trace->endTime() - m_trace->startTime()) / 2;
         w->setLeftOutBefore(middle);
@@ -222,10 +217,7 @@ private Q_SLOTS:
         const TimeNs dur = m_trace->slices().duration[m_kernel];
         w->setVisibleRange(start - dur, start + 2 * dur);
 
-        QImage image(w->viewport()->size(), QImage::Format_RGB32);
-        QPainter painter(&image);
-        w->renderTo(painter);
-        painter.end();
+        const QImage image = kstest::renderedTimeline(*w);
 
         const QRgb expected = w->renderer().colors().colorOf(m_kernel).rgb();
         const int rowTop =
@@ -323,10 +315,7 @@ private Q_SLOTS:
         // kineto puts them at the very start and end: both edges must show them (those within
         // reach: the view stops 2 % past the last event, issue 35).
         w->setVisibleRange(m_trace->startTime(), m_trace->endTime());
-        QImage image(w->viewport()->size(), QImage::Format_RGB32);
-        QPainter painter(&image);
-        w->renderTo(painter);
-        painter.end();
+        const QImage image = kstest::renderedTimeline(*w);
         const auto& instants = m_trace->instants();
         const TimeNs viewEnd = w->timeScale().viewEnd(w->timeAreaWidth());
         int checked = 0;
@@ -354,10 +343,7 @@ private Q_SLOTS:
         const int kernelRowY = w->viewportYOfRow(m_trace->slices().row[m_kernel]);
         QVERIFY(launchRowY > TimelineRenderer::kRulerHeight && kernelRowY < w->viewport()->height());
         const auto outlinePixels = [&] {
-            QImage image(w->viewport()->size(), QImage::Format_RGB32);
-            QPainter painter(&image);
-            w->renderTo(painter);
-            painter.end();
+            const QImage image = kstest::renderedTimeline(*w);
             const int x = int(std::floor(w->viewportXOf(m_trace->slices().start[m_launch]))) + 3;
             const int top = launchRowY - w->trackLayout().metrics().rowHeight / 2;
             int count = 0;
@@ -397,9 +383,7 @@ private Q_SLOTS:
     {
         auto w = makeWidget();
         const auto frameArrows = [&] {
-            QImage image(w->viewport()->size(), QImage::Format_RGB32);
-            QPainter painter(&image);
-            w->renderTo(painter);
+            kstest::renderedTimeline(*w);
             return w->renderer().lastFrameStats().flowArrows;
         };
         QCOMPARE(frameArrows(), std::size_t(0));
@@ -418,9 +402,7 @@ private Q_SLOTS:
         big->resize(1600, 900);
         big->setTrace(test::loadFixture("big"));
         big->setShowAllFlows(true);
-        QImage image(big->viewport()->size(), QImage::Format_RGB32);
-        QPainter painter(&image);
-        big->renderTo(painter);
+        kstest::renderedTimeline(*big);
         QCOMPARE(big->renderer().lastFrameStats().flowArrows, std::size_t(TimelineRenderer::kMaxFlowsInView));
     }
 };
