@@ -73,14 +73,26 @@ void MainWindow::arrangeDefaultDocks()
     });
 }
 
+namespace {
+
+// A dock of `window` holding `widget`, named for the saved layouts that find it by that name.
+QDockWidget* addDock(QMainWindow& window, const QString& title, const char* objectName, Qt::DockWidgetArea area,
+                     QWidget* widget)
+{
+    auto* dock = new QDockWidget(title, &window);
+    dock->setObjectName(QLatin1String(objectName));
+    dock->setWidget(widget);
+    window.addDockWidget(area, dock);
+    return dock;
+}
+
+} // namespace
+
 MainWindow::~MainWindow() = default;
 
 void MainWindow::createDocks()
 {
-    auto* detailsDock = new QDockWidget(tr("Details"), this);
-    detailsDock->setObjectName(QStringLiteral("detailsDock"));
-    detailsDock->setWidget(m_details);
-    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    addDock(*this, tr("Details"), "detailsDock", Qt::RightDockWidgetArea, m_details);
 
     // Insights (issue 11): under Details, visible without a click; it follows the timeline.
     auto* insights = new InsightsPanel(m_timeline);
@@ -100,10 +112,7 @@ void MainWindow::createDocks()
             m_criticalPath, &CriticalPathPanel::setMember);
     addDockWidget(Qt::BottomDockWidgetArea, criticalPathDock);
 
-    m_diagnosticsDock = new QDockWidget(tr("Warnings"), this);
-    m_diagnosticsDock->setObjectName(QStringLiteral("warningsDock"));
-    m_diagnosticsDock->setWidget(m_diagnostics);
-    addDockWidget(Qt::BottomDockWidgetArea, m_diagnosticsDock);
+    m_diagnosticsDock = addDock(*this, tr("Warnings"), "warningsDock", Qt::BottomDockWidgetArea, m_diagnostics);
     m_diagnosticsDock->hide();
     connect(m_warningsButton, &QToolButton::clicked, m_diagnosticsDock,
             [this] { m_diagnosticsDock->setVisible(!m_diagnosticsDock->isVisible()); });
@@ -157,10 +166,7 @@ void MainWindow::createDocks()
     // Hidden until asked for (View > Flame Graph): it computes only while shown, so opening a
     // trace costs nothing more.
     m_flamePanel = new FlameGraphPanel(m_timeline);
-    auto* flameDock = new QDockWidget(tr("Flame Graph"), this);
-    flameDock->setObjectName(QStringLiteral("flameGraphDock"));
-    flameDock->setWidget(m_flamePanel);
-    addDockWidget(Qt::BottomDockWidgetArea, flameDock);
+    auto* flameDock = addDock(*this, tr("Flame Graph"), "flameGraphDock", Qt::BottomDockWidgetArea, m_flamePanel);
     flameDock->hide();
     // Memory (issue 39): curves, what is alive at the peak or a chosen time, Operator memory.
     auto* memoryDock = new QDockWidget(tr("Memory"), this);
@@ -174,38 +180,21 @@ void MainWindow::createDocks()
     // Roofline (issue 37): ops and shapes against the GPU's roofs; a point selects its kernels.
     // Hidden until asked for (View > Roofline): it reads every op's shapes, and computes only
     // while shown.
-    auto* rooflineDock = new QDockWidget(tr("Roofline"), this);
-    rooflineDock->setObjectName(QStringLiteral("rooflineDock"));
-    rooflineDock->setWidget(new RooflinePanel(m_timeline));
-    addDockWidget(Qt::BottomDockWidgetArea, rooflineDock);
+    auto* rooflineDock =
+        addDock(*this, tr("Roofline"), "rooflineDock", Qt::BottomDockWidgetArea, new RooflinePanel(m_timeline));
     rooflineDock->hide();
 
     // Comparison and multi-rank docks (issues 12, 13): shown when such a workspace opens.
-    m_diffDock = new QDockWidget(tr("Diff"), this);
-    m_diffDock->setObjectName(QStringLiteral("diffDock"));
-    m_diffDock->setWidget(m_diffPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, m_diffDock);
-    m_ranksDock = new QDockWidget(tr("Ranks"), this);
-    m_ranksDock->setObjectName(QStringLiteral("ranksDock"));
-    m_ranksDock->setWidget(m_ranksPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, m_ranksDock);
+    m_diffDock = addDock(*this, tr("Diff"), "diffDock", Qt::BottomDockWidgetArea, m_diffPanel);
+    m_ranksDock = addDock(*this, tr("Ranks"), "ranksDock", Qt::BottomDockWidgetArea, m_ranksPanel);
     // A job from its rank summaries (issue 40): shown when a summary folder opens.
     m_jobPanel = new JobViewPanel(this);
-    m_jobDock = new QDockWidget(tr("Job"), this);
-    m_jobDock->setObjectName(QStringLiteral("jobDock"));
-    m_jobDock->setWidget(m_jobPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, m_jobDock);
+    m_jobDock = addDock(*this, tr("Job"), "jobDock", Qt::BottomDockWidgetArea, m_jobPanel);
     // SQL over the trace (issue 41): hidden until asked for (View menu).
-    auto* queryDock = new QDockWidget(tr("Query"), this);
-    queryDock->setObjectName(QStringLiteral("queryDock"));
-    queryDock->setWidget(new QueryPanel(m_timeline));
-    addDockWidget(Qt::BottomDockWidgetArea, queryDock);
+    auto* queryDock = addDock(*this, tr("Query"), "queryDock", Qt::BottomDockWidgetArea, new QueryPanel(m_timeline));
     queryDock->hide();
     // Notes and views kept beside the trace (issue 41): hidden until asked for or a trace has notes.
-    auto* notesDock = new QDockWidget(tr("Notes"), this);
-    notesDock->setObjectName(QStringLiteral("notesDock"));
-    notesDock->setWidget(new NotesPanel(m_timeline));
-    addDockWidget(Qt::RightDockWidgetArea, notesDock);
+    auto* notesDock = addDock(*this, tr("Notes"), "notesDock", Qt::RightDockWidgetArea, new NotesPanel(m_timeline));
     notesDock->hide();
     m_notes = new NotesController(this, m_timeline, static_cast<NotesPanel*>(notesDock->widget()));
     connect(this, &MainWindow::traceChanged, m_notes,

@@ -442,8 +442,8 @@ AddedProcess AddedProcess::from(const RecordedProcess& process)
     AddedProcess added;
     added.pid = process.hello.pid;
     added.firstSlice = added.slices = process.slices.size();
-    added.firstFlow = added.flows = process.flows.size();
-    added.firstInstant = added.instants = process.instants.size();
+    added.flows = process.flows.size();
+    added.instants = process.instants.size();
     return added;
 }
 
@@ -527,7 +527,7 @@ Trace LiveTraceBuilder::build(const std::vector<RecordedProcess>& processes, con
                             nlohmann::json{{"slicesShown", m_shownSlices},
                                            {"slicesRecorded", m_recordedSlices},
                                            {"shownFrom", shownFrom}}
-                                .dump());
+                                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
     Trace trace = builder.snapshot();
     builder.rollback(recorded);

@@ -42,11 +42,12 @@ struct ProcessDerivations {
     void update(const RecordedProcess& process);
 };
 
-// What of one recorded process a TraceBuilder holds: its records from the first* on (all of them
-// but in a live view's window), up to the counts added so far.
+// What of one recorded process a TraceBuilder holds: its slices from firstSlice on (all of them
+// but in a live view's window), up to the counts added so far; a window's flows and instants are
+// those recorded since it started.
 struct AddedProcess {
     std::int64_t pid = 0;
-    std::size_t firstSlice = 0, firstFlow = 0, firstInstant = 0;
+    std::size_t firstSlice = 0;
     std::size_t slices = 0, flows = 0, instants = 0; // records added so far (the end of those held)
     std::vector<StringId> names; // the process's name table, interned
     std::vector<std::uint32_t> builderIndex; // of each added slice, from firstSlice on
