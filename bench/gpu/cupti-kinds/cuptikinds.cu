@@ -53,14 +53,22 @@ void check(CUptiResult result, const char* what)
     std::exit(1);
 }
 
-const CUpti_ActivityKind kKineto[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                                      CUPTI_ACTIVITY_KIND_MEMSET,            CUPTI_ACTIVITY_KIND_RUNTIME,
-                                      CUPTI_ACTIVITY_KIND_DRIVER,            CUPTI_ACTIVITY_KIND_OVERHEAD,
+const CUpti_ActivityKind kKineto[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                                      CUPTI_ACTIVITY_KIND_MEMCPY,
+                                      CUPTI_ACTIVITY_KIND_MEMSET,
+                                      CUPTI_ACTIVITY_KIND_RUNTIME,
+                                      CUPTI_ACTIVITY_KIND_DRIVER,
+                                      CUPTI_ACTIVITY_KIND_OVERHEAD,
                                       CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION};
-const CUpti_ActivityKind kAll[] = {
-    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,   CUPTI_ACTIVITY_KIND_MEMSET,
-    CUPTI_ACTIVITY_KIND_RUNTIME,           CUPTI_ACTIVITY_KIND_DRIVER,   CUPTI_ACTIVITY_KIND_OVERHEAD,
-    CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION};
+const CUpti_ActivityKind kAll[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                                   CUPTI_ACTIVITY_KIND_MEMCPY,
+                                   CUPTI_ACTIVITY_KIND_MEMSET,
+                                   CUPTI_ACTIVITY_KIND_RUNTIME,
+                                   CUPTI_ACTIVITY_KIND_DRIVER,
+                                   CUPTI_ACTIVITY_KIND_OVERHEAD,
+                                   CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+                                   CUPTI_ACTIVITY_KIND_MEMCPY2,
+                                   CUPTI_ACTIVITY_KIND_SYNCHRONIZATION};
 const CUpti_CallbackId kQuietRuntime[] = {CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
                                           CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020};
 const CUpti_CallbackId kLaunchRuntime[] = {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000};
@@ -107,7 +115,10 @@ struct Configuration {
 const std::vector<Configuration> kConfigurations = {
     {"off", [] {}},
     {"kernels", [] { enableKinds({CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL}); }},
-    {"kernels+runtime", [] { enableKinds({CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_RUNTIME}); }},
+    {"kernels+runtime",
+     [] {
+         enableKinds({CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_RUNTIME});
+     }},
     {"kernels+runtime-quiet",
      [] {
          enableKinds({CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_RUNTIME});
@@ -179,7 +190,8 @@ int main(int argc, char** argv)
     const int steps = argc > 2 ? std::atoi(argv[2]) : 100000;
     cudaFree(nullptr);
     CUpti_SubscriberHandle subscriber;
-    check(cuptiSubscribe(&subscriber, [](void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}, nullptr),
+    check(cuptiSubscribe(
+              &subscriber, [](void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}, nullptr),
           "cuptiSubscribe");
     check(cuptiActivityRegisterCallbacks(requested, completed), "cuptiActivityRegisterCallbacks");
     const std::size_t n = kConfigurations.size();
@@ -210,8 +222,8 @@ int main(int argc, char** argv)
     };
     std::printf("%d rounds of %d steps (cudaGetDevice + empty kernel launch + cudaGetLastError), %zu records\n", rounds,
                 steps, g_records);
-    std::printf("%-34s %8s %13s %9s | %8s %13s %9s\n", "configuration", "wall ns", "[min-max]", "over off",
-                "calls ns", "[min-max]", "over off");
+    std::printf("%-34s %8s %13s %9s | %8s %13s %9s\n", "configuration", "wall ns", "[min-max]", "over off", "calls ns",
+                "[min-max]", "over off");
     for (std::size_t c = 0; c < n; ++c) {
         const auto [lo, hi] = std::minmax_element(perStep[c].begin(), perStep[c].end());
         const auto [clo, chi] = std::minmax_element(calls[c].begin(), calls[c].end());
