@@ -71,6 +71,39 @@ private slots:
         QVERIFY(linked > 900);
     }
 
+    // torch.compile: Inductor launches its Triton kernels through the driver (cuLaunchKernel),
+    // each under a record_function of the kernel's own name. CUDA graphs: one cudaGraphLaunch
+    // runs every kernel and memset of its graph (21 forward, 55 backward; 3 steps).
+    void compiledKernelsLinkToDriverLaunchesAndGraphs()
+    {
+        const auto compiled = facts::makeTraceFacts(testing::fixtureTrace("compiled"));
+        const Trace& trace = *compiled->trace;
+        auto name = [](const Trace& t, SliceId s) { return std::string(t.str(t.slices().name[s])); };
+        std::size_t triton = 0;
+        for (SliceId s = 0; s < trace.slices().size(); ++s) {
+            if (!facts::isDeviceKind(compiled->kinds[s]) || !name(trace, s).starts_with("triton_"))
+                continue;
+            ++triton;
+            const SliceId launch = compiled->links.launchOf(s);
+            QVERIFY(launch != kNoSlice);
+            QCOMPARE(name(trace, launch), std::string("cuLaunchKernel"));
+            const SliceId op = compiled->links.opOf(launch);
+            QVERIFY(op != kNoSlice);
+            QCOMPARE(name(trace, op), name(trace, s));
+        }
+        QCOMPARE(triton, std::size_t(123));
+
+        const auto graphs = facts::makeTraceFacts(testing::fixtureTrace("cudagraphs"));
+        const Trace& replayed = *graphs->trace;
+        std::vector<std::size_t> perLaunch;
+        for (SliceId s = 0; s < replayed.slices().size(); ++s) {
+            if (name(replayed, s) == "cudaGraphLaunch")
+                perLaunch.push_back(graphs->links.gpuOpsOf(s).size());
+        }
+        std::sort(perLaunch.begin(), perLaunch.end());
+        QCOMPARE(perLaunch, (std::vector<std::size_t>{21, 21, 21, 55, 55, 55}));
+    }
+
     void syncLeadsBackToItemAndItsPythonFrame()
     {
         const auto facts = facts::makeTraceFacts(testing::fixtureTrace("train_baseline"));

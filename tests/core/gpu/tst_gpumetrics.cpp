@@ -43,7 +43,7 @@ private slots:
 static void addFixtureRows()
 {
     QTest::addColumn<std::string>("fixture");
-    for (const char* name : {"square", "multistream", "transformer", "big", "mlp_ops"})
+    for (const char* name : {"square", "multistream", "transformer", "big", "mlp_ops", "compiled", "cudagraphs"})
         QTest::newRow(name) << std::string(name);
 }
 
@@ -92,7 +92,7 @@ void TestGpuMetrics::pluginNumbers()
 void TestGpuMetrics::stepWindowsWithGpuCopies_data()
 {
     QTest::addColumn<std::string>("fixture");
-    for (const char* name : {"square", "multistream", "transformer", "big"})
+    for (const char* name : {"square", "multistream", "transformer", "big", "compiled", "cudagraphs"})
         QTest::newRow(name) << std::string(name);
 }
 
@@ -120,6 +120,8 @@ void TestGpuMetrics::counterSeries_data()
     QTest::newRow("multistream") << std::string("multistream") << 31;
     QTest::newRow("transformer") << std::string("transformer") << 213;
     QTest::newRow("big") << std::string("big") << 4692;
+    QTest::newRow("compiled") << std::string("compiled") << 246;
+    QTest::newRow("cudagraphs") << std::string("cudagraphs") << 420;
 }
 
 void TestGpuMetrics::counterSeries()

@@ -52,6 +52,20 @@ void TestStepBreakdown::average_data()
     QTest::newRow("big 1x") << std::string("big") << false << 12 << 23301.0
                             << std::vector<double>{14422, 67, 22, 0, 967, 0, 6619, 1203}
                             << std::vector<double>{61.9, 0.29, 0.1, 0, 4.15, 0, 28.41, 5.16};
+    // torch.compile'd steps: Triton kernels launched through cuLaunchKernel, and the same steps
+    // replayed as CUDA graphs (the plugin's numbers from tests/gpu/plugin_gpu_metrics.py).
+    QTest::newRow("compiled plugin") << std::string("compiled") << true << 5 << 4208.0
+                                     << std::vector<double>{1636, 0, 2, 0, 131, 0, 2339, 100}
+                                     << std::vector<double>{38.88, 0, 0.04, 0, 3.12, 0, 55.59, 2.37};
+    QTest::newRow("compiled 1x") << std::string("compiled") << false << 3 << 7013.0
+                                 << std::vector<double>{2726, 0, 3, 0, 218, 0, 3898, 166}
+                                 << std::vector<double>{38.88, 0, 0.04, 0, 3.12, 0, 55.59, 2.37};
+    QTest::newRow("cudagraphs plugin") << std::string("cudagraphs") << true << 5 << 2398.0
+                                       << std::vector<double>{1687, 0, 2, 0, 200, 0, 460, 49}
+                                       << std::vector<double>{70.37, 0, 0.09, 0, 8.33, 0, 19.17, 2.05};
+    QTest::newRow("cudagraphs 1x") << std::string("cudagraphs") << false << 3 << 3997.0
+                                   << std::vector<double>{2812, 0, 3, 0, 333, 0, 766, 82}
+                                   << std::vector<double>{70.37, 0, 0.09, 0, 8.33, 0, 19.17, 2.05};
 }
 
 void TestStepBreakdown::average()
