@@ -2,7 +2,8 @@
 PyTorch profiler plugin that kineto shipped in tb_plugin/) and checks that it sees what the file
 holds (issue 14): per operator name the plugin's calls equal the file's cpu_op events (counted
 here, with the plugin's one rule that drops some: an op that is the only child of an op of the
-same name is merged into it, as torch's EventList._remove_dup_nodes does), its kernel table
+same name is merged into it, as torch's EventList._remove_dup_nodes does, in its tree, which
+leaves out most record_function ranges), its kernel table
 counts every kernel event, it reads distributedInfo as written, and it builds its views
 (overview, operators, kernels, trace) without an error.
 
@@ -34,13 +35,34 @@ def load_plugin():
     return (RunProfileData, RunGenerator, DistributedRunProfileData), ""
 
 
+COLLECTIVE_NAMES = {f"{lib}:{op}" for lib in ("nccl", "gloo")
+                    for op in ("broadcast", "reduce", "all_reduce", "all_gather", "reduce_scatter")}
+
+
+def in_plugin_tree(e):
+    """The host ranges the plugin builds its tree of (node.py create_operator_node): every
+    cpu_op, and of the user_annotation ranges only steps, DataLoader and optimizer steps and
+    collectives; other record_function ranges (PythonSubclass, PythonDispatchMode around
+    torch.compile's dispatch, a user's labels) are not nodes, so ops on both sides of one nest
+    directly."""
+    if e.get("ph") != "X":
+        return False
+    if e.get("cat") == "cpu_op":
+        return True
+    name = e.get("name", "")
+    return e.get("cat") == "user_annotation" and (
+        name.startswith(("ProfilerStep#", "Optimizer.step", "enumerate(DataPipe)#")) or name in COLLECTIVE_NAMES
+        or (name.startswith("enumerate(DataLoader)#") and name.endswith(".__next__")))
+
+
 def expected_op_calls(events):
     """cpu_op events per name, less those that the plugin merges into their parent: per thread,
-    host ranges nest by time (a range starting inside another and ending no later is its child);
-    an op whose only child is an op of the same name absorbs it (repeatedly)."""
+    its tree's ranges (in_plugin_tree) nest by time (a range starting inside another and ending
+    no later is its child); an op whose only child is an op of the same name absorbs it
+    (repeatedly)."""
     by_thread = collections.defaultdict(list)
     for e in events:
-        if e.get("ph") == "X" and e.get("cat") in ("cpu_op", "user_annotation"):
+        if in_plugin_tree(e):
             by_thread[(e.get("pid"), e.get("tid"))].append(e)
     calls = collections.Counter()
     for ranges in by_thread.values():
