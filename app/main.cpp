@@ -1,3 +1,4 @@
+#include "app/colortheme.h"
 #include "app/mainwindow.h"
 #include "app/memorypolicy.h"
 #include "app/notescontroller.h"
@@ -55,6 +56,8 @@ int runApp(int argc, char** argv)
         return 2;
     }
 
+    if (const ks::ColorTheme theme = ks::savedColorTheme(); theme != ks::ColorTheme::System)
+        ks::applyColorTheme(theme);
     ks::MainWindow window;
     window.show();
     if (parser.isSet(view))

@@ -2,6 +2,7 @@
 
 #include "app/aboutdialog.h"
 #include "app/alignmenu.h"
+#include "app/colortheme.h"
 #include "app/emptyhint.h"
 #include "app/exportmenu.h"
 #include "app/jobcontroller.h"
@@ -221,6 +222,7 @@ void MainWindow::createActions()
     connect(m_timeline, &TimelineWidget::traceChanged, gpuFirst,
             [this, gpuFirst] { gpuFirst->setChecked(m_timeline->gpuFirst()); });
     m_viewMenu->addMenu(m_alignMenu);
+    addColorThemeMenu(*m_viewMenu);
     m_viewMenu->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());

@@ -1,5 +1,6 @@
 #include "widgets/gpumetrictrack.h"
 #include "widgets/plotexport.h"
+#include "widgets/plotpalette.h"
 
 #include <QToolTip>
 
@@ -24,7 +25,6 @@ GpuMetricTrack::GpuMetricTrack(GpuMetric metric, QWidget* parent)
     m_graph = addGraph();
     m_graph->setLineStyle(QCPGraph::lsStepLeft);
     // Thin pen, no translucent fill: QCustomPlot's own performance advice.
-    m_graph->setPen(QPen(palette().color(QPalette::Highlight), 1));
     m_graph->setAdaptiveSampling(false); // buckets are already about one per 3 pixels
     m_graph->setAntialiased(false);
     m_label = new QCPItemText(this);
@@ -32,8 +32,11 @@ GpuMetricTrack::GpuMetricTrack(GpuMetric metric, QWidget* parent)
     m_label->position->setType(QCPItemPosition::ptAxisRectRatio);
     m_label->position->setCoords(0, 0);
     m_label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    m_label->setColor(palette().color(QPalette::WindowText));
     m_label->setText(metricTitle(metric));
+    followPalette(*this, [this](const QPalette& palette) {
+        m_graph->setPen(QPen(palette.color(QPalette::Highlight), 1));
+        m_label->setColor(palette.color(QPalette::WindowText));
+    });
 }
 
 QString GpuMetricTrack::metricTitle(GpuMetric metric)

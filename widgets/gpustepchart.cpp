@@ -54,7 +54,7 @@ GpuStepChart::GpuStepChart(QWidget* parent)
         below = bars;
         m_bars.push_back(bars);
     }
-    applyPlotPalette(*this);
+    followPalette(*this);
     setMouseTracking(true);
     connect(this, &QCustomPlot::plottableClick, this,
             [this](QCPAbstractPlottable*, int dataIndex, QMouseEvent*) { Q_EMIT stepClicked(dataIndex); });
@@ -151,15 +151,6 @@ QString GpuStepChart::barToolTip(int bar) const
                     .arg(row->percent(role), 0, 'f', 1);
     }
     return text + QStringLiteral("</table>");
-}
-
-void GpuStepChart::changeEvent(QEvent* event)
-{
-    QCustomPlot::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
-        applyPlotPalette(*this);
-        replot(rpQueuedReplot);
-    }
 }
 
 } // namespace ks

@@ -27,9 +27,6 @@ Q_SIGNALS:
     // The bar of step `row` (breakdown order; the average is last) was clicked.
     void stepClicked(int row);
 
-protected:
-    void changeEvent(QEvent* event) override;
-
 private:
     const gpu::StepBreakdownRow* barRow(int bar) const;
 

@@ -46,7 +46,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     legend->setVisible(true);
     legend->setFont(font());
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    applyPlotPalette(*this);
+    followPalette(*this);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
@@ -136,15 +136,6 @@ QString MemoryChart::toolTipAt(TimeNs time) const
         .arg(QString::fromStdString(m_device->name), at,
              locale.formattedDataSize(e.totalAllocated, 2, QLocale::DataSizeSIFormat),
              locale.formattedDataSize(e.totalReserved, 2, QLocale::DataSizeSIFormat));
-}
-
-void MemoryChart::changeEvent(QEvent* event)
-{
-    QCustomPlot::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
-        applyPlotPalette(*this);
-        replot(rpQueuedReplot);
-    }
 }
 
 } // namespace ks

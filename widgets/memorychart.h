@@ -27,9 +27,6 @@ public:
 Q_SIGNALS:
     void timeClicked(ks::TimeNs time);
 
-protected:
-    void changeEvent(QEvent* event) override;
-
 private:
     TimeNs timeOf(double key) const { return m_origin + TimeNs(std::llround(key * 1e6)); }
 

@@ -2,7 +2,9 @@
 
 namespace ks {
 
-void applyPlotPalette(QCustomPlot& plot)
+namespace {
+
+void applyPalette(QCustomPlot& plot)
 {
     const QPalette& p = plot.palette();
     plot.setBackground(p.brush(QPalette::Base));
@@ -18,6 +20,45 @@ void applyPlotPalette(QCustomPlot& plot)
         axis->setLabelColor(p.color(QPalette::Text));
         axis->grid()->setPen(QPen(p.color(QPalette::Mid), 0, Qt::DotLine));
     }
+}
+
+// Re-applies the palette to the plot it is installed on when that changes.
+class PaletteFollower : public QObject {
+public:
+    PaletteFollower(QCustomPlot& plot, std::function<void(const QPalette&)> alsoApply)
+        : QObject(&plot)
+        , m_alsoApply(std::move(alsoApply))
+    {
+    }
+
+    void apply(QCustomPlot& plot) const
+    {
+        applyPalette(plot);
+        if (m_alsoApply)
+            m_alsoApply(plot.palette());
+    }
+
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+            auto& plot = static_cast<QCustomPlot&>(*watched);
+            apply(plot);
+            plot.replot(QCustomPlot::rpQueuedReplot);
+        }
+        return false;
+    }
+
+private:
+    std::function<void(const QPalette&)> m_alsoApply;
+};
+
+} // namespace
+
+void followPalette(QCustomPlot& plot, std::function<void(const QPalette&)> alsoApply)
+{
+    auto* follower = new PaletteFollower(plot, std::move(alsoApply));
+    follower->apply(plot);
+    plot.installEventFilter(follower);
 }
 
 } // namespace ks

@@ -3,8 +3,13 @@
 // palette instead (a dark theme gets light axes on a dark background).
 #include <qcustomplot.h>
 
+#include <functional>
+
 namespace ks {
 
-void applyPlotPalette(QCustomPlot& plot);
+// The plot's background, legend, axes and grid from its palette, now and again (with a
+// queued replot) whenever its palette or style changes (View ▸ Theme); `alsoApply` colours
+// the plot's own items (graphs, labels) from the palette at the same times.
+void followPalette(QCustomPlot& plot, std::function<void(const QPalette&)> alsoApply = {});
 
 } // namespace ks

@@ -1,5 +1,6 @@
 #include "widgets/rooflineplot.h"
 #include "widgets/plotexport.h"
+#include "widgets/plotpalette.h"
 
 #include <QToolTip>
 
@@ -31,6 +32,7 @@ RooflinePlot::RooflinePlot(QWidget* parent)
     : QCustomPlot(parent)
 {
     addPlotExportMenu(this, QStringLiteral("roofline")); // PNG, SVG, PDF (issue 41)
+    followPalette(*this);
     setMinimumSize(fontMetrics().averageCharWidth() * 40, fontMetrics().height() * 10);
     for (QCPAxis* axis : {xAxis, yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
