@@ -47,7 +47,17 @@ static void addFixtureRows()
         QTest::newRow(name) << std::string(name);
 }
 
-void TestGpuMetrics::pluginNumbers_data() { addFixtureRows(); }
+// Every fixture: those with the plugin's numbers from the shared reference, and the ones
+// recorded here (ranks, a DataLoader, a straggler, torch.compile) with the plugin's numbers
+// computed by its own code (tests/gpu/plugin_gpu_metrics.py).
+void TestGpuMetrics::pluginNumbers_data()
+{
+    QTest::addColumn<std::string>("fixture");
+    for (const char* name : {"square", "multistream", "transformer", "big", "mlp_ops", "compiled", "cudagraphs",
+                             "train_baseline", "train_optimized", "ddp_rank0", "ddp_rank1", "launchbound", "slowloader",
+                             "straggler_rank0", "straggler_rank1"})
+        QTest::newRow(name) << std::string(name);
+}
 
 void TestGpuMetrics::pluginNumbers()
 {
@@ -64,9 +74,9 @@ void TestGpuMetrics::pluginNumbers()
     QVERIFY(std::abs(nsToUs(a.windows.stepsEnd) - w["steps_end"].get<double>()) < kTimeToleranceUs);
 
     QCOMPARE(a.summaries.size(), ref["gpus"].size());
-    const auto& g = ref["gpus"]["0"];
+    const auto& [deviceKey, g] = *ref["gpus"].items().begin(); // one GPU per fixture
     const GpuSummaryMetrics& s = a.summaries.at(0);
-    QCOMPARE(s.device, 0);
+    QCOMPARE(s.device, std::stoi(deviceKey));
     QVERIFY2(std::abs(100.0 * s.steps.utilization - g["gpu_utilization_pct"].get<double>()) < kPercentTolerance,
              std::to_string(100.0 * s.steps.utilization).c_str());
     QVERIFY(s.steps.smEfficiency);
@@ -82,7 +92,7 @@ void TestGpuMetrics::pluginNumbers()
         QCOMPARE(formatPluginPercent(100.0 * *s.steps.smEfficiency), display["Est. SM Efficiency"].get<std::string>());
         QCOMPARE(formatPluginPercent(*s.steps.achievedOccupancy),
                  display["Est. Achieved Occupancy"].get<std::string>());
-        const DeviceProperties* d = trace->deviceFor(0);
+        const DeviceProperties* d = trace->deviceFor(s.device);
         QVERIFY(d);
         QCOMPARE(d->name, display["Name"].get<std::string>());
         QCOMPARE(formatDeviceMemory(d->totalGlobalMem), display["Memory"].get<std::string>());
@@ -122,6 +132,10 @@ void TestGpuMetrics::counterSeries_data()
     QTest::newRow("big") << std::string("big") << 4692;
     QTest::newRow("compiled") << std::string("compiled") << 246;
     QTest::newRow("cudagraphs") << std::string("cudagraphs") << 420;
+    QTest::newRow("train_baseline") << std::string("train_baseline") << 924;
+    QTest::newRow("ddp_rank1") << std::string("ddp_rank1") << 579;
+    QTest::newRow("slowloader") << std::string("slowloader") << 48;
+    QTest::newRow("straggler_rank1") << std::string("straggler_rank1") << 100;
 }
 
 void TestGpuMetrics::counterSeries()
@@ -138,7 +152,7 @@ void TestGpuMetrics::counterSeries()
     QCOMPARE(s.smSegments, std::size_t(smSegments));
 
     // Reference: (bucket start, value) per bucket, then (G1, 0).
-    const auto& values = ref["gpu_utilization"]["0"];
+    const auto& values = ref["gpu_utilization"][std::to_string(s.device)];
     QCOMPARE(values.size(), s.counters.size() + 1);
     for (std::size_t i = 0; i < s.counters.size(); ++i) {
         QVERIFY(std::abs(nsToUs(s.counters.bucketStart[i]) - values[i][0].get<double>()) < kTimeToleranceUs);
