@@ -58,6 +58,9 @@ private slots:
         QTest::newRow("train_baseline") << std::string("train_baseline");
         QTest::newRow("transformer") << std::string("transformer");
         QTest::newRow("big") << std::string("big");
+        QTest::newRow("train_optimized") << std::string("train_optimized");
+        QTest::newRow("compiled") << std::string("compiled"); // torch.compile's Inductor buffers
+        QTest::newRow("cudagraphs") << std::string("cudagraphs"); // CUDA graphs' private pool
     }
 
     void peaksEventsAndNeverFreedAreThePlugins()
@@ -91,7 +94,7 @@ private slots:
     // trace freed without having seen it allocated.
     void liveAtThePeakAddsUpToThePeak()
     {
-        for (const char* name : {"train_baseline", "transformer", "big"}) {
+        for (const char* name : {"train_baseline", "transformer", "big", "train_optimized", "compiled", "cudagraphs"}) {
             const MemoryReport report = reportOf(name);
             for (const DeviceMemory& device : report.devices) {
                 const MemoryEvent& first = report.events()[device.events.front()];
@@ -146,7 +149,7 @@ private slots:
     // of that name in the file.
     void operatorTableAddsUpToEveryEvent()
     {
-        for (const char* name : {"train_baseline", "transformer", "big"}) {
+        for (const char* name : {"train_baseline", "transformer", "big", "train_optimized", "compiled", "cudagraphs"}) {
             const MemoryReport report = reportOf(name);
             const auto tables = makeOperatorMemoryTables(report);
             QCOMPARE(tables.size(), report.devices.size());
