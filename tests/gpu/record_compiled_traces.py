@@ -4,19 +4,16 @@ and CUDA graphs), the kind of program the other recordings do not cover.
 usage: record_compiled_traces.py OUTDIR            torch.profiler traces:
            compiled.pt.trace.json     mode="default": Inductor's Triton kernels, cuLaunchKernel
            cudagraphs.pt.trace.json   mode="reduce-overhead": the step replayed as a CUDA graph
-         and beside each NAME.key_averages.json: torch's own key_averages() of the same session
-         (one row per key, as tests/data/reference/mlp_ops.key_averages.json)
+         and beside each NAME.key_averages.json (profiled_recording.py)
        record_compiled_traces.py --plain MODE       the same steps without a profiler (MODE
                                                     default|reduce-overhead), for `collect`
-Each profiled trace holds 3 ProfilerSteps (wait 1, warm-up 1) with shapes and memory.
 """
 import argparse
-import json
 import os
 
 import torch
+from profiled_recording import record
 from torch import nn
-from torch.profiler import ProfilerActivity, profile, schedule
 
 
 class Block(nn.Module):
@@ -53,28 +50,10 @@ def make_step(mode):
     return step
 
 
-def warm(step, count=5):
+def warm(step, count):
     for _ in range(count):
         step()
     torch.cuda.synchronize()
-
-
-def record(mode, path):
-    step = make_step(mode)
-    warm(step)
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True,
-                 profile_memory=True, schedule=schedule(wait=1, warmup=1, active=3)) as prof:
-        for _ in range(5):
-            step()
-            prof.step()
-    torch.cuda.synchronize()
-    prof.export_chrome_trace(path)
-    print(f"{path}: {os.path.getsize(path)} bytes")
-    rows = [{"name": e.key, "count": e.count, "self_cpu_us": e.self_cpu_time_total, "cpu_total_us": e.cpu_time_total,
-             "self_device_us": e.self_device_time_total, "device_total_us": e.device_time_total}
-            for e in prof.key_averages()]
-    with open(path.replace(".pt.trace.json", ".key_averages.json"), "w") as f:
-        json.dump(rows, f, indent=1)
 
 
 def main():
@@ -89,8 +68,8 @@ def main():
         print(f"{args.plain}: {args.steps} steps")
         return
     os.makedirs(args.outdir, exist_ok=True)
-    record("default", os.path.join(args.outdir, "compiled.pt.trace.json"))
-    record("reduce-overhead", os.path.join(args.outdir, "cudagraphs.pt.trace.json"))
+    record(make_step("default"), os.path.join(args.outdir, "compiled.pt.trace.json"))
+    record(make_step("reduce-overhead"), os.path.join(args.outdir, "cudagraphs.pt.trace.json"))
 
 
 if __name__ == "__main__":

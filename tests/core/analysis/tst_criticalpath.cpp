@@ -472,7 +472,7 @@ private slots:
     {
         QTest::addColumn<std::string>("fixture");
         for (const char* f : {"train_baseline", "train_optimized", "launchbound", "multistream", "mlp_ops",
-                              "transformer", "ddp_rank0", "slowloader", "compiled", "cudagraphs"})
+                              "transformer", "ddp_rank0", "slowloader", "compiled", "cudagraphs", "cnn_amp", "lstm"})
             QTest::newRow(f) << std::string(f);
     }
     void fixturesAddUp()

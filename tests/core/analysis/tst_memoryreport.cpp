@@ -61,6 +61,8 @@ private slots:
         QTest::newRow("train_optimized") << std::string("train_optimized");
         QTest::newRow("compiled") << std::string("compiled"); // torch.compile's Inductor buffers
         QTest::newRow("cudagraphs") << std::string("cudagraphs"); // CUDA graphs' private pool
+        QTest::newRow("cnn_amp") << std::string("cnn_amp");
+        QTest::newRow("lstm") << std::string("lstm");
     }
 
     void peaksEventsAndNeverFreedAreThePlugins()
@@ -94,7 +96,8 @@ private slots:
     // trace freed without having seen it allocated.
     void liveAtThePeakAddsUpToThePeak()
     {
-        for (const char* name : {"train_baseline", "transformer", "big", "train_optimized", "compiled", "cudagraphs"}) {
+        for (const char* name :
+             {"train_baseline", "transformer", "big", "train_optimized", "compiled", "cudagraphs", "cnn_amp", "lstm"}) {
             const MemoryReport report = reportOf(name);
             for (const DeviceMemory& device : report.devices) {
                 const MemoryEvent& first = report.events()[device.events.front()];
@@ -149,7 +152,8 @@ private slots:
     // of that name in the file.
     void operatorTableAddsUpToEveryEvent()
     {
-        for (const char* name : {"train_baseline", "transformer", "big", "train_optimized", "compiled", "cudagraphs"}) {
+        for (const char* name :
+             {"train_baseline", "transformer", "big", "train_optimized", "compiled", "cudagraphs", "cnn_amp", "lstm"}) {
             const MemoryReport report = reportOf(name);
             const auto tables = makeOperatorMemoryTables(report);
             QCOMPARE(tables.size(), report.devices.size());

@@ -55,7 +55,7 @@ void TestGpuMetrics::pluginNumbers_data()
     QTest::addColumn<std::string>("fixture");
     for (const char* name : {"square", "multistream", "transformer", "big", "mlp_ops", "compiled", "cudagraphs",
                              "train_baseline", "train_optimized", "ddp_rank0", "ddp_rank1", "launchbound", "slowloader",
-                             "straggler_rank0", "straggler_rank1"})
+                             "straggler_rank0", "straggler_rank1", "cnn_amp", "lstm"})
         QTest::newRow(name) << std::string(name);
 }
 

@@ -53,11 +53,12 @@ private Q_SLOTS:
     }
 
     // mlp_ops: an eager MLP; compiled and cudagraphs: torch.compile'd steps (Triton kernels
-    // under their own record_function, cuLaunchKernel; the step replayed as CUDA graphs).
+    // under their own record_function, cuLaunchKernel; the step replayed as CUDA graphs);
+    // cnn_amp: convolutions and batch norm under bf16 autocast (cuDNN); lstm: cuDNN's RNN.
     void matchesTorchKeyAverages_data()
     {
         QTest::addColumn<std::string>("fixture");
-        for (const char* name : {"mlp_ops", "compiled", "cudagraphs"})
+        for (const char* name : {"mlp_ops", "compiled", "cudagraphs", "cnn_amp", "lstm"})
             QTest::newRow(name) << std::string(name);
     }
 
