@@ -5,6 +5,7 @@ usage: record_eager_models.py OUTDIR
   cnn_amp.pt.trace.json  a small ResNet-style CNN (conv2d, batch norm, ReLU, residual adds,
                          channels_last) under bf16 autocast, SGD with momentum: cuDNN kernels
   lstm.pt.trace.json     a 2-layer LSTM over 64 steps and a linear head, Adam: cuDNN RNN kernels
+                         on streams of their own
 """
 import os
 import sys
