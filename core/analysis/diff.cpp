@@ -23,6 +23,9 @@ struct SideData {
     std::shared_ptr<const facts::TraceFacts> facts; // slice kinds and the plugin's step windows
     gpu::StepBreakdown breakdown;
     double perStep = 1.0; // divisor turning window totals into per-step figures
+    // The CPU ops counted: those starting in the steps' host ranges. The window above starts
+    // where the first step's GPU work does, often after the step's own outer ops began.
+    TimeNs opsStart = 0, opsEnd = 0;
 };
 
 SideData analyzeSide(const WorkspaceMember& member)
@@ -38,6 +41,8 @@ SideData analyzeSide(const WorkspaceMember& member)
     d.side.stepsSource = hasSteps ? windows.sourceName : std::string("none");
     d.side.windowStart = hasSteps ? windows.stepsStart : trace.startTime();
     d.side.windowEnd = hasSteps ? windows.stepsEnd : trace.endTime();
+    d.opsStart = hasSteps ? windows.steps.front().hostStart : d.side.windowStart;
+    d.opsEnd = hasSteps ? windows.steps.back().hostEnd : d.side.windowEnd;
     if (hasSteps) {
         double sum = 0;
         for (const auto& s : member.steps)
@@ -96,8 +101,8 @@ void addOps(RowJoin& join, const SideData& d, bool isBase, const DiffOptions& di
 {
     OperatorTableOptions options;
     options.groupByInputShapes = diffOptions.groupOpsByInputShapes;
-    options.rangeStart = d.side.windowStart;
-    options.rangeEnd = d.side.windowEnd;
+    options.rangeStart = d.opsStart;
+    options.rangeEnd = d.opsEnd;
     for (OperatorRow& op : computeOperatorTable(*d.facts, options).rows) {
         if (op.isDevice)
             continue;
@@ -215,6 +220,26 @@ double DiffReport::meanPerCallNs(const DiffRow& row, bool baseSide) const
     return count ? (baseSide ? row.baseNs : row.newNs) * steps / double(count) : 0.0;
 }
 
+namespace {
+
+// Inductor names its Triton kernels triton_<kind>_fused_<ops>_<n>: one family per kind, since a
+// fused kernel's ops (a layer norm, a GELU and an add at once) name no single eager family.
+std::string_view tritonFamily(std::string_view name)
+{
+    const std::string_view kind = name.substr(7, 4);
+    if (kind == "poi_")
+        return "Triton pointwise";
+    if (kind == "red_" || kind == "per_")
+        return "Triton reduction";
+    if (kind == "tem_")
+        return "GEMM"; // Inductor's templates are matmuls and convolutions (attention is above)
+    if (kind == "for_")
+        return "Triton foreach";
+    return "Triton (other)";
+}
+
+} // namespace
+
 std::string kernelFamily(std::string_view name)
 {
     if (name.starts_with("ncclDevKernel_") || name.starts_with("ncclKernel_"))
@@ -222,6 +247,8 @@ std::string kernelFamily(std::string_view name)
     if (contains(name, "sdpa") || contains(name, "flash") || contains(name, "fmha") || contains(name, "attention")
         || contains(name, "cudnn::fusion"))
         return "attention (SDPA/flash)";
+    if (name.starts_with("triton_"))
+        return std::string(tritonFamily(name));
     if (contains(name, "gemm") || contains(name, "gemv") || name.starts_with("nvjet") || contains(name, "splitKreduce"))
         return "GEMM";
     if (contains(name, "softmax"))

@@ -4,9 +4,11 @@ and CUDA graphs), the kind of program the other recordings do not cover.
 usage: record_compiled_traces.py OUTDIR            torch.profiler traces:
            compiled.pt.trace.json     mode="default": Inductor's Triton kernels, cuLaunchKernel
            cudagraphs.pt.trace.json   mode="reduce-overhead": the step replayed as a CUDA graph
+           eager.pt.trace.json        the same step without torch.compile (to diff against)
          and beside each NAME.key_averages.json (profiled_recording.py)
        record_compiled_traces.py --plain MODE       the same steps without a profiler (MODE
-                                                    default|reduce-overhead), for `collect`
+                                                    default|reduce-overhead|eager), for `collect`
+       --only MODE records that mode's trace only
 """
 import argparse
 import os
@@ -39,7 +41,7 @@ def make_step(mode):
         loss.backward()
         return loss
 
-    compiled = torch.compile(train, mode=mode)
+    compiled = train if mode == "eager" else torch.compile(train, mode=mode)
 
     def step():
         optimizer.zero_grad(set_to_none=True)
@@ -59,7 +61,8 @@ def warm(step, count):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("outdir", nargs="?")
-    parser.add_argument("--plain", choices=("default", "reduce-overhead"))
+    parser.add_argument("--only", choices=("default", "reduce-overhead", "eager"), help="record this mode only")
+    parser.add_argument("--plain", choices=("default", "reduce-overhead", "eager"))
     parser.add_argument("--steps", type=int, default=20)
     args = parser.parse_args()
     if args.plain:
@@ -68,8 +71,9 @@ def main():
         print(f"{args.plain}: {args.steps} steps")
         return
     os.makedirs(args.outdir, exist_ok=True)
-    record(make_step("default"), os.path.join(args.outdir, "compiled.pt.trace.json"))
-    record(make_step("reduce-overhead"), os.path.join(args.outdir, "cudagraphs.pt.trace.json"))
+    for mode, name in (("default", "compiled"), ("reduce-overhead", "cudagraphs"), ("eager", "eager")):
+        if args.only in (None, mode):
+            record(make_step(mode), os.path.join(args.outdir, name + ".pt.trace.json"))
 
 
 if __name__ == "__main__":

@@ -135,6 +135,51 @@ private Q_SLOTS:
         QVERIFY(htod->baseBytes > 0 && htod->baseBytes == htod->newBytes);
     }
 
+    // Eager → torch.compile of the same steps: the eager elementwise, reduce and layer norm
+    // kernels give way to Inductor's fused Triton kernels, one family per kind; the GEMMs stay;
+    // every CPU op of NEW's three steps is counted, though its steps window starts with the
+    // first step's GPU work, after that step's outer ops began.
+    void eagerToCompiledFamiliesAndOps()
+    {
+        const auto loaded = loadDiffPair(fixture("eager.pt.trace.json.gz"), fixture("compiled.pt.trace.json.gz"));
+        QVERIFY(!loaded.error);
+        const auto r = diffTraces(loaded.workspace.members()[0], loaded.workspace.members()[1]);
+        const Trace& compiled = *loaded.workspace.members()[1].trace;
+        std::uint64_t pointwise = 0, reduction = 0;
+        for (SliceId k = 0; k < compiled.slices().size(); ++k) {
+            const std::string_view name = compiled.str(compiled.slices().name[k]);
+            const TimeNs start = compiled.slices().start[k];
+            if (compiled.str(compiled.slices().category[k]) != "kernel" || start < r.neu.windowStart
+                || start >= r.neu.windowEnd)
+                continue; // Inductor also names a record_function after each kernel
+            pointwise += name.starts_with("triton_poi_");
+            reduction += name.starts_with("triton_red_") || name.starts_with("triton_per_");
+        }
+        QCOMPARE(pointwise, std::uint64_t(15));
+        QCOMPARE(reduction, std::uint64_t(107));
+        const DiffRow* tritonPointwise = find(r.kernelFamilies, "Triton pointwise");
+        const DiffRow* tritonReduction = find(r.kernelFamilies, "Triton reduction");
+        QVERIFY(tritonPointwise && !tritonPointwise->basePresent && tritonPointwise->newCount == pointwise);
+        QVERIFY(tritonReduction && !tritonReduction->basePresent && tritonReduction->newCount == reduction);
+        for (const char* eager : {"elementwise", "reduce", "layer norm"}) {
+            const DiffRow* row = find(r.kernelFamilies, eager);
+            QVERIFY2(row && row->basePresent && row->baseCount > 0, eager);
+            QVERIFY2(row->newNs < 0.01 * row->baseNs, eager);
+        }
+        const DiffRow* gemm = find(r.kernelFamilies, "GEMM");
+        QVERIFY(gemm && gemm->baseCount == 96 && gemm->newCount == 96);
+        // The fused kernels take about half the time of the eager ones they replace.
+        const double eagerNs = find(r.kernelFamilies, "elementwise")->baseNs + find(r.kernelFamilies, "reduce")->baseNs
+            + find(r.kernelFamilies, "layer norm")->baseNs;
+        const double fusedNs = tritonPointwise->newNs + tritonReduction->newNs;
+        QVERIFY2(fusedNs > 0.4 * eagerNs && fusedNs < 0.7 * eagerNs, std::to_string(fusedNs / eagerNs).c_str());
+
+        const DiffRow* steps = find(r.ops, "ProfilerStep*");
+        QVERIFY(steps && steps->baseCount == 3 && steps->newCount == 3);
+        const DiffRow* region = find(r.ops, "Torch-Compiled Region: 0/0");
+        QVERIFY(region && !region->basePresent && region->newCount == 3);
+    }
+
     void failingSideIsNamed()
     {
         kstest::TempDir dir;
