@@ -52,13 +52,13 @@ private Q_SLOTS:
         QVERIFY(m_mlp);
     }
 
-    // mlp_ops: an eager MLP; compiled and cudagraphs: torch.compile'd steps (Triton kernels
-    // under their own record_function, cuLaunchKernel; the step replayed as CUDA graphs);
-    // cnn_amp: convolutions and batch norm under bf16 autocast (cuDNN); lstm: cuDNN's RNN.
+    // mlp_ops: an eager MLP; eager, compiled and cudagraphs: one step eager and under
+    // torch.compile (Triton kernels under their own record_function, cuLaunchKernel; CUDA
+    // graphs); cnn_amp: convolutions and batch norm under bf16 autocast (cuDNN); lstm: cuDNN's RNN.
     void matchesTorchKeyAverages_data()
     {
         QTest::addColumn<std::string>("fixture");
-        for (const char* name : {"mlp_ops", "compiled", "cudagraphs", "cnn_amp", "lstm"})
+        for (const char* name : {"mlp_ops", "eager", "compiled", "cudagraphs", "cnn_amp", "lstm"})
             QTest::newRow(name) << std::string(name);
     }
 
