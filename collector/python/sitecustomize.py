@@ -108,6 +108,14 @@ def _enter_emit_nvtx(torch):
     _guard_user_profilers(torch, profiler)
 
 
+def _mark_profiler_on(profiler):
+    """Some ranges torch records only while a profiler is on (Dynamo's "Pregraph bytecode",
+    AOTAutograd's "AOTDispatcher Runtime Wrapper Prologue"): they test this flag, which
+    torch.profiler and emit_nvtx set and the observer must set too, for the same operators."""
+    if hasattr(profiler, "_is_profiler_enabled"):
+        profiler._is_profiler_enabled = True
+
+
 def _guard_user_profilers(torch, profiler):
     """A script that enters emit_nvtx itself gets ours; torch.profiler pauses ours while it runs."""
     emit_nvtx = profiler.emit_nvtx
@@ -166,6 +174,17 @@ def _guard_user_profilers(torch, profiler):
 
     profiler._enable_profiler, profiler._disable_profiler = enable_kineto, disable_kineto
 
+    # torch.profiler clears the flag as it stops, after ours resumed: set it again.
+    run_on_stop = getattr(profiler, "_run_on_profiler_stop", None)
+    if run_on_stop is not None:
+        def run_on_profiler_stop(*args, **kwargs):
+            result = run_on_stop(*args, **kwargs)
+            if not _state["paused"]:
+                _mark_profiler_on(profiler)
+            return result
+
+        profiler._run_on_profiler_stop = run_on_profiler_stop
+
 
 def _torch_imported(torch):
     _state["torch_seen"] = True
@@ -178,6 +197,7 @@ def _torch_imported(torch):
         if _state["observer"] is None:
             _enter_emit_nvtx(torch)
         else:
+            _mark_profiler_on(torch.autograd.profiler)
             _guard_user_profilers(torch, torch.autograd.profiler)
     except Exception as error:
         _say("cannot record PyTorch operators (torch %s): %s: %s"

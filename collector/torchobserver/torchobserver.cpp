@@ -4,10 +4,16 @@
 // the calling thread's NVTX ring as the range emit_nvtx would have pushed. On the program's
 // thread it only reads the op's name pointer, sequence number, handle and (ops-shapes) input
 // sizes: no string is formatted and no NVTX call made. C entry points; no exception crosses them.
+//
+// While it records, the thread that started it (and the autograd threads, which inherit its
+// state) also holds a profiler state as emit_nvtx's: torch records some ranges only while a
+// profiler is on (torch.compile's "Pregraph bytecode" and "AOTDispatcher Runtime Wrapper
+// Prologue", DDP's forward), and torch.profiler shows them.
 #include "collector/injection/torchopsabi.h"
 
 #include <ATen/core/ivalue.h>
 #include <ATen/record_function.h>
+#include <torch/csrc/profiler/orchestration/observer.h>
 
 #include <cstdio>
 #include <dlfcn.h>
@@ -17,6 +23,39 @@ namespace {
 
 const KinetoscopeTorchOpsApi* g_api = nullptr;
 at::CallbackHandle g_callback = 0;
+
+namespace profiler = torch::profiler::impl;
+
+// The state emit_nvtx's profiler keeps (NVTX type): "a profiler is on", nothing recorded by it.
+struct OperatorsState final : profiler::ProfilerStateBase {
+    explicit OperatorsState(bool withShapes)
+        : ProfilerStateBase(profiler::ProfilerConfig(profiler::ProfilerState::NVTX, withShapes))
+    {
+    }
+    profiler::ActiveProfilerType profilerType() override { return profiler::ActiveProfilerType::NVTX; }
+    void reportMemoryUsage(void*, int64_t, size_t, size_t, c10::Device) override { }
+};
+std::shared_ptr<profiler::ProfilerStateBase> g_state;
+
+// On the calling thread, where no other profiler is on. Best effort: without it only the
+// profiler-only ranges are missing.
+void pushState()
+{
+    try {
+        if (g_state && !profiler::ProfilerStateBase::get())
+            profiler::ProfilerStateBase::push(std::shared_ptr<profiler::ProfilerStateBase>(g_state));
+    } catch (...) {
+    }
+}
+
+void popState()
+{
+    try {
+        if (g_state && profiler::ProfilerStateBase::get(/*global=*/false) == g_state.get())
+            profiler::ProfilerStateBase::pop(/*global=*/false);
+    } catch (...) {
+    }
+}
 
 struct Shapes {
     std::vector<std::uint32_t> ranks;
@@ -142,6 +181,8 @@ kinetoscope_observer_start(const char* injectionPath, int withShapes, char* erro
         g_api = api;
         g_callback = at::addGlobalCallback(
             observerCallback(withShapes ? &onEnter<true> : &onEnter<false>, &onExit, withShapes != 0));
+        g_state = std::make_shared<OperatorsState>(withShapes != 0);
+        pushState();
         return 0;
     } catch (const std::exception& e) {
         g_api = nullptr;
@@ -154,16 +195,20 @@ kinetoscope_observer_start(const char* injectionPath, int withShapes, char* erro
     }
 }
 
-// While torch.profiler runs, the collector's operators pause (as emit_nvtx's did).
+// While torch.profiler runs, the collector's operators pause (as emit_nvtx's did), and its
+// profiler state steps aside (torch.profiler refuses to start over another).
 extern "C" __attribute__((visibility("default"))) void kinetoscope_observer_pause(int paused)
 {
     if (!g_api)
         return;
     try {
-        if (paused)
+        if (paused) {
             at::disableCallback(g_callback);
-        else
+            popState();
+        } else {
             at::reenableCallback(g_callback);
+            pushState();
+        }
     } catch (...) {
         // an unknown handle: nothing to pause
     }

@@ -107,7 +107,9 @@ def main():
           % (len(backward) - len(unlinked), len(backward), len(flow_starts), linked, len(kernels)))
     for e in unlinked[:5]:
         print("  UNLINKED %s at %s" % (e["name"], e["ts"]))
-    ok = (names and not bad and mm_dims and len(mm_dims) == len(mm_all) and backward and not unlinked
+    # Every aten::mm/addmm the window has carries its shapes; a step replayed as a CUDA graph
+    # has none on the CPU (torch.profiler neither: the operators compare equal above).
+    ok = (names and not bad and len(mm_dims) == len(mm_all) and backward and not unlinked
           and linked == len(kernels))
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1

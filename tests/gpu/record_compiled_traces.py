@@ -9,6 +9,10 @@ usage: record_compiled_traces.py OUTDIR            torch.profiler traces:
        record_compiled_traces.py --plain MODE       the same steps without a profiler (MODE
                                                     default|reduce-overhead|eager), for `collect`
        --only MODE records that mode's trace only
+       record_compiled_traces.py --plain MODE --capture-steps N   after the warm-up (compilation),
+           N steps between torch.cuda.profiler.start()/stop() (collect --capture-range=cudaProfilerApi)
+       record_compiled_traces.py --plain MODE --profile-steps N KEY_AVERAGES.json   the same N steps
+           under torch.profiler (CPU+CUDA, shapes); its key_averages() for compare_ops.py
 """
 import argparse
 import os
@@ -63,12 +67,24 @@ def main():
     parser.add_argument("outdir", nargs="?")
     parser.add_argument("--only", choices=("default", "reduce-overhead", "eager"), help="record this mode only")
     parser.add_argument("--plain", choices=("default", "reduce-overhead", "eager"))
-    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--steps", type=int, default=20, help="--plain: the warm-up steps")
+    parser.add_argument("--capture-steps", type=int, default=0)
+    parser.add_argument("--profile-steps", nargs=2, metavar=("N", "KEY_AVERAGES"))
     args = parser.parse_args()
     if args.plain:
         step = make_step(args.plain)
         warm(step, args.steps)
         print(f"{args.plain}: {args.steps} steps")
+        if args.capture_steps:
+            torch.cuda.profiler.start()
+            warm(step, args.capture_steps)
+            torch.cuda.profiler.stop()
+        if args.profile_steps:
+            from compare_ops import write_key_averages
+            from torch.profiler import ProfilerActivity, profile
+            with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True) as prof:
+                warm(step, int(args.profile_steps[0]))
+            write_key_averages(prof, args.profile_steps[1])
         return
     os.makedirs(args.outdir, exist_ok=True)
     for mode, name in (("default", "compiled"), ("reduce-overhead", "cudagraphs"), ("eager", "eager")):

@@ -30,6 +30,12 @@ if ! cmake "${generator[@]}" -S "$ROOT" -B "$BUILD" -DKINETOSCOPE_BUILD_GUI=OFF 
     || ! cmake --build "$BUILD" -j "$(nproc)" --target kinetoscope-cli kinetoscope_injection > "$WORK/build.log" 2>&1; then
     say "FAIL: build"; tail -n 30 "$WORK/build.log"; exit 1
 fi
+# Operators come from the PyTorch observer where CMake found torch (collect's default), else from emit_nvtx.
+if cmake --build "$BUILD" -j "$(nproc)" --target kinetoscope_torch_observer > "$WORK/observer.log" 2>&1; then
+    say "operators: the PyTorch observer"
+else
+    say "operators: emit_nvtx (no PyTorch observer built: observer.log)"
+fi
 CLI=$BUILD/cli/kinetoscope-cli
 TORCHRUN=${TORCHRUN:-$(command -v torchrun)}
 cd "$WORK"

@@ -3,7 +3,8 @@
 # --pytorch=ops-shapes --capture-range=cudaProfilerApi around exactly the loop that
 # torch.profiler records in a second run of the same script gives an Operators table whose
 # calls equal key_averages() for every operator (compare_ops.py), Input Dims on aten::mm/addmm,
-# every backward op linked to its forward op, External ids on kernels; then (unless
+# every backward op linked to its forward op, External ids on kernels; the same for
+# torch.compile'd steps (record_compiled_traces.py, modes default and reduce-overhead); then (unless
 # SKIP_OVERHEAD=1) the overhead of plain / collect / collect+ops / collect+ops-shapes /
 # torch.profiler on the same loop, in one run.
 # Skips (exit 0) without a GPU. Writes $OUT/torchops-results.txt (OUT default build-gpu/out).
@@ -28,6 +29,12 @@ if ! cmake "${generator[@]}" -S "$ROOT" -B "$BUILD" -DKINETOSCOPE_BUILD_GUI=OFF 
     || ! cmake --build "$BUILD" -j "$(nproc)" --target kinetoscope-cli kinetoscope_injection > "$WORK/build.log" 2>&1; then
     say "FAIL: build"; tail -n 30 "$WORK/build.log"; exit 1
 fi
+# Operators come from the PyTorch observer where CMake found torch (collect's default), else from emit_nvtx.
+if cmake --build "$BUILD" -j "$(nproc)" --target kinetoscope_torch_observer > "$WORK/observer.log" 2>&1; then
+    say "operators: the PyTorch observer"
+else
+    say "operators: emit_nvtx (no PyTorch observer built: observer.log)"
+fi
 CLI=$BUILD/cli/kinetoscope-cli
 cd "$WORK"
 loop() { grep -o 'loop: [0-9.]* s' "$1" | head -1; }
@@ -42,6 +49,20 @@ grep '^collect:' parity.log | sed 's/^/  /' | tee -a "$RESULTS"
 "$PY" "$ROOT/tests/gpu/compare_ops.py" parity.ops.json key_averages.json parity.pt.trace.json.gz 2>&1 | tee -a "$RESULTS"
 "$CLI" ops --top 25 parity.pt.trace.json.gz 2>&1 | head -40 >> "$RESULTS"
 tail -n 3 parity_profiler.log >> "$RESULTS"
+
+# The same parity for torch.compile'd steps (Triton kernels; CUDA graphs), 10 steps after the
+# compilation: Dynamo's and AOTAutograd's profiler-only ranges included.
+for mode in default reduce-overhead; do
+    "$CLI" collect --pytorch=ops-shapes --capture-range=cudaProfilerApi -o "compiled-$mode.pt.trace.json.gz" \
+        -- "$PY" "$ROOT/tests/gpu/record_compiled_traces.py" --plain "$mode" --capture-steps 10 > "compiled-$mode.log" 2>&1
+    "$PY" "$ROOT/tests/gpu/record_compiled_traces.py" --plain "$mode" --profile-steps 10 "compiled-$mode.key_averages.json" \
+        > "compiled-$mode.profiler.log" 2>&1
+    main=$(ls -S compiled-"$mode".*.pt.trace.json.gz | head -1) # the compile workers write traces of their own
+    "$CLI" ops --json "$main" > "compiled-$mode.ops.json" 2>/dev/null
+    say "parity, torch.compile mode=$mode (10 steps):"
+    "$PY" "$ROOT/tests/gpu/compare_ops.py" "compiled-$mode.ops.json" "compiled-$mode.key_averages.json" "$main" 2>&1 \
+        | tee -a "$RESULTS"
+done
 [ "${SKIP_OVERHEAD:-0}" = 1 ] && exit 0
 
 "$PY" "$ROOT/tests/gpu/torch_ops.py" --steps "$STEPS" > plain.log 2>&1

@@ -37,6 +37,12 @@ if ! cmake "${generator[@]}" -S "$ROOT" -B "$BUILD" -DKINETOSCOPE_BUILD_GUI=OFF 
     tail -30 "$OUT/build.log" "$OUT/cmake.log" 2>/dev/null
     exit 1
 fi
+# Operators come from the PyTorch observer where CMake found torch (collect's default), else from emit_nvtx.
+if cmake --build "$BUILD" -j "$(nproc)" --target kinetoscope_torch_observer > "$OUT/observer.log" 2>&1; then
+    say "operators: the PyTorch observer"
+else
+    say "operators: emit_nvtx (no PyTorch observer built: observer.log)"
+fi
 CLI=$BUILD/cli/kinetoscope-cli
 ARCH=${CUDA_ARCH:-sm_90}
 for program in shapes forks crash emptyloop; do

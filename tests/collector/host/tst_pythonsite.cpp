@@ -182,22 +182,32 @@ def _disable_profiler(*args, **kwargs):
     log("kineto off")
 profiler._enable_profiler = _enable_profiler
 profiler._disable_profiler = _disable_profiler
+profiler._is_profiler_enabled = False
+def _run_on_profiler_stop():
+    profiler._is_profiler_enabled = False
+profiler._run_on_profiler_stop = _run_on_profiler_stop
 )");
         QVERIFY(std::filesystem::copy_file(KS_FAKE_OBSERVER, dir.filePath("lib/libkinetoscope_torch_observer.so")));
         const std::string injection = dir.filePath("lib/libkinetoscope_injection.so");
         const std::string path = std::string(KS_PYTHON_SITE) + ":" + dir.filePath("torchpkg");
+        // torch.profiler's __exit__: _disable_profiler(), then _run_on_profiler_stop() clears the
+        // flag that makes torch record its profiler-only ranges; the observer's stays set.
         const std::string script = "import torch\n"
                                    "profiler = torch.autograd.profiler\n"
+                                   "torch.log('profiling=%s' % profiler._is_profiler_enabled)\n"
                                    "profiler._enable_profiler()\n"
                                    "profiler._disable_profiler()\n"
+                                   "profiler._run_on_profiler_stop()\n"
+                                   "torch.log('profiling=%s' % profiler._is_profiler_enabled)\n"
                                    "with profiler.emit_nvtx(record_shapes=True):\n"
                                    "    pass\n";
         const PythonRun r =
             run(path, "ops-shapes", script, dir.filePath("log"), {"CUDA_INJECTION64_PATH=" + injection});
         QVERIFY2(r.exitCode == 0, r.stderrText.c_str());
         QCOMPARE(r.log,
-                 std::vector<std::string>({"observer start injection=" + injection + " shapes=1", "observer pause 1",
-                                           "kineto on", "kineto off", "observer pause 0"}));
+                 std::vector<std::string>({"observer start injection=" + injection + " shapes=1", "profiling=True",
+                                           "observer pause 1", "kineto on", "kineto off", "observer pause 0",
+                                           "profiling=True"}));
         QVERIFY2(kstest::contains(r.stderrText, "torch.profiler starts"), r.stderrText.c_str());
         QVERIFY2(kstest::contains(r.stderrText, "enters emit_nvtx itself"), r.stderrText.c_str());
 
