@@ -17,6 +17,22 @@ namespace {
 
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
+// Inductor names its Triton kernels triton_<kind>_fused_<ops>_<n>: one family per kind, since a
+// fused kernel's ops (a layer norm, a GELU and an add at once) name no single eager family.
+std::string_view tritonFamily(std::string_view name)
+{
+    const std::string_view kind = name.substr(7, 4);
+    if (kind == "poi_")
+        return "Triton pointwise";
+    if (kind == "red_" || kind == "per_")
+        return "Triton reduction";
+    if (kind == "tem_")
+        return "GEMM"; // Inductor's templates are matmuls and convolutions (attention is above)
+    if (kind == "for_")
+        return "Triton foreach";
+    return "Triton (other)";
+}
+
 // What one side contributes: its window, step count and GPU breakdown.
 struct SideData {
     DiffSide side;
@@ -219,26 +235,6 @@ double DiffReport::meanPerCallNs(const DiffRow& row, bool baseSide) const
     const double steps = double(std::max<std::size_t>(baseSide ? base.steps : neu.steps, 1));
     return count ? (baseSide ? row.baseNs : row.newNs) * steps / double(count) : 0.0;
 }
-
-namespace {
-
-// Inductor names its Triton kernels triton_<kind>_fused_<ops>_<n>: one family per kind, since a
-// fused kernel's ops (a layer norm, a GELU and an add at once) name no single eager family.
-std::string_view tritonFamily(std::string_view name)
-{
-    const std::string_view kind = name.substr(7, 4);
-    if (kind == "poi_")
-        return "Triton pointwise";
-    if (kind == "red_" || kind == "per_")
-        return "Triton reduction";
-    if (kind == "tem_")
-        return "GEMM"; // Inductor's templates are matmuls and convolutions (attention is above)
-    if (kind == "for_")
-        return "Triton foreach";
-    return "Triton (other)";
-}
-
-} // namespace
 
 std::string kernelFamily(std::string_view name)
 {
