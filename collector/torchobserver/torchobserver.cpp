@@ -8,7 +8,7 @@
 // While it records, the thread that started it (and the autograd threads, which inherit its
 // state) also holds a profiler state as emit_nvtx's: torch records some ranges only while a
 // profiler is on (torch.compile's "Pregraph bytecode" and "AOTDispatcher Runtime Wrapper
-// Prologue", DDP's forward), and torch.profiler shows them.
+// Prologue"), and torch.profiler shows them.
 #include "collector/injection/torchopsabi.h"
 
 #include <ATen/core/ivalue.h>
