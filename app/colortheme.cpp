@@ -102,8 +102,9 @@ QMenu* addColorThemeMenu(QMenu& parent)
         {ColorTheme::Light, QCoreApplication::translate("ColorTheme", "&Light Theme")},
         {ColorTheme::Dark, QCoreApplication::translate("ColorTheme", "&Dark Theme")},
     };
-    for (const auto& [theme, label] : choices) {
-        QAction* action = menu->addAction(label);
+    for (const auto& choice : choices) {
+        const ColorTheme theme = choice.first; // a copy: lambdas cannot capture bindings before clang 16
+        QAction* action = menu->addAction(choice.second);
         action->setCheckable(true);
         action->setChecked(theme == current);
         action->setData(colorThemeKey(theme));
