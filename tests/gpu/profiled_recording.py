@@ -9,10 +9,15 @@ import torch
 from torch.profiler import ProfilerActivity, profile, schedule
 
 
-def record(step, path, warmup_steps=5):
-    for _ in range(warmup_steps):
+def warm(step, count):
+    """Runs `count` steps and waits for the GPU (the warm-up, or steps that no profiler times)."""
+    for _ in range(count):
         step()
     torch.cuda.synchronize()
+
+
+def record(step, path, warmup_steps=5):
+    warm(step, warmup_steps)
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True,
                  profile_memory=True, schedule=schedule(wait=1, warmup=1, active=3)) as prof:
         for _ in range(5):

@@ -18,7 +18,7 @@ import argparse
 import os
 
 import torch
-from profiled_recording import record
+from profiled_recording import record, warm
 from torch import nn
 
 
@@ -54,12 +54,6 @@ def make_step(mode):
         return loss
 
     return step
-
-
-def warm(step, count):
-    for _ in range(count):
-        step()
-    torch.cuda.synchronize()
 
 
 def main():

@@ -22,19 +22,8 @@ say() { echo "$*" | tee -a "$RESULTS"; }
 if ! nvidia-smi -L >/dev/null 2>&1; then say "SKIP: no NVIDIA GPU"; exit 0; fi
 nvidia-smi -L | tee -a "$RESULTS"
 "$PY" -c "import torch; print('torch', torch.__version__)" 2>&1 | tee -a "$RESULTS"
-generator=()
-command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
-if ! cmake "${generator[@]}" -S "$ROOT" -B "$BUILD" -DKINETOSCOPE_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        > "$WORK/cmake.log" 2>&1 \
-    || ! cmake --build "$BUILD" -j "$(nproc)" --target kinetoscope-cli kinetoscope_injection > "$WORK/build.log" 2>&1; then
-    say "FAIL: build"; tail -n 30 "$WORK/build.log"; exit 1
-fi
-# Operators come from the PyTorch observer where CMake found torch (collect's default), else from emit_nvtx.
-if cmake --build "$BUILD" -j "$(nproc)" --target kinetoscope_torch_observer > "$WORK/observer.log" 2>&1; then
-    say "operators: the PyTorch observer"
-else
-    say "operators: emit_nvtx (no PyTorch observer built: observer.log)"
-fi
+. "$ROOT/tests/gpu/build-collector.sh"
+build_collector "$WORK" || exit 1
 CLI=$BUILD/cli/kinetoscope-cli
 cd "$WORK"
 loop() { grep -o 'loop: [0-9.]* s' "$1" | head -1; }

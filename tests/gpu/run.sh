@@ -28,21 +28,8 @@ if [ ! -x "$NVCC" ]; then
 fi
 nvidia-smi -L | tee -a "$SUMMARY"
 
-generator=()
-command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
-if ! cmake "${generator[@]}" -S "$ROOT" -B "$BUILD" -DKINETOSCOPE_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        > "$OUT/cmake.log" 2>&1 \
-    || ! cmake --build "$BUILD" -j "$(nproc)" --target kinetoscope-cli kinetoscope_injection > "$OUT/build.log" 2>&1; then
-    say "FAIL: build (see cmake.log, build.log)"
-    tail -30 "$OUT/build.log" "$OUT/cmake.log" 2>/dev/null
-    exit 1
-fi
-# Operators come from the PyTorch observer where CMake found torch (collect's default), else from emit_nvtx.
-if cmake --build "$BUILD" -j "$(nproc)" --target kinetoscope_torch_observer > "$OUT/observer.log" 2>&1; then
-    say "operators: the PyTorch observer"
-else
-    say "operators: emit_nvtx (no PyTorch observer built: observer.log)"
-fi
+. "$ROOT/tests/gpu/build-collector.sh"
+build_collector "$OUT" || exit 1
 CLI=$BUILD/cli/kinetoscope-cli
 ARCH=${CUDA_ARCH:-sm_90}
 for program in shapes forks crash emptyloop; do
