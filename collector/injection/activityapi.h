@@ -46,6 +46,9 @@ public:
     virtual std::int32_t runtimeVersion() = 0;
     // Claims CUPTI for this process: InUse when another client (Nsight, a profiler) owns it.
     virtual ApiResult subscribe() = 0;
+    // Gives up the claim (for kinetoscope_pause_cupti: torch.profiler cannot start while we hold
+    // it). The activity records need no subscriber; the claim is not taken again.
+    virtual void unsubscribe() = 0;
     // Registers the buffer callbacks and enables the activity kinds we record.
     virtual ApiResult enable(BufferRequestedFn requested, BufferCompletedFn completed,
                              const ActivitySelection& selection) = 0;

@@ -174,13 +174,36 @@ bool ActivityCollector::setUpCupti(std::string& error, wire::ErrorCode& code)
         return false;
     }
     if (result.ok())
-        result = m_api.enable(bufferRequested, bufferCompleted,
-                              ActivitySelection{m_options.kinetoKindsOnly, m_options.allApiCalls,
-                                                m_options.systemThreadIds, m_options.cuptiClock});
+        result = enableCupti();
     if (!result.ok()) {
         error = std::move(result.error);
         return false;
     }
+    return true;
+}
+
+ApiResult ActivityCollector::enableCupti()
+{
+    return m_api.enable(bufferRequested, bufferCompleted,
+                        ActivitySelection{m_options.kinetoKindsOnly, m_options.allApiCalls, m_options.systemThreadIds,
+                                          m_options.cuptiClock});
+}
+
+bool ActivityCollector::pauseCupti(bool paused)
+{
+    if (inertHere() || m_detached.load())
+        return false;
+    std::lock_guard lock(m_pauseMutex);
+    if (paused == m_cuptiPaused)
+        return true;
+    if (paused) {
+        m_api.disable();
+        m_api.flush(true);
+        m_api.unsubscribe();
+    } else if (!enableCupti().ok()) {
+        return false;
+    }
+    m_cuptiPaused = paused;
     return true;
 }
 
@@ -242,7 +265,7 @@ void ActivityCollector::flushPeriodically()
         if (m_stopFlushing || m_detached.load())
             break;
         lock.unlock(); // never hold our lock while calling CUPTI
-        {
+        if (!m_cuptiPaused.load()) {
             const StageTimer timer(m_options.stats, m_stats.flushNs);
             m_api.flush(false);
         }

@@ -54,6 +54,14 @@ public:
     void shutdown();
     // pthread_atfork child handler: only flips flags and closes our fd copy.
     void forkedChild();
+    // For benchmarks (kinetoscope_pause_cupti): CUPTI records nothing while paused, so that one
+    // process can time the same loop with and without it, or hand CUPTI to torch.profiler for
+    // a while. Pausing disables every kind and forces a flush (call it with the GPU idle: work
+    // still running would come back unfinished), so no buffer of ours is left with CUPTI for
+    // another client's callbacks to receive, and gives up our claim on CUPTI for good (so that
+    // torch.profiler can subscribe); resuming enables the same kinds again.
+    // False when detached or in a forked child.
+    bool pauseCupti(bool paused);
     // Where the NVTX handlers record (nvtx=own); nullptr with nvtx=cupti.
     NvtxRecorder* nvtxRecorder() { return m_nvtx.get(); }
     // Where the PyTorch observer records operators; nullptr with ops=nvtx or nvtx=cupti.
@@ -62,6 +70,7 @@ public:
 private:
     ActivityCollector(ActivityApi& api, const CollectorOptions& options);
     bool setUpCupti(std::string& error, wire::ErrorCode& code);
+    ApiResult enableCupti();
     wire::ClockSample sampleClocks();
     bool sendHello();
     void sendError(wire::ErrorCode code, const std::string& message);
@@ -94,6 +103,8 @@ private:
     std::atomic<std::uint64_t> m_cuptiDropped{0};
     std::atomic<std::uint64_t> m_completedBuffers{0};
     std::atomic<std::uint64_t> m_lostBuffers{0}; // completed, but could not be queued
+    std::mutex m_pauseMutex; // serialises pauseCupti()
+    std::atomic<bool> m_cuptiPaused{false}; // no periodic flushes meanwhile: CUPTI may be another client's
 
     std::mutex m_queueMutex; // guards everything below
     std::condition_variable m_queueChanged;

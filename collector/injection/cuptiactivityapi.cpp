@@ -355,13 +355,19 @@ std::int32_t CuptiActivityApi::runtimeVersion()
 
 ApiResult CuptiActivityApi::subscribe()
 {
-    CUpti_SubscriberHandle subscriber = nullptr;
-    const CUptiResult subscribed = cuptiSubscribe(&subscriber, ignoreCallback, nullptr);
+    const CUptiResult subscribed = cuptiSubscribe(&m_subscriber, ignoreCallback, nullptr);
     if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
         return {ApiResult::Status::InUse, "cuptiSubscribe: another subscriber owns CUPTI"};
     if (subscribed != CUPTI_SUCCESS)
         return failure("cuptiSubscribe", subscribed);
     return {};
+}
+
+void CuptiActivityApi::unsubscribe()
+{
+    if (m_subscriber)
+        cuptiUnsubscribe(m_subscriber);
+    m_subscriber = nullptr;
 }
 
 ApiResult CuptiActivityApi::enable(BufferRequestedFn requested, BufferCompletedFn completed,

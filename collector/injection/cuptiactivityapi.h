@@ -17,6 +17,7 @@ public:
     std::int32_t driverVersion() override;
     std::int32_t runtimeVersion() override;
     ApiResult subscribe() override;
+    void unsubscribe() override;
     ApiResult enable(BufferRequestedFn requested, BufferCompletedFn completed,
                      const ActivitySelection& selection) override;
     void disable() override;
@@ -29,6 +30,7 @@ private:
     // CUPTI's clock is CLOCK_REALTIME on Linux (cuptiActivityRegisterTimestampCallback's
     // documentation): read directly once enable() saw both agree, without cuptiGetTimestamp.
     std::atomic<bool> m_realtime{false};
+    CUpti_SubscriberHandle m_subscriber = nullptr;
 };
 
 // Whether CUPTI's clock reads as CLOCK_REALTIME here (the documented Linux default; WSL's is

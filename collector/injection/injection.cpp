@@ -6,6 +6,8 @@
 // CUPTI's answer when it can forward, else returns 1 (the markers then stay NVTX no-ops);
 // with nvtx=own (the default) it installs our own handlers instead and returns 1.
 // kinetoscope_torch_ops hands the PyTorch observer library (torchopsabi.h) our recorder.
+// kinetoscope_pause_cupti pauses and resumes CUPTI's records, for benchmarks that time one
+// loop with and without the collector in one process.
 #include "collector/injection/activitycollector.h"
 #include "collector/injection/cuptiactivityapi.h"
 #include "collector/injection/nvtxhandlers.h"
@@ -97,6 +99,16 @@ InitializeInjectionNvtx2(const void* (*getExportTable)(std::uint32_t))
         return 1;
     const NvtxInitialize forward = cuptiNvtxEntry();
     return forward ? forward(getExportTable) : 1;
+}
+
+// 0 when done; -1 without a collector (not launched by `collect`, detached, a forked child).
+extern "C" __attribute__((visibility("default"))) int kinetoscope_pause_cupti(int paused)
+{
+    try {
+        return g_active && g_active->pauseCupti(paused != 0) ? 0 : -1;
+    } catch (...) {
+        return -1; // out of memory or a failed lock: nothing crosses the C boundary
+    }
 }
 
 extern "C" __attribute__((visibility("default"))) const KinetoscopeTorchOpsApi* kinetoscope_torch_ops(void)

@@ -47,6 +47,7 @@ public:
     std::vector<wire::Device> devices;
     std::atomic<std::size_t> droppedPerBuffer{0};
     std::atomic<int> disableCalls{0};
+    std::atomic<int> enableCalls{0};
     std::atomic<int> flushes{0};
     std::atomic<int> forcedFlushes{0};
     // Runs on the collector's flush thread inside every periodic flush (may throw).
@@ -60,11 +61,18 @@ public:
     std::int64_t timestampNs() override { return 1'000'000'000; }
     std::int32_t driverVersion() override { return 13000; }
     std::int32_t runtimeVersion() override { return 12080; }
-    injection::ApiResult subscribe() override { return subscribeResult; }
+    injection::ApiResult subscribe() override
+    {
+        subscribed = subscribeResult.ok();
+        return subscribeResult;
+    }
+    void unsubscribe() override { subscribed = false; }
+    bool subscribed = false;
     injection::ActivitySelection selection; // what the collector last asked enable() for
     injection::ApiResult enable(injection::BufferRequestedFn requested, injection::BufferCompletedFn completed,
                                 const injection::ActivitySelection& asked) override
     {
+        enableCalls.fetch_add(1);
         selection = asked;
         m_requested = requested;
         m_completed = completed;

@@ -473,6 +473,41 @@ private slots:
         QCOMPARE(recordsOf<wire::Goodbye>(frames).size(), std::size_t(1));
     }
 
+    // kinetoscope_pause_cupti: pausing disables CUPTI and takes back the buffer it still held
+    // (another client may register its callbacks next); resuming enables the same selection;
+    // repeating either is a no-op; records delivered on both sides of a pause all arrive, and
+    // a pause in between is no takeover.
+    void pausingCuptiHandsBackItsBuffers()
+    {
+        Recording r;
+        QVERIFY(r.start());
+        FakeActivityApi& fake = r.fake;
+        QVERIFY(fake.subscribed);
+        QVERIFY(fake.deliver(everyKind(fake)));
+        QVERIFY(fake.requestBuffer()); // outstanding when the pause comes
+        QVERIFY(r.collector->pauseCupti(true));
+        QCOMPARE(fake.disableCalls.load(), 1);
+        QCOMPARE(fake.forcedFlushes.load(), 1);
+        QVERIFY(!fake.subscribed); // torch.profiler may subscribe now
+        QVERIFY(r.collector->pauseCupti(true));
+        QCOMPARE(fake.disableCalls.load(), 1);
+        QCOMPARE(fake.enableCalls.load(), 1);
+        QVERIFY(r.collector->pauseCupti(false));
+        QCOMPARE(fake.enableCalls.load(), 2);
+        QVERIFY(r.collector->pauseCupti(false));
+        QCOMPARE(fake.enableCalls.load(), 2);
+        QVERIFY(fake.selection.systemThreadIds);
+        QVERIFY(fake.deliver(everyKind(fake)));
+        const auto frames = r.finish();
+        QVERIFY(recordsOf<wire::Error>(frames).empty());
+        const auto kernels = recordsOf<wire::Kernel>(frames);
+        const auto goodbye = recordsOf<wire::Goodbye>(frames);
+        QCOMPARE(goodbye.size(), std::size_t(1));
+        QCOMPARE(goodbye[0].buffersRequested, std::uint64_t(3));
+        QCOMPARE(goodbye[0].buffersCompleted, std::uint64_t(3));
+        QCOMPARE(kernels.size(), std::size_t(4)); // each delivery's two finished kernels
+    }
+
     void collectorGoneMidStreamDetaches()
     {
         Recording r;
