@@ -30,6 +30,19 @@ RecordFunction's own cost, the floor under any operator source built on it; need
 With prof-cpu, "OPS cpuop <aten::atan2 events> <steps>" checks that the cpuop loop is one
 operator a step.
 
+Paired, in one process: workloads.py --paired ROUNDS --paired-modes MODE[,MODE...] [--block-steps N]
+times only the small loop, N steps a block, every MODE once a round in an order rotated by one
+each round, after one untimed round of every mode; prints "PAIRED <round> <mode> <seconds>
+<steps>", first "PAIRED 0 plain-first ..." (a block before any profiler ran), and per
+torch.profiler block "PAIRCHECK <mode> <kernels> <operators>" (what that profiler recorded).
+Each block is also an NVTX range "paired ROUND MODE" (paired_blocks.py counts what the collector
+recorded in it). Modes besides the torch.profiler ones, under `kinetoscope-cli collect`: plain (CUPTI paused
+through the injection's kinetoscope_pause_cupti, the observer paused), collect-cupti (CUPTI on,
+the observer paused: the process's --pytorch=off cost), collect (both on). Every torch.profiler
+block runs with CUPTI paused (CUPTI's buffers are ours again only after it stopped). So a round's
+difference to its own plain is that mode's overhead in this process, paired: the process's own
+speed (which differs by up to 2x from one process to the next here) is the same on both sides.
+
 Parity on the transformer step: workloads.py --parity collect|profile --parity-steps N
 [--parity-out KEY_AVERAGES.json] warms up and runs only the tf loop, N steps: "collect" wraps
 them in torch.cuda.profiler.start()/stop() (for `collect --capture-range=cudaProfilerApi`),
@@ -165,6 +178,72 @@ def run_mode(mode, loops, trace_dir, observer):
     return results, time.perf_counter() - start_mode
 
 
+class PairedModes:
+    """The paired modes' profilers: torch.profiler's, and the running collector paused or not."""
+
+    def __init__(self):
+        injection = os.environ.get("CUDA_INJECTION64_PATH", "")
+        self._injection = ctypes.CDLL(injection) if injection else None  # the copy the driver loaded
+        self._observer = collector_observer()
+
+    def _collector(self, cupti_on, ops_on):
+        if self._injection is None:
+            if cupti_on or ops_on:
+                raise SystemExit("workloads.py: collect modes need `kinetoscope-cli collect`")
+            return
+        if self._injection.kinetoscope_pause_cupti(0 if cupti_on else 1) != 0:
+            raise SystemExit("workloads.py: the injection cannot pause or resume CUPTI")
+        if self._observer is not None:
+            self._observer.kinetoscope_observer_pause(0 if ops_on else 1)
+
+    def enter(self, mode):
+        """Sets the collector for MODE; returns the context manager of its torch.profiler, if any."""
+        if mode == "collect":
+            self._collector(True, True)
+        elif mode == "collect-cupti":
+            self._collector(True, False)
+        elif mode == "plain" or mode in PROFILER_MODES:
+            self._collector(False, False)
+        else:
+            raise SystemExit("workloads.py: unknown paired mode '%s'" % mode)
+        return profiler_for(mode, None) if mode in PROFILER_MODES else contextlib.nullcontext()
+
+
+def time_block(step, steps):
+    """Seconds of STEPS steps, and the block's start and end on the wall clock (CUPTI's)."""
+    torch.cuda.synchronize()
+    wall, start = time.time(), time.perf_counter()
+    for _ in range(steps):
+        step()
+    torch.cuda.synchronize()
+    return time.perf_counter() - start, wall, time.time()
+
+
+def paired(rounds, modes, block_steps):
+    """The small loop, every mode once a round, rotated; see the module's docstring."""
+    step = small_training_step(torch.device("cuda"))
+    for _ in range(5):
+        step()
+    profilers = PairedModes()
+    with profilers.enter("plain"):
+        block = time_block(step, block_steps)
+    print("PAIRED 0 plain-first %.6f %d %.6f %.6f" % (block[0], block_steps, block[1], block[2]), flush=True)
+    for r in range(rounds + 1):  # round 0: every mode once, untimed (the profilers' first starts)
+        for i in range(len(modes)):
+            mode = modes[(i + r) % len(modes)]
+            with profilers.enter(mode) as prof:
+                torch.cuda.nvtx.range_push("paired %d %s" % (r, mode))  # for paired_blocks.py
+                block = time_block(step, block_steps)
+                torch.cuda.nvtx.range_pop()
+            if r == 0:
+                continue
+            print("PAIRED %d %s %.6f %d %.6f %.6f" % (r, mode, block[0], block_steps, block[1], block[2]), flush=True)
+            if mode in PROFILER_MODES:
+                events = prof.events()
+                kernels = sum(1 for e in events if e.device_type == torch.autograd.DeviceType.CUDA)
+                print("PAIRCHECK %s %d %d" % (mode, kernels, len(events) - kernels), flush=True)
+
+
 def parity(which, steps, out):
     """The transformer step alone, N steps in the window that both sides record."""
     step = transformer_loop(torch.device("cuda"))
@@ -198,11 +277,19 @@ def main():
     parser.add_argument("--observer", default="", help="libkinetoscope_torch_observer.so, for rf-empty")
     parser.add_argument("--parity", choices=("collect", "profile"))
     parser.add_argument("--parity-steps", type=int, default=10)
+    parser.add_argument("--paired", type=int, default=0, metavar="ROUNDS")
+    parser.add_argument("--paired-modes", default="plain,prof-cuda,prof-cpucuda,prof-cpucuda-shapes")
+    parser.add_argument("--block-steps", type=int, default=100)
     parser.add_argument("--parity-out", default="key_averages.json")
     args = parser.parse_args()
     if args.parity:
         torch.manual_seed(0)
         parity(args.parity, args.parity_steps, args.parity_out)
+        return
+    if args.paired:
+        torch.manual_seed(0)
+        paired(args.paired, args.paired_modes.split(","), args.block_steps)
+        print("MARK end %.6f" % time.time(), flush=True)
         return
     observer = ctypes.CDLL(args.observer) if args.observer else None
     device = torch.device("cuda")
