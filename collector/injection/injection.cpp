@@ -102,6 +102,7 @@ InitializeInjectionNvtx2(const void* (*getExportTable)(std::uint32_t))
 }
 
 // 0 when done; -1 without a collector (not launched by `collect`, detached, a forked child).
+// NOLINTNEXTLINE(readability-identifier-naming): a C symbol, named as the library's others
 extern "C" __attribute__((visibility("default"))) int kinetoscope_pause_cupti(int paused)
 {
     try {
@@ -111,6 +112,7 @@ extern "C" __attribute__((visibility("default"))) int kinetoscope_pause_cupti(in
     }
 }
 
+// NOLINTNEXTLINE(readability-identifier-naming): the name the observer library looks up
 extern "C" __attribute__((visibility("default"))) const KinetoscopeTorchOpsApi* kinetoscope_torch_ops(void)
 {
     startOnce();
