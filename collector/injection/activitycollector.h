@@ -59,7 +59,9 @@ public:
     // a while. Pausing disables every kind and forces a flush (call it with the GPU idle: work
     // still running would come back unfinished), so no buffer of ours is left with CUPTI for
     // another client's callbacks to receive, and gives up our claim on CUPTI for good (so that
-    // torch.profiler can subscribe); resuming enables the same kinds again.
+    // torch.profiler can subscribe); resuming enables the same kinds again. Seen with torch 2.11:
+    // once torch.profiler has run, CUPTI stamps records with kineto's clock (ours follow it), so
+    // the trace's later times are no longer the wall clock, only consistent among themselves.
     // False when detached or in a forked child.
     bool pauseCupti(bool paused);
     // Where the NVTX handlers record (nvtx=own); nullptr with nvtx=cupti.
