@@ -38,7 +38,9 @@ WorkspaceController::WorkspaceController(TimelineWidget* timeline, DetailsPanel*
     , m_diff(diff)
     , m_ranks(ranks)
     , m_jobs(new JobTracker(this))
+    , m_memberDiffJobs(new JobTracker(this))
 {
+    connect(m_diff, &DiffPanel::membersChosen, this, &WorkspaceController::diffMembers);
     connect(m_diff, &DiffPanel::rowActivated, this, &WorkspaceController::highlightDiffRow);
     connect(m_diff, &DiffPanel::highlightCleared, m_timeline, &TimelineWidget::clearHighlights);
     connect(m_ranks, &RanksPanel::stepRequested, this, &WorkspaceController::revealStep);
@@ -105,6 +107,8 @@ QStringList WorkspaceController::open(const std::vector<LoadedFile>& files, Kind
     m_align = kind == Kind::Comparison ? Align::StepStarts : Align::AbsoluteClock;
     applyAlignment();
     m_timeline->fitAll();
+    if (kind == Kind::Ranks && isActive())
+        m_diff->setMembers(names, m_diffPair.first, m_diffPair.second);
     Q_EMIT ranksChanged(kind == Kind::Ranks ? m_workspace : analysis::Workspace{});
     return warnings;
 }
@@ -119,7 +123,10 @@ void WorkspaceController::clear()
     m_eachStep = false;
     m_alignedStep = -1;
     m_alignmentText.clear();
+    m_memberDiffJobs->cancel();
+    m_diffPair = {0, 1};
     m_diff->clear();
+    m_diff->hideMembers();
     m_ranks->clear();
 }
 
@@ -211,6 +218,7 @@ void WorkspaceController::startAnalysis()
             onFailure);
         return;
     }
+    diffMembers(m_diffPair.first, m_diffPair.second);
     m_jobs->start(
         [workspace] { return std::make_shared<const analysis::RanksReport>(analysis::analyzeRanks(workspace)); },
         [this](std::shared_ptr<const analysis::RanksReport> report) {
@@ -241,6 +249,22 @@ void WorkspaceController::setRanksReport(std::shared_ptr<const analysis::RanksRe
     m_ranks->setReport(m_ranksReport, titles());
 }
 
+void WorkspaceController::diffMembers(int base, int neu)
+{
+    const auto size = int(m_workspace.size());
+    if (m_kind != Kind::Ranks || base < 0 || neu < 0 || base >= size || neu >= size)
+        return;
+    m_diffPair = {base, neu};
+    const analysis::Workspace workspace = m_workspace; // shares the immutable traces
+    m_memberDiffJobs->start(
+        [workspace, base, neu] {
+            return std::make_shared<const analysis::DiffReport>(
+                analysis::diffTraces(workspace.members()[std::size_t(base)], workspace.members()[std::size_t(neu)]));
+        },
+        [this](std::shared_ptr<const analysis::DiffReport> report) { m_diff->setReport(std::move(report)); },
+        [this](const QString& message) { Q_EMIT statusMessage(tr("Analysis failed: %1").arg(message)); });
+}
+
 void WorkspaceController::highlightDiffRow(DiffTableModel::Kind kind, const QString& name, bool family)
 {
     if (!isActive() || kind == DiffTableModel::Kind::Categories)
@@ -257,7 +281,9 @@ void WorkspaceController::highlightDiffRow(DiffTableModel::Kind kind, const QStr
     for (std::uint32_t i = 0; i < m_workspace.size(); ++i) {
         const Trace& trace = *m_workspace.members()[i].trace;
         std::vector<bool> names(trace.strings().size(), false);
-        for (StringId id = 0; id < names.size(); ++id)
+        // The ranks of a run: only the two the Diff dock compares.
+        const bool compared = m_kind == Kind::Comparison || int(i) == m_diffPair.first || int(i) == m_diffPair.second;
+        for (StringId id = 0; compared && id < names.size(); ++id)
             names[id] = matches(trace.str(id));
         for (SliceId s = 0; s < trace.slices().size(); ++s)
             occurrences += names[trace.slices().name[s]] ? 1 : 0;

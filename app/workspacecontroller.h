@@ -72,12 +72,16 @@ private:
     void revealStep(std::size_t member, long long number);
     void revealCollective(std::size_t collective);
     void setRanksReport(std::shared_ptr<const analysis::RanksReport> report);
+    // The ranks of a run: the Diff dock compares the two members picked there.
+    void diffMembers(int base, int neu);
 
     TimelineWidget* m_timeline;
     DetailsPanel* m_details;
     DiffPanel* m_diff;
     RanksPanel* m_ranks;
     JobTracker* m_jobs; // the diff or ranks analysis, off the GUI thread
+    JobTracker* m_memberDiffJobs; // the ranks of a run: the diff of the two picked in the Diff dock
+    std::pair<int, int> m_diffPair{0, 1}; // those two (BASE, NEW)
     analysis::Workspace m_workspace;
     Kind m_kind = Kind::Ranks;
     Align m_align = Align::AbsoluteClock;

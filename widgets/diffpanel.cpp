@@ -1,6 +1,7 @@
 #include "widgets/diffpanel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -20,6 +21,9 @@ DiffPanel::DiffPanel(QWidget* parent)
     , m_filter(new QLineEdit(this))
     , m_families(new QCheckBox(tr("Kernel families"), this))
     , m_tabs(new QTabWidget(this))
+    , m_members(new QWidget(this))
+    , m_base(new QComboBox(m_members))
+    , m_new(new QComboBox(m_members))
 {
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -40,8 +44,24 @@ DiffPanel::DiffPanel(QWidget* parent)
     controls->addWidget(m_filter, 1);
     controls->addWidget(m_families);
     controls->addWidget(clearHighlight);
+    auto* pair = new QHBoxLayout(m_members);
+    pair->setContentsMargins(0, 0, 0, 0);
+    pair->addWidget(new QLabel(tr("Compare"), m_members));
+    pair->addWidget(m_base);
+    pair->addWidget(new QLabel(tr("with"), m_members));
+    pair->addWidget(m_new);
+    pair->addStretch(1);
+    for (QComboBox* box : {m_base, m_new})
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_base->setToolTip(tr("BASE: the rank the differences are measured from"));
+    m_new->setToolTip(tr("NEW: the rank compared with BASE"));
+    const auto chosen = [this] { Q_EMIT membersChosen(m_base->currentIndex(), m_new->currentIndex()); };
+    connect(m_base, &QComboBox::activated, this, chosen);
+    connect(m_new, &QComboBox::activated, this, chosen);
+    m_members->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_members);
     layout->addWidget(m_summary);
     layout->addWidget(m_notes);
     layout->addLayout(controls);
@@ -101,6 +121,26 @@ void DiffPanel::clear()
         table.model->setRows({});
     m_summary->setText(tr("Open a comparison with File ▸ Compare With…"));
     m_notes->hide();
+}
+
+void DiffPanel::setMembers(const QStringList& titles, int base, int neu)
+{
+    for (QComboBox* box : {m_base, m_new}) {
+        box->clear();
+        box->addItems(titles);
+    }
+    m_base->setCurrentIndex(base);
+    m_new->setCurrentIndex(neu);
+    m_members->show();
+    if (!m_report)
+        m_summary->setText(tr("Comparing %1 with %2…").arg(titles.value(base), titles.value(neu)));
+}
+
+void DiffPanel::hideMembers()
+{
+    m_members->hide();
+    m_base->clear();
+    m_new->clear();
 }
 
 void DiffPanel::setReport(std::shared_ptr<const analysis::DiffReport> report)

@@ -2,7 +2,8 @@
 // The Diff dock of a comparison (issue 12): the summary line on top, then tabs with the
 // per-category, per-operator, per-kernel (optionally by kernel family) and memcpy/memset
 // tables, each sortable (by |Δ| at first) and filterable by name. Double-clicking a row
-// asks for its occurrences to be highlighted in both timelines.
+// asks for its occurrences to be highlighted in both timelines. With the ranks of a run open,
+// two combo boxes pick which two ranks it compares (BASE, NEW).
 #include "widgets/difftablemodel.h"
 
 #include <QWidget>
@@ -10,6 +11,7 @@
 #include <memory>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -25,6 +27,12 @@ public:
 
     void setReport(std::shared_ptr<const analysis::DiffReport> report);
     void clear();
+    // The ranks of a run: shows the two pickers over `titles`, `base` and `neu` chosen (no
+    // signal). hideMembers(): a comparison's BASE and NEW are fixed.
+    void setMembers(const QStringList& titles, int base, int neu);
+    void hideMembers();
+    QComboBox* baseMemberBox() const { return m_base; }
+    QComboBox* newMemberBox() const { return m_new; }
     std::shared_ptr<const analysis::DiffReport> report() const { return m_report; }
 
     QLabel* summaryLabel() const { return m_summary; }
@@ -38,6 +46,8 @@ Q_SIGNALS:
     // A row was double-clicked: its name (a kernel family's name when `family`).
     void rowActivated(ks::DiffTableModel::Kind kind, const QString& name, bool family);
     void highlightCleared();
+    // The user picked another pair of members (indices into setMembers' titles).
+    void membersChosen(int base, int neu);
 
 private:
     struct Table {
@@ -53,6 +63,9 @@ private:
     QLineEdit* m_filter = nullptr;
     QCheckBox* m_families = nullptr;
     QTabWidget* m_tabs = nullptr;
+    QWidget* m_members = nullptr;
+    QComboBox* m_base = nullptr;
+    QComboBox* m_new = nullptr;
     std::vector<Table> m_tables; // by Kind
 };
 

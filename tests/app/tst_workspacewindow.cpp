@@ -14,6 +14,8 @@
 #include "widgets/timelinewidget.h"
 #include "windowtesting.h"
 
+#include <QComboBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
@@ -121,8 +123,9 @@ private Q_SLOTS:
         const double newX = timeline.viewportXOf(1, newSteps.at(common));
         QVERIFY2(std::abs(baseX - newX) < 0.5, qPrintable(QStringLiteral("%1 vs %2").arg(baseX).arg(newX)));
 
-        // The summary is on top; the kernel table is sorted by |Δ|.
+        // The summary is on top; the kernel table is sorted by |Δ|. BASE and NEW are fixed.
         DiffPanel& diff = *window.diffPanel();
+        QVERIFY(!diff.baseMemberBox()->isVisible());
         QVERIFY(diff.summaryLabel()->text().contains(QStringLiteral("→")));
         QTableView* kernels = diff.view(DiffTableModel::Kind::Kernels);
         diff.tabs()->setCurrentWidget(kernels);
@@ -216,6 +219,78 @@ private Q_SLOTS:
         QCOMPARE(timeline.markedSlices(0), std::vector<SliceId>{steps0.front()});
         QVERIFY(timeline.markedSlices(1).empty());
         QVERIFY(!timeline.isProcessCollapsed(0, rank0->tracks()[rank0->trackOf(steps0.front())].process));
+    }
+
+    // The ranks of a run: the Diff dock compares rank 0 with rank 1 at first (rank 1 waits
+    // 2.573 ms a step longer in its NCCL kernels), and the other way round once the user picks
+    // rank 1 as BASE; each time the report is core's diff of those two members, and a row
+    // double-clicked is highlighted on those two ranks only (a third, rank 1's file as rank 2,
+    // has the same kernels).
+    void diffDockComparesTwoRanksOfARun()
+    {
+        QTemporaryDir dir;
+        auto doc = kstest::readGz(fixture("ddp_rank1").toStdString());
+        doc["distributedInfo"]["rank"] = 2;
+        doc["distributedInfo"]["world_size"] = 3;
+        const QString rank2 = dir.filePath(QStringLiteral("ddp_rank2.pt.trace.json"));
+        QFile out(rank2);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QByteArray::fromStdString(doc.dump()));
+        out.close();
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy ready(window.workspace(), &WorkspaceController::analysisReady);
+        window.openFiles({fixture("ddp_rank1"), rank2, fixture("ddp_rank0")});
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
+        DiffPanel& diff = *window.diffPanel();
+        window.findChild<QDockWidget*>(QStringLiteral("diffDock"))->raise();
+        QTRY_VERIFY_WITH_TIMEOUT(diff.report() != nullptr, 30000);
+        QVERIFY(diff.baseMemberBox()->isVisible());
+        QCOMPARE(diff.baseMemberBox()->count(), 3);
+        QVERIFY(diff.baseMemberBox()->currentText().startsWith(QStringLiteral("Rank 0")));
+        QVERIFY(diff.newMemberBox()->currentText().startsWith(QStringLiteral("Rank 1")));
+        const analysis::Workspace& ranks = window.workspace()->workspace();
+        const auto ncclDelta = [&](const analysis::DiffReport& report) {
+            for (const analysis::DiffRow& row : report.kernels) {
+                if (row.name.starts_with("ncclDevKernel_AllReduce"))
+                    return row.deltaNs();
+            }
+            return 0.0;
+        };
+        const analysis::DiffReport forward = analysis::diffTraces(ranks.members()[0], ranks.members()[1]);
+        QCOMPARE(diff.summaryLabel()->text(), QString::fromStdString(forward.summary));
+        QCOMPARE(diff.model(DiffTableModel::Kind::Kernels)->rowCount(), int(forward.kernels.size()));
+        QCOMPARE(ncclDelta(*diff.report()), ncclDelta(forward));
+        QVERIFY2(std::abs(ncclDelta(forward) - 2573000.0) < 1000.0, qPrintable(QString::number(ncclDelta(forward))));
+
+        const auto* first = diff.report().get();
+        QComboBox* base = diff.baseMemberBox();
+        base->setFocus();
+        QTest::keyClick(base, Qt::Key_Down); // the user picks rank 1 as BASE...
+        QCOMPARE(base->currentIndex(), 1);
+        diff.newMemberBox()->setFocus();
+        QTest::keyClick(diff.newMemberBox(), Qt::Key_Up); // ...and rank 0 as NEW
+        QCOMPARE(diff.newMemberBox()->currentIndex(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            diff.report().get() != first && diff.summaryLabel()->text().contains(QStringLiteral("faster")), 30000);
+        const analysis::DiffReport backward = analysis::diffTraces(ranks.members()[1], ranks.members()[0]);
+        QCOMPARE(diff.summaryLabel()->text(), QString::fromStdString(backward.summary));
+        QCOMPARE(ncclDelta(*diff.report()), -ncclDelta(forward));
+
+        QTableView* kernels = diff.view(DiffTableModel::Kind::Kernels);
+        diff.tabs()->setCurrentWidget(kernels);
+        const QPoint pos = kernels->visualRect(kernels->model()->index(0, 0)).center();
+        QTest::mouseClick(kernels->viewport(), Qt::LeftButton, {}, pos);
+        QTest::mouseDClick(kernels->viewport(), Qt::LeftButton, {}, pos);
+        TimelineWidget& timeline = *window.timeline();
+        const auto highlighted = [&](std::uint32_t member) {
+            const auto& names = timeline.highlightedNames(member);
+            return std::count(names.begin(), names.end(), true);
+        };
+        QCOMPARE(highlighted(0), 1);
+        QCOMPARE(highlighted(1), 1);
+        QCOMPARE(highlighted(2), 0);
     }
 
     // One merged collected file of a 2-rank torchrun (gloo, one GPU) opens as its ranks, named
