@@ -147,6 +147,7 @@ MainWindow::MainWindow(QWidget* parent)
     }
     if (!restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray()))
         arrangeDefaultDocks();
+    tabHiddenDocksIntoTheBottomStrip();
 }
 
 void MainWindow::createActions()

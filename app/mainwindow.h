@@ -102,6 +102,8 @@ private:
     void createActions();
     void createDocks();
     void arrangeDefaultDocks();
+    void tabHiddenDocksIntoTheBottomStrip();
+    void raiseWhenShownFromTheMenu(QDockWidget* dock);
     enum class OpenKind { Files, Comparison };
     void startLoading(const QStringList& paths, OpenKind kind);
     void onLoaded(const std::vector<LoadedFile>& loaded);

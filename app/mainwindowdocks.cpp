@@ -29,6 +29,7 @@
 #include "widgets/tableexport.h"
 #include "widgets/timelinewidget.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QLayout>
 #include <QScrollArea>
@@ -70,6 +71,37 @@ void MainWindow::arrangeDefaultDocks()
         const int rightWidth = std::min(std::max(width() / 4, fontMetrics().averageCharWidth() * 64), width() / 3);
         if (auto* details = findChild<QDockWidget*>(QStringLiteral("detailsDock")))
             resizeDocks({details}, {rightWidth}, Qt::Horizontal);
+    });
+}
+
+// Docks hidden until asked for (Flame Graph, Roofline, Query) wait among the bottom strip's
+// tabs: added beside the strip, they opened in a sliver of its width, squeezed Details and
+// Insights to nothing, and their minimum width beside the strip's widened the window past the
+// screen. Also after a saved layout from before this; one the user placed (floating, in
+// another area, shown) is left as it is.
+void MainWindow::tabHiddenDocksIntoTheBottomStrip()
+{
+    QDockWidget* strip = nullptr;
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        if (!dock->isHidden() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea) {
+            strip = dock;
+            break;
+        }
+    }
+    for (const char* name : {"flameGraphDock", "rooflineDock", "queryDock"}) {
+        auto* dock = findChild<QDockWidget*>(QLatin1String(name));
+        if (strip && dock && dock->isHidden() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea
+            && tabifiedDockWidgets(dock).isEmpty())
+            tabifyDockWidget(strip, dock);
+    }
+}
+
+// View > Flame Graph (a dock among tabs) brings its tab to the front.
+void MainWindow::raiseWhenShownFromTheMenu(QDockWidget* dock)
+{
+    connect(dock->toggleViewAction(), &QAction::triggered, dock, [dock](bool shown) {
+        if (shown)
+            dock->raise();
     });
 }
 
@@ -168,6 +200,7 @@ void MainWindow::createDocks()
     m_flamePanel = new FlameGraphPanel(m_timeline);
     auto* flameDock = addDock(*this, tr("Flame Graph"), "flameGraphDock", Qt::BottomDockWidgetArea, m_flamePanel);
     flameDock->hide();
+    raiseWhenShownFromTheMenu(flameDock);
     // Memory (issue 39): curves, what is alive at the peak or a chosen time, Operator memory.
     auto* memoryDock = new QDockWidget(tr("Memory"), this);
     memoryDock->setObjectName(QStringLiteral("memoryDock"));
@@ -183,6 +216,7 @@ void MainWindow::createDocks()
     auto* rooflineDock =
         addDock(*this, tr("Roofline"), "rooflineDock", Qt::BottomDockWidgetArea, new RooflinePanel(m_timeline));
     rooflineDock->hide();
+    raiseWhenShownFromTheMenu(rooflineDock);
 
     // Comparison and multi-rank docks (issues 12, 13): shown when such a workspace opens.
     m_diffDock = addDock(*this, tr("Diff"), "diffDock", Qt::BottomDockWidgetArea, m_diffPanel);
@@ -193,6 +227,7 @@ void MainWindow::createDocks()
     // SQL over the trace (issue 41): hidden until asked for (View menu).
     auto* queryDock = addDock(*this, tr("Query"), "queryDock", Qt::BottomDockWidgetArea, new QueryPanel(m_timeline));
     queryDock->hide();
+    raiseWhenShownFromTheMenu(queryDock);
     // Notes and views kept beside the trace (issue 41): hidden until asked for or a trace has notes.
     auto* notesDock = addDock(*this, tr("Notes"), "notesDock", Qt::RightDockWidgetArea, new NotesPanel(m_timeline));
     notesDock->hide();

@@ -59,6 +59,9 @@ MemoryPanel::MemoryPanel(TimelineWidget* timeline, QWidget* parent)
     m_peakButton->setToolTip(tr("List the allocations alive at this device's peak"));
     m_chart->setMinimumWidth(fontMetrics().averageCharWidth() * 70); // the curves need room beside the table
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Wraps: on one line the peak's sentence set the whole window's minimum width (1,216 px on
+    // train_baseline), wider than a small screen.
+    m_summary->setWordWrap(true);
     m_liveView->horizontalHeader()->setStretchLastSection(true);
     m_liveView->setToolTip(tr("Select a row to select the op that allocated it on the timeline"));
     m_tabs->addTab(m_liveView, tr("Alive"));

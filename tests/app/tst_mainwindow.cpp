@@ -17,6 +17,7 @@
 #include "widgets/timelinewidget.h"
 #include "windowtesting.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QFileInfo>
@@ -312,10 +313,45 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 20000);
         QTest::qWait(200); // the docks take their sizes after the first layout
         QTRY_VERIFY2(window.height() <= 540, qPrintable(QString::number(window.height())));
+        QTRY_VERIFY2(
+            window.width() <= 960,
+            qPrintable(QStringLiteral("%1 (minimum %2)").arg(window.width()).arg(window.minimumSizeHint().width())));
         QTRY_VERIFY(window.timeline()->height() >= window.height() / 2);
         // The bottom panels keep a few lines of their own.
         const auto* summary = window.findChild<QDockWidget*>(QStringLiteral("gpuSummaryDock"));
         QVERIFY(summary->widget()->height() >= window.fontMetrics().height() * 3);
+    }
+
+    // View > Flame Graph (and Roofline, Query: hidden until asked for) opens as a tab of the
+    // bottom strip, in front, its full width; Details keeps its width beside the timeline.
+    void hiddenDockOpensAsABottomTab()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy changed(&window, &MainWindow::traceChanged);
+        window.openFile(fixture("train_baseline"));
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 20000);
+        QTest::qWait(200);
+        auto* details = window.findChild<QDockWidget*>(QStringLiteral("detailsDock"));
+        auto* summary = window.findChild<QDockWidget*>(QStringLiteral("gpuSummaryDock"));
+        const int detailsWidth = details->width();
+        QVERIFY(detailsWidth > 200);
+        for (const char* name : {"flameGraphDock", "rooflineDock"}) {
+            auto* dock = window.findChild<QDockWidget*>(QLatin1String(name));
+            QVERIFY(dock->isHidden());
+            dock->toggleViewAction()->trigger();
+            QTRY_VERIFY2(window.tabifiedDockWidgets(dock).contains(summary), name);
+            QTRY_VERIFY2(!dock->visibleRegion().isEmpty(), name); // in front
+            QTRY_VERIFY2(dock->width() > window.width() / 2, qPrintable(QString::number(dock->width())));
+            QCOMPARE(details->width(), detailsWidth);
+            QVERIFY2(window.width() <= 1600,
+                     qPrintable(QStringLiteral("%1: window %2, its minimum %3")
+                                    .arg(QLatin1String(name))
+                                    .arg(window.width())
+                                    .arg(dock->widget()->minimumSizeHint().width())));
+        }
     }
 
     void findShortcutOpensSearch()
