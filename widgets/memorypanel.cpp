@@ -115,7 +115,7 @@ MemoryPanel::MemoryPanel(TimelineWidget* timeline, QWidget* parent)
 
 MemoryPanel::~MemoryPanel() = default;
 
-void MemoryPanel::analyze(std::shared_ptr<const Trace> trace)
+void MemoryPanel::analyze(const std::shared_ptr<const Trace>& trace)
 {
     m_member = 0; // new traces: the primary one first
     if (!trace) {

@@ -66,7 +66,7 @@ Q_SIGNALS:
     void memberRequested(std::uint32_t member);
 
 private:
-    void analyze(std::shared_ptr<const Trace> trace);
+    void analyze(const std::shared_ptr<const Trace>& trace);
     void analyzeMember();
     void apply(MemoryViewData data);
     void updateSummary();
