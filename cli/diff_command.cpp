@@ -21,6 +21,7 @@ struct DiffCommandOptions {
     bool families = false;
     bool groupByShape = false;
     facts::StepRules steps;
+    int baseRank = -1, newRank = -1; // one rank of a merged collected file (-1: the whole file)
 };
 
 std::string cell(double ns, bool present)
@@ -66,9 +67,13 @@ void printTable(const char* title, const std::vector<analysis::DiffRow>& rows, s
 
 void printText(const analysis::DiffReport& r, const DiffCommandOptions& o)
 {
-    std::printf("BASE %s: %zu steps from %s, %s\nNEW  %s: %zu steps from %s, %s\n\n%s\n", r.base.file.c_str(),
-                r.base.steps, r.base.stepsSource.c_str(), r.base.device.c_str(), r.neu.file.c_str(), r.neu.steps,
-                r.neu.stepsSource.c_str(), r.neu.device.c_str(), r.summary.c_str());
+    const auto side = [](const std::string& file, int rank) {
+        return rank >= 0 ? file + " rank " + std::to_string(rank) : file;
+    };
+    std::printf("BASE %s: %zu steps from %s, %s\nNEW  %s: %zu steps from %s, %s\n\n%s\n",
+                side(r.base.file, o.baseRank).c_str(), r.base.steps, r.base.stepsSource.c_str(), r.base.device.c_str(),
+                side(r.neu.file, o.newRank).c_str(), r.neu.steps, r.neu.stepsSource.c_str(), r.neu.device.c_str(),
+                r.summary.c_str());
     for (const auto& note : r.notes)
         std::printf("note: %s\n", note.c_str());
     printTable("Step time breakdown (per step)", r.categories, 0, false);
@@ -86,15 +91,34 @@ int runDiff(const DiffCommandOptions& o)
         std::fprintf(stderr, "kinetoscope-cli diff: %s\n", loaded.error->c_str());
         return 1;
     }
+    // --base-rank / --new-rank: that rank of a merged file, split off as the Ranks dock splits it.
+    const analysis::WorkspaceMember* sides[] = {&loaded.workspace.members()[0], &loaded.workspace.members()[1]};
+    analysis::Workspace ranks[] = {analysis::Workspace(o.steps), analysis::Workspace(o.steps)};
+    const int rankOf[] = {o.baseRank, o.newRank};
+    const std::string* paths[] = {&o.base, &o.neu};
+    for (int i = 0; i < 2; ++i) {
+        if (rankOf[i] < 0)
+            continue;
+        ranks[i].add(sides[i]->trace, *paths[i]);
+        sides[i] = ranks[i].memberOfRank(rankOf[i]);
+        if (!sides[i]) {
+            std::fprintf(stderr, "kinetoscope-cli diff: %s %s has no rank %d (its ranks: %s)\n",
+                         i == 0 ? "BASE" : "NEW", paths[i]->c_str(), rankOf[i], ranks[i].rankList().c_str());
+            return 1;
+        }
+    }
     analysis::DiffOptions options;
     options.kernelFamilies = o.families;
     options.groupOpsByInputShapes = o.groupByShape;
-    const auto report = analysis::diffTraces(loaded.workspace.members()[0], loaded.workspace.members()[1], options);
-    if (o.json)
-        std::cout << analysis::diffReportJson(report, o.top, o.families, o.groupByShape)
-                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << '\n';
-    else
+    const auto report = analysis::diffTraces(*sides[0], *sides[1], options);
+    if (o.json) {
+        nlohmann::json json = analysis::diffReportJson(report, o.top, o.families, o.groupByShape);
+        if (o.baseRank >= 0)
+            json["base_rank"] = o.baseRank;
+        if (o.newRank >= 0)
+            json["new_rank"] = o.newRank;
+        std::cout << json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    } else
         printText(report, o);
     return 0;
 }
@@ -109,12 +133,20 @@ void addDiffCommand(CLI::App& app)
                     "kinds, each BASE / NEW / delta, per step (averaged over each side's steps: ProfilerStep#N, else\n"
                     "--steps, counter labels or Optimizer.step; counts are totals). Sorted by |delta|.\n"
                     "--json: base, new (file, steps, steps_source, step_time_us), steps and steps_source ({base,\n"
-                    "new}), speedup, summary, notes, categories, kernels, kernel_families, ops, memcpy.");
+                    "new}), speedup, summary, notes, categories, kernels, kernel_families, ops, memcpy.\n"
+                    "--base-rank / --new-rank N: rank N of a merged collected file on that side (the same file\n"
+                    "may be both: `diff --base-rank 0 --new-rank 1 run.json run.json`); JSON base_rank, new_rank.");
     command->add_option("--top", options->top, "rows per table (default 20; 0: all)")->type_name("N")->check(kCount);
     command->add_flag("--families", options->families, "kernels grouped by family (GEMM, attention, elementwise, ...)");
     command->add_flag("--group-by-shape", options->groupByShape, "operators per name and input shapes (record_shapes)");
     command->add_flag("--json", options->json, "the report as JSON");
     addStepsOption(command, options->steps);
+    command->add_option("--base-rank", options->baseRank, "BASE: rank N of a merged collected file")
+        ->type_name("N")
+        ->check(kCount);
+    command->add_option("--new-rank", options->newRank, "NEW: rank N of a merged collected file")
+        ->type_name("N")
+        ->check(kCount);
     command->add_option("BASE", options->base, "the trace before (.json or .json.gz)")->type_name("")->required();
     command->add_option("NEW", options->neu, "the trace after")->type_name("")->required();
     command->callback([options] { exitWith(runDiff(*options)); });

@@ -100,13 +100,8 @@ int runGpu(const GpuOptions& options)
         ranks.add(loaded.trace, options.path);
         const analysis::WorkspaceMember* member = ranks.memberOfRank(options.rank);
         if (!member) {
-            std::string known;
-            for (const analysis::WorkspaceMember& m : ranks.members()) {
-                if (m.identity.rank >= 0)
-                    known += (known.empty() ? "" : ", ") + std::to_string(m.identity.rank);
-            }
             std::fprintf(stderr, "kinetoscope-cli gpu: %s has no rank %d (its ranks: %s)\n", options.path.c_str(),
-                         options.rank, known.empty() ? "none" : known.c_str());
+                         options.rank, ranks.rankList().c_str());
             return 1;
         }
         shown = member->trace;

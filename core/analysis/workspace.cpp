@@ -246,6 +246,16 @@ const WorkspaceMember* Workspace::memberOfRank(int rank) const
     return it != m_members.end() ? &*it : nullptr;
 }
 
+std::string Workspace::rankList() const
+{
+    std::string list;
+    for (const WorkspaceMember& m : m_members) {
+        if (m.identity.rank >= 0)
+            list += (list.empty() ? "" : ", ") + std::to_string(m.identity.rank);
+    }
+    return list.empty() ? "none" : list;
+}
+
 void Workspace::setStepRules(std::size_t member, facts::StepRules rules)
 {
     if (member < m_members.size())

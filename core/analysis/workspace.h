@@ -114,6 +114,8 @@ public:
 
     // The member of rank `rank` (as its identity says), nullptr if none.
     const WorkspaceMember* memberOfRank(int rank) const;
+    // The members' ranks, "0, 1" ("none" without any): what a file holds, for messages.
+    std::string rankList() const;
 
     // Step numbers every member has, ascending.
     std::vector<long long> commonSteps() const;

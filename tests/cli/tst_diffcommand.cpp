@@ -1,6 +1,8 @@
 // kinetoscope-cli diff --json: the JSON contract on train_baseline vs train_optimized,
-// the text summary, and a failing side.
+// the text summary, a failing side, and two ranks of one merged collected file.
 #include "clirun.h"
+#include "core/analysis/diff.h"
+#include "core/loading/loader.h"
 #include "testtext.h"
 
 #include <nlohmann/json.hpp>
@@ -81,6 +83,34 @@ private Q_SLOTS:
         QVERIFY(kstest::contains(err, "NEW "));
         QVERIFY(kstest::contains(err, "missing.json"));
         QCOMPARE(run({data("train_baseline.pt.trace.json.gz")}), 2);
+    }
+
+    // --base-rank / --new-rank: rank 0 against rank 1 of the merged NCCL file (rank 1 spends
+    // 1.679 ms a step longer in its NCCL kernels), the same report as core's diff of the two
+    // ranks the Ranks dock splits off; a rank the file lacks names those it has.
+    void ranksOfAMergedFile()
+    {
+        const std::string merged = data("collected_nccl_merged.pt.trace.json.gz");
+        std::string out, err;
+        QCOMPARE(run({"--json", "--top", "0", "--base-rank", "0", "--new-rank", "1", merged, merged}, &out), 0);
+        const auto j = nlohmann::json::parse(out);
+        QCOMPARE(j["base_rank"].get<int>(), 0);
+        QCOMPARE(j["new_rank"].get<int>(), 1);
+        QCOMPARE(j["base"]["steps"].get<int>(), 10);
+        ks::analysis::Workspace ranks;
+        ranks.add(ks::loadTraceFile(merged).trace, merged);
+        const auto report = ks::analysis::diffTraces(*ranks.memberOfRank(0), *ranks.memberOfRank(1));
+        QCOMPARE(j["summary"].get<std::string>(), report.summary);
+        QCOMPARE(j["kernels"].size(), report.kernels.size());
+        QVERIFY2(kstest::contains(report.summary, "NCCL kernels +1.679 ms/step"), report.summary.c_str());
+        QCOMPARE(run({"--base-rank", "1", "--new-rank", "0", merged, merged}, &out), 0);
+        QVERIFY(kstest::contains(out, "rank 1: 10 steps"));
+        QVERIFY(kstest::contains(out,
+                                 "NCCL kernels \xE2\x88\x92"
+                                 "1.679 ms/step"));
+        QCOMPARE(run({"--new-rank", "3", merged, merged}, nullptr, &err), 1);
+        QVERIFY2(kstest::contains(err, "has no rank 3 (its ranks: 0, 1)"), err.c_str());
+        QCOMPARE(run({"--base-rank", "-1", merged, merged}, nullptr, &err), 2);
     }
 };
 
