@@ -54,8 +54,10 @@ WorkspaceController::WorkspaceController(TimelineWidget* timeline, DetailsPanel*
                     return;
                 m_workspace.setStepRules(member, rules);
                 applyAlignment();
-                if (m_kind == Kind::Ranks)
+                if (m_kind == Kind::Ranks) {
+                    diffMembers(m_diffPair.first, m_diffPair.second); // per step: by the new steps
                     Q_EMIT ranksChanged(m_workspace);
+                }
             });
     connect(m_details, &DetailsPanel::sectionLinkActivated, this, [this](int target) {
         if (target >= 0 && std::size_t(target) < m_collectiveTargets.size())
@@ -107,8 +109,10 @@ QStringList WorkspaceController::open(const std::vector<LoadedFile>& files, Kind
     m_align = kind == Kind::Comparison ? Align::StepStarts : Align::AbsoluteClock;
     applyAlignment();
     m_timeline->fitAll();
-    if (kind == Kind::Ranks && isActive())
+    if (kind == Kind::Ranks && isActive()) {
         m_diff->setMembers(names, m_diffPair.first, m_diffPair.second);
+        diffMembers(m_diffPair.first, m_diffPair.second);
+    }
     Q_EMIT ranksChanged(kind == Kind::Ranks ? m_workspace : analysis::Workspace{});
     return warnings;
 }
@@ -218,7 +222,6 @@ void WorkspaceController::startAnalysis()
             onFailure);
         return;
     }
-    diffMembers(m_diffPair.first, m_diffPair.second);
     m_jobs->start(
         [workspace] { return std::make_shared<const analysis::RanksReport>(analysis::analyzeRanks(workspace)); },
         [this](std::shared_ptr<const analysis::RanksReport> report) {
