@@ -91,26 +91,15 @@ int runDiff(const DiffCommandOptions& o)
         std::fprintf(stderr, "kinetoscope-cli diff: %s\n", loaded.error->c_str());
         return 1;
     }
-    // --base-rank / --new-rank: that rank of a merged file, split off as the Ranks dock splits it.
-    const analysis::WorkspaceMember* sides[] = {&loaded.workspace.members()[0], &loaded.workspace.members()[1]};
-    analysis::Workspace ranks[] = {analysis::Workspace(o.steps), analysis::Workspace(o.steps)};
-    const int rankOf[] = {o.baseRank, o.newRank};
-    const std::string* paths[] = {&o.base, &o.neu};
-    for (int i = 0; i < 2; ++i) {
-        if (rankOf[i] < 0)
-            continue;
-        ranks[i].add(sides[i]->trace, *paths[i]);
-        sides[i] = ranks[i].memberOfRank(rankOf[i]);
-        if (!sides[i]) {
-            std::fprintf(stderr, "kinetoscope-cli diff: %s %s has no rank %d (its ranks: %s)\n",
-                         i == 0 ? "BASE" : "NEW", paths[i]->c_str(), rankOf[i], ranks[i].rankList().c_str());
-            return 1;
-        }
+    const analysis::DiffSides sides(loaded.workspace, o.baseRank, o.newRank);
+    if (sides.error()) {
+        std::fprintf(stderr, "kinetoscope-cli diff: %s\n", sides.error()->c_str());
+        return 1;
     }
     analysis::DiffOptions options;
     options.kernelFamilies = o.families;
     options.groupOpsByInputShapes = o.groupByShape;
-    const auto report = analysis::diffTraces(*sides[0], *sides[1], options);
+    const auto report = analysis::diffTraces(*sides.base(), *sides.neu(), options);
     if (o.json) {
         nlohmann::json json = analysis::diffReportJson(report, o.top, o.families, o.groupByShape);
         if (o.baseRank >= 0)

@@ -226,16 +226,26 @@ PYBIND11_MODULE(kinetoscope, m)
             "kinetoscope-cli insights --json")
         .def(
             "diff",
-            [](const PyTrace& base, const PyTrace& neu, std::size_t top, bool families, bool groupByShape) {
+            [](const PyTrace& base, const PyTrace& neu, std::size_t top, bool families, bool groupByShape,
+               std::optional<int> baseRank, std::optional<int> newRank) {
                 const auto workspace = analysis::diffWorkspace(base.trace, base.path, neu.trace, neu.path);
+                const analysis::DiffSides sides(workspace, baseRank.value_or(-1), newRank.value_or(-1));
+                if (sides.error())
+                    throw py::value_error(*sides.error());
                 analysis::DiffOptions options;
                 options.kernelFamilies = families;
                 options.groupOpsByInputShapes = groupByShape;
-                const auto report = analysis::diffTraces(workspace.members()[0], workspace.members()[1], options);
-                return jsonToPython(analysis::diffReportJson(report, top, families, groupByShape));
+                const auto report = analysis::diffTraces(*sides.base(), *sides.neu(), options);
+                auto json = analysis::diffReportJson(report, top, families, groupByShape);
+                if (baseRank)
+                    json["base_rank"] = *baseRank;
+                if (newRank)
+                    json["new_rank"] = *newRank;
+                return jsonToPython(json);
             },
             py::arg("other"), py::arg("top") = 20, py::arg("families") = false, py::arg("group_by_shape") = false,
-            "kinetoscope-cli diff --json, this trace as BASE")
+            py::arg("base_rank") = py::none(), py::arg("new_rank") = py::none(),
+            "kinetoscope-cli diff --json [--base-rank N] [--new-rank N], this trace as BASE")
         .def(
             "critical_path",
             [](const PyTrace& t, const std::vector<std::string>& whatIfTexts, std::optional<long long> step) {

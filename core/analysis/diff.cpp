@@ -338,6 +338,23 @@ LoadedDiff loadDiffPair(const std::string& basePath, const std::string& newPath,
     return out;
 }
 
+DiffSides::DiffSides(const Workspace& pair, int baseRank, int newRank)
+{
+    const int rankOf[] = {baseRank, newRank};
+    for (std::size_t i = 0; i < 2; ++i) {
+        const WorkspaceMember& whole = pair.members()[i];
+        m_sides[i] = &whole;
+        if (rankOf[i] < 0)
+            continue;
+        m_ranks[i] = Workspace(pair.stepRules());
+        m_ranks[i].add(whole.trace, whole.identity.file);
+        m_sides[i] = m_ranks[i].memberOfRank(rankOf[i]);
+        if (!m_sides[i] && !m_error)
+            m_error = std::string(i == 0 ? "BASE " : "NEW ") + whole.identity.file + " has no rank "
+                + std::to_string(rankOf[i]) + " (its ranks: " + m_ranks[i].rankList() + ")";
+    }
+}
+
 Workspace diffWorkspace(std::shared_ptr<const Trace> base, const std::string& basePath,
                         std::shared_ptr<const Trace> neu, const std::string& newPath, const facts::StepRules& stepRules)
 {

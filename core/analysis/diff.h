@@ -70,6 +70,25 @@ std::string kernelFamily(std::string_view kernelName);
 // Each side counts per step by its member's steps (WorkspaceMember::stepRules).
 DiffReport diffTraces(const WorkspaceMember& base, const WorkspaceMember& neu, const DiffOptions& options = {});
 
+// BASE and NEW as `diff --base-rank/--new-rank` pick them from `pair` (diffWorkspace's): the
+// whole trace of a side, or (rank >= 0) rank N of a merged collected file, split off as the
+// Ranks dock splits it. The sides point into `pair` or into the ranks held here (not copyable).
+class DiffSides {
+public:
+    DiffSides(const Workspace& pair, int baseRank, int newRank);
+    DiffSides(const DiffSides&) = delete;
+    DiffSides& operator=(const DiffSides&) = delete;
+    // Null when `error` says which side lacks its rank ("NEW run.json has no rank 3 (its ranks: 0, 1)").
+    const WorkspaceMember* base() const { return m_sides[0]; }
+    const WorkspaceMember* neu() const { return m_sides[1]; }
+    const std::optional<std::string>& error() const { return m_error; }
+
+private:
+    Workspace m_ranks[2];
+    const WorkspaceMember* m_sides[2] = {};
+    std::optional<std::string> m_error;
+};
+
 // Loads BASE and NEW in parallel; on failure, the error names the side ("BASE file.json: ...").
 struct LoadedDiff {
     Workspace workspace; // member 0 BASE, member 1 NEW, aligned at the first common step

@@ -104,6 +104,12 @@ class TestModule(unittest.TestCase):
         optimized = kinetoscope.load(fixture("train_optimized"))
         self.assertEqual(self.baseline.diff(optimized),
                          cli_json("diff", "--json", fixture("train_baseline"), fixture("train_optimized")))
+        merged = kinetoscope.load(fixture("collected_nccl_merged"))
+        self.assertEqual(merged.diff(merged, base_rank=0, new_rank=1),
+                         cli_json("diff", "--json", "--base-rank", "0", "--new-rank", "1",
+                                  fixture("collected_nccl_merged"), fixture("collected_nccl_merged")))
+        with self.assertRaisesRegex(ValueError, r"has no rank 3 \(its ranks: 0, 1\)"):
+            merged.diff(merged, new_rank=3)
         ranks = kinetoscope.ranks([kinetoscope.load(fixture("ddp_rank0")), kinetoscope.load(fixture("ddp_rank1"))])
         expected = cli_json("ranks", "--json", fixture("ddp_rank0"), fixture("ddp_rank1"))
         ranks.pop("match_ms")
