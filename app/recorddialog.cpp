@@ -1,5 +1,7 @@
 #include "app/recorddialog.h"
 
+#include "collector/protocol/injectionoptions.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -68,6 +70,7 @@ RecordDialog::RecordDialog(QWidget* parent)
     , m_delay(secondsBox(this, tr("none")))
     , m_duration(secondsBox(this, tr("to the end")))
     , m_stepMarker(new QLineEdit(this))
+    , m_collectorOptions(new QLineEdit(this))
     , m_startPaused(new QCheckBox(tr("Start with the capture &paused (press Resume Capture to begin)"), this))
     , m_liveWindow(
           new QCheckBox(tr("Live timeline shows the most &recent events (all of them once the recording ends)"), this))
@@ -84,6 +87,7 @@ RecordDialog::RecordDialog(QWidget* parent)
     m_delay->setObjectName(QStringLiteral("delay"));
     m_duration->setObjectName(QStringLiteral("duration"));
     m_stepMarker->setObjectName(QStringLiteral("stepMarker"));
+    m_collectorOptions->setObjectName(QStringLiteral("collectorOptions"));
     m_startPaused->setObjectName(QStringLiteral("startPaused"));
     m_liveWindow->setObjectName(QStringLiteral("liveWindow"));
     m_liveWindow->setToolTip(tr("The live timeline keeps up with the program past millions of events by holding "
@@ -133,6 +137,10 @@ RecordDialog::RecordDialog(QWidget* parent)
     form->addRow(tr("&Time:"), timeRow);
     m_stepMarker->setPlaceholderText(tr("optional: NVTX range or record_function label opened once per step"));
     form->addRow(tr("Step &marker:"), m_stepMarker);
+    m_collectorOptions->setPlaceholderText(tr("optional, comma-separated: e.g. buffer_mb=16,stats=1"));
+    m_collectorOptions->setToolTip(tr("What kinetoscope-cli collect --collector-options takes (docs/cli.md): "
+                                      "buffer_mb, max_buffers, flush_ms, kinds, api, nvtx, ops, stats, ..."));
+    form->addRow(tr("C&ollector options:"), m_collectorOptions);
     form->addRow(QString(), m_startPaused);
     form->addRow(QString(), m_liveWindow);
     m_commandLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -149,7 +157,7 @@ RecordDialog::RecordDialog(QWidget* parent)
     layout->addWidget(buttons);
     resize(640, sizeHint().height());
     load();
-    for (QLineEdit* edit : {m_program, m_arguments, m_nvtxName, m_stepMarker})
+    for (QLineEdit* edit : {m_program, m_arguments, m_nvtxName, m_stepMarker, m_collectorOptions})
         connect(edit, &QLineEdit::textChanged, this, &RecordDialog::updateCommandLine);
     connect(m_environment, &QPlainTextEdit::textChanged, this, &RecordDialog::updateCommandLine);
     for (QComboBox* box : {m_pytorch, m_capture})
@@ -178,6 +186,7 @@ RecordingOptions RecordDialog::options() const
     options.session.delaySeconds = m_delay->value();
     options.session.durationSeconds = m_duration->value();
     options.session.stepMarker = m_stepMarker->text().trimmed().toStdString();
+    options.session.injectionOptions = m_collectorOptions->text().trimmed().toStdString();
     options.startPaused = m_startPaused->isChecked();
     options.liveWindowSlices = m_liveWindow->isChecked() ? RecordingOptions::kLiveWindowSlices : 0;
     return options;
@@ -196,6 +205,8 @@ QStringList RecordDialog::commandLine() const
         line << QStringLiteral("--duration") << secondsText(m_duration->value());
     if (const QString marker = m_stepMarker->text().trimmed(); !marker.isEmpty())
         line << QStringLiteral("--step-marker") << marker;
+    if (const QString collectorOptions = m_collectorOptions->text().trimmed(); !collectorOptions.isEmpty())
+        line << QStringLiteral("--collector-options") << collectorOptions;
     const collector::LaunchRequest launch = request();
     for (const auto& [key, value] : launch.environment)
         line << QStringLiteral("--env") << QString::fromStdString(key + "=" + value);
@@ -264,6 +275,11 @@ void RecordDialog::accept()
         QMessageBox::warning(this, windowTitle(), tr("Environment lines must read K=V: “%1”").arg(badLine));
         return;
     }
+    wire::InjectionOptions parsed;
+    if (!wire::parseInjectionOptions(m_collectorOptions->text().trimmed().toStdString(), parsed, error)) {
+        QMessageBox::warning(this, windowTitle(), tr("Collector options: %1").arg(QString::fromStdString(error)));
+        return;
+    }
     if (m_capture->currentData().toString() == QLatin1String("nvtx") && m_nvtxName->text().trimmed().isEmpty()) {
         QMessageBox::warning(this, windowTitle(), tr("Name the NVTX range that opens the capture."));
         return;
@@ -286,6 +302,7 @@ void RecordDialog::load()
     m_delay->setValue(settings.value(QStringLiteral("delay"), 0.0).toDouble());
     m_duration->setValue(settings.value(QStringLiteral("duration"), 0.0).toDouble());
     m_stepMarker->setText(settings.value(QStringLiteral("stepMarker")).toString());
+    m_collectorOptions->setText(settings.value(QStringLiteral("collectorOptions")).toString());
     m_startPaused->setChecked(settings.value(QStringLiteral("startPaused"), false).toBool());
     m_liveWindow->setChecked(settings.value(QStringLiteral("liveWindow"), true).toBool());
 }
@@ -304,6 +321,7 @@ void RecordDialog::save() const
     settings.setValue(QStringLiteral("delay"), m_delay->value());
     settings.setValue(QStringLiteral("duration"), m_duration->value());
     settings.setValue(QStringLiteral("stepMarker"), m_stepMarker->text());
+    settings.setValue(QStringLiteral("collectorOptions"), m_collectorOptions->text());
     settings.setValue(QStringLiteral("startPaused"), m_startPaused->isChecked());
     settings.setValue(QStringLiteral("liveWindow"), m_liveWindow->isChecked());
 }

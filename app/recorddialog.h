@@ -1,7 +1,8 @@
 #pragma once
 // File ▸ Record…: what to launch under the collector (program, arguments, working
 // directory, environment) and how to record it (PyTorch operators, capture range, delay and
-// duration, step marker, start paused), remembered in QSettings between runs. The dialog
+// duration, step marker, start paused, the collector's own options), remembered in QSettings
+// between runs. The dialog
 // shows the equivalent `kinetoscope-cli collect` command line.
 #include "app/recordingsession.h"
 #include "collector/host/launcher.h"
@@ -48,6 +49,7 @@ private:
     QDoubleSpinBox* m_delay = nullptr; // seconds, 0: from the start
     QDoubleSpinBox* m_duration = nullptr; // seconds, 0: to the end
     QLineEdit* m_stepMarker = nullptr;
+    QLineEdit* m_collectorOptions = nullptr; // collect --collector-options, checked on accept
     QCheckBox* m_startPaused = nullptr;
     QCheckBox* m_liveWindow = nullptr;
     QLabel* m_commandLine = nullptr;

@@ -7,6 +7,7 @@
 #include "app/recordinghost.h"
 #include "widgets/detailspanel.h"
 #include "widgets/timelinewidget.h"
+#include "windowtesting.h"
 
 #include "core/loading/loader.h"
 
@@ -16,11 +17,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace ks;
 
@@ -200,6 +203,29 @@ private slots:
         QVERIFY(!child<QLineEdit>(dialog, "nvtxName")->isEnabled());
         QVERIFY(dialog.commandLine().contains(QStringLiteral("--capture-range=cudaProfilerApi")));
         QCOMPARE(dialog.options().session.capture.range, collector::CaptureRange::CudaProfilerApi);
+
+        // The collector's own options: checked on accept (a bad item is named, the dialog stays).
+        auto* collectorOptions = child<QLineEdit>(dialog, "collectorOptions");
+        collectorOptions->setText(QStringLiteral("stats=maybe"));
+        QString warning;
+        QTimer closer;
+        connect(&closer, &QTimer::timeout, &dialog, [&] {
+            if (QMessageBox* box = kstest::visibleMessageBox(dialog)) {
+                warning = box->text();
+                box->accept();
+            }
+        });
+        closer.start(10);
+        dialog.show();
+        dialog.accept();
+        QVERIFY2(warning.contains(QStringLiteral("stats")), qPrintable(warning));
+        QVERIFY(dialog.isVisible()); // not accepted
+        closer.stop();
+        collectorOptions->setText(QStringLiteral("stats=1,buffer_mb=16"));
+        QCOMPARE(dialog.options().session.injectionOptions, std::string("stats=1,buffer_mb=16"));
+        const QStringList line = dialog.commandLine();
+        QCOMPARE(line.value(line.indexOf(QStringLiteral("--collector-options")) + 1),
+                 QStringLiteral("stats=1,buffer_mb=16"));
 
         // Accepted choices come back the next time.
         dialog.accept();
