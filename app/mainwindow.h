@@ -14,6 +14,7 @@
 #include <QMainWindow>
 
 #include <memory>
+#include <vector>
 
 class QDockWidget;
 class QLabel;
@@ -102,8 +103,8 @@ private:
     void createActions();
     void createDocks();
     void arrangeDefaultDocks();
+    QDockWidget* addOnDemandDock(const QString& title, const char* objectName, QWidget* widget);
     void tabHiddenDocksIntoTheBottomStrip();
-    void raiseWhenShownFromTheMenu(QDockWidget* dock);
     enum class OpenKind { Files, Comparison };
     void startLoading(const QStringList& paths, OpenKind kind);
     void onLoaded(const std::vector<LoadedFile>& loaded);
@@ -134,6 +135,7 @@ private:
     QStringList m_openProblems; // paths of a multi-file open that gave no file to load
     DiffPanel* m_diffPanel = nullptr;
     FlameGraphPanel* m_flamePanel = nullptr;
+    std::vector<QDockWidget*> m_onDemandDocks; // hidden until asked for from the View menu
     CriticalPathPanel* m_criticalPath = nullptr; // made with the docks, before m_workspace
     RanksPanel* m_ranksPanel = nullptr;
     QDockWidget* m_diffDock = nullptr;

@@ -74,11 +74,11 @@ void MainWindow::arrangeDefaultDocks()
     });
 }
 
-// Docks hidden until asked for (Flame Graph, Roofline, Query) wait among the bottom strip's
-// tabs: added beside the strip, they opened in a sliver of its width, squeezed Details and
-// Insights to nothing, and their minimum width beside the strip's widened the window past the
-// screen. Also after a saved layout from before this; one the user placed (floating, in
-// another area, shown) is left as it is.
+// Docks hidden until asked for (addOnDemandDock) wait among the bottom strip's tabs: added
+// beside the strip, they opened in a sliver of its width, squeezed Details and Insights to
+// nothing, and their minimum width beside the strip's widened the window past the screen. Also
+// after a saved layout from before this; one the user placed (floating, in another area,
+// shown) is left as it is.
 void MainWindow::tabHiddenDocksIntoTheBottomStrip()
 {
     QDockWidget* strip = nullptr;
@@ -88,21 +88,11 @@ void MainWindow::tabHiddenDocksIntoTheBottomStrip()
             break;
         }
     }
-    for (const char* name : {"flameGraphDock", "rooflineDock", "queryDock"}) {
-        auto* dock = findChild<QDockWidget*>(QLatin1String(name));
-        if (strip && dock && dock->isHidden() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea
+    for (QDockWidget* dock : m_onDemandDocks) {
+        if (strip && dock->isHidden() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea
             && tabifiedDockWidgets(dock).isEmpty())
             tabifyDockWidget(strip, dock);
     }
-}
-
-// View > Flame Graph (a dock among tabs) brings its tab to the front.
-void MainWindow::raiseWhenShownFromTheMenu(QDockWidget* dock)
-{
-    connect(dock->toggleViewAction(), &QAction::triggered, dock, [dock](bool shown) {
-        if (shown)
-            dock->raise();
-    });
 }
 
 namespace {
@@ -119,6 +109,19 @@ QDockWidget* addDock(QMainWindow& window, const QString& title, const char* obje
 }
 
 } // namespace
+
+// A bottom dock hidden until asked for (View menu): opening it brings its tab to the front.
+QDockWidget* MainWindow::addOnDemandDock(const QString& title, const char* objectName, QWidget* widget)
+{
+    QDockWidget* dock = addDock(*this, title, objectName, Qt::BottomDockWidgetArea, widget);
+    dock->hide();
+    connect(dock->toggleViewAction(), &QAction::triggered, dock, [dock](bool shown) {
+        if (shown)
+            dock->raise();
+    });
+    m_onDemandDocks.push_back(dock);
+    return dock;
+}
 
 MainWindow::~MainWindow() = default;
 
@@ -198,9 +201,7 @@ void MainWindow::createDocks()
     // Hidden until asked for (View > Flame Graph): it computes only while shown, so opening a
     // trace costs nothing more.
     m_flamePanel = new FlameGraphPanel(m_timeline);
-    auto* flameDock = addDock(*this, tr("Flame Graph"), "flameGraphDock", Qt::BottomDockWidgetArea, m_flamePanel);
-    flameDock->hide();
-    raiseWhenShownFromTheMenu(flameDock);
+    addOnDemandDock(tr("Flame Graph"), "flameGraphDock", m_flamePanel);
     // Memory (issue 39): curves, what is alive at the peak or a chosen time, Operator memory.
     auto* memoryDock = new QDockWidget(tr("Memory"), this);
     memoryDock->setObjectName(QStringLiteral("memoryDock"));
@@ -213,10 +214,7 @@ void MainWindow::createDocks()
     // Roofline (issue 37): ops and shapes against the GPU's roofs; a point selects its kernels.
     // Hidden until asked for (View > Roofline): it reads every op's shapes, and computes only
     // while shown.
-    auto* rooflineDock =
-        addDock(*this, tr("Roofline"), "rooflineDock", Qt::BottomDockWidgetArea, new RooflinePanel(m_timeline));
-    rooflineDock->hide();
-    raiseWhenShownFromTheMenu(rooflineDock);
+    addOnDemandDock(tr("Roofline"), "rooflineDock", new RooflinePanel(m_timeline));
 
     // Comparison and multi-rank docks (issues 12, 13): shown when such a workspace opens.
     m_diffDock = addDock(*this, tr("Diff"), "diffDock", Qt::BottomDockWidgetArea, m_diffPanel);
@@ -225,9 +223,7 @@ void MainWindow::createDocks()
     m_jobPanel = new JobViewPanel(this);
     m_jobDock = addDock(*this, tr("Job"), "jobDock", Qt::BottomDockWidgetArea, m_jobPanel);
     // SQL over the trace (issue 41): hidden until asked for (View menu).
-    auto* queryDock = addDock(*this, tr("Query"), "queryDock", Qt::BottomDockWidgetArea, new QueryPanel(m_timeline));
-    queryDock->hide();
-    raiseWhenShownFromTheMenu(queryDock);
+    addOnDemandDock(tr("Query"), "queryDock", new QueryPanel(m_timeline));
     // Notes and views kept beside the trace (issue 41): hidden until asked for or a trace has notes.
     auto* notesDock = addDock(*this, tr("Notes"), "notesDock", Qt::RightDockWidgetArea, new NotesPanel(m_timeline));
     notesDock->hide();

@@ -38,7 +38,7 @@ WorkspaceController::WorkspaceController(TimelineWidget* timeline, DetailsPanel*
     , m_diff(diff)
     , m_ranks(ranks)
     , m_jobs(new JobTracker(this))
-    , m_memberDiffJobs(new JobTracker(this))
+    , m_diffJobs(new JobTracker(this))
 {
     connect(m_diff, &DiffPanel::membersChosen, this, &WorkspaceController::diffMembers);
     connect(m_diff, &DiffPanel::rowActivated, this, &WorkspaceController::highlightDiffRow);
@@ -127,7 +127,7 @@ void WorkspaceController::clear()
     m_eachStep = false;
     m_alignedStep = -1;
     m_alignmentText.clear();
-    m_memberDiffJobs->cancel();
+    m_diffJobs->cancel();
     m_diffPair = {0, 1};
     m_diff->clear();
     m_diff->hideMembers();
@@ -205,30 +205,23 @@ void WorkspaceController::applyStepUnderView()
 
 void WorkspaceController::startAnalysis()
 {
-    const analysis::Workspace workspace = m_workspace; // shares the immutable traces
-    const auto onFailure = [this](const QString& message) {
-        Q_EMIT statusMessage(tr("Analysis failed: %1").arg(message));
-    };
     if (m_kind == Kind::Comparison) {
-        m_jobs->start(
-            [workspace] {
-                return std::make_shared<const analysis::DiffReport>(
-                    analysis::diffTraces(workspace.members()[0], workspace.members()[1]));
-            },
-            [this](std::shared_ptr<const analysis::DiffReport> report) {
-                m_diff->setReport(std::move(report));
-                Q_EMIT analysisReady();
-            },
-            onFailure);
+        diffMembers(0, 1);
         return;
     }
+    const analysis::Workspace workspace = m_workspace; // shares the immutable traces
     m_jobs->start(
         [workspace] { return std::make_shared<const analysis::RanksReport>(analysis::analyzeRanks(workspace)); },
         [this](std::shared_ptr<const analysis::RanksReport> report) {
             setRanksReport(std::move(report));
             Q_EMIT analysisReady();
         },
-        onFailure);
+        [this](const QString& message) { analysisFailed(message); });
+}
+
+void WorkspaceController::analysisFailed(const QString& message)
+{
+    Q_EMIT statusMessage(tr("Analysis failed: %1").arg(message));
 }
 
 void WorkspaceController::setRanksReport(std::shared_ptr<const analysis::RanksReport> report)
@@ -255,17 +248,21 @@ void WorkspaceController::setRanksReport(std::shared_ptr<const analysis::RanksRe
 void WorkspaceController::diffMembers(int base, int neu)
 {
     const auto size = int(m_workspace.size());
-    if (m_kind != Kind::Ranks || base < 0 || neu < 0 || base >= size || neu >= size)
+    if (base < 0 || neu < 0 || base >= size || neu >= size)
         return;
     m_diffPair = {base, neu};
     const analysis::Workspace workspace = m_workspace; // shares the immutable traces
-    m_memberDiffJobs->start(
+    m_diffJobs->start(
         [workspace, base, neu] {
             return std::make_shared<const analysis::DiffReport>(
                 analysis::diffTraces(workspace.members()[std::size_t(base)], workspace.members()[std::size_t(neu)]));
         },
-        [this](std::shared_ptr<const analysis::DiffReport> report) { m_diff->setReport(std::move(report)); },
-        [this](const QString& message) { Q_EMIT statusMessage(tr("Analysis failed: %1").arg(message)); });
+        [this](std::shared_ptr<const analysis::DiffReport> report) {
+            m_diff->setReport(std::move(report));
+            if (m_kind == Kind::Comparison) // the ranks' own report is theirs to announce
+                Q_EMIT analysisReady();
+        },
+        [this](const QString& message) { analysisFailed(message); });
 }
 
 void WorkspaceController::highlightDiffRow(DiffTableModel::Kind kind, const QString& name, bool family)
@@ -284,8 +281,8 @@ void WorkspaceController::highlightDiffRow(DiffTableModel::Kind kind, const QStr
     for (std::uint32_t i = 0; i < m_workspace.size(); ++i) {
         const Trace& trace = *m_workspace.members()[i].trace;
         std::vector<bool> names(trace.strings().size(), false);
-        // The ranks of a run: only the two the Diff dock compares.
-        const bool compared = m_kind == Kind::Comparison || int(i) == m_diffPair.first || int(i) == m_diffPair.second;
+        // Only the two the Diff dock compares (a comparison's BASE and NEW, or two ranks of a run).
+        const bool compared = int(i) == m_diffPair.first || int(i) == m_diffPair.second;
         for (StringId id = 0; compared && id < names.size(); ++id)
             names[id] = matches(trace.str(id));
         for (SliceId s = 0; s < trace.slices().size(); ++s)

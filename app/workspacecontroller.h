@@ -65,6 +65,7 @@ private:
     void applyAlignment();
     void applyStepUnderView();
     void startAnalysis();
+    void analysisFailed(const QString& message);
     void highlightDiffRow(DiffTableModel::Kind kind, const QString& name, bool family);
     void onSelection(TraceSlice selection);
     void markSameStep(TraceSlice selection);
@@ -72,15 +73,16 @@ private:
     void revealStep(std::size_t member, long long number);
     void revealCollective(std::size_t collective);
     void setRanksReport(std::shared_ptr<const analysis::RanksReport> report);
-    // The ranks of a run: the Diff dock compares the two members picked there.
+    // The Diff dock's report of two members: BASE and NEW of a comparison, or the two ranks
+    // of a run picked in the dock.
     void diffMembers(int base, int neu);
 
     TimelineWidget* m_timeline;
     DetailsPanel* m_details;
     DiffPanel* m_diff;
     RanksPanel* m_ranks;
-    JobTracker* m_jobs; // the diff or ranks analysis, off the GUI thread
-    JobTracker* m_memberDiffJobs; // the ranks of a run: the diff of the two picked in the Diff dock
+    JobTracker* m_jobs; // the ranks analysis, off the GUI thread
+    JobTracker* m_diffJobs; // the Diff dock's report, off the GUI thread
     std::pair<int, int> m_diffPair{0, 1}; // those two (BASE, NEW)
     analysis::Workspace m_workspace;
     Kind m_kind = Kind::Ranks;

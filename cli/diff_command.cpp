@@ -102,10 +102,7 @@ int runDiff(const DiffCommandOptions& o)
     const auto report = analysis::diffTraces(*sides.base(), *sides.neu(), options);
     if (o.json) {
         nlohmann::json json = analysis::diffReportJson(report, o.top, o.families, o.groupByShape);
-        if (o.baseRank >= 0)
-            json["base_rank"] = o.baseRank;
-        if (o.newRank >= 0)
-            json["new_rank"] = o.newRank;
+        analysis::addDiffSideRanks(json, o.baseRank, o.newRank);
         std::cout << json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     } else
         printText(report, o);

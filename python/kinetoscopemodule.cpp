@@ -237,10 +237,7 @@ PYBIND11_MODULE(kinetoscope, m)
                 options.groupOpsByInputShapes = groupByShape;
                 const auto report = analysis::diffTraces(*sides.base(), *sides.neu(), options);
                 auto json = analysis::diffReportJson(report, top, families, groupByShape);
-                if (baseRank)
-                    json["base_rank"] = *baseRank;
-                if (newRank)
-                    json["new_rank"] = *newRank;
+                analysis::addDiffSideRanks(json, baseRank.value_or(-1), newRank.value_or(-1));
                 return jsonToPython(json);
             },
             py::arg("other"), py::arg("top") = 20, py::arg("families") = false, py::arg("group_by_shape") = false,

@@ -84,4 +84,12 @@ nlohmann::json diffReportJson(const DiffReport& r, std::size_t top, bool familie
     return j;
 }
 
+void addDiffSideRanks(nlohmann::json& json, int baseRank, int newRank)
+{
+    if (baseRank >= 0)
+        json["base_rank"] = baseRank;
+    if (newRank >= 0)
+        json["new_rank"] = newRank;
+}
+
 } // namespace ks::analysis

@@ -10,5 +10,7 @@ namespace ks::analysis {
 // `top`: rows per table (0: all); `families`: the kernel rows are families; `groupByShape`: the
 // operator rows are per name and input shapes (each has input_shapes).
 nlohmann::json diffReportJson(const DiffReport& report, std::size_t top, bool families, bool groupByShape);
+// `diff --base-rank/--new-rank`: base_rank and new_rank, for a side that is one rank (>= 0).
+void addDiffSideRanks(nlohmann::json& json, int baseRank, int newRank);
 
 } // namespace ks::analysis
