@@ -160,12 +160,7 @@ def run_mode(mode, loops, trace_dir, observer):
             paused = name.endswith("-paused")
             if paused:
                 observer.kinetoscope_observer_pause(1)
-            torch.cuda.synchronize()
-            start = time.perf_counter()
-            for _ in range(steps):
-                step()
-            torch.cuda.synchronize()
-            results.append((name, time.perf_counter() - start, steps))
+            results.append((name, time_block(step, steps)[0], steps))
             if paused:
                 observer.kinetoscope_observer_pause(0)
     if mode == "prof-cpu":
