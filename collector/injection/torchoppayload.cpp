@@ -2,6 +2,7 @@
 
 #include "collector/injection/nvtxring.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -30,8 +31,8 @@ bool encodeTorchOp(const KinetoscopeTorchOp& op, TorchOpName name, std::vector<s
 {
     Header header;
     header.nameId = name.id;
-    const std::size_t nameLength = op.name ? std::strlen(op.name) : 0;
-    header.nameBytes = name.sendText ? static_cast<std::uint32_t>(std::min<std::size_t>(nameLength, 4096)) : 0;
+    if (name.sendText && op.name) // an interned name's length is not needed: no strlen per operator
+        header.nameBytes = static_cast<std::uint32_t>(std::min<std::size_t>(std::strlen(op.name), 4096));
     header.sequence = op.sequence;
     header.opId = op.opId;
     header.shapeCount = op.shapeCount;

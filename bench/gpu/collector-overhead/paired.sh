@@ -13,8 +13,10 @@
 #               (torch.profiler's figures without our library in the process, to compare with)
 #   off         collect --pytorch=off: plain (CUPTI paused), collect-cupti, prof-cuda
 #   drop        the same with consumer=drop (CUPTI's buffers handed back unread: its own floor)
-#   ops         collect --pytorch=ops: plain, collect-cupti, collect, and the three torch.profiler modes
-#   ops-shapes  collect --pytorch=ops-shapes: the same
+#   ops         collect --pytorch=ops: plain, collect-cupti, collect, collect-ops (operators alone),
+#               rf-empty (CUPTI and an empty RecordFunction callback: any such source's floor),
+#               torch.profiler CUDA-only and CPU+CUDA
+#   ops-shapes  collect --pytorch=ops-shapes: the same with rf-empty-shapes and CPU+CUDA+shapes
 # In each collect process, paired_blocks.py counts what the collector recorded in each block (its
 # kernels and operators inside each block's NVTX range): the summary prints them per mode.
 # Environment: PROCS (2), FIRST_PROC (1; a later one appends to RAW: a run split over calls),
@@ -48,8 +50,12 @@ run_kind() { # KIND PROC
         "$CLI" collect --pytorch=off --collector-options "$options" -o "$WORK/trace.pt.trace.json" -- \
             "${program[@]}" --paired-modes plain,collect-cupti,prof-cuda > "$log" 2>&1 ;;
     ops | ops-shapes)
+        # Only the torch.profiler modes this kind's target and split need: its blocks take most
+        # of a process's time (post-processing), so more rounds fit.
+        local modes=rf-empty,prof-cuda,prof-cpucuda
+        [ "$kind" = ops-shapes ] && modes=rf-empty-shapes,prof-cuda,prof-cpucuda-shapes
         "$CLI" collect --pytorch="$kind" --collector-options stats=1 -o "$WORK/trace.pt.trace.json" -- \
-            "${program[@]}" --paired-modes plain,collect-cupti,collect,$PROFILERS > "$log" 2>&1 ;;
+            "${program[@]}" --paired-modes plain,collect-cupti,collect,collect-ops,$modes > "$log" 2>&1 ;;
     esac
     status=$?
     [ -f "$WORK/trace.pt.trace.json" ] && "$PY" "$HERE/paired_blocks.py" "$WORK/trace.pt.trace.json" \

@@ -18,9 +18,20 @@ from collections import defaultdict
 TARGETS = (("off", "collect-cupti", "prof-cuda", 1.1, "collect --pytorch=off vs CUDA-only"),
            ("ops", "collect", "prof-cpucuda", 0.5, "collect (ops) vs CPU+CUDA"),
            ("ops-shapes", "collect", "prof-cpucuda-shapes", 0.8, "collect --pytorch=ops-shapes vs CPU+CUDA+shapes"),
-           ("drop", "collect-cupti", "prof-cuda", None, "CUPTI's floor (consumer=drop) vs CUDA-only"))
+           ("drop", "collect-cupti", "prof-cuda", None, "CUPTI's floor (consumer=drop) vs CUDA-only"),
+           ("ops", "rf-empty", "prof-cpucuda", None, "our CUPTI + an empty RecordFunction callback vs CPU+CUDA"),
+           ("ops-shapes", "rf-empty-shapes", "prof-cpucuda-shapes", None,
+            "the same with inputs vs CPU+CUDA+shapes"))
 KINDS = ("torch", "off", "drop", "ops", "ops-shapes")
-MODES = ("collect-cupti", "collect", "prof-cuda", "prof-cpucuda", "prof-cpucuda-shapes")
+PROFILER_MODES = ("prof-cuda", "prof-cpucuda", "prof-cpucuda-shapes")
+MODES = ("collect-cupti", "collect", "collect-ops", "rf-empty", "rf-empty-shapes") + PROFILER_MODES
+# Per operator, in a process of KIND: (what, the later mode, the earlier mode), each the median of
+# the rounds' paired differences, divided by the operators the collector recorded in a block.
+OPERATOR_PARTS = (("RecordFunction beside our CUPTI", "rf-empty", "collect-cupti"),
+                  ("ours beyond RecordFunction", "collect", "rf-empty"),
+                  ("ours, all told (collect - collect-cupti)", "collect", "collect-cupti"),
+                  ("ours without CUPTI (collect-ops - plain)", "collect-ops", "plain"),
+                  ("torch.profiler's CPU side", "prof-cpucuda", "prof-cuda"))
 
 
 def quartiles(values):
@@ -60,6 +71,39 @@ def overheads(blocks, kind, mode):
         if k == kind and r > 0 and mode in times and "plain" in times:
             out.append((times[mode] - times["plain"], 100.0 * (times[mode] - times["plain"]) / times["plain"]))
     return out
+
+
+def differences(blocks, kind, later, earlier):
+    """Seconds of LATER's block less EARLIER's, in every round of KIND's processes that ran both."""
+    return [t[later] - t[earlier] for (k, _, r), t in sorted(blocks.items())
+            if k == kind and r > 0 and later in t and earlier in t]
+
+
+def print_operator_parts(blocks, recorded):
+    """Microseconds an operator, split by the paired modes (rf-empty's: RecordFunction's own)."""
+    lines = []
+    for kind in ("ops", "ops-shapes"):
+        operators = [o for _, o in recorded.get((kind, "collect"), [])]
+        if not operators:
+            continue
+        per_block = statistics.median(operators)
+        empty = "rf-empty-shapes" if kind == "ops-shapes" else "rf-empty"
+        cells = []
+        for label, later, earlier in OPERATOR_PARTS:
+            later = empty if later == "rf-empty" else later
+            earlier = empty if earlier == "rf-empty" else earlier
+            if kind == "ops-shapes" and later == "prof-cpucuda":
+                later = "prof-cpucuda-shapes"
+            diffs = differences(blocks, kind, later, earlier)
+            if diffs:
+                lo, hi = quartiles(diffs)
+                cells.append("%s %.2f [%.2f..%.2f]" % (label, 1e6 * statistics.median(diffs) / per_block,
+                                                       1e6 * lo / per_block, 1e6 * hi / per_block))
+        if cells:
+            lines.append("  %-11s %d operators a block: %s" % (kind, per_block, "; ".join(cells)))
+    if lines:
+        print("per operator, us (median of the rounds' paired differences / operators a block [25th-75th]):")
+        print("\n".join(lines))
 
 
 def per_round_ratios(blocks, kind, ours, theirs):
@@ -111,7 +155,7 @@ def main():
     print()
     print("torch.profiler in each kind of process (median % over plain; [min-max] kernels / operators it recorded "
           "a block):")
-    for mode in MODES[2:]:
+    for mode in PROFILER_MODES:
         cells = []
         for kind in KINDS:
             over = overheads(blocks, kind, mode)
@@ -132,6 +176,7 @@ def main():
                     cells.append("%s %d-%d / %d-%d" % (mode, min(k), max(k), min(o), max(o)))
             if cells:
                 print("  %-11s %s" % (kind, "; ".join(cells)))
+    print_operator_parts(blocks, recorded)
     cells = []
     for kind in KINDS:
         first = [t["plain-first"] for (k, _, r), t in blocks.items() if k == kind and r == 0 and "plain-first" in t]

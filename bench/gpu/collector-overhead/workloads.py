@@ -38,7 +38,10 @@ torch.profiler block "PAIRCHECK <mode> <kernels> <operators>" (what that profile
 Each block is also an NVTX range "paired ROUND MODE" (paired_blocks.py counts what the collector
 recorded in it). Modes besides the torch.profiler ones, under `kinetoscope-cli collect`: plain (CUPTI paused
 through the injection's kinetoscope_pause_cupti, the observer paused), collect-cupti (CUPTI on,
-the observer paused: the process's --pytorch=off cost), collect (both on). Every torch.profiler
+the observer paused: the process's --pytorch=off cost), collect (both on), collect-ops (CUPTI
+paused, the observer on: its operators alone), rf-empty / rf-empty-shapes (CUPTI on, the observer
+paused and its do-nothing RecordFunction callback on instead: the floor under any operator source
+built on RecordFunction, in this loop, beside our CUPTI). Every torch.profiler
 block runs with CUPTI paused (CUPTI's buffers are ours again only after it stopped). So a round's
 difference to its own plain is that mode's overhead in this process, paired: the process's own
 speed (which differs by up to 2x from one process to the next here) is the same on both sides.
@@ -197,6 +200,13 @@ class PairedModes:
             self._collector(True, True)
         elif mode == "collect-cupti":
             self._collector(True, False)
+        elif mode == "collect-ops":
+            self._collector(False, True)
+        elif mode in ("rf-empty", "rf-empty-shapes"):
+            if self._observer is None:
+                raise SystemExit("workloads.py: %s needs `kinetoscope-cli collect --pytorch=ops` and the observer" % mode)
+            self._collector(True, False)
+            return EmptyCallback(self._observer, mode == "rf-empty-shapes")
         elif mode == "plain" or mode in PROFILER_MODES:
             self._collector(False, False)
         else:
