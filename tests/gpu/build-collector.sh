@@ -16,5 +16,6 @@ build_collector() {
         say "operators: the PyTorch observer"
     else
         say "operators: emit_nvtx (no PyTorch observer built: observer.log)"
+        tail -n 15 "$logs/observer.log"
     fi
 }
