@@ -15,6 +15,7 @@
 #include <ATen/record_function.h>
 #include <torch/csrc/profiler/orchestration/observer.h>
 
+#include <atomic>
 #include <cstdio>
 #include <dlfcn.h>
 #include <vector>
@@ -23,6 +24,9 @@ namespace {
 
 const KinetoscopeTorchOpsApi* g_api = nullptr;
 at::CallbackHandle g_callback = 0;
+// For the benchmark only (kinetoscope_observer_forward): false, the callbacks read the operator
+// and stop short of the injection, so that the rings' cost can be told from the observer's own.
+std::atomic<bool> g_forward{true};
 
 namespace profiler = torch::profiler::impl;
 
@@ -115,11 +119,16 @@ std::unique_ptr<at::ObserverContext> onEnter(const at::RecordFunction& fn)
             op.shapeCount = 0;
         }
     }
-    g_api->begin(&op);
+    if (g_forward.load(std::memory_order_relaxed))
+        g_api->begin(&op);
     return nullptr;
 }
 
-void onExit(const at::RecordFunction&, at::ObserverContext*) { g_api->end(); }
+void onExit(const at::RecordFunction&, at::ObserverContext*)
+{
+    if (g_forward.load(std::memory_order_relaxed))
+        g_api->end();
+}
 
 // The callback's configuration, shared with the benchmark's empty one: operator scopes only,
 // ids (op_id), inputs only for shapes.
@@ -212,6 +221,14 @@ extern "C" __attribute__((visibility("default"))) void kinetoscope_observer_paus
     } catch (...) {
         // an unknown handle: nothing to pause
     }
+}
+
+// For the benchmark (bench/gpu/collector-overhead, paired mode collect-nop): 0, the callbacks do
+// all their work but hand nothing to the injection; 1 (the default), they do. Switch it only
+// while no operator is open (between the benchmark's blocks).
+extern "C" __attribute__((visibility("default"))) void kinetoscope_observer_forward(int on)
+{
+    g_forward.store(on != 0, std::memory_order_relaxed);
 }
 
 // For the benchmark (bench/gpu/collector-overhead, modes rf-empty and rf-empty-shapes): a global

@@ -14,6 +14,7 @@
 #   off         collect --pytorch=off: plain (CUPTI paused), collect-cupti, prof-cuda
 #   drop        the same with consumer=drop (CUPTI's buffers handed back unread: its own floor)
 #   ops         collect --pytorch=ops: plain, collect-cupti, collect, collect-ops (operators alone),
+#               collect-nop (the observer's callbacks stopping short of the injection),
 #               rf-empty (CUPTI and an empty RecordFunction callback: any such source's floor),
 #               torch.profiler CUDA-only and CPU+CUDA
 #   ops-shapes  collect --pytorch=ops-shapes: the same with rf-empty-shapes and CPU+CUDA+shapes
@@ -55,7 +56,7 @@ run_kind() { # KIND PROC
         local modes=rf-empty,prof-cuda,prof-cpucuda
         [ "$kind" = ops-shapes ] && modes=rf-empty-shapes,prof-cuda,prof-cpucuda-shapes
         "$CLI" collect --pytorch="$kind" --collector-options stats=1 -o "$WORK/trace.pt.trace.json" -- \
-            "${program[@]}" --paired-modes plain,collect-cupti,collect,collect-ops,$modes > "$log" 2>&1 ;;
+            "${program[@]}" --paired-modes plain,collect-cupti,collect,collect-ops,collect-nop,$modes > "$log" 2>&1 ;;
     esac
     status=$?
     [ -f "$WORK/trace.pt.trace.json" ] && "$PY" "$HERE/paired_blocks.py" "$WORK/trace.pt.trace.json" \

@@ -24,11 +24,13 @@ TARGETS = (("off", "collect-cupti", "prof-cuda", 1.1, "collect --pytorch=off vs 
             "the same with inputs vs CPU+CUDA+shapes"))
 KINDS = ("torch", "off", "drop", "ops", "ops-shapes")
 PROFILER_MODES = ("prof-cuda", "prof-cpucuda", "prof-cpucuda-shapes")
-MODES = ("collect-cupti", "collect", "collect-ops", "rf-empty", "rf-empty-shapes") + PROFILER_MODES
+MODES = ("collect-cupti", "collect", "collect-ops", "collect-nop", "rf-empty", "rf-empty-shapes") + PROFILER_MODES
 # Per operator, in a process of KIND: (what, the later mode, the earlier mode), each the median of
 # the rounds' paired differences, divided by the operators the collector recorded in a block.
 OPERATOR_PARTS = (("RecordFunction beside our CUPTI", "rf-empty", "collect-cupti"),
                   ("ours beyond RecordFunction", "collect", "rf-empty"),
+                  ("  of it the observer's own (its state, reading the op)", "collect-nop", "rf-empty"),
+                  ("  of it the injection's rings", "collect", "collect-nop"),
                   ("ours, all told (collect - collect-cupti)", "collect", "collect-cupti"),
                   ("ours without CUPTI (collect-ops - plain)", "collect-ops", "plain"),
                   ("torch.profiler's CPU side", "prof-cpucuda", "prof-cuda"))

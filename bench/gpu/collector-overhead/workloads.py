@@ -39,7 +39,9 @@ Each block is also an NVTX range "paired ROUND MODE" (paired_blocks.py counts wh
 recorded in it). Modes besides the torch.profiler ones, under `kinetoscope-cli collect`: plain (CUPTI paused
 through the injection's kinetoscope_pause_cupti, the observer paused), collect-cupti (CUPTI on,
 the observer paused: the process's --pytorch=off cost), collect (both on), collect-ops (CUPTI
-paused, the observer on: its operators alone), rf-empty / rf-empty-shapes (CUPTI on, the observer
+paused, the observer on: its operators alone), collect-nop (both on, but the observer's callbacks
+hand nothing to the injection: the observer's own cost, its profiler state included, without the
+rings), rf-empty / rf-empty-shapes (CUPTI on, the observer
 paused and its do-nothing RecordFunction callback on instead: the floor under any operator source
 built on RecordFunction, in this loop, beside our CUPTI). Every torch.profiler
 block runs with CUPTI paused (CUPTI's buffers are ours again only after it stopped). So a round's
@@ -176,6 +178,20 @@ def run_mode(mode, loops, trace_dir, observer):
     return results, time.perf_counter() - start_mode
 
 
+class ObserverForwarding:
+    """collect-nop: the observer's callbacks stop short of the injection while entered."""
+
+    def __init__(self, library, on):
+        self._library, self._on = library, on
+
+    def __enter__(self):
+        self._library.kinetoscope_observer_forward(int(self._on))
+        return self
+
+    def __exit__(self, *args):
+        self._library.kinetoscope_observer_forward(1)
+
+
 class PairedModes:
     """The paired modes' profilers: torch.profiler's, and the running collector paused or not."""
 
@@ -202,6 +218,11 @@ class PairedModes:
             self._collector(True, False)
         elif mode == "collect-ops":
             self._collector(False, True)
+        elif mode == "collect-nop":
+            if self._observer is None:
+                raise SystemExit("workloads.py: collect-nop needs `kinetoscope-cli collect --pytorch=ops` and the observer")
+            self._collector(True, True)
+            return ObserverForwarding(self._observer, False)
         elif mode in ("rf-empty", "rf-empty-shapes"):
             if self._observer is None:
                 raise SystemExit("workloads.py: %s needs `kinetoscope-cli collect --pytorch=ops` and the observer" % mode)
