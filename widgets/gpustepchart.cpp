@@ -35,11 +35,7 @@ GpuStepChart::GpuStepChart(QWidget* parent)
     legend->setFont(font());
     legend->setIconSize(fontMetrics().height() * 2 / 3, fontMetrics().height() * 2 / 3);
     legend->setRowSpacing(0);
-    // Beside the axis rect, not inside it: the legend never covers a bar.
-    axisRect()->insetLayout()->take(legend);
-    plotLayout()->addElement(0, 1, legend);
-    plotLayout()->setColumnStretchFactor(1, 0.001);
-    legend->setLayer(QStringLiteral("legend"));
+    placeLegendBeside(*this); // never over a bar
     QCPBars* below = nullptr;
     for (std::size_t r = 0; r < gpu::kStepRoleCount; ++r) {
         auto* bars = new QCPBars(xAxis, yAxis);

@@ -61,4 +61,12 @@ void followPalette(QCustomPlot& plot, std::function<void(const QPalette&)> alsoA
     plot.installEventFilter(follower);
 }
 
+void placeLegendBeside(QCustomPlot& plot)
+{
+    plot.axisRect()->insetLayout()->take(plot.legend);
+    plot.plotLayout()->addElement(0, 1, plot.legend);
+    plot.plotLayout()->setColumnStretchFactor(1, 0.001); // as narrow as its entries
+    plot.legend->setLayer(QStringLiteral("legend"));
+}
+
 } // namespace ks

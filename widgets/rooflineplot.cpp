@@ -43,7 +43,7 @@ RooflinePlot::RooflinePlot(QWidget* parent)
     yAxis->setLabel(tr("TFLOP/s"));
     legend->setVisible(true);
     legend->setFont(font());
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    placeLegendBeside(*this); // in a short dock, inside it covered the roofs' ridges
     setMouseTracking(true);
     connect(this, &QCustomPlot::afterReplot, this, [this] {
         m_pixelCache.clear();
@@ -124,7 +124,14 @@ void RooflinePlot::rebuild()
         minX = 0.1, maxX = 1000, minY = 0.01;
         maxY = std::max(maxY, 100.0);
     }
-    const double x0 = std::max(1e-3, minX / 4), x1 = std::max(maxX * 4, x0 * 10);
+    // Wide enough on the right for every roof's ridge (where it turns flat): a plot spanning
+    // only the points would show slanted lines without the knees that tell memory from compute.
+    double lastRidge = 0;
+    for (std::size_t k = 0; bandwidth && k < analysis::kPeakKindCount; ++k) {
+        if (const auto peak = m_roofline.peaks.peakTflops(analysis::PeakKind(k)))
+            lastRidge = std::max(lastRidge, *peak / *bandwidth);
+    }
+    const double x0 = std::max(1e-3, minX / 4), x1 = std::max({maxX * 4, x0 * 10, lastRidge * 2});
     // Roofs: flat at each precision's peak, slanting down at the memory bandwidth (TB/s is
     // TFLOP/s per FLOP/byte) left of its ridge.
     for (std::size_t k = 0; k < analysis::kPeakKindCount; ++k) {

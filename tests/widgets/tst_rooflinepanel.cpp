@@ -134,6 +134,27 @@ private slots:
         QFAIL("no aten::mm");
     }
 
+    // Points of low intensity only (lstm.pt.trace's: its two at ~8 FLOPs/byte): the plot still
+    // reaches every roof's ridge, so that the knees are in view, not only slanted lines.
+    void everyRidgeIsInView()
+    {
+        analysis::Roofline roofline;
+        roofline.peaks = *analysis::devicePeaksFor("NVIDIA H200");
+        analysis::RooflinePoint point;
+        point.name = "aten::addmm";
+        point.flopsPerByte = 8;
+        point.tflopsPerS = 0.05;
+        point.deviceNs = 1000;
+        roofline.points.push_back(point);
+        RooflinePlot plot;
+        plot.setRoofline(roofline);
+        const double fp8Ridge = *roofline.peaks.peakTflops(analysis::PeakKind::Fp8) / *roofline.peaks.peakTBps();
+        QVERIFY(fp8Ridge > 400 && fp8Ridge < 420); // 1979 TFLOP/s over 4.8 TB/s
+        QVERIFY(plot.xAxis->range().upper >= fp8Ridge);
+        QVERIFY(plot.xAxis->range().lower <= 8);
+        QVERIFY(plot.yAxis->range().upper >= 1979);
+    }
+
     void plotAndPanel()
     {
         TimelineWidget timeline;
