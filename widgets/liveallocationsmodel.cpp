@@ -2,6 +2,8 @@
 
 #include <QLocale>
 
+#include <algorithm>
+
 namespace ks {
 
 void LiveAllocationsModel::setTime(std::shared_ptr<const analysis::MemoryReport> report,
@@ -34,6 +36,13 @@ void LiveAllocationsModel::setRows(std::shared_ptr<const analysis::MemoryReport>
     m_totalBytes = 0;
     for (const std::uint32_t i : m_live)
         m_totalBytes += m_device->allocations[i].bytes;
+    m_hasPythonStacks = false;
+    if (m_report) {
+        for (const Track& track : m_report->facts->trace->tracks())
+            m_hasPythonStacks = m_hasPythonStacks
+                || std::any_of(track.lanes.begin(), track.lanes.end(),
+                               [](const Lane& lane) { return lane.kind == LaneKind::Python; });
+    }
     endResetModel();
 }
 

@@ -29,6 +29,8 @@ public:
     std::int64_t totalBytes() const { return m_totalBytes; }
     // The op that allocated a row's block (kNoSlice when none).
     SliceId opAt(int row) const;
+    // Whether the trace has Python frames (with_stack) for StackColumn to show.
+    bool hasPythonStacks() const { return m_hasPythonStacks; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -45,6 +47,7 @@ private:
     std::vector<std::uint32_t> m_live;
     TimeNs m_time = 0;
     std::int64_t m_totalBytes = 0;
+    bool m_hasPythonStacks = false;
 };
 
 } // namespace ks

@@ -63,6 +63,10 @@ MemoryPanel::MemoryPanel(TimelineWidget* timeline, QWidget* parent)
     // train_baseline), wider than a small screen.
     m_summary->setWordWrap(true);
     m_liveView->horizontalHeader()->setStretchLastSection(true);
+    // Without with_stack the stack column would be an empty stretch of the table.
+    connect(m_liveModel, &QAbstractItemModel::modelReset, this, [this] {
+        m_liveView->setColumnHidden(LiveAllocationsModel::StackColumn, !m_liveModel->hasPythonStacks());
+    });
     m_liveView->setToolTip(tr("Select a row to select the op that allocated it on the timeline"));
     m_tabs->addTab(m_liveView, tr("Alive"));
     m_tabs->addTab(m_operatorView, tr("Operator memory"));

@@ -67,6 +67,24 @@ private slots:
         // The Operator memory table of the device.
         QVERIFY(panel.operatorModel()->rowCount() > 10);
         QCOMPARE(panel.operatorModel()->table().device, std::string("GPU0"));
+
+        // train_baseline was recorded with stacks: the column shows a frame of the user's code.
+        QVERIFY(model->hasPythonStacks());
+        QVERIFY(!view->isColumnHidden(LiveAllocationsModel::StackColumn));
+        QVERIFY(model->index(0, LiveAllocationsModel::StackColumn).data().toString().contains(QLatin1String(".py(")));
+    }
+
+    // cnn_amp has memory events but no Python frames: no empty stack column.
+    void noStackColumnWithoutStacks()
+    {
+        TimelineWidget timeline;
+        MemoryPanel panel(&timeline);
+        QSignalSpy ready(&panel, &MemoryPanel::reportReady);
+        timeline.setTrace(testing::fixtureTrace("cnn_amp"));
+        QVERIFY(ready.wait(60000));
+        QVERIFY(panel.liveModel()->rowCount() > 0);
+        QVERIFY(!panel.liveModel()->hasPythonStacks());
+        QVERIFY(panel.liveView()->isColumnHidden(LiveAllocationsModel::StackColumn));
     }
 };
 
