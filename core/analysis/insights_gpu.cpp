@@ -90,9 +90,10 @@ std::optional<Insight> detectFp32Gemm(const InsightContext& context)
         return std::nullopt;
     context.setGpuTime(insight, fp32Ns);
     const double gpuShare = kernelNs > 0 ? fp32Ns / kernelNs : 0.0;
-    insight.title = printfString("%.3g fp32 GEMM kernels per step without tensor cores (%s, %.0f %% of kernel time)",
-                                 double(insight.evidence.size()) / context.stepCount, formatUs(insight.timeUs).c_str(),
-                                 gpuShare * 100.0);
+    const double perStep = double(insight.evidence.size()) / context.stepCount;
+    insight.title =
+        printfString("%.3g fp32 GEMM %s per step without tensor cores (%s, %.0f %% of kernel time)", perStep,
+                     perStep == 1.0 ? "kernel" : "kernels", formatUs(insight.timeUs).c_str(), gpuShare * 100.0);
     insight.explanation =
         "These matrix multiplications run in full fp32 on the CUDA cores (SIMT sgemm / FFMA kernels): "
         "tensor cores, which do the same work many times faster, stay unused. PyTorch keeps TF32 off for "

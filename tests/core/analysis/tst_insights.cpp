@@ -105,6 +105,12 @@ private slots:
         QCOMPARE(fp32->evidence.size(), gemms.size());
         QVERIFY(std::abs(fp32->timeUs - sumDurUs(gemms) / steps) < 0.01);
         QCOMPARE(fp32->severity, Severity::High);
+        QVERIFY(fp32->title.rfind("40 fp32 GEMM kernels per step without tensor cores", 0) == 0);
+        // cnn_amp: one such kernel a step, in the singular.
+        const auto cnnAmp = insightsOf("cnn_amp");
+        const Insight* one = find(cnnAmp, "fp32-gemm");
+        QVERIFY(one);
+        QVERIFY(one->title.rfind("1 fp32 GEMM kernel per step without tensor cores", 0) == 0);
 
         // pageable-copy: one 8 MiB HtoD copy per step.
         const Insight* pageable = find(insights, "pageable-copy");
