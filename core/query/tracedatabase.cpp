@@ -6,12 +6,121 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <iterator>
 #include <limits>
+#include <optional>
 #include <stdexcept>
+#include <vector>
 
 namespace ks::query {
 
 namespace {
+
+constexpr const char* kTableNames[] = {"slice", "kernel", "op", "process", "thread", "track", "flow", "counter"};
+
+std::string lower(std::string_view text)
+{
+    std::string out(text);
+    for (char& c : out)
+        c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return out;
+}
+
+// Edits (insert, delete, replace) from a to b, for names of a few characters.
+std::size_t editDistance(std::string_view a, std::string_view b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// How much `column` looks like `wanted`: 0 one starts with the other ("cat", "duration"), 1 a
+// typo (one edit, two in longer names), 2 an abbreviation (its letters in order, "extid"); nullopt: not alike.
+std::optional<int> likeness(std::string_view wanted, std::string_view column)
+{
+    const std::string_view shorter = wanted.size() < column.size() ? wanted : column;
+    const std::string_view longer = wanted.size() < column.size() ? column : wanted;
+    if (shorter.size() >= 3 && longer.substr(0, shorter.size()) == shorter)
+        return 0;
+    if (wanted.size() >= 4 && editDistance(wanted, column) <= (wanted.size() >= 6 ? 2u : 1u))
+        return 1;
+    if (wanted.size() >= 3 && !column.empty() && wanted[0] == column[0]) {
+        std::size_t at = 0;
+        for (const char c : column)
+            at += at < wanted.size() && wanted[at] == c;
+        if (at == wanted.size())
+            return 2;
+    }
+    return std::nullopt;
+}
+
+// Our tables' columns most like `missing`, as "category (slice, kernel, op)".
+std::string similarColumns(sqlite3* db, std::string_view missing)
+{
+    const auto dot = missing.rfind('.');
+    const std::string wanted = lower(dot == std::string_view::npos ? missing : missing.substr(dot + 1));
+    struct Similar {
+        int likeness;
+        std::string column, tables;
+    };
+    std::vector<Similar> found;
+    for (const char* table : kTableNames) {
+        sqlite3_stmt* statement = nullptr;
+        const std::string sql = std::string("SELECT name FROM pragma_table_info('") + table + "')";
+        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK) {
+            while (sqlite3_step(statement) == SQLITE_ROW) {
+                const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+                const std::string column = text ? text : "";
+                const auto like = likeness(wanted, column);
+                if (!like)
+                    continue;
+                auto it =
+                    std::find_if(found.begin(), found.end(), [&](const Similar& f) { return f.column == column; });
+                if (it == found.end())
+                    found.push_back({*like, column, table});
+                else
+                    it->tables += std::string(", ") + table;
+            }
+        }
+        sqlite3_finalize(statement);
+    }
+    int best = 3;
+    for (const Similar& f : found)
+        best = std::min(best, f.likeness);
+    std::string out;
+    for (const Similar& f : found) {
+        if (f.likeness == best)
+            out += (out.empty() ? "" : "; ") + f.column + " (" + f.tables + ")";
+    }
+    return out;
+}
+
+// SQLite names what it did not find; we add what there is, since the schema is ours.
+void addSchemaHint(sqlite3* db, QueryError& error)
+{
+    constexpr std::string_view kNoColumn = "no such column: ", kNoTable = "no such table: ";
+    if (error.message.rfind(kNoColumn, 0) == 0) {
+        const std::string similar = similarColumns(db, std::string_view(error.message).substr(kNoColumn.size()));
+        if (!similar.empty())
+            error.message += " (columns like it: " + similar + ")";
+    } else if (error.message.rfind(kNoTable, 0) == 0) {
+        std::string tables;
+        for (const char* table : kTableNames)
+            tables += (tables.empty() ? "" : ", ") + std::string(table);
+        error.message += " (the tables: " + tables + ")";
+    }
+}
 
 // Whether what follows a statement holds no other one: white space, semicolons and comments.
 bool onlySpaceOrComments(std::string_view sql)
@@ -50,10 +159,12 @@ TraceDatabase::TraceDatabase(std::shared_ptr<const Trace> trace)
     sqlite3_limit(m_db, SQLITE_LIMIT_ATTACHED, 0);
     const Trace& t = *m_trace;
     std::pair<const char*, std::unique_ptr<TraceTable>> tables[] = {
-        {"slice", makeSliceTable(t)},     {"kernel", makeKernelTable(t)},   {"op", makeOpTable(t)},
-        {"process", makeProcessTable(t)}, {"thread", makeThreadTable(t)},   {"track", makeTrackTable(t)},
-        {"flow", makeFlowTable(t)},       {"counter", makeCounterTable(t)},
+        {kTableNames[0], makeSliceTable(t)},  {kTableNames[1], makeKernelTable(t)},
+        {kTableNames[2], makeOpTable(t)},     {kTableNames[3], makeProcessTable(t)},
+        {kTableNames[4], makeThreadTable(t)}, {kTableNames[5], makeTrackTable(t)},
+        {kTableNames[6], makeFlowTable(t)},   {kTableNames[7], makeCounterTable(t)},
     };
+    static_assert(std::size(kTableNames) == 8, "one name per table above");
     int rc = SQLITE_OK;
     for (auto& [name, table] : tables) {
         if (rc == SQLITE_OK)
@@ -90,6 +201,7 @@ std::unique_ptr<QueryCursor> TraceDatabase::query(std::string_view sql, QueryErr
             if (error.offset >= 0) // relative to the statement; callers locate it in the whole text
                 error.offset += static_cast<int>(rest - text);
             sqlite3_finalize(statement);
+            addSchemaHint(m_db, error);
             return nullptr;
         }
         const bool last =

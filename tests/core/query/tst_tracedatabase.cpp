@@ -229,7 +229,18 @@ private slots:
         QCOMPARE(error.located("SELECT * FORM slice"),
                  error.message + " (at offset 9)\n  SELECT * FORM slice\n           ^");
         QVERIFY(!db.query("SELECT nope FROM slice", error));
-        QVERIFY(error.message.find("no such column: nope") != std::string::npos);
+        QCOMPARE(error.message, std::string("no such column: nope"));
+        // A column or table of ours misspelt: the message names those like it.
+        QVERIFY(!db.query("SELECT cat FROM slice", error));
+        QCOMPARE(error.message,
+                 std::string("no such column: cat (columns like it: category (slice, kernel, op, flow))"));
+        QVERIFY(!db.query("SELECT k.extid FROM kernel k", error));
+        QCOMPARE(error.message,
+                 std::string("no such column: k.extid (columns like it: external_id (slice, kernel, op))"));
+        QVERIFY(!db.query("SELECT * FROM kernels", error));
+        QCOMPARE(error.message,
+                 std::string(
+                     "no such table: kernels (the tables: slice, kernel, op, process, thread, track, flow, counter)"));
         QVERIFY(!db.query("   ", error));
         QCOMPARE(error.message, std::string("no SQL statement"));
         // The position counts from the start of the whole text, not of the failing statement.
