@@ -185,6 +185,8 @@ void QueryPanel::run()
         onFailure(tr("No trace is open."));
         return;
     }
+    if (m_editor->toPlainText().trimmed().isEmpty()) // Run on the empty editor: the example it shows
+        m_editor->setPlainText(m_editor->placeholderText());
     const std::string sql = m_editor->toPlainText().toStdString();
     std::shared_ptr<QuerySession> session;
     try {

@@ -39,6 +39,19 @@ private Q_SLOTS:
         m_trace = test::loadFixture("train_baseline");
     }
 
+    // Run on the empty editor runs the example it shows (slices by total time), not "no SQL".
+    void runOnAnEmptyEditorRunsTheExample()
+    {
+        TimelineWidget timeline;
+        timeline.setTrace(m_trace);
+        QueryPanel panel(&timeline);
+        QVERIFY(runAndWait(panel, QString()));
+        QCOMPARE(panel.editor()->toPlainText(), panel.editor()->placeholderText());
+        QCOMPARE(panel.model()->columns().size(), 3);
+        QCOMPARE(panel.model()->columns().at(0), QStringLiteral("name"));
+        QVERIFY(panel.model()->rowCount() > 10);
+    }
+
     void pagesOfRowsEqualTheModel()
     {
         TimelineWidget timeline;
