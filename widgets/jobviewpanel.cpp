@@ -36,6 +36,9 @@ JobViewPanel::JobViewPanel(QWidget* parent)
     , m_progress(new QProgressBar(this))
     , m_loadText(new QLabel(this))
 {
+    // Not the Ranks dock's "open several ranks": this dock's ranks come from a job folder.
+    m_ranks->setEmptyText(tr("No job open: the ranks of a folder of rank summaries, their collectives and "
+                             "the straggler appear here."));
     m_errors->setWordWrap(true);
     m_errors->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_errors->setStyleSheet(QStringLiteral("color: #b03020"));

@@ -59,6 +59,7 @@ RanksPanel::RanksPanel(QWidget* parent)
     : QWidget(parent)
     , m_alignment(new QLabel(this))
     , m_verdict(new QLabel(this))
+    , m_emptyText(tr("Open several ranks of a run (File ▸ Open Folder, or several files)."))
     , m_stepButton(new QPushButton(tr("Show its step"), this))
     , m_rankModel(new QStandardItemModel(this))
     , m_collectiveModel(new QStandardItemModel(this))
@@ -107,7 +108,7 @@ void RanksPanel::clear()
     m_report.reset();
     m_rankModel->clear();
     m_collectiveModel->clear();
-    m_verdict->setText(tr("Open several ranks of a run (File ▸ Open Folder, or several files)."));
+    m_verdict->setText(m_emptyText);
     m_alignment->clear();
     m_stepButton->setEnabled(false);
 }
@@ -124,6 +125,13 @@ std::vector<std::size_t> RanksPanel::selectedMembers() const
 }
 
 void RanksPanel::setAlignmentText(const QString& text) { m_alignment->setText(text); }
+
+void RanksPanel::setEmptyText(const QString& text)
+{
+    m_emptyText = text;
+    if (!m_report)
+        m_verdict->setText(text);
+}
 
 void RanksPanel::setReport(std::shared_ptr<const analysis::RanksReport> report, const QStringList& labels)
 {

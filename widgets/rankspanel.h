@@ -25,6 +25,8 @@ public:
     // `labels`: each member's name ("Rank 0 · host"), in member order.
     void setReport(std::shared_ptr<const analysis::RanksReport> report, const QStringList& labels);
     void setAlignmentText(const QString& text);
+    // What the verdict line says with no ranks (by default: how to open several ranks).
+    void setEmptyText(const QString& text);
     void clear();
     std::shared_ptr<const analysis::RanksReport> report() const { return m_report; }
 
@@ -45,6 +47,7 @@ private:
     std::shared_ptr<const analysis::RanksReport> m_report;
     QLabel* m_alignment = nullptr;
     QLabel* m_verdict = nullptr;
+    QString m_emptyText;
     QPushButton* m_stepButton = nullptr;
     QStandardItemModel* m_rankModel = nullptr;
     QStandardItemModel* m_collectiveModel = nullptr;

@@ -90,6 +90,13 @@ private Q_SLOTS:
         MainWindow window;
         window.show(); // as the application opens a folder given on its command line
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // Before: the Job dock says no job is open, the Ranks dock how to open several ranks.
+        RanksPanel* jobRanks = window.jobPanel()->ranksPanel();
+        QVERIFY(jobRanks->verdictLabel()->text().startsWith(QStringLiteral("No job open")));
+        for (RanksPanel* ranks : window.findChildren<RanksPanel*>()) {
+            if (ranks != jobRanks)
+                QVERIFY(ranks->verdictLabel()->text().startsWith(QStringLiteral("Open several ranks")));
+        }
         window.openFiles({m_summaries});
         JobController* job = window.job();
         QTRY_VERIFY_WITH_TIMEOUT(job->job() != nullptr, 20000);
