@@ -45,7 +45,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     xAxis->setLabel(tr("Time (ms)"));
     legend->setVisible(true);
     legend->setFont(font());
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    placeLegendAbove(*this); // inside, it hid the reserved line, which runs along the top
     followPalette(*this);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);

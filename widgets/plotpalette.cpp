@@ -61,12 +61,22 @@ void followPalette(QCustomPlot& plot, std::function<void(const QPalette&)> alsoA
     plot.installEventFilter(follower);
 }
 
+// The legend stays on its layer: setLayer() again would move it after its items there, and its
+// background would then hide them.
 void placeLegendBeside(QCustomPlot& plot)
 {
     plot.axisRect()->insetLayout()->take(plot.legend);
     plot.plotLayout()->addElement(0, 1, plot.legend);
     plot.plotLayout()->setColumnStretchFactor(1, 0.001); // as narrow as its entries
-    plot.legend->setLayer(QStringLiteral("legend"));
+}
+
+void placeLegendAbove(QCustomPlot& plot)
+{
+    plot.axisRect()->insetLayout()->take(plot.legend);
+    plot.plotLayout()->insertRow(0);
+    plot.plotLayout()->addElement(0, 0, plot.legend);
+    plot.plotLayout()->setRowStretchFactor(0, 0.001); // as low as its entries
+    plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
 }
 
 } // namespace ks
