@@ -45,7 +45,9 @@ MemoryChart::MemoryChart(QWidget* parent)
     xAxis->setLabel(tr("Time (ms)"));
     legend->setVisible(true);
     legend->setFont(font());
-    placeLegendAbove(*this); // inside, it hid the reserved line, which runs along the top
+    // Beside the curves (the bottom dock is wide and short): inside, it hid the reserved line
+    // that runs along their top.
+    placeLegendBeside(*this);
     followPalette(*this);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);

@@ -66,17 +66,14 @@ void followPalette(QCustomPlot& plot, std::function<void(const QPalette&)> alsoA
 void placeLegendBeside(QCustomPlot& plot)
 {
     plot.axisRect()->insetLayout()->take(plot.legend);
-    plot.plotLayout()->addElement(0, 1, plot.legend);
+    // A column of its own, the legend at its top: an empty cell below takes the rest, so that
+    // the entries keep their height instead of spreading over the plot's.
+    auto* column = new QCPLayoutGrid;
+    plot.plotLayout()->addElement(0, 1, column);
     plot.plotLayout()->setColumnStretchFactor(1, 0.001); // as narrow as its entries
-}
-
-void placeLegendAbove(QCustomPlot& plot)
-{
-    plot.axisRect()->insetLayout()->take(plot.legend);
-    plot.plotLayout()->insertRow(0);
-    plot.plotLayout()->addElement(0, 0, plot.legend);
-    plot.plotLayout()->setRowStretchFactor(0, 0.001); // as low as its entries
-    plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    column->addElement(0, 0, plot.legend);
+    column->expandTo(2, 1);
+    column->setRowStretchFactor(0, 0.001);
 }
 
 } // namespace ks

@@ -15,7 +15,5 @@ void followPalette(QCustomPlot& plot, std::function<void(const QPalette&)> alsoA
 
 // The legend in a narrow column beside the axis rect, not inside it: it never covers data.
 void placeLegendBeside(QCustomPlot& plot);
-// The same in one line above the axis rect, for charts narrower than they are wide.
-void placeLegendAbove(QCustomPlot& plot);
 
 } // namespace ks

@@ -36,13 +36,13 @@ private slots:
         QCOMPARE(gpu->name, std::string("GPU0"));
         QCOMPARE(gpu->peakAllocated, std::int64_t(543587840)); // the plugin's peak
         QCOMPARE(panel.chart()->unitName(), QStringLiteral("MB"));
-        // The legend is above the curves, not over the reserved line along their top, and is
+        // The legend is beside the curves, not over the reserved line along their top, and is
         // drawn before its items (after them, its background would hide them).
         MemoryChart* chart = panel.chart();
         panel.resize(900, 300);
         chart->replot();
         QVERIFY(!chart->legend->outerRect().intersects(chart->axisRect()->outerRect()));
-        QVERIFY(chart->legend->outerRect().bottom() <= chart->axisRect()->outerRect().top());
+        QVERIFY(chart->legend->outerRect().left() >= chart->axisRect()->outerRect().right());
         QCOMPARE(chart->legend->itemCount(), 2);
         const QList<QCPLayerable*> drawOrder = chart->legend->layer()->children();
         for (int i = 0; i < chart->legend->itemCount(); ++i)
