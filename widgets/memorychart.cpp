@@ -95,8 +95,8 @@ void MemoryChart::setDevice(const analysis::MemoryReport* report, const analysis
         v /= m_unit;
     m_allocated->setData(keys, allocated, true);
     m_reserved->setData(keys, reserved, true);
-    yAxis->setLabel(m_device ? tr("%1 memory (%2)").arg(QString::fromStdString(m_device->name), unitName())
-                             : QString());
+    // Short: at 1280x720 the bottom dock leaves the axis ~90 px, which "GPU0 memory (MB)" overran.
+    yAxis->setLabel(m_device ? tr("%1 (%2)").arg(QString::fromStdString(m_device->name), unitName()) : QString());
     const bool peak = m_device && m_device->peakEvent != kNoIndex;
     m_peakLine->setVisible(peak);
     m_peakLabel->setVisible(peak);

@@ -36,6 +36,7 @@ private slots:
         QCOMPARE(gpu->name, std::string("GPU0"));
         QCOMPARE(gpu->peakAllocated, std::int64_t(543587840)); // the plugin's peak
         QCOMPARE(panel.chart()->unitName(), QStringLiteral("MB"));
+        QCOMPARE(panel.chart()->yAxis->label(), QStringLiteral("GPU0 (MB)"));
         // The legend is beside the curves, not over the reserved line along their top, and is
         // drawn before its items (after them, its background would hide them).
         MemoryChart* chart = panel.chart();
