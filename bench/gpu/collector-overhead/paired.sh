@@ -18,6 +18,10 @@
 #               rf-empty (CUPTI and an empty RecordFunction callback: any such source's floor),
 #               torch.profiler CUDA-only and CPU+CUDA
 #   ops-shapes  collect --pytorch=ops-shapes: the same with rf-empty-shapes and CPU+CUDA+shapes
+#   split       collect --pytorch=ops without torch.profiler's modes (not in the default KINDS):
+#               plain, collect-cupti, collect, collect-nop, rf-empty; its blocks are quick, so many
+#               more rounds fit a call, to split an operator's cost between RecordFunction, the
+#               observer and the rings more finely than the ops kind can
 # In each collect process, paired_blocks.py counts what the collector recorded in each block (its
 # kernels and operators inside each block's NVTX range): the summary prints them per mode.
 # Environment: PROCS (2), FIRST_PROC (1; a later one appends to RAW: a run split over calls),
@@ -57,6 +61,10 @@ run_kind() { # KIND PROC
         [ "$kind" = ops-shapes ] && modes=rf-empty-shapes,prof-cuda,prof-cpucuda-shapes
         "$CLI" collect --pytorch="$kind" --collector-options stats=1 -o "$WORK/trace.pt.trace.json" -- \
             "${program[@]}" --paired-modes plain,collect-cupti,collect,collect-ops,collect-nop,$modes > "$log" 2>&1 ;;
+    split)
+        "$CLI" collect --pytorch=ops --collector-options stats=1 -o "$WORK/trace.pt.trace.json" -- \
+            "${program[@]}" --paired-modes plain,collect-cupti,collect,collect-nop,rf-empty > "$log" 2>&1 ;;
+    *) echo "paired.sh: unknown process kind '$kind'" >&2; exit 2 ;;
     esac
     status=$?
     [ -f "$WORK/trace.pt.trace.json" ] && "$PY" "$HERE/paired_blocks.py" "$WORK/trace.pt.trace.json" \

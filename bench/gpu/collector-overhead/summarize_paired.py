@@ -22,7 +22,7 @@ TARGETS = (("off", "collect-cupti", "prof-cuda", 1.1, "collect --pytorch=off vs 
            ("ops", "rf-empty", "prof-cpucuda", None, "our CUPTI + an empty RecordFunction callback vs CPU+CUDA"),
            ("ops-shapes", "rf-empty-shapes", "prof-cpucuda-shapes", None,
             "the same with inputs vs CPU+CUDA+shapes"))
-KINDS = ("torch", "off", "drop", "ops", "ops-shapes")
+KINDS = ("torch", "off", "drop", "ops", "ops-shapes", "split")
 PROFILER_MODES = ("prof-cuda", "prof-cpucuda", "prof-cpucuda-shapes")
 MODES = ("collect-cupti", "collect", "collect-ops", "collect-nop", "rf-empty", "rf-empty-shapes") + PROFILER_MODES
 # Per operator, in a process of KIND: (what, the later mode, the earlier mode), each the median of
@@ -84,7 +84,7 @@ def differences(blocks, kind, later, earlier):
 def print_operator_parts(blocks, recorded):
     """Microseconds an operator, split by the paired modes (rf-empty's: RecordFunction's own)."""
     lines = []
-    for kind in ("ops", "ops-shapes"):
+    for kind in ("ops", "ops-shapes", "split"):
         operators = [o for _, o in recorded.get((kind, "collect"), [])]
         if not operators:
             continue
@@ -187,7 +187,7 @@ def main():
             cells.append("%s %.1f / %.1f" % (kind, 1e3 * statistics.median(first), 1e3 * statistics.median(later)))
     if cells:
         print("plain before any profiler ran / in the rounds after it (median ms): " + "; ".join(cells))
-    print("dropped records: " + ", ".join("%s %d" % (k, dropped.get(k, 0)) for k in KINDS if k != "torch"))
+    print("dropped records: " + ", ".join("%s %d" % (k, dropped.get(k, 0)) for k in KINDS if k in procs and k != "torch"))
     for line in failed:
         print("FAILED: " + line)
 
