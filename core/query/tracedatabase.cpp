@@ -7,7 +7,6 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <iterator>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -17,7 +16,15 @@ namespace ks::query {
 
 namespace {
 
-constexpr const char* kTableNames[] = {"slice", "kernel", "op", "process", "thread", "track", "flow", "counter"};
+// Our tables, by name (also what an error about an unknown table or column lists).
+struct TableSpec {
+    const char* name;
+    std::unique_ptr<TraceTable> (*make)(const Trace&);
+};
+constexpr TableSpec kTables[] = {
+    {"slice", makeSliceTable},   {"kernel", makeKernelTable}, {"op", makeOpTable},     {"process", makeProcessTable},
+    {"thread", makeThreadTable}, {"track", makeTrackTable},   {"flow", makeFlowTable}, {"counter", makeCounterTable},
+};
 
 std::string lower(std::string_view text)
 {
@@ -75,7 +82,8 @@ std::string similarColumns(sqlite3* db, std::string_view missing)
         std::string column, tables;
     };
     std::vector<Similar> found;
-    for (const char* table : kTableNames) {
+    for (const TableSpec& spec : kTables) {
+        const char* table = spec.name;
         sqlite3_stmt* statement = nullptr;
         const std::string sql = std::string("SELECT name FROM pragma_table_info('") + table + "')";
         if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK) {
@@ -116,8 +124,8 @@ void addSchemaHint(sqlite3* db, QueryError& error)
             error.message += " (columns like it: " + similar + ")";
     } else if (error.message.rfind(kNoTable, 0) == 0) {
         std::string tables;
-        for (const char* table : kTableNames)
-            tables += (tables.empty() ? "" : ", ") + std::string(table);
+        for (const TableSpec& table : kTables)
+            tables += (tables.empty() ? "" : ", ") + std::string(table.name);
         error.message += " (the tables: " + tables + ")";
     }
 }
@@ -158,17 +166,10 @@ TraceDatabase::TraceDatabase(std::shared_ptr<const Trace> trace)
     // Queries read the trace; they need no other database file (ATTACH would create one).
     sqlite3_limit(m_db, SQLITE_LIMIT_ATTACHED, 0);
     const Trace& t = *m_trace;
-    std::pair<const char*, std::unique_ptr<TraceTable>> tables[] = {
-        {kTableNames[0], makeSliceTable(t)},  {kTableNames[1], makeKernelTable(t)},
-        {kTableNames[2], makeOpTable(t)},     {kTableNames[3], makeProcessTable(t)},
-        {kTableNames[4], makeThreadTable(t)}, {kTableNames[5], makeTrackTable(t)},
-        {kTableNames[6], makeFlowTable(t)},   {kTableNames[7], makeCounterTable(t)},
-    };
-    static_assert(std::size(kTableNames) == 8, "one name per table above");
     int rc = SQLITE_OK;
-    for (auto& [name, table] : tables) {
+    for (const TableSpec& table : kTables) {
         if (rc == SQLITE_OK)
-            rc = registerTable(m_db, name, std::move(table));
+            rc = registerTable(m_db, table.name, table.make(t));
     }
     if (rc == SQLITE_OK)
         rc = registerArgFunctions(m_db, t);
