@@ -2,8 +2,6 @@
 
 #include <QLocale>
 
-#include <algorithm>
-
 namespace ks {
 
 void LiveAllocationsModel::setTime(std::shared_ptr<const analysis::MemoryReport> report,
@@ -29,6 +27,8 @@ void LiveAllocationsModel::setRows(std::shared_ptr<const analysis::MemoryReport>
                                    const analysis::DeviceMemory* device, std::vector<std::uint32_t> live, TimeNs time)
 {
     beginResetModel();
+    if (report != m_report) // a new report: its trace's frames are looked for once
+        m_hasPythonStacks = report && analysis::hasPythonStacks(*report->facts->trace);
     m_report = std::move(report);
     m_device = m_report ? device : nullptr;
     m_live = m_device ? std::move(live) : std::vector<std::uint32_t>{};
@@ -36,13 +36,6 @@ void LiveAllocationsModel::setRows(std::shared_ptr<const analysis::MemoryReport>
     m_totalBytes = 0;
     for (const std::uint32_t i : m_live)
         m_totalBytes += m_device->allocations[i].bytes;
-    m_hasPythonStacks = false;
-    if (m_report) {
-        for (const Track& track : m_report->facts->trace->tracks())
-            m_hasPythonStacks = m_hasPythonStacks
-                || std::any_of(track.lanes.begin(), track.lanes.end(),
-                               [](const Lane& lane) { return lane.kind == LaneKind::Python; });
-    }
     endResetModel();
 }
 

@@ -108,6 +108,14 @@ std::vector<SliceId> pythonStackAt(const Trace& trace, std::uint32_t track, Time
     return stack;
 }
 
+bool hasPythonStacks(const Trace& trace)
+{
+    return std::any_of(trace.tracks().begin(), trace.tracks().end(), [](const Track& track) {
+        return std::any_of(track.lanes.begin(), track.lanes.end(),
+                           [](const Lane& lane) { return lane.kind == LaneKind::Python; });
+    });
+}
+
 bool isMemoryOwnerClass(SliceClass c) { return c == SliceClass::CpuOp || c == SliceClass::UserAnnotation; }
 
 void opChainAt(const Trace& trace, std::uint32_t track, TimeNs time, std::vector<SliceId>& chain)

@@ -103,6 +103,8 @@ bool isMemoryOwnerClass(SliceClass c);
 void opChainAt(const Trace& trace, std::uint32_t track, TimeNs time, std::vector<SliceId>& chain);
 // The python_function frames around `time` on a thread, outermost first (with_stack traces).
 std::vector<SliceId> pythonStackAt(const Trace& trace, std::uint32_t track, TimeNs time);
+// Whether any thread has such frames (a trace recorded with_stack): stacks to show at all.
+bool hasPythonStacks(const Trace& trace);
 // The name of the op an allocation is attributed to, kUnknownOp for none.
 std::string_view allocationOpName(const Trace& trace, SliceId op);
 // The stack of an allocation's event as text, innermost frame first, one per line.
