@@ -66,19 +66,20 @@ def read(path):
     return blocks, steps, checks, dropped, failed, recorded
 
 
+def rounds_with(blocks, kind, *modes):
+    """The block times of every timed round of KIND's processes that ran all of MODES."""
+    return [t for (k, _, r), t in sorted(blocks.items()) if k == kind and r > 0 and all(m in t for m in modes)]
+
+
 def overheads(blocks, kind, mode):
     """[(seconds over plain, % of plain)] of every round of KIND's processes that ran MODE."""
-    out = []
-    for (k, _, r), times in sorted(blocks.items()):
-        if k == kind and r > 0 and mode in times and "plain" in times:
-            out.append((times[mode] - times["plain"], 100.0 * (times[mode] - times["plain"]) / times["plain"]))
-    return out
+    return [(t[mode] - t["plain"], 100.0 * (t[mode] - t["plain"]) / t["plain"])
+            for t in rounds_with(blocks, kind, mode, "plain")]
 
 
 def differences(blocks, kind, later, earlier):
     """Seconds of LATER's block less EARLIER's, in every round of KIND's processes that ran both."""
-    return [t[later] - t[earlier] for (k, _, r), t in sorted(blocks.items())
-            if k == kind and r > 0 and later in t and earlier in t]
+    return [t[later] - t[earlier] for t in rounds_with(blocks, kind, later, earlier)]
 
 
 def print_operator_parts(blocks, recorded):
@@ -109,13 +110,8 @@ def print_operator_parts(blocks, recorded):
 
 
 def per_round_ratios(blocks, kind, ours, theirs):
-    out = []
-    for (k, _, r), times in sorted(blocks.items()):
-        if k == kind and r > 0 and all(m in times for m in (ours, theirs, "plain")):
-            theirs_over = times[theirs] - times["plain"]
-            if theirs_over > 0:
-                out.append((times[ours] - times["plain"]) / theirs_over)
-    return out
+    return [(t[ours] - t["plain"]) / (t[theirs] - t["plain"]) for t in rounds_with(blocks, kind, ours, theirs, "plain")
+            if t[theirs] - t["plain"] > 0]
 
 
 def main():
