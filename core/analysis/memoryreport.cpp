@@ -231,10 +231,10 @@ std::string pythonStackText(const MemoryReport& report, const DeviceMemory& devi
     const MemoryEvent& e = report.events()[device.events[a.allocEvent]];
     const auto stack = pythonStackAt(trace, trace.instants().track[e.instant], e.time);
     std::string text;
-    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+    for (std::size_t i = stack.size(); i-- > 0;) { // innermost first
         if (!text.empty())
             text += '\n';
-        text += trace.str(trace.slices().name[*it]);
+        text += trace.str(trace.slices().name[stack[i]]);
     }
     return text;
 }
